@@ -1,0 +1,73 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.query.LocalInstance;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.util.StringUtils;
+
+/**
+ * Sets Kafka Streams' {@code application.server} to the advertised host and the port the web server
+ * actually listens on, before Kafka Streams starts.
+ */
+final class ApplicationServerInitializer implements ApplicationListener<WebServerInitializedEvent> {
+
+  private final StreamsBuilderFactoryBean factoryBean;
+
+  private final LocalInstance localInstance;
+
+  private final @Nullable String advertisedHost;
+
+  ApplicationServerInitializer(
+      StreamsBuilderFactoryBean factoryBean,
+      LocalInstance localInstance,
+      @Nullable String advertisedHost) {
+    this.factoryBean = factoryBean;
+    this.localInstance = localInstance;
+    this.advertisedHost = advertisedHost;
+  }
+
+  @Override
+  public void onApplicationEvent(WebServerInitializedEvent event) {
+    if (event.getApplicationContext().getServerNamespace() != null) {
+      return;
+    }
+    Properties streams = this.factoryBean.getStreamsConfiguration();
+    if (streams == null) {
+      return;
+    }
+    String configured = streams.getProperty(StreamsConfig.APPLICATION_SERVER_CONFIG);
+    HostInfo hostInfo =
+        StringUtils.hasText(configured)
+            ? HostInfo.buildFromEndpoint(configured)
+            : new HostInfo(host(), event.getWebServer().getPort());
+    if (!StringUtils.hasText(configured)) {
+      if (this.factoryBean.isRunning()) {
+        throw new IllegalStateException(
+            "Kafka Streams started before the web server, so application.server could not be set;"
+                + " do not start the StreamsBuilderFactoryBean before the web server");
+      }
+      streams.setProperty(
+          StreamsConfig.APPLICATION_SERVER_CONFIG, hostInfo.host() + ":" + hostInfo.port());
+      this.factoryBean.setStreamsConfiguration(streams);
+    }
+    this.localInstance.setHostInfo(hostInfo);
+  }
+
+  private String host() {
+    if (StringUtils.hasText(this.advertisedHost)) {
+      return this.advertisedHost;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException ex) {
+      return "localhost";
+    }
+  }
+}

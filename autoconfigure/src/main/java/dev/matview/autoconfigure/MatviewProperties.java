@@ -1,0 +1,113 @@
+package dev.matview.autoconfigure;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/** Configuration properties of Matview's materialized views. */
+@ConfigurationProperties("matview")
+public class MatviewProperties {
+
+  /**
+   * Host part of Kafka Streams' application.server, by which other instances reach this one; the
+   * port is the web server's actual port. Defaults to this host's name.
+   */
+  private @Nullable String advertisedHost;
+
+  private final Web web = new Web();
+
+  private final Rocksdb rocksdb = new Rocksdb();
+
+  public @Nullable String getAdvertisedHost() {
+    return this.advertisedHost;
+  }
+
+  public void setAdvertisedHost(@Nullable String advertisedHost) {
+    this.advertisedHost = advertisedHost;
+  }
+
+  public Web getWeb() {
+    return this.web;
+  }
+
+  public Rocksdb getRocksdb() {
+    return this.rocksdb;
+  }
+
+  /** Properties of the HTTP lookup endpoints. */
+  public static class Web {
+
+    /** Whether the lookup endpoints are registered. */
+    private boolean enabled = true;
+
+    /** Base path of the lookup endpoints. */
+    private String basePath = "/views";
+
+    public boolean isEnabled() {
+      return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public String getBasePath() {
+      return this.basePath;
+    }
+
+    public void setBasePath(String basePath) {
+      this.basePath = basePath;
+    }
+  }
+
+  /** Properties of the RocksDB stores' shared memory bound. */
+  public static class Rocksdb {
+
+    /** Whether the bounded-memory RocksDB config setter is installed. */
+    private boolean bounded = true;
+
+    /**
+     * Off-heap memory shared by all RocksDB stores of the process: block cache, index and filter
+     * blocks, and memtables.
+     */
+    private DataSize totalMemory = DataSize.ofMegabytes(256);
+
+    /** Share of the total memory that memtables may use, greater than 0 and at most 1. */
+    private double writeBufferRatio = 0.25;
+
+    /** Whether the block cache fails reads instead of exceeding the total memory. */
+    private boolean strictLimit = false;
+
+    public boolean isBounded() {
+      return this.bounded;
+    }
+
+    public void setBounded(boolean bounded) {
+      this.bounded = bounded;
+    }
+
+    public DataSize getTotalMemory() {
+      return this.totalMemory;
+    }
+
+    public void setTotalMemory(DataSize totalMemory) {
+      this.totalMemory = totalMemory;
+    }
+
+    public double getWriteBufferRatio() {
+      return this.writeBufferRatio;
+    }
+
+    public void setWriteBufferRatio(double writeBufferRatio) {
+      this.writeBufferRatio = writeBufferRatio;
+    }
+
+    public boolean isStrictLimit() {
+      return this.strictLimit;
+    }
+
+    public void setStrictLimit(boolean strictLimit) {
+      this.strictLimit = strictLimit;
+    }
+  }
+}

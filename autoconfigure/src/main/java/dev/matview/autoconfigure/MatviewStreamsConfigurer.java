@@ -1,0 +1,78 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
+import dev.matview.rocksdb.RocksDBMemoryLimits;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+
+/**
+ * Adds Matview's defaults to the Kafka Streams configuration where the user set nothing: records
+ * that cannot be read or processed are logged and skipped, and RocksDB memory is bounded.
+ */
+final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
+
+  private static final String DEPRECATED_DESERIALIZATION_HANDLER =
+      "default.deserialization.exception.handler";
+
+  private final MatviewProperties.Rocksdb rocksdb;
+
+  MatviewStreamsConfigurer(MatviewProperties properties) {
+    this.rocksdb = properties.getRocksdb();
+    validate(this.rocksdb);
+  }
+
+  @Override
+  public void configure(StreamsBuilderFactoryBean factoryBean) {
+    Properties streams = factoryBean.getStreamsConfiguration();
+    if (streams == null) {
+      return;
+    }
+    if (!streams.containsKey(DEPRECATED_DESERIALIZATION_HANDLER)) {
+      streams.putIfAbsent(
+          StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+          LogAndContinueExceptionHandler.class.getName());
+    }
+    streams.putIfAbsent(
+        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        LogAndContinueProcessingExceptionHandler.class.getName());
+    if (this.rocksdb.isBounded()
+        && !streams.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
+      streams.put(
+          StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
+          BoundedMemoryRocksDBConfigSetter.class.getName());
+      streams.putAll(limits(this.rocksdb).toConfigs());
+    }
+    factoryBean.setStreamsConfiguration(streams);
+  }
+
+  @Override
+  public int getOrder() {
+    return 0;
+  }
+
+  private static RocksDBMemoryLimits limits(MatviewProperties.Rocksdb rocksdb) {
+    return new RocksDBMemoryLimits(
+        rocksdb.getTotalMemory().toBytes(), rocksdb.getWriteBufferRatio(), rocksdb.isStrictLimit());
+  }
+
+  private static void validate(MatviewProperties.Rocksdb rocksdb) {
+    if (rocksdb.getTotalMemory().toBytes() <= 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.rocksdb.total-memory",
+          rocksdb.getTotalMemory(),
+          "It must be positive, for example 256MB.");
+    }
+    double ratio = rocksdb.getWriteBufferRatio();
+    if (!(ratio > 0 && ratio <= 1)) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.rocksdb.write-buffer-ratio",
+          ratio,
+          "It must be greater than 0 and at most 1, for example 0.25.");
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.query.ViewQueryService;
+import dev.matview.web.ViewController;
+import dev.matview.web.ViewProblemHandler;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.DispatcherServlet;
+
+/** Registers the HTTP endpoints that serve view lookups. */
+@AutoConfiguration(after = MatviewAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBean(ViewQueryService.class)
+@ConditionalOnBooleanProperty(name = "matview.web.enabled", matchIfMissing = true)
+public final class MatviewWebAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewController matviewViewController(ViewQueryService queryService) {
+    return new ViewController(queryService);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewProblemHandler matviewViewProblemHandler() {
+    return new ViewProblemHandler();
+  }
+}

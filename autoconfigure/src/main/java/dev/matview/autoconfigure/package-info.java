@@ -1,0 +1,5 @@
+/** Auto-configuration of Matview and its properties. */
+@NullMarked
+package dev.matview.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,58 @@
+package dev.matview.query;
+
+import java.util.UUID;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
+
+/** Turns a key as written in a URL into the view's key type. */
+public final class KeyParser {
+
+  private final ObjectMapper mapper;
+
+  /** A parser that reads JSON keys with {@code mapper}. */
+  public KeyParser(ObjectMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  /**
+   * The key {@code raw} as a {@code type}.
+   *
+   * @throws IllegalArgumentException saying why {@code raw} is not a {@code type}
+   */
+  public <K> K parse(Class<K> type, String raw) {
+    try {
+      return type.cast(convert(type, raw));
+    } catch (NumberFormatException ex) {
+      throw new IllegalArgumentException(
+          "'" + raw + "' is not a " + type.getSimpleName() + " (a whole number in range)", ex);
+    } catch (JacksonException ex) {
+      throw new IllegalArgumentException(
+          "'"
+              + raw
+              + "' is not a JSON "
+              + type.getSimpleName()
+              + " key: "
+              + ex.getOriginalMessage(),
+          ex);
+    } catch (IllegalArgumentException ex) {
+      throw new IllegalArgumentException(
+          "'" + raw + "' is not a " + type.getSimpleName() + ": " + ex.getMessage(), ex);
+    }
+  }
+
+  private Object convert(Class<?> type, String raw) {
+    if (type == String.class) {
+      return raw;
+    }
+    if (type == Long.class) {
+      return Long.valueOf(raw);
+    }
+    if (type == Integer.class) {
+      return Integer.valueOf(raw);
+    }
+    if (type == UUID.class) {
+      return UUID.fromString(raw);
+    }
+    return this.mapper.readValue(raw, type);
+  }
+}

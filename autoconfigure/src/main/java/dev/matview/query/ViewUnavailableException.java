@@ -1,0 +1,50 @@
+package dev.matview.query;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/** No replica may answer for a view's key right now; the caller should retry later. */
+public class ViewUnavailableException extends RuntimeException {
+
+  private final String view;
+
+  private final @Nullable Object key;
+
+  private final @Nullable Integer partition;
+
+  private final Duration retryAfter;
+
+  /** An exception for {@code view} saying why it cannot answer and when to retry. */
+  public ViewUnavailableException(
+      String view,
+      @Nullable Object key,
+      @Nullable Integer partition,
+      String detail,
+      Duration retryAfter) {
+    super(detail);
+    this.view = view;
+    this.key = key;
+    this.partition = partition;
+    this.retryAfter = retryAfter;
+  }
+
+  /** The view asked. */
+  public String getView() {
+    return this.view;
+  }
+
+  /** The key asked, if any. */
+  public @Nullable Object getKey() {
+    return this.key;
+  }
+
+  /** The key's partition, if known. */
+  public @Nullable Integer getPartition() {
+    return this.partition;
+  }
+
+  /** How long the caller should wait before it asks again. */
+  public Duration getRetryAfter() {
+    return this.retryAfter;
+  }
+}

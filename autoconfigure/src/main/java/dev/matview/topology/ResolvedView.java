@@ -1,0 +1,59 @@
+package dev.matview.topology;
+
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewKind;
+import dev.matview.view.ViewWindow;
+import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A named view with the serdes it reads and stores with, and the names of its store and topics.
+ *
+ * @param name the view's name, also its store's name
+ * @param definition what the view computes
+ * @param sourceKeySerde reads the source topic's record keys
+ * @param valueSerde reads the source topic's record values
+ * @param keySerde writes the view's keys
+ * @param aggregateSerde writes the view's values
+ * @param <K> the view's key type
+ * @param <V> the source value type
+ * @param <A> the view's value type
+ */
+public record ResolvedView<K, V, A>(
+    String name,
+    ViewDefinition<K, V, A> definition,
+    Serde<?> sourceKeySerde,
+    Serde<V> valueSerde,
+    Serde<K> keySerde,
+    Serde<A> aggregateSerde) {
+
+  /** The name of the view's state store. */
+  public String storeName() {
+    return this.name;
+  }
+
+  /** The compacted topic the store is mirrored to, named as Kafka Streams names it. */
+  public String changelogTopic(String applicationId) {
+    return applicationId + "-" + storeName() + "-changelog";
+  }
+
+  /** The repartition topic of a re-keyed view, or {@code null}. */
+  public @Nullable String repartitionTopic(String applicationId) {
+    return this.definition.isRekeyed() ? applicationId + "-" + this.name + "-repartition" : null;
+  }
+
+  /** The view's kind. */
+  public ViewKind kind() {
+    return this.definition.kind();
+  }
+
+  /** The view's window, or {@code null}. */
+  public @Nullable ViewWindow window() {
+    return this.definition.window();
+  }
+
+  /** The view's source topic. */
+  public String sourceTopic() {
+    return this.definition.source().topic();
+  }
+}

@@ -1,0 +1,139 @@
+package dev.matview.topology;
+
+import dev.matview.view.Aggregation;
+import dev.matview.view.MergeableAggregation;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Aggregator;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Initializer;
+import org.apache.kafka.streams.kstream.KGroupedStream;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Merger;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.SessionWindows;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Adds every view of a registry to a {@link StreamsBuilder}: one source per topic, then per view
+ * decoding, grouping (repartitioning when re-keyed), optional windowing and an aggregation
+ * materialized in a RocksDB store named after the view.
+ */
+public final class ViewTopologyBuilder {
+
+  private final Map<String, KStream<?, byte[]>> sources = new HashMap<>();
+
+  private final StreamsBuilder builder;
+
+  /** A topology builder that adds to {@code builder}. */
+  public ViewTopologyBuilder(StreamsBuilder builder) {
+    this.builder = builder;
+  }
+
+  /** Adds every view of {@code registry}. */
+  public void addAll(ViewRegistry registry) {
+    registry.all().forEach(this::add);
+  }
+
+  /** Adds one view. */
+  public <K, V, A> void add(ResolvedView<K, V, A> view) {
+    ViewDefinition<K, V, A> definition = view.definition();
+    KStream<Object, V> decoded =
+        source(view)
+            .processValues(
+                () ->
+                    new RecordDecoder<>(
+                        view.name(), view.valueSerde().deserializer(), definition.eventTime()),
+                Named.as(view.name() + "-decode"));
+    KGroupedStream<K, V> grouped = group(view, decoded);
+    ViewWindow window = definition.window();
+    Initializer<A> initializer = initializer(definition.aggregation());
+    Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
+    Named named = Named.as(view.name() + "-aggregate");
+    if (window == null) {
+      grouped.aggregate(
+          initializer,
+          aggregator,
+          named,
+          Materialized.<K, A, KeyValueStore<Bytes, byte[]>>as(view.storeName())
+              .withKeySerde(view.keySerde())
+              .withValueSerde(view.aggregateSerde()));
+    } else if (window.type() == ViewWindow.Type.SESSION) {
+      grouped
+          .windowedBy(SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace()))
+          .aggregate(
+              initializer,
+              aggregator,
+              merger(definition.aggregation()),
+              named,
+              Materialized.<K, A, SessionStore<Bytes, byte[]>>as(view.storeName())
+                  .withKeySerde(view.keySerde())
+                  .withValueSerde(view.aggregateSerde())
+                  .withRetention(window.effectiveRetention()));
+    } else {
+      grouped
+          .windowedBy(
+              TimeWindows.ofSizeAndGrace(window.size(), window.grace()).advanceBy(window.advance()))
+          .aggregate(
+              initializer,
+              aggregator,
+              named,
+              Materialized.<K, A, WindowStore<Bytes, byte[]>>as(view.storeName())
+                  .withKeySerde(view.keySerde())
+                  .withValueSerde(view.aggregateSerde())
+                  .withRetention(window.effectiveRetention()));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private KStream<Object, byte[]> source(ResolvedView<?, ?, ?> view) {
+    return (KStream<Object, byte[]>)
+        this.sources.computeIfAbsent(
+            view.sourceTopic(),
+            topic ->
+                this.builder.stream(
+                    topic,
+                    Consumed.with((Serde<Object>) view.sourceKeySerde(), Serdes.ByteArray())
+                        .withName(topic + "-source")));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <K, V, A> KGroupedStream<K, V> group(
+      ResolvedView<K, V, A> view, KStream<Object, V> decoded) {
+    Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
+    Grouped<K, V> grouped = Grouped.with(view.name(), view.keySerde(), view.valueSerde());
+    if (keySelector == null) {
+      return ((KStream<K, V>) (KStream<?, V>) decoded).groupByKey(grouped);
+    }
+    return decoded.groupBy((key, value) -> keySelector.apply(value), grouped);
+  }
+
+  private static <K, V, A> Initializer<A> initializer(Aggregation<? super K, ? super V, A> agg) {
+    return agg::initial;
+  }
+
+  private static <K, V, A> Aggregator<K, V, A> aggregator(
+      Aggregation<? super K, ? super V, A> aggregation) {
+    return aggregation::add;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <K, V, A> Merger<K, A> merger(Aggregation<? super K, ? super V, A> aggregation) {
+    MergeableAggregation<? super K, ? super V, A> mergeable =
+        (MergeableAggregation<? super K, ? super V, A>) aggregation;
+    return mergeable::merge;
+  }
+}

@@ -1,0 +1,270 @@
+package dev.matview.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.Options;
+import org.rocksdb.PlainTableConfig;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+
+class BoundedMemoryRocksDBConfigSetterTests {
+
+  private static final long MIB = 1024 * 1024;
+
+  @TempDir Path tempDir;
+
+  @Test
+  void storesConfiguredBySeparateSettersShareOneCacheAndOneWriteBufferManager()
+      throws RocksDBException {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(40 * MIB, 0.25, false);
+    SharedRocksDBMemory memory = SharedRocksDBMemory.forLimits(limits);
+    try (Options first = configure("first", limits.toConfigs());
+        Options second = configure("second", limits.toConfigs())) {
+      assertThat(blockCacheOf(first)).isSameAs(blockCacheOf(second)).isSameAs(memory.cache());
+      assertThat(blockCacheOf(first).getNativeHandle())
+          .isEqualTo(blockCacheOf(second).getNativeHandle());
+      assertThat(first.writeBufferManager())
+          .isSameAs(second.writeBufferManager())
+          .isSameAs(memory.writeBufferManager());
+      try (RocksDB firstDb = open(first, "first")) {
+        put(firstDb, 1_000);
+        long usedByFirst = memory.usedBytes();
+        try (RocksDB secondDb = open(second, "second")) {
+          put(secondDb, 1_000);
+          assertThat(memory.usedBytes()).isGreaterThan(usedByFirst);
+          assertThat(blockCacheUsage(firstDb))
+              .isEqualTo(blockCacheUsage(secondDb))
+              .isEqualTo(memory.usedBytes());
+        }
+      }
+    }
+  }
+
+  @Test
+  void limitsComeFromTheConfigs() throws RocksDBException {
+    Map<String, Object> configs = new HashMap<>();
+    configs.put("application.id", "limits");
+    configs.put(RocksDBMemoryLimits.TOTAL_MEMORY_CONFIG, "16777216");
+    configs.put(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG, "0.5");
+    SharedRocksDBMemory memory =
+        SharedRocksDBMemory.forLimits(new RocksDBMemoryLimits(16 * MIB, 0.5, false));
+    try (Options options = configure("limits", configs);
+        RocksDB db = open(options, "limits")) {
+      assertThat(memory.boundBytes()).isEqualTo(16 * MIB);
+      assertThat(memory.writeBufferBytes()).isEqualTo(8 * MIB);
+      assertThat(options.writeBufferManager()).isSameAs(memory.writeBufferManager());
+      assertThat(blockCacheOf(options)).isSameAs(memory.cache());
+      assertThat(db.getLongProperty("rocksdb.block-cache-capacity")).isEqualTo(16 * MIB);
+    }
+  }
+
+  @Test
+  void writeBufferManagerFlushesMemtablesOnceTheirShareOfTheBoundIsUsed() throws RocksDBException {
+    int records = 20_000;
+    RocksDBMemoryLimits roomy = new RocksDBMemoryLimits(64 * MIB, 1.0, false);
+    RocksDBMemoryLimits tight = new RocksDBMemoryLimits(64 * MIB, 1.0 / 64, false);
+    try (Options roomyOptions = configure("roomy", roomy.toConfigs());
+        Options tightOptions = configure("tight", tight.toConfigs());
+        RocksDB roomyDb = open(roomyOptions, "roomy");
+        RocksDB tightDb = open(tightOptions, "tight")) {
+      put(roomyDb, records);
+      put(tightDb, records);
+      assertThat(roomyDb.getLongProperty("rocksdb.num-entries-active-mem-table"))
+          .isEqualTo(records);
+      assertThat(tightDb.getLongProperty("rocksdb.num-entries-active-mem-table"))
+          .isLessThan(records);
+    }
+  }
+
+  @Test
+  void sharedCacheOutlivesAClosedStore() throws RocksDBException {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(24 * MIB, 0.25, false);
+    SharedRocksDBMemory memory = SharedRocksDBMemory.forLimits(limits);
+    BoundedMemoryRocksDBConfigSetter closedSetter = new BoundedMemoryRocksDBConfigSetter();
+    try (Options survivorOptions = configure("survivor", limits.toConfigs());
+        RocksDB survivor = open(survivorOptions, "survivor")) {
+      Options closedOptions = tableFormatted(new Options());
+      closedSetter.setConfig("closed", closedOptions, limits.toConfigs());
+      RocksDB closed = open(closedOptions, "closed");
+      put(closed, 100);
+      closedSetter.close("closed", closedOptions);
+      closed.close();
+      closedOptions.close();
+
+      put(survivor, 100);
+      try (FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true)) {
+        survivor.flush(flushOptions);
+      }
+      assertThat(get(survivor, 42)).isEqualTo("value-42");
+      try (Options freshOptions = configure("fresh", limits.toConfigs());
+          RocksDB fresh = open(freshOptions, "fresh")) {
+        put(fresh, 100);
+        assertThat(get(fresh, 7)).isEqualTo("value-7");
+        assertThat(fresh.getLongProperty("rocksdb.block-cache-capacity")).isEqualTo(24 * MIB);
+        assertThat(memory.usedBytes()).isPositive();
+        assertThat(blockCacheUsage(fresh)).isEqualTo(memory.usedBytes());
+      }
+    }
+  }
+
+  @Test
+  void equalLimitsShareOneInstanceAndDifferentLimitsGetTheirOwn() {
+    SharedRocksDBMemory memory =
+        SharedRocksDBMemory.forLimits(new RocksDBMemoryLimits(8 * MIB, 0.25, false));
+    SharedRocksDBMemory same =
+        SharedRocksDBMemory.forLimits(new RocksDBMemoryLimits(8 * MIB, 0.25, false));
+    SharedRocksDBMemory strict =
+        SharedRocksDBMemory.forLimits(new RocksDBMemoryLimits(8 * MIB, 0.25, true));
+    assertThat(same).isSameAs(memory);
+    assertThat(strict).isNotSameAs(memory);
+    assertThat(strict.cache()).isNotSameAs(memory.cache());
+    assertThat(SharedRocksDBMemory.all()).contains(memory, strict);
+  }
+
+  @Test
+  void invalidLimitsFailNamingTheKey() {
+    Map<String, Object> configs = Map.of(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG, "2");
+    try (Options options = tableFormatted(new Options())) {
+      assertThatIllegalArgumentException()
+          .isThrownBy(
+              () -> new BoundedMemoryRocksDBConfigSetter().setConfig("store", options, configs))
+          .withMessageContaining(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
+    }
+  }
+
+  @Test
+  void rejectsOptionsWithoutBlockBasedTables() {
+    try (Options options = new Options().setTableFormatConfig(new PlainTableConfig())) {
+      assertThatIllegalStateException()
+          .isThrownBy(
+              () -> new BoundedMemoryRocksDBConfigSetter().setConfig("plain", options, Map.of()))
+          .withMessageContaining("plain");
+    }
+  }
+
+  @Test
+  void boundsTheStoresOfAKafkaStreamsTopology() {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(16 * MIB, 0.3, false);
+    SharedRocksDBMemory memory = SharedRocksDBMemory.forLimits(limits);
+    StreamsBuilder builder = new StreamsBuilder();
+    table(builder, "orders");
+    table(builder, "customers");
+    Properties properties = new Properties();
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bounded-memory");
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, this.tempDir.toString());
+    properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+    properties.put(
+        StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedMemoryRocksDBConfigSetter.class);
+    properties.putAll(limits.toConfigs());
+    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties)) {
+      for (String topic : new String[] {"orders", "customers"}) {
+        TestInputTopic<String, String> input =
+            driver.createInputTopic(topic, new StringSerializer(), new StringSerializer());
+        for (int i = 0; i < 500; i++) {
+          input.pipeInput("key-" + i, topic + "-" + i);
+        }
+      }
+      assertThat(storedValue(driver, "orders-store", "key-7")).isEqualTo("orders-7");
+      assertThat(storedValue(driver, "customers-store", "key-7")).isEqualTo("customers-7");
+      assertThat(memory.usedBytes()).isPositive().isLessThanOrEqualTo(memory.boundBytes());
+      assertThat(blockCacheCapacities(driver)).hasSize(2).containsOnly(16 * MIB);
+    }
+  }
+
+  private static void table(StreamsBuilder builder, String topic) {
+    builder.table(
+        topic,
+        Consumed.with(Serdes.String(), Serdes.String()),
+        Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(topic + "-store"));
+  }
+
+  private static String storedValue(TopologyTestDriver driver, String store, String key) {
+    return driver.<String, String>getTimestampedKeyValueStore(store).get(key).value();
+  }
+
+  private static List<Long> blockCacheCapacities(TopologyTestDriver driver) {
+    Map<MetricName, ? extends Metric> metrics = driver.metrics();
+    return metrics.entrySet().stream()
+        .filter((entry) -> entry.getKey().name().equals("block-cache-capacity"))
+        .map((entry) -> ((Number) entry.getValue().metricValue()).longValue())
+        .toList();
+  }
+
+  private static Options configure(String storeName, Map<String, Object> configs) {
+    Options options = tableFormatted(new Options());
+    new BoundedMemoryRocksDBConfigSetter().setConfig(storeName, options, configs);
+    return options;
+  }
+
+  private static Options tableFormatted(Options options) {
+    return options.setCreateIfMissing(true).setTableFormatConfig(new CacheRecordingTableConfig());
+  }
+
+  private static Cache blockCacheOf(Options options) {
+    Cache cache = ((CacheRecordingTableConfig) options.tableFormatConfig()).blockCache;
+    assertThat(cache).isNotNull();
+    return cache;
+  }
+
+  private RocksDB open(Options options, String name) throws RocksDBException {
+    return RocksDB.open(options, this.tempDir.resolve(name).toString());
+  }
+
+  private static long blockCacheUsage(RocksDB db) throws RocksDBException {
+    return db.getLongProperty("rocksdb.block-cache-usage");
+  }
+
+  private static void put(RocksDB db, int records) throws RocksDBException {
+    for (int i = 0; i < records; i++) {
+      db.put(bytes("key-" + i), bytes("value-" + i));
+    }
+  }
+
+  private static @Nullable String get(RocksDB db, int record) throws RocksDBException {
+    byte[] value = db.get(bytes("key-" + record));
+    return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+  }
+
+  private static byte[] bytes(String value) {
+    return value.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Remembers its block cache, as the table config that Kafka Streams supplies does. */
+  private static final class CacheRecordingTableConfig extends BlockBasedTableConfig {
+
+    private @Nullable Cache blockCache;
+
+    @Override
+    public BlockBasedTableConfig setBlockCache(Cache blockCache) {
+      this.blockCache = blockCache;
+      return super.setBlockCache(blockCache);
+    }
+  }
+}
