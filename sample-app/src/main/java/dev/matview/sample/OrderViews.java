@@ -5,13 +5,21 @@ import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
 import java.time.Duration;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.TopicBuilder;
 
-/** The sample's three views over the {@code orders} topic. */
+/** The {@code orders} topic and the sample's three views over it. */
 @Configuration(proxyBeanMethods = false)
 class OrderViews {
 
   static final String TOPIC = "orders";
+
+  @Bean
+  NewTopic ordersTopic() {
+    return TopicBuilder.name(TOPIC).partitions(3).build();
+  }
 
   @MaterializedView("orders-per-customer")
   ViewDefinition<String, Order, Long> ordersPerCustomer() {
