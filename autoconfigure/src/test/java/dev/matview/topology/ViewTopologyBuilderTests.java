@@ -1,0 +1,361 @@
+package dev.matview.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.view.MergeableAggregation;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
+import dev.matview.view.Views;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Every aggregation and window kind, run through Kafka Streams' {@link TopologyTestDriver}. */
+class ViewTopologyBuilderTests {
+
+  private static final String TOPIC = "sales";
+
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  private final JsonMapper mapper = JsonMapper.builder().build();
+
+  private final Map<String, ViewDefinition<?, ?, ?>> views = new LinkedHashMap<>();
+
+  @TempDir Path stateDir;
+
+  private @Nullable TopologyTestDriver driver;
+
+  private @Nullable TestInputTopic<String, byte[]> input;
+
+  @AfterEach
+  void closeDriver() {
+    if (this.driver != null) {
+      this.driver.close();
+    }
+  }
+
+  @Test
+  void countsRecordsPerRecordKey() {
+    view("per-shop", Views.from(TOPIC, Sale.class).count());
+    start();
+    send("shop-1", sale("shop-1", 5));
+    send("shop-1", sale("shop-1", 7));
+    send("shop-2", sale("shop-2", 1));
+    assertThat(table("per-shop")).containsEntry("shop-1", 2L).containsEntry("shop-2", 1L);
+  }
+
+  @Test
+  void countsRecordsPerKeyComputedFromTheValueThroughARepartitionTopic() {
+    view(
+        "per-customer",
+        Views.from(TOPIC, Sale.class).groupBy(String.class, Sale::customer).count());
+    start();
+    send("order-1", sale("shop-1", "alice", 5, T0));
+    send("order-2", sale("shop-2", "alice", 7, T0));
+    send("order-3", sale("shop-1", "bob", 1, T0));
+    assertThat(table("per-customer")).containsEntry("alice", 2L).containsEntry("bob", 1L);
+    assertThat(describe().subtopologies()).hasSize(2);
+    assertThat(describe().toString()).contains("per-customer-repartition");
+  }
+
+  @Test
+  void sumsWholeNumbersAndDecimals() {
+    view("total", Views.from(TOPIC, Sale.class).sum(Sale::quantity));
+    view("revenue", Views.from(TOPIC, Sale.class).sumDecimal(Sale::price));
+    start();
+    send("shop-1", new Sale("shop-1", "alice", 3, new BigDecimal("10.10"), T0));
+    send("shop-1", new Sale("shop-1", "bob", 4, new BigDecimal("0.25"), T0));
+    assertThat(table("total")).containsEntry("shop-1", 7L);
+    assertThat(this.<BigDecimal>table("revenue").get("shop-1")).isEqualByComparingTo("10.35");
+  }
+
+  @Test
+  void keepsTheSmallestAndTheLargestValue() {
+    view("smallest", Views.from(TOPIC, Sale.class).min(Long.class, Sale::quantity));
+    view("largest", Views.from(TOPIC, Sale.class).max(Long.class, Sale::quantity));
+    start();
+    for (long quantity : new long[] {5, 2, 9, 4}) {
+      send("shop-1", sale("shop-1", quantity));
+    }
+    assertThat(table("smallest")).containsEntry("shop-1", 2L);
+    assertThat(table("largest")).containsEntry("shop-1", 9L);
+  }
+
+  @Test
+  void keepsTheLatestValue() {
+    view("latest", Views.from(TOPIC, Sale.class).latest());
+    start();
+    send("shop-1", sale("shop-1", 5));
+    send("shop-1", sale("shop-1", 6));
+    assertThat(table("latest")).containsEntry("shop-1", sale("shop-1", 6));
+  }
+
+  @Test
+  void foldsWithACustomAggregation() {
+    view(
+        "customers",
+        Views.from(TOPIC, Sale.class).aggregate(Customers.class, new CustomersAggregation()));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0));
+    send("shop-1", sale("shop-1", "bob", 1, T0));
+    send("shop-1", sale("shop-1", "alice", 1, T0));
+    assertThat(table("customers"))
+        .containsEntry("shop-1", new Customers(List.of("alice", "bob", "alice")));
+  }
+
+  @Test
+  void countsPerTumblingWindowOnEventTimeFromTheValue() {
+    view(
+        "per-minute",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1))));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(10)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(50)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(65)));
+    assertThat(windows("per-minute", "shop-1"))
+        .containsExactly(KeyValue.pair(T0, 2L), KeyValue.pair(T0.plusSeconds(60), 1L));
+  }
+
+  @Test
+  void dropsRecordsLaterThanTheGracePeriod() {
+    view(
+        "per-minute",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(
+                ViewWindow.tumbling(Duration.ofMinutes(1)).withGrace(Duration.ofSeconds(30))));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(10)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(85)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(20)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(95)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(30)));
+    assertThat(windows("per-minute", "shop-1"))
+        .containsExactly(KeyValue.pair(T0, 2L), KeyValue.pair(T0.plusSeconds(60), 2L));
+  }
+
+  @Test
+  void countsEachRecordInEveryOverlappingHoppingWindow() {
+    view(
+        "hopping",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(ViewWindow.hopping(Duration.ofMinutes(1), Duration.ofSeconds(30))));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(40)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(70)));
+    assertThat(windows("hopping", "shop-1"))
+        .containsExactly(
+            KeyValue.pair(T0, 1L),
+            KeyValue.pair(T0.plusSeconds(30), 2L),
+            KeyValue.pair(T0.plusSeconds(60), 1L));
+  }
+
+  @Test
+  void mergesSessionsThatARecordBridges() {
+    view(
+        "sessions",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .groupBy(String.class, Sale::customer)
+            .windowedBy(ViewWindow.session(Duration.ofMinutes(5)).withGrace(Duration.ofHours(1))));
+    start();
+    send("o-1", sale("shop-1", "alice", 1, T0));
+    send("o-2", sale("shop-1", "alice", 1, T0.plusSeconds(60)));
+    send("o-3", sale("shop-1", "alice", 1, T0.plusSeconds(600)));
+    assertThat(sessions("sessions", "alice"))
+        .containsExactly(
+            KeyValue.pair(T0 + "/" + T0.plusSeconds(60), 2L),
+            KeyValue.pair(T0.plusSeconds(600) + "/" + T0.plusSeconds(600), 1L));
+    send("o-4", sale("shop-1", "alice", 1, T0.plusSeconds(330)));
+    assertThat(sessions("sessions", "alice"))
+        .containsExactly(KeyValue.pair(T0 + "/" + T0.plusSeconds(600), 4L));
+  }
+
+  @Test
+  void skipsRecordsThatCannotBeReadAndGoesOn() {
+    view("per-shop", Views.from(TOPIC, Sale.class).count());
+    view("per-minute", Views.from(TOPIC, Sale.class).eventTime(Sale::at).windowedBy(minutes()));
+    start();
+    this.input.pipeInput("shop-1", "not json".getBytes(StandardCharsets.UTF_8));
+    send("shop-1", new Sale("shop-1", "alice", 1, BigDecimal.ONE, null));
+    send("shop-1", sale("shop-1", "alice", 1, T0));
+    assertThat(table("per-shop")).containsEntry("shop-1", 2L);
+    assertThat(windows("per-minute", "shop-1")).containsExactly(KeyValue.pair(T0, 1L));
+  }
+
+  @Test
+  void keysByLongIntegerUuidAndJsonRecord() {
+    UUID id = UUID.fromString("7f1b8a40-0a64-4bd2-9c83-1c3fdc64a7f5");
+    view("by-long", Views.from(TOPIC, Sale.class).groupBy(Long.class, Sale::quantity).count());
+    view(
+        "by-int",
+        Views.from(TOPIC, Sale.class)
+            .groupBy(Integer.class, sale -> (int) sale.quantity())
+            .count());
+    view("by-uuid", Views.from(TOPIC, Sale.class).groupBy(UUID.class, sale -> id).count());
+    view(
+        "by-record",
+        Views.from(TOPIC, Sale.class)
+            .groupBy(ShopCustomer.class, sale -> new ShopCustomer(sale.shop(), sale.customer()))
+            .count());
+    start();
+    send("o-1", sale("shop-1", "alice", 3, T0));
+    send("o-2", sale("shop-1", "alice", 3, T0));
+    assertThat(this.driver.<Long, Long>getKeyValueStore("by-long").get(3L)).isEqualTo(2L);
+    assertThat(this.driver.<Integer, Long>getKeyValueStore("by-int").get(3)).isEqualTo(2L);
+    assertThat(this.driver.<UUID, Long>getKeyValueStore("by-uuid").get(id)).isEqualTo(2L);
+    assertThat(
+            this.driver
+                .<ShopCustomer, Long>getKeyValueStore("by-record")
+                .get(new ShopCustomer("shop-1", "alice")))
+        .isEqualTo(2L);
+  }
+
+  @Test
+  void readsOneTopicOnceForSeveralViews() {
+    view("per-shop", Views.from(TOPIC, Sale.class).count());
+    view("total", Views.from(TOPIC, Sale.class).sum(Sale::quantity));
+    start();
+    send("shop-1", sale("shop-1", 4));
+    assertThat(table("per-shop")).containsEntry("shop-1", 1L);
+    assertThat(table("total")).containsEntry("shop-1", 4L);
+    assertThat(describe().toString()).containsOnlyOnce("topics: [sales]");
+  }
+
+  private ViewWindow minutes() {
+    return ViewWindow.tumbling(Duration.ofMinutes(1));
+  }
+
+  private void view(String name, dev.matview.view.ViewBuilder<String, Sale> builder) {
+    view(name, builder.count());
+  }
+
+  private void view(String name, ViewDefinition<?, ?, ?> definition) {
+    this.views.put(name, definition);
+  }
+
+  private void start() {
+    ViewRegistry registry = ViewRegistry.of(this.views, new ViewSerdes(this.mapper), "test-app");
+    StreamsBuilder builder = new StreamsBuilder();
+    new ViewTopologyBuilder(builder).addAll(registry);
+    Properties config = new Properties();
+    config.put(StreamsConfig.APPLICATION_ID_CONFIG, "test-app");
+    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    config.put(StreamsConfig.STATE_DIR_CONFIG, this.stateDir.toString());
+    this.driver = new TopologyTestDriver(builder.build(), config);
+    this.input =
+        this.driver.createInputTopic(TOPIC, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  private TopologyDescription describe() {
+    StreamsBuilder builder = new StreamsBuilder();
+    new ViewTopologyBuilder(builder)
+        .addAll(ViewRegistry.of(this.views, new ViewSerdes(this.mapper), "test-app"));
+    return builder.build().describe();
+  }
+
+  private void send(String key, Sale sale) {
+    this.input.pipeInput(key, this.mapper.writeValueAsBytes(sale), T0);
+  }
+
+  private <V> Map<String, V> table(String store) {
+    KeyValueStore<String, V> kv = this.driver.getKeyValueStore(store);
+    Map<String, V> entries = new LinkedHashMap<>();
+    try (KeyValueIterator<String, V> all = kv.all()) {
+      all.forEachRemaining(entry -> entries.put(entry.key, entry.value));
+    }
+    return entries;
+  }
+
+  private List<KeyValue<Instant, Long>> windows(String store, String key) {
+    WindowStore<String, Long> windowStore = this.driver.getWindowStore(store);
+    List<KeyValue<Instant, Long>> windows = new ArrayList<>();
+    try (WindowStoreIterator<Long> found =
+        windowStore.fetch(key, T0.minusSeconds(3600), T0.plusSeconds(3600))) {
+      found.forEachRemaining(
+          entry -> windows.add(KeyValue.pair(Instant.ofEpochMilli(entry.key), entry.value)));
+    }
+    return windows;
+  }
+
+  private List<KeyValue<String, Long>> sessions(String store, String key) {
+    SessionStore<String, Long> sessionStore = this.driver.getSessionStore(store);
+    List<KeyValue<String, Long>> sessions = new ArrayList<>();
+    try (KeyValueIterator<Windowed<String>, Long> found = sessionStore.fetch(key)) {
+      found.forEachRemaining(
+          entry ->
+              sessions.add(
+                  KeyValue.pair(
+                      entry.key.window().startTime() + "/" + entry.key.window().endTime(),
+                      entry.value)));
+    }
+    return sessions;
+  }
+
+  private static Sale sale(String shop, long quantity) {
+    return sale(shop, "alice", quantity, T0);
+  }
+
+  private static Sale sale(String shop, String customer, long quantity, Instant at) {
+    return new Sale(shop, customer, quantity, BigDecimal.ONE, at);
+  }
+
+  record Sale(
+      String shop, String customer, long quantity, BigDecimal price, @Nullable Instant at) {}
+
+  record ShopCustomer(String shop, String customer) {}
+
+  record Customers(List<String> names) {}
+
+  static final class CustomersAggregation implements MergeableAggregation<String, Sale, Customers> {
+
+    @Override
+    public Customers initial() {
+      return new Customers(List.of());
+    }
+
+    @Override
+    public Customers add(String key, Sale sale, @Nullable Customers customers) {
+      List<String> names = new ArrayList<>(customers != null ? customers.names() : List.of());
+      names.add(sale.customer());
+      return new Customers(names);
+    }
+
+    @Override
+    public Customers merge(String key, @Nullable Customers older, @Nullable Customers newer) {
+      List<String> names = new ArrayList<>(older != null ? older.names() : List.of());
+      names.addAll(newer != null ? newer.names() : List.of());
+      return new Customers(names);
+    }
+  }
+}
