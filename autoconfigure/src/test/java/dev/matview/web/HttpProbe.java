@@ -1,0 +1,55 @@
+package dev.matview.web;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A small HTTP client for tests: GETs a path of one instance and reads the JSON answer. */
+final class HttpProbe {
+
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final JsonMapper mapper = JsonMapper.builder().build();
+
+  private final String baseUrl;
+
+  HttpProbe(int port) {
+    this.baseUrl = "http://localhost:" + port;
+  }
+
+  Answer get(String path) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+            .timeout(Duration.ofSeconds(10))
+            .GET()
+            .build();
+    try {
+      HttpResponse<String> response =
+          this.client.send(request, HttpResponse.BodyHandlers.ofString());
+      return new Answer(response, this.mapper.readTree(response.body()));
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(ex);
+    }
+  }
+
+  record Answer(HttpResponse<String> response, JsonNode json) {
+
+    int status() {
+      return this.response.statusCode();
+    }
+
+    String header(String name) {
+      return this.response.headers().firstValue(name).orElse("");
+    }
+  }
+}

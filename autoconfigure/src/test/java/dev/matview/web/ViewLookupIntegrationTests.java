@@ -1,0 +1,294 @@
+package dev.matview.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
+import dev.matview.view.Views;
+import java.math.BigDecimal;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Views of every kind answer over real HTTP from real RocksDB stores fed by an in-process KRaft
+ * broker, with the status codes and problem details of the API.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+      "spring.kafka.streams.application-id=lookup-it",
+      "spring.kafka.streams.properties.commit.interval.ms=100",
+      "spring.kafka.streams.state-dir=${java.io.tmpdir}/matview-lookup-it-${random.uuid}",
+      "spring.kafka.streams.cleanup.on-shutdown=true",
+      "matview.advertised-host=localhost"
+    })
+@EmbeddedKafka(partitions = 3, topics = ViewLookupIntegrationTests.TOPIC)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ViewLookupIntegrationTests {
+
+  static final String TOPIC = "sales";
+
+  private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+  private final JsonMapper mapper = JsonMapper.builder().build();
+
+  @LocalServerPort int port;
+
+  @Autowired EmbeddedKafkaBroker broker;
+
+  @Autowired StreamsBuilderFactoryBean streams;
+
+  private HttpProbe http;
+
+  @BeforeAll
+  void publishSales() {
+    this.http = new HttpProbe(this.port);
+    Map<String, Object> config = KafkaTestUtils.producerProps(this.broker);
+    try (Producer<String, String> producer =
+        new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+      send(producer, "shop-1", new Sale("shop-1", "alice", 2, "10.50", T0.plusSeconds(5)));
+      send(producer, "shop-1", new Sale("shop-1", "bob", 5, "3.25", T0.plusSeconds(40)));
+      send(producer, "shop-2", new Sale("shop-2", "alice", 1, "7.00", T0.plusSeconds(70)));
+      producer.send(new ProducerRecord<>(TOPIC, "shop-2", "{not json"));
+      send(producer, "shop-2", new Sale("shop-2", "alice", 3, "1.25", T0.plusSeconds(1000)));
+    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        this.http
+                            .get("/views/sales-per-shop/keys/shop-2")
+                            .json()
+                            .path("value")
+                            .asLong())
+                    .isEqualTo(2));
+  }
+
+  @Test
+  void answersTheCountOfAKeyWithTheHeadersOfTheAnsweringReplica() {
+    HttpProbe.Answer answer = this.http.get("/views/sales-per-shop/keys/shop-1");
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.json().path("key").asString()).isEqualTo("shop-1");
+    assertThat(answer.json().path("value").asLong()).isEqualTo(2);
+    assertThat(answer.header("Matview-Served-By")).isEqualTo("localhost:" + this.port);
+    assertThat(answer.header("Matview-Replica")).isEqualTo("active");
+    assertThat(answer.header("Matview-Offset-Lag")).isEqualTo("0");
+  }
+
+  @Test
+  void setsApplicationServerToTheRealPort() {
+    assertThat(this.streams.getStreamsConfiguration())
+        .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "localhost:" + this.port);
+  }
+
+  @Test
+  void answersAReKeyedDecimalSumAfterSkippingAMalformedRecord() {
+    JsonNode alice = this.http.get("/views/revenue-per-customer/keys/alice").json();
+    assertThat(alice.path("value").decimalValue()).isEqualByComparingTo("18.75");
+    JsonNode bob = this.http.get("/views/revenue-per-customer/keys/bob").json();
+    assertThat(bob.path("value").decimalValue()).isEqualByComparingTo("3.25");
+  }
+
+  @Test
+  void answersLongAndJsonRecordKeys() {
+    assertThat(this.http.get("/views/per-quantity/keys/5").json().path("value").asLong())
+        .isEqualTo(1);
+    String key = encode("{\"shop\":\"shop-2\",\"customer\":\"alice\"}");
+    HttpProbe.Answer answer = this.http.get("/views/per-shop-customer/keys/" + key);
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.json().path("key").path("shop").asString()).isEqualTo("shop-2");
+    assertThat(answer.json().path("value").asLong()).isEqualTo(2);
+  }
+
+  @Test
+  void answersTumblingWindowsWithTheirBoundsInTheAskedRange() {
+    HttpProbe.Answer answer =
+        this.http.get(
+            "/views/sales-per-minute/keys/shop-1/windows?from="
+                + T0
+                + "&to="
+                + T0.plusSeconds(3600));
+    assertThat(answer.status()).isEqualTo(200);
+    JsonNode windows = answer.json().path("windows");
+    assertThat(windows).hasSize(1);
+    assertThat(windows.get(0).path("start").asString()).isEqualTo(T0.toString());
+    assertThat(windows.get(0).path("end").asString()).isEqualTo(T0.plusSeconds(60).toString());
+    assertThat(windows.get(0).path("value").asLong()).isEqualTo(2);
+    JsonNode shop2 =
+        this.http
+            .get(
+                "/views/sales-per-minute/keys/shop-2/windows?from="
+                    + T0.plusSeconds(60)
+                    + "&to="
+                    + T0.plusSeconds(120))
+            .json()
+            .path("windows");
+    assertThat(shop2).hasSize(1);
+    assertThat(shop2.get(0).path("start").asString()).isEqualTo(T0.plusSeconds(60).toString());
+  }
+
+  @Test
+  void answersSessionsWithTheirBounds() {
+    JsonNode windows =
+        this.http
+            .get(
+                "/views/sessions-per-customer/keys/alice/windows?from="
+                    + T0.minusSeconds(60)
+                    + "&to="
+                    + T0.plusSeconds(3600))
+            .json()
+            .path("windows");
+    assertThat(windows).hasSize(2);
+    assertThat(windows.get(0).path("start").asString()).isEqualTo(T0.plusSeconds(5).toString());
+    assertThat(windows.get(0).path("end").asString()).isEqualTo(T0.plusSeconds(70).toString());
+    assertThat(windows.get(0).path("value").asLong()).isEqualTo(2);
+    assertThat(windows.get(1).path("start").asString()).isEqualTo(T0.plusSeconds(1000).toString());
+    assertThat(windows.get(1).path("value").asLong()).isEqualTo(1);
+  }
+
+  @Test
+  void listsEveryViewWithItsStoreAndTopics() {
+    JsonNode views = this.http.get("/views").json();
+    assertThat(views).hasSize(6);
+    JsonNode perMinute = views.get(2);
+    assertThat(perMinute.path("name").asString()).isEqualTo("sales-per-minute");
+    assertThat(perMinute.path("kind").asString()).isEqualTo("windowed");
+    assertThat(perMinute.path("keyType").asString()).isEqualTo("String");
+    assertThat(perMinute.path("valueType").asString()).isEqualTo("Long");
+    assertThat(perMinute.path("window").path("size").asString()).isEqualTo("PT1M");
+    assertThat(perMinute.path("window").path("retention").asString()).isEqualTo("PT2H");
+    assertThat(perMinute.path("storeName").asString()).isEqualTo("sales-per-minute");
+    assertThat(perMinute.path("changelogTopic").asString())
+        .isEqualTo("lookup-it-sales-per-minute-changelog");
+    assertThat(perMinute.path("sourceTopic").asString()).isEqualTo(TOPIC);
+    assertThat(views.get(0).path("window").isNull()).isTrue();
+    assertThat(views.get(3).path("kind").asString()).isEqualTo("session");
+  }
+
+  @Test
+  void saysNotFoundForAnUnknownViewAndAnAbsentKey() {
+    HttpProbe.Answer unknownView = this.http.get("/views/nope/keys/shop-1");
+    assertThat(unknownView.status()).isEqualTo(404);
+    assertThat(unknownView.header("Content-Type")).startsWith("application/problem+json");
+    assertThat(unknownView.json().path("view").asString()).isEqualTo("nope");
+    HttpProbe.Answer absentKey = this.http.get("/views/sales-per-shop/keys/shop-9");
+    assertThat(absentKey.status()).isEqualTo(404);
+    assertThat(absentKey.json().path("key").asString()).isEqualTo("shop-9");
+    assertThat(absentKey.json().path("detail").asString()).contains("no value for key 'shop-9'");
+  }
+
+  @Test
+  void saysBadRequestForKeysAndInstantsThatCannotBeParsed() {
+    HttpProbe.Answer badLong = this.http.get("/views/per-quantity/keys/five");
+    assertThat(badLong.status()).isEqualTo(400);
+    assertThat(badLong.json().path("detail").asString()).contains("'five' is not a Long");
+    HttpProbe.Answer badRecord = this.http.get("/views/per-shop-customer/keys/" + encode("{"));
+    assertThat(badRecord.status()).isEqualTo(400);
+    assertThat(badRecord.json().path("parameter").asString()).isEqualTo("key");
+    HttpProbe.Answer badInstant =
+        this.http.get("/views/sales-per-minute/keys/shop-1/windows?from=yesterday");
+    assertThat(badInstant.status()).isEqualTo(400);
+    assertThat(badInstant.json().path("parameter").asString()).isEqualTo("from");
+    HttpProbe.Answer reversed =
+        this.http.get(
+            "/views/sales-per-minute/keys/shop-1/windows?from=" + T0.plusSeconds(60) + "&to=" + T0);
+    assertThat(reversed.status()).isEqualTo(400);
+    assertThat(reversed.json().path("detail").asString()).contains("must not be after");
+  }
+
+  @Test
+  void saysBadRequestWhenAskingATableForWindowsOrAWindowedViewForAKey() {
+    assertThat(this.http.get("/views/sales-per-shop/keys/shop-1/windows").status()).isEqualTo(400);
+    assertThat(this.http.get("/views/sales-per-minute/keys/shop-1").status()).isEqualTo(400);
+  }
+
+  private void send(Producer<String, String> producer, String key, Sale sale) {
+    producer.send(new ProducerRecord<>(TOPIC, key, this.mapper.writeValueAsString(sale)));
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  record Sale(String shop, String customer, long quantity, BigDecimal price, Instant at) {
+
+    Sale(String shop, String customer, long quantity, String price, Instant at) {
+      this(shop, customer, quantity, new BigDecimal(price), at);
+    }
+  }
+
+  record ShopCustomer(String shop, String customer) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class SalesViews {
+
+    @MaterializedView("sales-per-shop")
+    ViewDefinition<String, Sale, Long> salesPerShop() {
+      return Views.from(TOPIC, Sale.class).count();
+    }
+
+    @MaterializedView("revenue-per-customer")
+    ViewDefinition<String, Sale, BigDecimal> revenuePerCustomer() {
+      return Views.from(TOPIC, Sale.class)
+          .groupBy(String.class, Sale::customer)
+          .sumDecimal(Sale::price);
+    }
+
+    @MaterializedView("sales-per-minute")
+    ViewDefinition<String, Sale, Long> salesPerMinute() {
+      return Views.from(TOPIC, Sale.class)
+          .eventTime(Sale::at)
+          .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)).withRetention(Duration.ofHours(2)))
+          .count();
+    }
+
+    @MaterializedView("sessions-per-customer")
+    ViewDefinition<String, Sale, Long> sessionsPerCustomer() {
+      return Views.from(TOPIC, Sale.class)
+          .eventTime(Sale::at)
+          .groupBy(String.class, Sale::customer)
+          .windowedBy(ViewWindow.session(Duration.ofMinutes(5)))
+          .count();
+    }
+
+    @MaterializedView("per-quantity")
+    ViewDefinition<Long, Sale, Long> perQuantity() {
+      return Views.from(TOPIC, Sale.class).groupBy(Long.class, Sale::quantity).count();
+    }
+
+    @MaterializedView("per-shop-customer")
+    ViewDefinition<ShopCustomer, Sale, Long> perShopCustomer() {
+      return Views.from(TOPIC, Sale.class)
+          .groupBy(ShopCustomer.class, sale -> new ShopCustomer(sale.shop(), sale.customer()))
+          .count();
+    }
+  }
+}
