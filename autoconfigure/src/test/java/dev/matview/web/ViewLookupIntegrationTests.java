@@ -12,10 +12,15 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,14 +86,15 @@ class ViewLookupIntegrationTests {
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
         .untilAsserted(
-            () ->
-                assertThat(
-                        this.http
-                            .get("/views/sales-per-shop/keys/shop-2")
-                            .json()
-                            .path("value")
-                            .asLong())
-                    .isEqualTo(2));
+            () -> {
+              assertThat(value("/views/sales-per-shop/keys/shop-1")).isEqualTo("2");
+              assertThat(value("/views/sales-per-shop/keys/shop-2")).isEqualTo("2");
+              assertThat(value("/views/revenue-per-customer/keys/alice")).isEqualTo("18.75");
+              assertThat(value("/views/revenue-per-customer/keys/bob")).isEqualTo("3.25");
+              assertThat(value("/views/per-quantity/keys/3")).isEqualTo("1");
+              assertThat(value("/views/per-shop-customer/keys/" + shop2Alice())).isEqualTo("2");
+              assertThat(this.http.get(sessionsOfAlice()).json().path("windows")).hasSize(2);
+            });
   }
 
   @Test
@@ -120,8 +126,7 @@ class ViewLookupIntegrationTests {
   void answersLongAndJsonRecordKeys() {
     assertThat(this.http.get("/views/per-quantity/keys/5").json().path("value").asLong())
         .isEqualTo(1);
-    String key = encode("{\"shop\":\"shop-2\",\"customer\":\"alice\"}");
-    HttpProbe.Answer answer = this.http.get("/views/per-shop-customer/keys/" + key);
+    HttpProbe.Answer answer = this.http.get("/views/per-shop-customer/keys/" + shop2Alice());
     assertThat(answer.status()).isEqualTo(200);
     assertThat(answer.json().path("key").path("shop").asString()).isEqualTo("shop-2");
     assertThat(answer.json().path("value").asLong()).isEqualTo(2);
@@ -156,15 +161,7 @@ class ViewLookupIntegrationTests {
 
   @Test
   void answersSessionsWithTheirBounds() {
-    JsonNode windows =
-        this.http
-            .get(
-                "/views/sessions-per-customer/keys/alice/windows?from="
-                    + T0.minusSeconds(60)
-                    + "&to="
-                    + T0.plusSeconds(3600))
-            .json()
-            .path("windows");
+    JsonNode windows = this.http.get(sessionsOfAlice()).json().path("windows");
     assertThat(windows).hasSize(2);
     assertThat(windows.get(0).path("start").asString()).isEqualTo(T0.plusSeconds(5).toString());
     assertThat(windows.get(0).path("end").asString()).isEqualTo(T0.plusSeconds(70).toString());
@@ -190,6 +187,26 @@ class ViewLookupIntegrationTests {
     assertThat(perMinute.path("sourceTopic").asString()).isEqualTo(TOPIC);
     assertThat(views.get(0).path("window").isNull()).isTrue();
     assertThat(views.get(3).path("kind").asString()).isEqualTo("session");
+  }
+
+  @Test
+  void mirrorsTablesToCompactedAndWindowsToCompactedAndExpiringChangelogs() throws Exception {
+    try (Admin admin =
+        Admin.create(Map.of("bootstrap.servers", this.broker.getBrokersAsString()))) {
+      ConfigResource table =
+          new ConfigResource(ConfigResource.Type.TOPIC, "lookup-it-sales-per-shop-changelog");
+      ConfigResource windowed =
+          new ConfigResource(ConfigResource.Type.TOPIC, "lookup-it-sales-per-minute-changelog");
+      Map<ConfigResource, Config> configs =
+          admin.describeConfigs(List.of(table, windowed)).all().get(30, TimeUnit.SECONDS);
+      assertThat(configs.get(table).get("cleanup.policy").value()).isEqualTo("compact");
+      assertThat(configs.get(windowed).get("cleanup.policy").value()).isEqualTo("compact,delete");
+      assertThat(Long.parseLong(configs.get(windowed).get("retention.ms").value()))
+          .isGreaterThanOrEqualTo(Duration.ofHours(2).toMillis());
+      assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
+          .contains("lookup-it-revenue-per-customer-repartition")
+          .doesNotContain("lookup-it-sales-per-shop-repartition");
+    }
   }
 
   @Test
@@ -231,6 +248,21 @@ class ViewLookupIntegrationTests {
 
   private void send(Producer<String, String> producer, String key, Sale sale) {
     producer.send(new ProducerRecord<>(TOPIC, key, this.mapper.writeValueAsString(sale)));
+  }
+
+  private String value(String path) {
+    return this.http.get(path).json().path("value").toString();
+  }
+
+  private static String shop2Alice() {
+    return encode("{\"shop\":\"shop-2\",\"customer\":\"alice\"}");
+  }
+
+  private static String sessionsOfAlice() {
+    return "/views/sessions-per-customer/keys/alice/windows?from="
+        + T0.minusSeconds(60)
+        + "&to="
+        + T0.plusSeconds(3600);
   }
 
   private static String encode(String value) {
