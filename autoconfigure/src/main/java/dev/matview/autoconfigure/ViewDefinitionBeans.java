@@ -25,11 +25,8 @@ final class ViewDefinitionBeans {
           if (otherBean != null) {
             throw new InvalidViewException(
                 viewName,
-                "beans '"
-                    + otherBean
-                    + "' and '"
-                    + beanName
-                    + "' both declare it; give each @MaterializedView a distinct name");
+                "beans '" + otherBean + "' and '" + beanName + "' both declare it",
+                "give each @MaterializedView a distinct name");
           }
           byViewName.put(viewName, definition);
         });

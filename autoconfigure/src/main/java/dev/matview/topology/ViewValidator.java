@@ -22,12 +22,15 @@ final class ViewValidator {
       throw new InvalidViewException(
           name,
           "the name must be 1 to 200 characters of letters, digits, '.', '_' or '-' because it"
-              + " names the view's state store and topics; rename it in @MaterializedView");
+              + " names the view's state store and topics",
+          "rename it in @MaterializedView");
     }
     String topic = definition.source().topic();
     if (topic == null || topic.isBlank()) {
       throw new InvalidViewException(
-          name, "it has no source topic; name the topic in Views.from(\"topic\", ValueType.class)");
+          name,
+          "it has no source topic",
+          "name the topic in Views.from(\"topic\", ValueType.class)");
     }
     requireKeyType(name, "source key type", definition.source().keyType());
     requireKeyType(name, "key type", definition.keyType());
@@ -41,8 +44,8 @@ final class ViewValidator {
               + "' with record keys of type "
               + definition.source().keyType().getSimpleName()
               + " but another view reads them as "
-              + otherKeyType.getSimpleName()
-              + "; views of one topic must use the same key type in Views.from(...)");
+              + otherKeyType.getSimpleName(),
+          "views of one topic must use the same key type in Views.from(...)");
     }
     ViewWindow window = definition.window();
     if (window != null) {
@@ -54,13 +57,8 @@ final class ViewValidator {
     if (!ViewSerdes.isSupportedKeyType(type)) {
       throw new InvalidViewException(
           name,
-          "its "
-              + what
-              + " "
-              + type.getName()
-              + " is not supported; use "
-              + KEY_TYPES
-              + " instead");
+          "its " + what + " " + type.getName() + " is not supported",
+          "use " + KEY_TYPES + " instead");
     }
   }
 
@@ -74,9 +72,8 @@ final class ViewValidator {
               + window.effectiveRetention()
               + " is shorter than its size plus grace ("
               + minimum
-              + "); set withRetention("
-              + minimum
-              + ") or longer, or leave the retention unset");
+              + ")",
+          "set withRetention(" + minimum + ") or longer, or leave the retention unset");
     }
     if (window.type() == ViewWindow.Type.SESSION
         && !(definition.aggregation() instanceof MergeableAggregation)) {
@@ -84,7 +81,8 @@ final class ViewValidator {
           name,
           "a session window merges sessions, but its aggregation "
               + definition.aggregation().getClass().getName()
-              + " cannot merge; implement MergeableAggregation instead of Aggregation");
+              + " cannot merge",
+          "implement MergeableAggregation instead of Aggregation");
     }
   }
 }
