@@ -18,6 +18,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -239,6 +242,37 @@ class ViewTopologyBuilderTests {
                 .<ShopCustomer, Long>getKeyValueStore("by-record")
                 .get(new ShopCustomer("shop-1", "alice")))
         .isEqualTo(2L);
+  }
+
+  @Test
+  void readsValuesAndStoresAggregatesWithTheSerdesTheUserNames() {
+    Serde<Sale> csv =
+        Serdes.serdeFrom(
+            (topic, sale) -> (sale.shop() + "," + sale.quantity()).getBytes(StandardCharsets.UTF_8),
+            (topic, bytes) -> {
+              String[] fields = new String(bytes, StandardCharsets.UTF_8).split(",");
+              return new Sale(fields[0], "alice", Long.parseLong(fields[1]), BigDecimal.ONE, T0);
+            });
+    Serde<Long> decimalText =
+        Serdes.serdeFrom(
+            (topic, total) -> total.toString().getBytes(StandardCharsets.UTF_8),
+            (topic, bytes) -> Long.valueOf(new String(bytes, StandardCharsets.UTF_8)));
+    view(
+        "csv-total",
+        Views.from(TOPIC, Sale.class)
+            .valueSerde(csv)
+            .sum(Sale::quantity)
+            .withAggregateSerde(decimalText));
+    start();
+    this.input.pipeInput("shop-1", "shop-1,4".getBytes(StandardCharsets.UTF_8));
+    this.input.pipeInput("shop-1", "shop-1,38".getBytes(StandardCharsets.UTF_8));
+    assertThat(table("csv-total")).containsEntry("shop-1", 42L);
+    List<String> changelog =
+        this.driver
+            .createOutputTopic(
+                "test-app-csv-total-changelog", new StringDeserializer(), new StringDeserializer())
+            .readValuesToList();
+    assertThat(changelog).last().asString().endsWith("42");
   }
 
   @Test
