@@ -24,6 +24,7 @@ import org.apache.kafka.streams.query.StateQueryRequest;
 import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.query.WindowKeyQuery;
 import org.apache.kafka.streams.query.WindowRangeQuery;
+import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.apache.kafka.streams.state.WindowStoreIterator;
@@ -93,11 +94,9 @@ public final class ViewQueryService {
   }
 
   private <K> KeyAnswer getFrom(ResolvedView<K, ?, ?> view, String rawKey) {
-    K key = parseKey(view, rawKey);
-    KafkaStreams kafkaStreams = runningStreams(view, key);
-    int partition = partitionOf(kafkaStreams, view, key);
-    Object value = single(kafkaStreams, view, key, partition, KeyQuery.<K, Object>withKey(key));
-    return new KeyAnswer(key, value, activeReplica());
+    Located<K> at = locate(view, rawKey);
+    Object value = single(at, view, KeyQuery.<K, Object>withKey(at.key()));
+    return new KeyAnswer(at.key(), value, activeReplica());
   }
 
   /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
@@ -122,29 +121,20 @@ public final class ViewQueryService {
 
   private <K> WindowsAnswer windowsFrom(
       ResolvedView<K, ?, ?> view, ViewWindow window, String rawKey, Instant from, Instant to) {
-    K key = parseKey(view, rawKey);
-    KafkaStreams kafkaStreams = runningStreams(view, key);
-    int partition = partitionOf(kafkaStreams, view, key);
+    Located<K> at = locate(view, rawKey);
     List<WindowValue> windows =
         window.type() == ViewWindow.Type.SESSION
-            ? sessions(kafkaStreams, view, key, partition, from, to)
-            : timeWindows(kafkaStreams, view, window, key, partition, from, to);
-    return new WindowsAnswer(key, windows, activeReplica());
+            ? sessions(at, view, from, to)
+            : timeWindows(at, view, window, from, to);
+    return new WindowsAnswer(at.key(), windows, activeReplica());
   }
 
   private <K> List<WindowValue> timeWindows(
-      KafkaStreams kafkaStreams,
-      ResolvedView<K, ?, ?> view,
-      ViewWindow window,
-      K key,
-      int partition,
-      Instant from,
-      Instant to) {
+      Located<K> at, ResolvedView<K, ?, ?> view, ViewWindow window, Instant from, Instant to) {
     WindowKeyQuery<K, ValueAndTimestamp<Object>> query =
-        WindowKeyQuery.withKeyAndWindowStartRange(key, from, to);
+        WindowKeyQuery.withKeyAndWindowStartRange(at.key(), from, to);
     List<WindowValue> windows = new ArrayList<>();
-    try (WindowStoreIterator<ValueAndTimestamp<Object>> iterator =
-        single(kafkaStreams, view, key, partition, query)) {
+    try (WindowStoreIterator<ValueAndTimestamp<Object>> iterator = single(at, view, query)) {
       while (iterator.hasNext()) {
         KeyValue<Long, ValueAndTimestamp<Object>> next = iterator.next();
         Instant start = Instant.ofEpochMilli(next.key);
@@ -157,16 +147,10 @@ public final class ViewQueryService {
   }
 
   private <K> List<WindowValue> sessions(
-      KafkaStreams kafkaStreams,
-      ResolvedView<K, ?, ?> view,
-      K key,
-      int partition,
-      Instant from,
-      Instant to) {
-    WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
+      Located<K> at, ResolvedView<K, ?, ?> view, Instant from, Instant to) {
+    WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(at.key());
     List<WindowValue> windows = new ArrayList<>();
-    try (KeyValueIterator<Windowed<K>, Object> iterator =
-        single(kafkaStreams, view, key, partition, query)) {
+    try (KeyValueIterator<Windowed<K>, Object> iterator = single(at, view, query)) {
       while (iterator.hasNext()) {
         KeyValue<Windowed<K>, Object> next = iterator.next();
         Instant start = next.key.window().startTime();
@@ -176,6 +160,13 @@ public final class ViewQueryService {
       }
     }
     return windows;
+  }
+
+  private <K> Located<K> locate(ResolvedView<K, ?, ?> view, String rawKey) {
+    K key = parseKey(view, rawKey);
+    KafkaStreams kafkaStreams = runningStreams(view, key);
+    KeyQueryMetadata metadata = metadataOf(kafkaStreams, view, key);
+    return new Located<>(key, kafkaStreams, metadata.partition(), metadata.activeHost());
   }
 
   private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {
@@ -205,7 +196,8 @@ public final class ViewQueryService {
   }
 
   @SuppressWarnings("unchecked")
-  private <K> int partitionOf(KafkaStreams kafkaStreams, ResolvedView<K, ?, ?> view, K key) {
+  private <K> KeyQueryMetadata metadataOf(
+      KafkaStreams kafkaStreams, ResolvedView<K, ?, ?> view, K key) {
     KeyQueryMetadata metadata =
         kafkaStreams.queryMetadataForKey(
             view.storeName(), key, (Serializer<K>) view.keySerde().serializer());
@@ -217,28 +209,33 @@ public final class ViewQueryService {
           "The partition of this key is not known while the instances rebalance",
           REBALANCE_RETRY);
     }
-    return metadata.partition();
+    return metadata;
   }
 
-  private <R> R single(
-      KafkaStreams kafkaStreams,
-      ResolvedView<?, ?, ?> view,
-      Object key,
-      int partition,
-      Query<R> query) {
+  private <R> R single(Located<?> at, ResolvedView<?, ?, ?> view, Query<R> query) {
+    Object key = at.key();
+    int partition = at.partition();
     StateQueryResult<R> result;
     try {
       result =
-          kafkaStreams.query(
-              StateQueryRequest.inStore(view.storeName())
-                  .withQuery(query)
-                  .withPartitions(Set.of(partition)));
+          at.streams()
+              .query(
+                  StateQueryRequest.inStore(view.storeName())
+                      .withQuery(query)
+                      .withPartitions(Set.of(partition)));
     } catch (InvalidStateStoreException ex) {
       throw unavailable(view, key, partition, ex.getMessage());
     }
     QueryResult<R> partitionResult = result.getPartitionResults().get(partition);
     if (partitionResult == null) {
-      throw unavailable(view, key, partition, "this instance does not host the partition");
+      throw unavailable(
+          view,
+          key,
+          partition,
+          "this instance does not host it; its active replica is on "
+              + at.activeHost().host()
+              + ":"
+              + at.activeHost().port());
     }
     if (partitionResult.isFailure()) {
       throw unavailable(
@@ -263,4 +260,14 @@ public final class ViewQueryService {
   private Replica activeReplica() {
     return new Replica(this.localInstance.describe(), Replica.Role.ACTIVE, 0);
   }
+
+  /**
+   * A parsed key, the running Kafka Streams to ask and the partition that holds the key.
+   *
+   * @param key the key
+   * @param streams the running Kafka Streams
+   * @param partition the key's partition
+   * @param activeHost the instance that holds the partition's active replica
+   */
+  private record Located<K>(K key, KafkaStreams streams, int partition, HostInfo activeHost) {}
 }
