@@ -8,6 +8,7 @@ import dev.matview.topology.ViewSerdes;
 import dev.matview.topology.ViewTopologyBuilder;
 import dev.matview.view.ViewDefinition;
 import java.time.Clock;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -34,7 +35,12 @@ import tools.jackson.databind.json.JsonMapper;
  * StreamsBuilderFactoryBean}, with Matview's streams defaults, and offers the view query service.
  */
 @AutoConfiguration(before = KafkaAutoConfiguration.class)
-@ConditionalOnClass({StreamsBuilder.class, StreamsBuilderFactoryBean.class, JsonMapper.class})
+@ConditionalOnClass({
+  KafkaStreams.class,
+  StreamsBuilder.class,
+  StreamsBuilderFactoryBean.class,
+  JsonMapper.class
+})
 @ConditionalOnBean(ViewDefinition.class)
 @EnableKafkaStreams
 @EnableConfigurationProperties(MatviewProperties.class)
@@ -67,6 +73,7 @@ public final class MatviewAutoConfiguration {
   }
 
   @Bean
+  @ConditionalOnMissingBean(name = "matviewStreamsConfigurer")
   MatviewStreamsConfigurer matviewStreamsConfigurer(MatviewProperties properties) {
     return new MatviewStreamsConfigurer(properties);
   }

@@ -1,0 +1,178 @@
+package dev.matview.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+
+/** Tests for {@link MatviewProperties}: defaults, binding and validation at start-up. */
+class MatviewPropertiesTests {
+
+  private final ApplicationContextRunner contextRunner =
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(MatviewAutoConfiguration.class, KafkaAutoConfiguration.class))
+          .withUserConfiguration(ViewConfiguration.class)
+          .withPropertyValues(
+              "spring.kafka.streams.application-id=matview-test",
+              "spring.kafka.streams.auto-startup=false");
+
+  @Test
+  void bindsDefaults() {
+    this.contextRunner.run(
+        (context) -> {
+          MatviewProperties properties = context.getBean(MatviewProperties.class);
+          assertThat(properties.getAdvertisedHost()).isNull();
+          assertThat(properties.getWeb().isEnabled()).isTrue();
+          assertThat(properties.getWeb().getBasePath()).isEqualTo("/views");
+          assertThat(properties.getRocksdb().isBounded()).isTrue();
+          assertThat(properties.getRocksdb().getTotalMemory()).isEqualTo(DataSize.ofMegabytes(256));
+          assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.25);
+          assertThat(properties.getRocksdb().isStrictLimit()).isFalse();
+        });
+  }
+
+  @Test
+  void bindsCustomValues() {
+    this.contextRunner
+        .withPropertyValues(
+            "matview.advertised-host=matview-1.internal",
+            "matview.web.enabled=false",
+            "matview.web.base-path=/api/views",
+            "matview.rocksdb.bounded=false",
+            "matview.rocksdb.total-memory=1GB",
+            "matview.rocksdb.write-buffer-ratio=0.5",
+            "matview.rocksdb.strict-limit=true")
+        .run(
+            (context) -> {
+              MatviewProperties properties = context.getBean(MatviewProperties.class);
+              assertThat(properties.getAdvertisedHost()).isEqualTo("matview-1.internal");
+              assertThat(properties.getWeb().isEnabled()).isFalse();
+              assertThat(properties.getWeb().getBasePath()).isEqualTo("/api/views");
+              assertThat(properties.getRocksdb().isBounded()).isFalse();
+              assertThat(properties.getRocksdb().getTotalMemory())
+                  .isEqualTo(DataSize.ofGigabytes(1));
+              assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.5);
+              assertThat(properties.getRocksdb().isStrictLimit()).isTrue();
+            });
+  }
+
+  @Test
+  void bindsTotalMemoryInBytesWhenNoUnitIsGiven() {
+    this.contextRunner
+        .withPropertyValues("matview.rocksdb.total-memory=1048576")
+        .run(
+            (context) ->
+                assertThat(context.getBean(MatviewProperties.class).getRocksdb().getTotalMemory())
+                    .isEqualTo(DataSize.ofMegabytes(1)));
+  }
+
+  @Test
+  void acceptsAWriteBufferRatioOfOne() {
+    this.contextRunner
+        .withPropertyValues("matview.rocksdb.write-buffer-ratio=1")
+        .run((context) -> assertThat(context).hasNotFailed());
+  }
+
+  @Test
+  void failsWhenWriteBufferRatioIsAboveOne() {
+    this.contextRunner
+        .withPropertyValues("matview.rocksdb.write-buffer-ratio=1.5")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.rocksdb.write-buffer-ratio")
+                  .hasMessageContaining("1.5")
+                  .hasMessageContaining("greater than 0 and at most 1");
+            });
+  }
+
+  @Test
+  void failsWhenWriteBufferRatioIsZero() {
+    this.contextRunner
+        .withPropertyValues("matview.rocksdb.write-buffer-ratio=0")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.rocksdb.write-buffer-ratio");
+            });
+  }
+
+  @Test
+  void failsWhenTotalMemoryIsZero() {
+    this.contextRunner
+        .withPropertyValues("matview.rocksdb.total-memory=0")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.rocksdb.total-memory")
+                  .hasMessageContaining("must be positive");
+            });
+  }
+
+  @Test
+  void failsWhenTotalMemoryIsNegative() {
+    this.contextRunner
+        .withPropertyValues("matview.rocksdb.total-memory=-1MB")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.rocksdb.total-memory");
+            });
+  }
+
+  @Test
+  void failsWhenTotalMemoryIsNotADataSize() {
+    this.contextRunner
+        .withPropertyValues("matview.rocksdb.total-memory=lots")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              BindException bindFailure = cause(context.getStartupFailure(), BindException.class);
+              assertThat(bindFailure.getProperty().getName())
+                  .hasToString("matview.rocksdb.total-memory");
+              assertThat(bindFailure).hasMessageContaining("matview.rocksdb.total-memory");
+            });
+  }
+
+  private static <T extends Throwable> T cause(Throwable failure, Class<T> type) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (type.isInstance(cause)) {
+        return type.cast(cause);
+      }
+    }
+    throw new AssertionError("No " + type.getName() + " in the causes of " + failure, failure);
+  }
+
+  record Sale(String shop, long amount) {}
+
+  @Configuration(proxyBeanMethods = false)
+  static class ViewConfiguration {
+
+    @MaterializedView("sales-per-shop")
+    ViewDefinition<String, Sale, Long> salesPerShop() {
+      return Views.from("sales", Sale.class).groupBy(String.class, Sale::shop).count();
+    }
+  }
+}

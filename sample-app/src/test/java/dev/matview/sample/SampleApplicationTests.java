@@ -1,0 +1,277 @@
+package dev.matview.sample;
+
+import static dev.matview.sample.OrderViewsClient.ORDERS_PER_CUSTOMER;
+import static dev.matview.sample.OrderViewsClient.ORDERS_PER_CUSTOMER_PER_MINUTE;
+import static dev.matview.sample.OrderViewsClient.REVENUE_PER_CUSTOMER;
+import static dev.matview.sample.OrderViewsClient.assertThatRevenue;
+import static dev.matview.sample.OrderViewsClient.eventually;
+import static dev.matview.sample.OrderViewsClient.revenue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.sample.OrderViewsClient.CountWindow;
+import dev.matview.sample.OrderViewsClient.Response;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Runs the sample app on its own in-process broker and reads every view over HTTP. */
+@SpringBootTest(
+    webEnvironment = WebEnvironment.RANDOM_PORT,
+    properties = {"sample.embedded-kafka.enabled=true", "sample.generator.enabled=false"})
+@DirtiesContext
+class SampleApplicationTests {
+
+  private static final int KAFKA_PORT = freePort();
+
+  private static final Instant MINUTE_0 =
+      Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(1));
+
+  private static final Instant MINUTE_1 = MINUTE_0.plus(Duration.ofMinutes(1));
+
+  private static final Instant MINUTE_2 = MINUTE_0.plus(Duration.ofMinutes(2));
+
+  @TempDir static Path tempDir;
+
+  private static OrderViewsClient client;
+
+  @LocalServerPort int port;
+
+  @DynamicPropertySource
+  static void kafkaOnAFreePortInATempFolder(DynamicPropertyRegistry registry) {
+    registry.add("sample.embedded-kafka.port", () -> KAFKA_PORT);
+    registry.add("sample.embedded-kafka.data-dir", () -> tempDir.resolve("kafka").toString());
+    registry.add("spring.kafka.streams.state-dir", () -> tempDir.resolve("streams").toString());
+  }
+
+  /**
+   * Places the known orders minute by minute: the windows have no grace, so an order of a minute
+   * that reaches its partition after an order of a later minute would be dropped as late.
+   */
+  @BeforeAll
+  static void placeKnownOrders(@LocalServerPort int port) {
+    client = new OrderViewsClient(port);
+    client.placeOrder("alice", "12.50", MINUTE_0.plusSeconds(5));
+    client.placeOrder("bob", "0.99", MINUTE_0.plusSeconds(20));
+    client.placeOrder("alice", "7.25", MINUTE_0.plusSeconds(40));
+    eventually(
+        () -> {
+          assertThat(client.ordersPerMinute("alice", MINUTE_0, MINUTE_0))
+              .containsExactly(CountWindow.minute(MINUTE_0, 2));
+          assertThat(client.ordersPerMinute("bob", MINUTE_0, MINUTE_0))
+              .containsExactly(CountWindow.minute(MINUTE_0, 1));
+        });
+    client.placeOrder("alice", "30.10", MINUTE_1.plusSeconds(10));
+    client.placeOrder("carol", "19.99", MINUTE_1.plusSeconds(30));
+    eventually(
+        () -> {
+          assertThat(client.ordersPerMinute("alice", MINUTE_1, MINUTE_1))
+              .containsExactly(CountWindow.minute(MINUTE_1, 1));
+          assertThat(client.ordersPerMinute("carol", MINUTE_1, MINUTE_1))
+              .containsExactly(CountWindow.minute(MINUTE_1, 1));
+        });
+    client.placeOrder("bob", "100.01", MINUTE_2.plusSeconds(15));
+    eventually(
+        () ->
+            assertThat(client.ordersPerMinute("bob", MINUTE_2, MINUTE_2))
+                .containsExactly(CountWindow.minute(MINUTE_2, 1)));
+  }
+
+  @Test
+  void countsOrdersPerCustomer() {
+    eventually(
+        () -> {
+          assertThat(client.orders("alice")).isEqualTo(3);
+          assertThat(client.orders("bob")).isEqualTo(2);
+          assertThat(client.orders("carol")).isEqualTo(1);
+        });
+  }
+
+  @Test
+  void sumsRevenuePerCustomer() {
+    eventually(
+        () -> {
+          assertThatRevenue(client.revenue("alice")).isEqualTo(revenue(3, "49.85", "30.10"));
+          assertThatRevenue(client.revenue("bob")).isEqualTo(revenue(2, "101.00", "100.01"));
+          assertThatRevenue(client.revenue("carol")).isEqualTo(revenue(1, "19.99", "19.99"));
+        });
+  }
+
+  @Test
+  void countsOrdersPerCustomerPerMinute() {
+    eventually(
+        () -> {
+          assertThat(client.ordersPerMinute("alice", MINUTE_0, MINUTE_2))
+              .containsExactly(CountWindow.minute(MINUTE_0, 2), CountWindow.minute(MINUTE_1, 1));
+          assertThat(client.ordersPerMinute("bob", MINUTE_0, MINUTE_2))
+              .containsExactly(CountWindow.minute(MINUTE_0, 1), CountWindow.minute(MINUTE_2, 1));
+          assertThat(client.ordersPerMinute("carol", MINUTE_0, MINUTE_2))
+              .containsExactly(CountWindow.minute(MINUTE_1, 1));
+        });
+  }
+
+  @Test
+  void leavesOutWindowsThatStartOutsideTheRange() {
+    assertThat(client.ordersPerMinute("alice", MINUTE_0.plusSeconds(1), MINUTE_2))
+        .containsExactly(CountWindow.minute(MINUTE_1, 1));
+    assertThat(client.ordersPerMinute("bob", MINUTE_0, MINUTE_2.minusMillis(1)))
+        .containsExactly(CountWindow.minute(MINUTE_0, 1));
+    assertThat(client.ordersPerMinute("carol", MINUTE_2, MINUTE_2.plus(Duration.ofHours(1))))
+        .isEmpty();
+  }
+
+  @Test
+  void keepsCountingOrdersAfterAMalformedRecord() throws Exception {
+    Map<String, Object> config =
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + KAFKA_PORT);
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+      for (PartitionInfo partition : producer.partitionsFor(OrderViews.TOPIC)) {
+        byte[] value = "not json".getBytes(StandardCharsets.UTF_8);
+        producer
+            .send(new ProducerRecord<>(OrderViews.TOPIC, partition.partition(), "malformed", value))
+            .get();
+      }
+    }
+    client.placeOrder("dave", "5.00", MINUTE_2.plusSeconds(30));
+    client.placeOrder("dave", "6.50", MINUTE_2.plusSeconds(40));
+    eventually(
+        () -> {
+          assertThat(client.orders("dave")).isEqualTo(2);
+          assertThatRevenue(client.revenue("dave")).isEqualTo(revenue(2, "11.50", "6.50"));
+          assertThat(client.ordersPerMinute("dave", MINUTE_2, MINUTE_2))
+              .containsExactly(CountWindow.minute(MINUTE_2, 2));
+        });
+  }
+
+  @Test
+  void listsTheThreeViews() {
+    Response response = client.views();
+    assertThat(response.status()).isEqualTo(200);
+    assertThat(response.body())
+        .isEqualTo(
+            JsonMapper.shared()
+                .readTree(
+                    """
+                    [
+                      {"name": "orders-per-customer", "kind": "table", "keyType": "String",
+                       "valueType": "Long", "window": null, "storeName": "orders-per-customer",
+                       "changelogTopic": "matview-sample-orders-per-customer-changelog",
+                       "sourceTopic": "orders"},
+                      {"name": "revenue-per-customer", "kind": "table", "keyType": "String",
+                       "valueType": "Revenue", "window": null, "storeName": "revenue-per-customer",
+                       "changelogTopic": "matview-sample-revenue-per-customer-changelog",
+                       "sourceTopic": "orders"},
+                      {"name": "orders-per-customer-per-minute", "kind": "windowed",
+                       "keyType": "String", "valueType": "Long",
+                       "window": {"size": "PT1M", "advance": "PT1M", "grace": "PT0S",
+                                  "retention": "PT24H"},
+                       "storeName": "orders-per-customer-per-minute",
+                       "changelogTopic": "matview-sample-orders-per-customer-per-minute-changelog",
+                       "sourceTopic": "orders"}
+                    ]
+                    """));
+  }
+
+  @Test
+  void namesTheActiveReplicaThatAnswered() {
+    eventually(
+        () ->
+            assertThat(
+                    List.of(
+                        client.key(ORDERS_PER_CUSTOMER, "alice"),
+                        client.key(REVENUE_PER_CUSTOMER, "alice"),
+                        client.windows(
+                            ORDERS_PER_CUSTOMER_PER_MINUTE,
+                            "alice",
+                            MINUTE_0.toString(),
+                            MINUTE_2.toString())))
+                .allSatisfy(
+                    response -> {
+                      assertThat(response.status()).isEqualTo(200);
+                      assertThat(response.header("Matview-Served-By"))
+                          .isEqualTo("localhost:" + this.port);
+                      assertThat(response.header("Matview-Replica")).isEqualTo("active");
+                      assertThat(response.header("Matview-Offset-Lag")).isEqualTo("0");
+                    }));
+  }
+
+  @Test
+  void rejectsBoundsThatAreNotInstants() {
+    assertBadRequest(
+        client.windows(ORDERS_PER_CUSTOMER_PER_MINUTE, "alice", "yesterday", MINUTE_2.toString()),
+        "from");
+    assertBadRequest(
+        client.windows(ORDERS_PER_CUSTOMER_PER_MINUTE, "alice", MINUTE_0.toString(), "12:00"),
+        "to");
+  }
+
+  @Test
+  void rejectsARangeThatEndsBeforeItStarts() {
+    assertBadRequest(
+        client.windows(
+            ORDERS_PER_CUSTOMER_PER_MINUTE, "alice", MINUTE_2.toString(), MINUTE_0.toString()),
+        "from");
+  }
+
+  @Test
+  void answersNotFoundForAnUnknownView() {
+    Response response = client.key("orders-per-planet", "alice");
+    assertProblem(response, 404);
+    assertThat(response.body().path("view").stringValue()).isEqualTo("orders-per-planet");
+  }
+
+  @Test
+  void answersNotFoundForACustomerWithoutOrders() {
+    Response response = client.key(ORDERS_PER_CUSTOMER, "zoe");
+    assertProblem(response, 404);
+    assertThat(response.body().path("key").stringValue()).isEqualTo("zoe");
+  }
+
+  private static void assertBadRequest(Response response, String parameter) {
+    assertProblem(response, 400);
+    assertThat(response.body().path("parameter").stringValue()).isEqualTo(parameter);
+    assertThat(response.body().path("detail").stringValue()).contains("'" + parameter + "'");
+  }
+
+  private static void assertProblem(Response response, int status) {
+    assertThat(response.status()).as("status of %s", response.body()).isEqualTo(status);
+    assertThat(response.headers().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+    JsonNode body = response.body();
+    assertThat(body.path("status").asInt()).isEqualTo(status);
+    assertThat(body.path("detail").stringValue()).isNotBlank();
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    }
+  }
+}
