@@ -31,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  * Adds every view of a registry to a {@link StreamsBuilder}: one source per topic, then per view
  * decoding, grouping (repartitioning when re-keyed), optional windowing and an aggregation
  * materialized in a RocksDB store named after the view.
+ *
+ * <p>Window and session stores are not cached: interactive queries of them bypass Kafka Streams'
+ * record cache, so a cache would hide the latest updates from lookups until the next commit.
  */
 public final class ViewTopologyBuilder {
 
@@ -82,7 +85,8 @@ public final class ViewTopologyBuilder {
               Materialized.<K, A, SessionStore<Bytes, byte[]>>as(view.storeName())
                   .withKeySerde(view.keySerde())
                   .withValueSerde(view.aggregateSerde())
-                  .withRetention(window.effectiveRetention()));
+                  .withRetention(window.effectiveRetention())
+                  .withCachingDisabled());
     } else {
       grouped
           .windowedBy(
@@ -94,7 +98,8 @@ public final class ViewTopologyBuilder {
               Materialized.<K, A, WindowStore<Bytes, byte[]>>as(view.storeName())
                   .withKeySerde(view.keySerde())
                   .withValueSerde(view.aggregateSerde())
-                  .withRetention(window.effectiveRetention()));
+                  .withRetention(window.effectiveRetention())
+                  .withCachingDisabled());
     }
   }
 
