@@ -3,6 +3,8 @@ package dev.matview.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.rocksdb.RocksDBMemoryLimits;
+import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -35,6 +37,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.kafka.test.utils.KafkaTestUtils;
+import org.springframework.util.unit.DataSize;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -51,7 +54,8 @@ import tools.jackson.databind.json.JsonMapper;
       "spring.kafka.streams.properties.commit.interval.ms=300000",
       "spring.kafka.streams.state-dir=${java.io.tmpdir}/matview-lookup-it-${random.uuid}",
       "spring.kafka.streams.cleanup.on-shutdown=true",
-      "matview.advertised-host=localhost"
+      "matview.advertised-host=localhost",
+      "matview.rocksdb.total-memory=32MB"
     })
 @EmbeddedKafka(partitions = 3, topics = ViewLookupIntegrationTests.TOPIC)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -211,6 +215,23 @@ class ViewLookupIntegrationTests {
   }
 
   @Test
+  void boundsEveryStoreByOneSharedBlockCache() {
+    long bound = DataSize.ofMegabytes(32).toBytes();
+    List<String> openStoreCapacities =
+        this.streams.getKafkaStreams().metrics().values().stream()
+            .filter(metric -> metric.metricName().name().equals("block-cache-capacity"))
+            .map(metric -> metric.metricValue().toString())
+            .filter(capacity -> !capacity.equals("0"))
+            .toList();
+    assertThat(openStoreCapacities)
+        .hasSizeGreaterThanOrEqualTo(6)
+        .containsOnly(Long.toString(bound));
+    SharedRocksDBMemory memory =
+        SharedRocksDBMemory.forLimits(new RocksDBMemoryLimits(bound, 0.25, false));
+    assertThat(memory.usedBytes()).isPositive().isLessThanOrEqualTo(bound);
+  }
+
+  @Test
   void saysNotFoundForAnUnknownViewAndAnAbsentKey() {
     HttpProbe.Answer unknownView = this.http.get("/views/nope/keys/shop-1");
     assertThat(unknownView.status()).isEqualTo(404);
@@ -308,7 +329,7 @@ class ViewLookupIntegrationTests {
       return Views.from(TOPIC, Sale.class)
           .eventTime(Sale::at)
           .groupBy(String.class, Sale::customer)
-          .windowedBy(ViewWindow.session(Duration.ofMinutes(5)))
+          .windowedBy(ViewWindow.session(Duration.ofMinutes(5)).withGrace(Duration.ofHours(1)))
           .count();
     }
 
