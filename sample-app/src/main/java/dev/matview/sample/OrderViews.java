@@ -38,7 +38,7 @@ class OrderViews {
     return Views.from(TOPIC, Order.class)
         .eventTime(Order::ts)
         .groupBy(String.class, Order::customerId)
-        .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
+        .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)).withGrace(Duration.ofSeconds(10)))
         .count();
   }
 }

@@ -70,8 +70,9 @@ class SampleApplicationTests {
   }
 
   /**
-   * Places the known orders minute by minute: the windows have no grace, so an order of a minute
-   * that reaches its partition after an order of a later minute would be dropped as late.
+   * Places the known orders minute by minute: the windows accept records only 10 seconds late, so
+   * an order of a minute that reaches its partition after an order of a later minute may be
+   * dropped.
    */
   @BeforeAll
   static void placeKnownOrders(@LocalServerPort int port) {
@@ -189,7 +190,7 @@ class SampleApplicationTests {
                        "sourceTopic": "orders"},
                       {"name": "orders-per-customer-per-minute", "kind": "windowed",
                        "keyType": "String", "valueType": "Long",
-                       "window": {"size": "PT1M", "advance": "PT1M", "grace": "PT0S",
+                       "window": {"size": "PT1M", "advance": "PT1M", "grace": "PT10S",
                                   "retention": "PT24H"},
                        "storeName": "orders-per-customer-per-minute",
                        "changelogTopic": "matview-sample-orders-per-customer-per-minute-changelog",
