@@ -1,6 +1,7 @@
 package dev.matview.sample;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -25,13 +26,10 @@ class OrderPublisher {
 
   /** Publishes {@code order}, filling in its id and timestamp when absent. */
   CompletableFuture<SendResult<String, String>> publish(Order order) {
-    Order complete =
-        new Order(
-            order.orderId() != null ? order.orderId() : UUID.randomUUID().toString(),
-            order.customerId(),
-            order.amount(),
-            order.ts() != null ? order.ts() : this.clock.instant());
+    String orderId = order.orderId() != null ? order.orderId() : UUID.randomUUID().toString();
+    Instant ts = order.ts() != null ? order.ts() : this.clock.instant();
+    Order complete = new Order(orderId, order.customerId(), order.amount(), ts);
     return this.kafkaTemplate.send(
-        OrderViews.TOPIC, complete.orderId(), this.jsonMapper.writeValueAsString(complete));
+        OrderViews.TOPIC, orderId, this.jsonMapper.writeValueAsString(complete));
   }
 }
