@@ -1,13 +1,21 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.query.CursorCodec;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
+import dev.matview.query.LocalStores;
+import dev.matview.query.PeerClient;
+import dev.matview.query.Routing;
+import dev.matview.query.StreamsRouting;
+import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.ViewScanService;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.topology.ViewTopologyBuilder;
 import dev.matview.view.ViewDefinition;
 import java.time.Clock;
+import java.time.Duration;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -20,10 +28,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
@@ -86,18 +97,102 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ViewQueryService matviewViewQueryService(
-      ViewRegistry registry,
+  LocalStores matviewLocalStores(
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean) {
+    return new LocalStores(factoryBean::getKafkaStreams);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Routing matviewRouting(
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
+      LocalInstance localInstance,
+      ViewRegistry registry) {
+    return new StreamsRouting(
+        factoryBean::getKafkaStreams, localInstance, registry.applicationId());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerClient matviewPeerClient(
+      MatviewProperties properties, Environment environment, ObjectProvider<SslBundles> bundles) {
+    MatviewProperties.Forwarding forwarding = properties.getForwarding();
+    Duration timeout = forwarding.getTimeout();
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.forwarding.timeout", timeout, "It must be positive, for example 2s.");
+    }
+    return new PeerClient(
+        properties.getWeb().getBasePath(),
+        timeout,
+        ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewQueryService matviewViewQueryService(
+      ViewRegistry registry,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peerClient,
       LocalInstance localInstance,
       ViewSerdes serdes) {
     return new ViewQueryService(
         registry,
-        factoryBean::getKafkaStreams,
+        routing,
+        localStores,
+        peerClient,
         localInstance,
         new KeyParser(serdes.mapper()),
         Clock.systemUTC());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewScanService matviewViewScanService(
+      ViewQueryService queryService,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peerClient,
+      ViewSerdes serdes,
+      ViewRegistry registry,
+      MatviewProperties properties) {
+    int maxPageSize = properties.getWeb().getMaxPageSize();
+    requirePositive("matview.web.max-page-size", maxPageSize);
+    return new ViewScanService(
+        queryService,
+        routing,
+        localStores,
+        peerClient,
+        new KeyParser(serdes.mapper()),
+        new CursorCodec(registry.applicationId()),
+        serdes.mapper(),
+        Clock.systemUTC(),
+        maxPageSize);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewBatchService matviewViewBatchService(
+      ViewQueryService queryService,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peerClient,
+      ViewSerdes serdes,
+      MatviewProperties properties) {
+    int maxBatchSize = properties.getWeb().getMaxBatchSize();
+    requirePositive("matview.web.max-batch-size", maxBatchSize);
+    return new ViewBatchService(
+        queryService, routing, localStores, peerClient, serdes.mapper(), maxBatchSize);
+  }
+
+  private static void requirePositive(String property, int value) {
+    if (value < 1) {
+      throw new InvalidConfigurationPropertyValueException(
+          property, value, "It must be at least 1, for example 1000.");
+    }
   }
 
   /** Sets application.server from the web server's actual port. */

@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -18,6 +19,8 @@ public class MatviewProperties {
 
   private final Rocksdb rocksdb = new Rocksdb();
 
+  private final Forwarding forwarding = new Forwarding();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -34,6 +37,10 @@ public class MatviewProperties {
     return this.rocksdb;
   }
 
+  public Forwarding getForwarding() {
+    return this.forwarding;
+  }
+
   /** Properties of the HTTP lookup endpoints. */
   public static class Web {
 
@@ -42,6 +49,12 @@ public class MatviewProperties {
 
     /** Base path of the lookup endpoints. */
     private String basePath = "/views";
+
+    /** Largest number of items a scan page may hold, the largest accepted 'limit'. */
+    private int maxPageSize = 1000;
+
+    /** Most keys one batch lookup accepts. */
+    private int maxBatchSize = 1000;
 
     public boolean isEnabled() {
       return this.enabled;
@@ -57,6 +70,22 @@ public class MatviewProperties {
 
     public void setBasePath(String basePath) {
       this.basePath = basePath;
+    }
+
+    public int getMaxPageSize() {
+      return this.maxPageSize;
+    }
+
+    public void setMaxPageSize(int maxPageSize) {
+      this.maxPageSize = maxPageSize;
+    }
+
+    public int getMaxBatchSize() {
+      return this.maxBatchSize;
+    }
+
+    public void setMaxBatchSize(int maxBatchSize) {
+      this.maxBatchSize = maxBatchSize;
     }
   }
 
@@ -108,6 +137,35 @@ public class MatviewProperties {
 
     public void setStrictLimit(boolean strictLimit) {
       this.strictLimit = strictLimit;
+    }
+  }
+
+  /** Properties of lookups forwarded to the instance that owns a key. */
+  public static class Forwarding {
+
+    /** How long a forwarded lookup may take, connecting included. */
+    private Duration timeout = Duration.ofSeconds(2);
+
+    /**
+     * Name of the SSL bundle whose trust material verifies other instances when the server uses
+     * TLS; defaults to the server's own bundle, else the JVM's trust store.
+     */
+    private @Nullable String sslBundle;
+
+    public Duration getTimeout() {
+      return this.timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    public @Nullable String getSslBundle() {
+      return this.sslBundle;
+    }
+
+    public void setSslBundle(@Nullable String sslBundle) {
+      this.sslBundle = sslBundle;
     }
   }
 }

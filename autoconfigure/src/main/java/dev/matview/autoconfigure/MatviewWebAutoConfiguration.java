@@ -1,8 +1,11 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.ViewScanService;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
+import dev.matview.web.ViewScanController;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -22,8 +25,15 @@ public final class MatviewWebAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ViewController matviewViewController(ViewQueryService queryService) {
-    return new ViewController(queryService);
+  ViewController matviewViewController(
+      ViewQueryService queryService, ViewBatchService batchService) {
+    return new ViewController(queryService, batchService);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewScanController matviewViewScanController(ViewScanService scanService) {
+    return new ViewScanController(scanService);
   }
 
   @Bean

@@ -3,44 +3,27 @@ package dev.matview.query;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyQueryMetadata;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.query.KeyQuery;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryResult;
-import org.apache.kafka.streams.query.StateQueryRequest;
-import org.apache.kafka.streams.query.StateQueryResult;
-import org.apache.kafka.streams.query.WindowKeyQuery;
-import org.apache.kafka.streams.query.WindowRangeQuery;
-import org.apache.kafka.streams.state.HostInfo;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ValueAndTimestamp;
-import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers key and window lookups of views from this instance's stores through Kafka Streams
- * interactive queries, querying only the partition that holds the key.
+ * Answers key and window lookups of views from any instance: from this instance's store when it
+ * owns the key's partition, else by forwarding the request once to the owner.
  */
 public final class ViewQueryService {
 
-  private static final Duration REBALANCE_RETRY = Duration.ofSeconds(1);
-
   private final ViewRegistry registry;
 
-  private final Supplier<@Nullable KafkaStreams> streams;
+  private final Routing routing;
+
+  private final LocalStores localStores;
+
+  private final PeerClient peers;
 
   private final LocalInstance localInstance;
 
@@ -48,15 +31,19 @@ public final class ViewQueryService {
 
   private final Clock clock;
 
-  /** A service that queries the views of {@code registry} in the running {@code streams}. */
+  /** A service that finds owners through {@code routing} and reaches them with {@code peers}. */
   public ViewQueryService(
       ViewRegistry registry,
-      Supplier<@Nullable KafkaStreams> streams,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
       LocalInstance localInstance,
       KeyParser keyParser,
       Clock clock) {
     this.registry = registry;
-    this.streams = streams;
+    this.routing = routing;
+    this.localStores = localStores;
+    this.peers = peers;
     this.localInstance = localInstance;
     this.keyParser = keyParser;
     this.clock = clock;
@@ -77,8 +64,8 @@ public final class ViewQueryService {
     return this.registry.find(name).orElseThrow(() -> new UnknownViewException(name));
   }
 
-  /** The current value of {@code rawKey} in a table view, or a null value when it has none. */
-  public KeyAnswer get(String viewName, String rawKey) {
+  /** The current value of {@code rawKey} in a table view; a null value when it has none. */
+  public Routed<KeyAnswer> get(String viewName, String rawKey, CallerContext caller) {
     ResolvedView<?, ?, ?> view = view(viewName);
     if (view.window() != null) {
       throw new InvalidQueryException(
@@ -90,18 +77,27 @@ public final class ViewQueryService {
               + view.kind().label()
               + "; ask for a key's windows at .../keys/{key}/windows");
     }
-    return getFrom(view, rawKey);
+    return getFrom(view, rawKey, caller);
   }
 
-  private <K> KeyAnswer getFrom(ResolvedView<K, ?, ?> view, String rawKey) {
-    Located<K> at = locate(view, rawKey);
-    Object value = single(at, view, KeyQuery.<K, Object>withKey(at.key()));
-    return new KeyAnswer(at.key(), value, activeReplica());
+  private <K> Routed<KeyAnswer> getFrom(
+      ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
+    K key = parseKey(view, rawKey);
+    PartitionOwner owner = this.routing.ownerOfKey(view, key);
+    if (this.routing.isLocal(owner)) {
+      Object value = this.localStores.get(view, key, owner.partition());
+      return new Routed.Local<>(new KeyAnswer(key, value, activeReplica()));
+    }
+    return forward(view, key, owner, "/keys/" + encode(rawKey), caller);
   }
 
   /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
-  public WindowsAnswer windows(
-      String viewName, String rawKey, @Nullable Instant from, @Nullable Instant to) {
+  public Routed<WindowsAnswer> windows(
+      String viewName,
+      String rawKey,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      CallerContext caller) {
     ResolvedView<?, ?, ?> view = view(viewName);
     ViewWindow window = view.window();
     if (window == null) {
@@ -116,57 +112,45 @@ public final class ViewQueryService {
       throw new InvalidQueryException(
           viewName, "from", "'from' (" + start + ") must not be after 'to' (" + end + ")");
     }
-    return windowsFrom(view, window, rawKey, start, end);
+    return windowsFrom(view, window, rawKey, start, end, caller);
   }
 
-  private <K> WindowsAnswer windowsFrom(
-      ResolvedView<K, ?, ?> view, ViewWindow window, String rawKey, Instant from, Instant to) {
-    Located<K> at = locate(view, rawKey);
-    List<WindowValue> windows =
-        window.type() == ViewWindow.Type.SESSION
-            ? sessions(at, view, from, to)
-            : timeWindows(at, view, window, from, to);
-    return new WindowsAnswer(at.key(), windows, activeReplica());
-  }
-
-  private <K> List<WindowValue> timeWindows(
-      Located<K> at, ResolvedView<K, ?, ?> view, ViewWindow window, Instant from, Instant to) {
-    WindowKeyQuery<K, ValueAndTimestamp<Object>> query =
-        WindowKeyQuery.withKeyAndWindowStartRange(at.key(), from, to);
-    List<WindowValue> windows = new ArrayList<>();
-    try (WindowStoreIterator<ValueAndTimestamp<Object>> iterator = single(at, view, query)) {
-      while (iterator.hasNext()) {
-        KeyValue<Long, ValueAndTimestamp<Object>> next = iterator.next();
-        Instant start = Instant.ofEpochMilli(next.key);
-        if (next.value != null && next.value.value() != null) {
-          windows.add(new WindowValue(start, start.plus(window.size()), next.value.value()));
-        }
-      }
-    }
-    return windows;
-  }
-
-  private <K> List<WindowValue> sessions(
-      Located<K> at, ResolvedView<K, ?, ?> view, Instant from, Instant to) {
-    WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(at.key());
-    List<WindowValue> windows = new ArrayList<>();
-    try (KeyValueIterator<Windowed<K>, Object> iterator = single(at, view, query)) {
-      while (iterator.hasNext()) {
-        KeyValue<Windowed<K>, Object> next = iterator.next();
-        Instant start = next.key.window().startTime();
-        if (next.value != null && !start.isBefore(from) && !start.isAfter(to)) {
-          windows.add(new WindowValue(start, next.key.window().endTime(), next.value));
-        }
-      }
-    }
-    return windows;
-  }
-
-  private <K> Located<K> locate(ResolvedView<K, ?, ?> view, String rawKey) {
+  private <K> Routed<WindowsAnswer> windowsFrom(
+      ResolvedView<K, ?, ?> view,
+      ViewWindow window,
+      String rawKey,
+      Instant from,
+      Instant to,
+      CallerContext caller) {
     K key = parseKey(view, rawKey);
-    KafkaStreams kafkaStreams = runningStreams(view, key);
-    KeyQueryMetadata metadata = metadataOf(kafkaStreams, view, key);
-    return new Located<>(key, kafkaStreams, metadata.partition(), metadata.activeHost());
+    PartitionOwner owner = this.routing.ownerOfKey(view, key);
+    if (this.routing.isLocal(owner)) {
+      List<WindowValue> windows =
+          this.localStores.windows(view, window, key, owner.partition(), from, to);
+      return new Routed.Local<>(new WindowsAnswer(key, windows, activeReplica()));
+    }
+    String path = "/keys/" + encode(rawKey) + "/windows?from=" + from + "&to=" + to;
+    return forward(view, key, owner, path, caller);
+  }
+
+  private <T> Routed<T> forward(
+      ResolvedView<?, ?, ?> view,
+      Object key,
+      PartitionOwner owner,
+      String pathInView,
+      CallerContext caller) {
+    if (caller.forwarded()) {
+      throw ViewUnavailableException.notOwner(view.name(), key, owner);
+    }
+    PeerResponse response =
+        PeerClient.join(
+            this.peers.get(
+                view.name(),
+                owner,
+                "/" + encode(view.name()) + pathInView,
+                caller,
+                this.peers.timeout()));
+    return new Routed.Relayed<>(response);
   }
 
   private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {
@@ -178,96 +162,11 @@ public final class ViewQueryService {
     }
   }
 
-  private KafkaStreams runningStreams(ResolvedView<?, ?, ?> view, Object key) {
-    KafkaStreams kafkaStreams = this.streams.get();
-    if (kafkaStreams == null || !kafkaStreams.state().isRunningOrRebalancing()) {
-      throw new ViewUnavailableException(
-          view.name(),
-          key,
-          null,
-          "Kafka Streams is "
-              + (kafkaStreams != null ? kafkaStreams.state() : "not started")
-              + "; view '"
-              + view.name()
-              + "' cannot be queried until it is running",
-          REBALANCE_RETRY);
-    }
-    return kafkaStreams;
-  }
-
-  @SuppressWarnings("unchecked")
-  private <K> KeyQueryMetadata metadataOf(
-      KafkaStreams kafkaStreams, ResolvedView<K, ?, ?> view, K key) {
-    KeyQueryMetadata metadata =
-        kafkaStreams.queryMetadataForKey(
-            view.storeName(), key, (Serializer<K>) view.keySerde().serializer());
-    if (metadata == null || metadata.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
-      throw new ViewUnavailableException(
-          view.name(),
-          key,
-          null,
-          "The partition of this key is not known while the instances rebalance",
-          REBALANCE_RETRY);
-    }
-    return metadata;
-  }
-
-  private <R> R single(Located<?> at, ResolvedView<?, ?, ?> view, Query<R> query) {
-    Object key = at.key();
-    int partition = at.partition();
-    StateQueryResult<R> result;
-    try {
-      result =
-          at.streams()
-              .query(
-                  StateQueryRequest.inStore(view.storeName())
-                      .withQuery(query)
-                      .withPartitions(Set.of(partition)));
-    } catch (InvalidStateStoreException ex) {
-      throw unavailable(view, key, partition, ex.getMessage());
-    }
-    QueryResult<R> partitionResult = result.getPartitionResults().get(partition);
-    if (partitionResult == null) {
-      throw unavailable(
-          view,
-          key,
-          partition,
-          "this instance does not host it; its active replica is on "
-              + at.activeHost().host()
-              + ":"
-              + at.activeHost().port());
-    }
-    if (partitionResult.isFailure()) {
-      throw unavailable(
-          view,
-          key,
-          partition,
-          partitionResult.getFailureReason() + ": " + partitionResult.getFailureMessage());
-    }
-    return partitionResult.getResult();
-  }
-
-  private ViewUnavailableException unavailable(
-      ResolvedView<?, ?, ?> view, Object key, int partition, @Nullable String reason) {
-    return new ViewUnavailableException(
-        view.name(),
-        key,
-        partition,
-        "Partition " + partition + " of view '" + view.name() + "' cannot answer now: " + reason,
-        REBALANCE_RETRY);
-  }
-
   private Replica activeReplica() {
     return new Replica(this.localInstance.describe(), Replica.Role.ACTIVE, 0);
   }
 
-  /**
-   * A parsed key, the running Kafka Streams to ask and the partition that holds the key.
-   *
-   * @param key the key
-   * @param streams the running Kafka Streams
-   * @param partition the key's partition
-   * @param activeHost the instance that holds the partition's active replica
-   */
-  private record Located<K>(K key, KafkaStreams streams, int partition, HostInfo activeHost) {}
+  static String encode(String pathSegment) {
+    return URLEncoder.encode(pathSegment, StandardCharsets.UTF_8).replace("+", "%20");
+  }
 }

@@ -28,6 +28,23 @@ public class ViewUnavailableException extends RuntimeException {
     this.retryAfter = retryAfter;
   }
 
+  /** A forwarded request reached this instance, but the key's partition belongs to another. */
+  static ViewUnavailableException notOwner(
+      String view, @Nullable Object key, PartitionOwner owner) {
+    return new ViewUnavailableException(
+        view,
+        key,
+        owner.partition(),
+        "This instance received a forwarded request for partition "
+            + owner.partition()
+            + " of view '"
+            + view
+            + "', which its metadata says "
+            + owner.describe()
+            + " owns; the partition moved, so ask again",
+        StreamsRouting.REBALANCE_RETRY);
+  }
+
   /** The view asked. */
   public String getView() {
     return this.view;

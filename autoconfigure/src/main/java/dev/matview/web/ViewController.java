@@ -1,23 +1,32 @@
 package dev.matview.web;
 
+import dev.matview.query.BatchItem;
 import dev.matview.query.InvalidQueryException;
 import dev.matview.query.KeyAnswer;
 import dev.matview.query.Replica;
+import dev.matview.query.Routed;
+import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.WindowValue;
 import dev.matview.query.WindowsAnswer;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
-/** Serves view lookups over HTTP: parses the request, asks the query service, maps the answer. */
+/**
+ * Serves the list of views and lookups of keys, their windows and batches of keys: parses the
+ * request, asks a query service, maps the answer.
+ */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
 public class ViewController {
@@ -33,9 +42,12 @@ public class ViewController {
 
   private final ViewQueryService queryService;
 
-  /** A controller that answers through {@code queryService}. */
-  public ViewController(ViewQueryService queryService) {
+  private final ViewBatchService batchService;
+
+  /** A controller that answers through {@code queryService} and {@code batchService}. */
+  public ViewController(ViewQueryService queryService, ViewBatchService batchService) {
     this.queryService = queryService;
+    this.batchService = batchService;
   }
 
   /** Lists every view. */
@@ -49,8 +61,13 @@ public class ViewController {
 
   /** The current value of one key of a table view. */
   @GetMapping("/{view}/keys/{key}")
-  public ResponseEntity<KeyValue> key(@PathVariable String view, @PathVariable String key) {
-    KeyAnswer answer = this.queryService.get(view, key);
+  public ResponseEntity<?> key(
+      @PathVariable String view, @PathVariable String key, @RequestHeader HttpHeaders headers) {
+    Routed<KeyAnswer> routed = this.queryService.get(view, key, Callers.from(headers));
+    if (routed instanceof Routed.Relayed<KeyAnswer> relayed) {
+      return Relay.of(relayed.response());
+    }
+    KeyAnswer answer = ((Routed.Local<KeyAnswer>) routed).answer();
     if (answer.value() == null) {
       throw new KeyNotFoundException(view, answer.key());
     }
@@ -59,32 +76,37 @@ public class ViewController {
 
   /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
   @GetMapping("/{view}/keys/{key}/windows")
-  public ResponseEntity<KeyWindows> windows(
+  public ResponseEntity<?> windows(
       @PathVariable String view,
       @PathVariable String key,
       @RequestParam(required = false) @Nullable String from,
-      @RequestParam(required = false) @Nullable String to) {
-    WindowsAnswer answer =
-        this.queryService.windows(view, key, instant(view, "from", from), instant(view, "to", to));
+      @RequestParam(required = false) @Nullable String to,
+      @RequestHeader HttpHeaders headers) {
+    Routed<WindowsAnswer> routed =
+        this.queryService.windows(
+            view,
+            key,
+            RequestParameters.instant(view, "from", from),
+            RequestParameters.instant(view, "to", to),
+            Callers.from(headers));
+    if (routed instanceof Routed.Relayed<WindowsAnswer> relayed) {
+      return Relay.of(relayed.response());
+    }
+    WindowsAnswer answer = ((Routed.Local<WindowsAnswer>) routed).answer();
     return withReplica(answer.replica()).body(new KeyWindows(answer.key(), answer.windows()));
   }
 
-  private static @Nullable Instant instant(String view, String parameter, @Nullable String value) {
-    if (value == null || value.isBlank()) {
-      return null;
-    }
-    try {
-      return Instant.parse(value);
-    } catch (DateTimeParseException ex) {
+  /** The values of many keys of a table view, in the order asked. */
+  @PostMapping("/{view}/batch")
+  public BatchAnswer batch(
+      @PathVariable String view,
+      @RequestBody BatchRequest request,
+      @RequestHeader HttpHeaders headers) {
+    if (request.keys() == null) {
       throw new InvalidQueryException(
-          view,
-          parameter,
-          "'"
-              + parameter
-              + "' is not an ISO-8601 instant: '"
-              + value
-              + "'; write it like 2026-01-31T12:00:00Z");
+          view, "keys", "The body must be a JSON object like {\"keys\": [\"a\", \"b\"]}");
     }
+    return new BatchAnswer(this.batchService.lookup(view, request.keys(), Callers.from(headers)));
   }
 
   private static ResponseEntity.BodyBuilder withReplica(Replica replica) {
@@ -109,4 +131,18 @@ public class ViewController {
    * @param windows its windows, oldest first
    */
   public record KeyWindows(Object key, List<WindowValue> windows) {}
+
+  /**
+   * The keys of a batch lookup.
+   *
+   * @param keys the keys, as JSON values of the view's key type
+   */
+  public record BatchRequest(@Nullable List<JsonNode> keys) {}
+
+  /**
+   * The answers of a batch lookup.
+   *
+   * @param items one answer per key, in the order asked
+   */
+  public record BatchAnswer(List<BatchItem> items) {}
 }

@@ -1,7 +1,9 @@
 package dev.matview.web;
 
 import dev.matview.query.InvalidQueryException;
+import dev.matview.query.PeerProblemException;
 import dev.matview.query.UnknownViewException;
+import dev.matview.query.ViewTimeoutException;
 import dev.matview.query.ViewUnavailableException;
 import java.net.URI;
 import org.apache.commons.logging.Log;
@@ -10,11 +12,12 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /** Maps lookup failures to RFC 9457 problem details with the view, key and partition concerned. */
-@RestControllerAdvice(assignableTypes = ViewController.class)
+@RestControllerAdvice(assignableTypes = {ViewController.class, ViewScanController.class})
 public class ViewProblemHandler {
 
   private static final Log logger = LogFactory.getLog(ViewProblemHandler.class);
@@ -60,6 +63,32 @@ public class ViewProblemHandler {
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
         .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
         .body(problem);
+  }
+
+  @ExceptionHandler
+  ResponseEntity<ProblemDetail> timeout(ViewTimeoutException ex) {
+    ProblemDetail problem =
+        problem(HttpStatus.GATEWAY_TIMEOUT, "owner-timeout", "Owner did not answer in time", ex);
+    problem.setProperty("view", ex.getView());
+    problem.setProperty("partition", ex.getPartition());
+    problem.setProperty("owner", ex.getOwner());
+    return respond(problem);
+  }
+
+  @ExceptionHandler
+  ResponseEntity<byte[]> relayed(PeerProblemException ex) {
+    return Relay.of(ex.getResponse());
+  }
+
+  @ExceptionHandler
+  ResponseEntity<ProblemDetail> unreadableBody(HttpMessageNotReadableException ex) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.BAD_REQUEST,
+            "The request body is not the JSON expected, like {\"keys\": [\"a\", \"b\"]}");
+    problem.setType(URI.create(TYPE_BASE + "invalid-request"));
+    problem.setTitle("Bad request");
+    return respond(problem);
   }
 
   private static ProblemDetail problem(

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
+import dev.matview.query.LocalStores;
+import dev.matview.query.PeerClient;
+import dev.matview.query.StreamsRouting;
 import dev.matview.query.ViewQueryService;
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
 import dev.matview.topology.ResolvedView;
@@ -602,10 +605,13 @@ class MatviewAutoConfigurationTests {
     @Bean
     ViewQueryService userViewQueryService() {
       ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
+      LocalInstance localInstance = new LocalInstance();
       return new ViewQueryService(
           ViewRegistry.of(Map.of(), serdes, "user"),
-          () -> null,
-          new LocalInstance(),
+          new StreamsRouting(() -> null, localInstance, "user"),
+          new LocalStores(() -> null),
+          new PeerClient("/views", Duration.ofSeconds(1), null),
+          localInstance,
           new KeyParser(serdes.mapper()),
           Clock.systemUTC());
     }

@@ -5,6 +5,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
@@ -234,8 +235,9 @@ class MatviewWebAutoConfigurationTests {
   static class UserControllerConfiguration {
 
     @Bean
-    ViewController userViewController(ViewQueryService queryService) {
-      return new ViewController(queryService);
+    ViewController userViewController(
+        ViewQueryService queryService, ViewBatchService batchService) {
+      return new ViewController(queryService, batchService);
     }
   }
 }

@@ -1,0 +1,45 @@
+package dev.matview.autoconfigure;
+
+import java.security.NoSuchAlgorithmException;
+import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.web.server.Ssl;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Decides whether lookups are forwarded over TLS, which they are when this app's own server uses
+ * TLS, and with which trust material.
+ */
+final class ForwardingTls {
+
+  private static final boolean WEB_SERVER_PRESENT =
+      ClassUtils.isPresent("org.springframework.boot.web.server.Ssl", null);
+
+  private ForwardingTls() {}
+
+  static @Nullable SSLContext sslContext(
+      Environment environment,
+      @Nullable String forwardingBundle,
+      ObjectProvider<SslBundles> bundles) {
+    if (!WEB_SERVER_PRESENT) {
+      return null;
+    }
+    Ssl ssl = Binder.get(environment).bind("server.ssl", Ssl.class).orElse(null);
+    if (!Ssl.isEnabled(ssl)) {
+      return null;
+    }
+    String bundle = forwardingBundle != null ? forwardingBundle : ssl.getBundle();
+    if (bundle != null) {
+      return bundles.getObject().getBundle(bundle).createSslContext();
+    }
+    try {
+      return SSLContext.getDefault();
+    } catch (NoSuchAlgorithmException ex) {
+      throw new IllegalStateException("The JVM offers no default TLS context", ex);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package dev.matview.query;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Forwards lookups to the instance that owns a partition, over one pooled HTTP client created once,
+ * with the forwarded marker and the caller's credentials.
+ */
+public final class PeerClient {
+
+  /** Marks a request that another instance forwarded; it is never forwarded again. */
+  public static final String FORWARDED_HEADER = "Matview-Forwarded";
+
+  private final HttpClient client;
+
+  private final String scheme;
+
+  private final String basePath;
+
+  private final Duration timeout;
+
+  /**
+   * A client that reaches other instances at {@code basePath} over {@code https} when {@code
+   * sslContext} is given, else {@code http}, giving each request at most {@code timeout}.
+   */
+  public PeerClient(String basePath, Duration timeout, @Nullable SSLContext sslContext) {
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .connectTimeout(timeout)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .version(HttpClient.Version.HTTP_1_1);
+    if (sslContext != null) {
+      builder.sslContext(sslContext);
+    }
+    this.client = builder.build();
+    this.scheme = sslContext != null ? "https" : "http";
+    this.basePath =
+        basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+    this.timeout = timeout;
+  }
+
+  /** How long a forwarded request may take. */
+  public Duration timeout() {
+    return this.timeout;
+  }
+
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner}; the future fails with {@link
+   * ViewUnavailableException} when the owner cannot be reached and {@link ViewTimeoutException}
+   * when it does not answer within {@code timeout}.
+   */
+  public CompletableFuture<PeerResponse> get(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      CallerContext caller,
+      Duration timeout) {
+    return send(view, owner, request(owner, pathAndQuery, caller, timeout).GET(), timeout);
+  }
+
+  /** Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}. */
+  public CompletableFuture<PeerResponse> post(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      byte[] json,
+      CallerContext caller,
+      Duration timeout) {
+    HttpRequest.Builder request =
+        request(owner, pathAndQuery, caller, timeout)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(json));
+    return send(view, owner, request, timeout);
+  }
+
+  private HttpRequest.Builder request(
+      PartitionOwner owner, String pathAndQuery, CallerContext caller, Duration timeout) {
+    URI uri =
+        URI.create(
+            this.scheme
+                + "://"
+                + owner.host().host()
+                + ":"
+                + owner.host().port()
+                + this.basePath
+                + pathAndQuery);
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .timeout(timeout)
+            .header(FORWARDED_HEADER, "1")
+            .header("Accept", "application/json, application/problem+json");
+    if (caller.authorization() != null) {
+      request.header("Authorization", caller.authorization());
+    }
+    return request;
+  }
+
+  private CompletableFuture<PeerResponse> send(
+      String view, PartitionOwner owner, HttpRequest.Builder request, Duration timeout) {
+    return this.client
+        .sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
+        .orTimeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        .handle(
+            (response, failure) -> {
+              if (failure != null) {
+                throw translate(view, owner, unwrap(failure), timeout);
+              }
+              return new PeerResponse(response.statusCode(), response.headers(), response.body());
+            });
+  }
+
+  private static RuntimeException translate(
+      String view, PartitionOwner owner, Throwable failure, Duration timeout) {
+    if (failure instanceof HttpConnectTimeoutException || failure instanceof ConnectException) {
+      return new ViewUnavailableException(
+          view,
+          null,
+          owner.partition(),
+          "Partition "
+              + owner.partition()
+              + " of view '"
+              + view
+              + "' is owned by "
+              + owner.describe()
+              + ", which cannot be reached: "
+              + failure.getClass().getSimpleName(),
+          StreamsRouting.REBALANCE_RETRY);
+    }
+    if (failure instanceof HttpTimeoutException || failure instanceof TimeoutException) {
+      return new ViewTimeoutException(
+          view,
+          owner.partition(),
+          owner.describe(),
+          "Partition "
+              + owner.partition()
+              + " of view '"
+              + view
+              + "' is owned by "
+              + owner.describe()
+              + ", which did not answer within "
+              + timeout.toMillis()
+              + " ms");
+    }
+    if (failure instanceof IOException) {
+      return new ViewUnavailableException(
+          view,
+          null,
+          owner.partition(),
+          "Partition "
+              + owner.partition()
+              + " of view '"
+              + view
+              + "' is owned by "
+              + owner.describe()
+              + ", which failed to answer: "
+              + failure,
+          StreamsRouting.REBALANCE_RETRY);
+    }
+    return failure instanceof RuntimeException runtime
+        ? runtime
+        : new IllegalStateException("Forwarding to " + owner.describe() + " failed", failure);
+  }
+
+  /** Waits for {@code future}, which completes within its own timeout, and throws its failure. */
+  public static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException ex) {
+      Throwable cause = unwrap(ex);
+      throw cause instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException(cause.getMessage(), cause);
+    }
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure;
+    while (cause instanceof CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+}

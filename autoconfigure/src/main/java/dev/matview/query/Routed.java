@@ -1,0 +1,25 @@
+package dev.matview.query;
+
+/**
+ * An answer given by this instance, or the answer of the owning instance to pass on as it is.
+ *
+ * @param <T> the type of a local answer
+ */
+public sealed interface Routed<T> {
+
+  /**
+   * This instance answered.
+   *
+   * @param answer the answer
+   * @param <T> its type
+   */
+  record Local<T>(T answer) implements Routed<T> {}
+
+  /**
+   * The owning instance answered; its status, headers and body are passed on unchanged.
+   *
+   * @param response the owner's answer
+   * @param <T> the type a local answer would have had
+   */
+  record Relayed<T>(PeerResponse response) implements Routed<T> {}
+}

@@ -1,0 +1,25 @@
+package dev.matview.query;
+
+import dev.matview.topology.ResolvedView;
+import java.util.List;
+
+/** Says which partition holds a key and which instance owns each partition of a view's store. */
+public interface Routing {
+
+  /**
+   * The partition of {@code key} and its owner.
+   *
+   * @throws ViewUnavailableException while the owner is not known, such as during a rebalance
+   */
+  <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key);
+
+  /**
+   * Every partition of the view's store in order, with its owner.
+   *
+   * @throws ViewUnavailableException while a partition has no known owner
+   */
+  List<PartitionOwner> owners(ResolvedView<?, ?, ?> view);
+
+  /** Whether {@code owner} is this instance. */
+  boolean isLocal(PartitionOwner owner);
+}

@@ -1,0 +1,423 @@
+package dev.matview.query;
+
+import dev.matview.topology.ResolvedView;
+import dev.matview.view.ViewWindow;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Scans all keys, or all windows, of a view across every partition on every instance, a page at a
+ * time: each page walks the partitions in order and asks each owner for its slice.
+ */
+public final class ViewScanService {
+
+  private final ViewQueryService views;
+
+  private final Routing routing;
+
+  private final LocalStores localStores;
+
+  private final PeerClient peers;
+
+  private final KeyParser keyParser;
+
+  private final CursorCodec cursors;
+
+  private final ObjectMapper mapper;
+
+  private final Clock clock;
+
+  private final int maxPageSize;
+
+  /** A scan service whose pages hold at most {@code maxPageSize} items. */
+  public ViewScanService(
+      ViewQueryService views,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
+      KeyParser keyParser,
+      CursorCodec cursors,
+      ObjectMapper mapper,
+      Clock clock,
+      int maxPageSize) {
+    this.views = views;
+    this.routing = routing;
+    this.localStores = localStores;
+    this.peers = peers;
+    this.keyParser = keyParser;
+    this.cursors = cursors;
+    this.mapper = mapper;
+    this.clock = clock;
+    this.maxPageSize = maxPageSize;
+  }
+
+  /** The largest number of items a page may hold. */
+  public int maxPageSize() {
+    return this.maxPageSize;
+  }
+
+  /** A page of the keys of a table view within the optional key bounds [from, to]. */
+  public ScanPage<KeyItem> keys(
+      String viewName,
+      @Nullable String from,
+      @Nullable String to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller) {
+    ResolvedView<?, ?, ?> view = table(viewName);
+    return keysOf(view, from, to, limit, cursor, caller);
+  }
+
+  private <K> ScanPage<KeyItem> keysOf(
+      ResolvedView<K, ?, ?> view,
+      @Nullable String from,
+      @Nullable String to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller) {
+    K fromKey = bound(view, "from", from);
+    K toKey = bound(view, "to", to);
+    String query = "&from=" + param(from) + "&to=" + param(to);
+    return scan(
+        view,
+        "keys:" + from + ":" + to,
+        limit,
+        cursor,
+        caller,
+        (owner, after, sliceLimit, timeout) ->
+            this.routing.isLocal(owner)
+                ? this.localStores.keys(view, owner.partition(), fromKey, toKey, after, sliceLimit)
+                : remoteSlice(
+                    view, owner, "keys", query, after, sliceLimit, caller, timeout, this::keyItem));
+  }
+
+  /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
+  public ScanPage<WindowItem> windows(
+      String viewName,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller) {
+    ResolvedView<?, ?, ?> view = this.views.view(viewName);
+    ViewWindow window = view.window();
+    if (window == null) {
+      throw new InvalidQueryException(
+          viewName, "view", "View '" + viewName + "' is a table; scan its keys at .../keys");
+    }
+    Instant end = to != null ? to : this.clock.instant();
+    Instant start = from != null ? from : end.minus(window.effectiveRetention());
+    if (start.isAfter(end)) {
+      throw new InvalidQueryException(
+          viewName, "from", "'from' (" + start + ") must not be after 'to' (" + end + ")");
+    }
+    String query = "&from=" + start + "&to=" + end;
+    return scan(
+        view,
+        "windows:" + start + ":" + end,
+        limit,
+        cursor,
+        caller,
+        (owner, after, sliceLimit, timeout) ->
+            this.routing.isLocal(owner)
+                ? this.localStores.windowItems(
+                    view, window, owner.partition(), start, end, after, sliceLimit)
+                : remoteSlice(
+                    view,
+                    owner,
+                    "windows",
+                    query,
+                    after,
+                    sliceLimit,
+                    caller,
+                    timeout,
+                    this::windowItem));
+  }
+
+  /** This instance's slice of one partition's keys, for the instance that coordinates a scan. */
+  public Slice<KeyItem> localKeySlice(
+      String viewName,
+      int partition,
+      @Nullable String from,
+      @Nullable String to,
+      @Nullable String after,
+      int limit) {
+    ResolvedView<?, ?, ?> view = table(viewName);
+    return localKeySliceOf(view, partition, from, to, after, limit);
+  }
+
+  private <K> Slice<KeyItem> localKeySliceOf(
+      ResolvedView<K, ?, ?> view,
+      int partition,
+      @Nullable String from,
+      @Nullable String to,
+      @Nullable String after,
+      int limit) {
+    requireLocal(view, partition);
+    return this.localStores.keys(
+        view,
+        partition,
+        bound(view, "from", from),
+        bound(view, "to", to),
+        position(view, after),
+        checkedLimit(view, limit));
+  }
+
+  /** This instance's slice of one partition's windows, for the instance that coordinates a scan. */
+  public Slice<WindowItem> localWindowSlice(
+      String viewName, int partition, Instant from, Instant to, @Nullable String after, int limit) {
+    ResolvedView<?, ?, ?> view = this.views.view(viewName);
+    ViewWindow window = view.window();
+    if (window == null) {
+      throw new InvalidQueryException(
+          viewName, "view", "View '" + viewName + "' is a table; scan its keys at .../keys");
+    }
+    requireLocal(view, partition);
+    return this.localStores.windowItems(
+        view, window, partition, from, to, position(view, after), checkedLimit(view, limit));
+  }
+
+  private <T> ScanPage<T> scan(
+      ResolvedView<?, ?, ?> view,
+      String bounds,
+      int limit,
+      @Nullable String encodedCursor,
+      CallerContext caller,
+      SliceReader<T> reader) {
+    checkedLimit(view, limit);
+    List<PartitionOwner> owners = this.routing.owners(view);
+    int boundsHash = bounds.hashCode();
+    ScanCursor cursor =
+        encodedCursor != null
+            ? cursor(view, encodedCursor, owners.size(), boundsHash)
+            : new ScanCursor(0, owners.size(), boundsHash, null);
+    Instant deadline = this.clock.instant().plus(this.peers.timeout());
+    List<T> items = new ArrayList<>();
+    for (int partition = cursor.partition(); partition < owners.size(); partition++) {
+      ScanPosition after = partition == cursor.partition() ? cursor.after() : null;
+      PartitionOwner owner = owners.get(partition);
+      Slice<T> slice =
+          reader.read(owner, after, limit - items.size(), remaining(view, owner, deadline));
+      items.addAll(slice.items());
+      if (items.size() >= limit) {
+        ScanCursor next = nextCursor(cursor, partition, owners.size(), slice);
+        return new ScanPage<>(items, next != null ? this.cursors.encode(view.name(), next) : null);
+      }
+    }
+    return new ScanPage<>(items, null);
+  }
+
+  private static @Nullable ScanCursor nextCursor(
+      ScanCursor cursor, int partition, int partitionCount, Slice<?> slice) {
+    if (!slice.exhausted()) {
+      return new ScanCursor(partition, partitionCount, cursor.boundsHash(), slice.last());
+    }
+    return partition + 1 < partitionCount
+        ? new ScanCursor(partition + 1, partitionCount, cursor.boundsHash(), null)
+        : null;
+  }
+
+  private ScanCursor cursor(
+      ResolvedView<?, ?, ?> view, String encoded, int partitionCount, int boundsHash) {
+    ScanCursor cursor;
+    try {
+      cursor = this.cursors.decode(view.name(), encoded);
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidQueryException(view.name(), "cursor", "Invalid cursor: " + ex.getMessage());
+    }
+    if (cursor.partitionCount() != partitionCount) {
+      throw new InvalidQueryException(
+          view.name(),
+          "cursor",
+          "The cursor is stale: view '"
+              + view.name()
+              + "' had "
+              + cursor.partitionCount()
+              + " partitions when it was issued and has "
+              + partitionCount
+              + " now; start the scan again without a cursor");
+    }
+    if (cursor.boundsHash() != boundsHash) {
+      throw new InvalidQueryException(
+          view.name(),
+          "cursor",
+          "The cursor belongs to a scan with other bounds; pass the same from and to as the first"
+              + " page, or start again without a cursor");
+    }
+    if (cursor.partition() < 0 || cursor.partition() >= partitionCount) {
+      throw new InvalidQueryException(view.name(), "cursor", "The cursor names no partition");
+    }
+    return cursor;
+  }
+
+  private <T> Slice<T> remoteSlice(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      String kind,
+      String query,
+      @Nullable ScanPosition after,
+      int limit,
+      CallerContext caller,
+      Duration timeout,
+      ItemReader<T> itemReader) {
+    if (caller.forwarded()) {
+      throw ViewUnavailableException.notOwner(view.name(), null, owner);
+    }
+    String path =
+        "/"
+            + ViewQueryService.encode(view.name())
+            + "/partitions/"
+            + owner.partition()
+            + "/"
+            + kind
+            + "?limit="
+            + limit
+            + query
+            + (after != null ? "&after=" + after.toToken() : "");
+    PeerResponse response =
+        PeerClient.join(this.peers.get(view.name(), owner, path, caller, timeout));
+    if (!response.isSuccess()) {
+      throw new PeerProblemException(response);
+    }
+    try {
+      JsonNode body = this.mapper.readTree(response.body());
+      List<T> items = new ArrayList<>();
+      for (JsonNode item : body.path("items")) {
+        items.add(itemReader.read(item));
+      }
+      JsonNode last = body.path("last");
+      return new Slice<>(
+          items,
+          last.isString() ? ScanPosition.fromToken(last.asString()) : null,
+          body.path("exhausted").asBoolean());
+    } catch (JacksonException | IllegalArgumentException ex) {
+      throw new ViewUnavailableException(
+          view.name(),
+          null,
+          owner.partition(),
+          "The owner " + owner.describe() + " sent a slice that cannot be read: " + ex.getMessage(),
+          StreamsRouting.REBALANCE_RETRY);
+    }
+  }
+
+  private KeyItem keyItem(JsonNode item) {
+    return new KeyItem(item.path("key"), item.path("value"));
+  }
+
+  private WindowItem windowItem(JsonNode item) {
+    return new WindowItem(
+        item.path("key"),
+        Instant.parse(item.path("start").asString()),
+        Instant.parse(item.path("end").asString()),
+        item.path("value"));
+  }
+
+  private Duration remaining(ResolvedView<?, ?, ?> view, PartitionOwner owner, Instant deadline) {
+    Duration remaining = Duration.between(this.clock.instant(), deadline);
+    if (remaining.isNegative() || remaining.isZero()) {
+      throw new ViewTimeoutException(
+          view.name(),
+          owner.partition(),
+          owner.describe(),
+          "The scan of view '"
+              + view.name()
+              + "' ran out of its "
+              + this.peers.timeout().toMillis()
+              + " ms before partition "
+              + owner.partition()
+              + " on "
+              + owner.describe()
+              + " answered; ask for a smaller page");
+    }
+    return remaining;
+  }
+
+  private ResolvedView<?, ?, ?> table(String viewName) {
+    ResolvedView<?, ?, ?> view = this.views.view(viewName);
+    if (view.window() != null) {
+      throw new InvalidQueryException(
+          viewName,
+          "view",
+          "View '"
+              + viewName
+              + "' is "
+              + view.kind().label()
+              + "; scan its windows at .../windows");
+    }
+    return view;
+  }
+
+  private void requireLocal(ResolvedView<?, ?, ?> view, int partition) {
+    List<PartitionOwner> owners = this.routing.owners(view);
+    if (partition < 0 || partition >= owners.size()) {
+      throw new InvalidQueryException(
+          view.name(),
+          "partition",
+          "View '" + view.name() + "' has partitions 0 to " + (owners.size() - 1));
+    }
+    PartitionOwner owner = owners.get(partition);
+    if (!this.routing.isLocal(owner)) {
+      throw ViewUnavailableException.notOwner(view.name(), null, owner);
+    }
+  }
+
+  private int checkedLimit(ResolvedView<?, ?, ?> view, int limit) {
+    if (limit < 1 || limit > this.maxPageSize) {
+      throw new InvalidQueryException(
+          view.name(),
+          "limit",
+          "'limit' must be between 1 and " + this.maxPageSize + ", was " + limit);
+    }
+    return limit;
+  }
+
+  private <K> @Nullable K bound(
+      ResolvedView<K, ?, ?> view, String parameter, @Nullable String raw) {
+    if (raw == null || raw.isEmpty()) {
+      return null;
+    }
+    try {
+      return this.keyParser.parse(view.definition().keyType(), raw);
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidQueryException(
+          view.name(), parameter, "Bound '" + parameter + "': " + ex.getMessage());
+    }
+  }
+
+  private static @Nullable ScanPosition position(
+      ResolvedView<?, ?, ?> view, @Nullable String after) {
+    if (after == null || after.isEmpty()) {
+      return null;
+    }
+    try {
+      return ScanPosition.fromToken(after);
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidQueryException(view.name(), "after", "Invalid position: " + ex.getMessage());
+    }
+  }
+
+  private static String param(@Nullable String value) {
+    return value != null ? URLEncoder.encode(value, StandardCharsets.UTF_8) : "";
+  }
+
+  @FunctionalInterface
+  private interface SliceReader<T> {
+
+    Slice<T> read(PartitionOwner owner, @Nullable ScanPosition after, int limit, Duration timeout);
+  }
+
+  @FunctionalInterface
+  private interface ItemReader<T> {
+
+    T read(JsonNode item);
+  }
+}

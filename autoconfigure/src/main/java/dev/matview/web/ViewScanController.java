@@ -1,0 +1,114 @@
+package dev.matview.web;
+
+import dev.matview.query.KeyItem;
+import dev.matview.query.ScanPage;
+import dev.matview.query.ScanPosition;
+import dev.matview.query.Slice;
+import dev.matview.query.ViewScanService;
+import dev.matview.query.WindowItem;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Serves scans of all keys or all windows of a view a page at a time, and the partition slices that
+ * instances ask each other for while they build a page.
+ */
+@RestController
+@RequestMapping("${matview.web.base-path:/views}")
+public class ViewScanController {
+
+  private final ViewScanService scanService;
+
+  /** A controller that scans through {@code scanService}. */
+  public ViewScanController(ViewScanService scanService) {
+    this.scanService = scanService;
+  }
+
+  /** A page of the keys of a table view, optionally within key bounds [from, to]. */
+  @GetMapping("/{view}/keys")
+  public ScanPage<KeyItem> keys(
+      @PathVariable String view,
+      @RequestParam(required = false) @Nullable String from,
+      @RequestParam(required = false) @Nullable String to,
+      @RequestParam(required = false) @Nullable String limit,
+      @RequestParam(required = false) @Nullable String cursor,
+      @RequestHeader HttpHeaders headers) {
+    return this.scanService.keys(
+        view, from, to, RequestParameters.limit(view, limit), cursor, Callers.from(headers));
+  }
+
+  /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
+  @GetMapping("/{view}/windows")
+  public ScanPage<WindowItem> windows(
+      @PathVariable String view,
+      @RequestParam(required = false) @Nullable String from,
+      @RequestParam(required = false) @Nullable String to,
+      @RequestParam(required = false) @Nullable String limit,
+      @RequestParam(required = false) @Nullable String cursor,
+      @RequestHeader HttpHeaders headers) {
+    return this.scanService.windows(
+        view,
+        RequestParameters.instant(view, "from", from),
+        RequestParameters.instant(view, "to", to),
+        RequestParameters.limit(view, limit),
+        cursor,
+        Callers.from(headers));
+  }
+
+  /** This instance's slice of one partition's keys; only the partition's owner answers. */
+  @GetMapping("/{view}/partitions/{partition}/keys")
+  public SliceBody<KeyItem> keySlice(
+      @PathVariable String view,
+      @PathVariable int partition,
+      @RequestParam(required = false) @Nullable String from,
+      @RequestParam(required = false) @Nullable String to,
+      @RequestParam(required = false) @Nullable String after,
+      @RequestParam(required = false) @Nullable String limit) {
+    return SliceBody.of(
+        this.scanService.localKeySlice(
+            view, partition, from, to, after, RequestParameters.limit(view, limit)));
+  }
+
+  /** This instance's slice of one partition's windows; only the partition's owner answers. */
+  @GetMapping("/{view}/partitions/{partition}/windows")
+  public SliceBody<WindowItem> windowSlice(
+      @PathVariable String view,
+      @PathVariable int partition,
+      @RequestParam(required = false) @Nullable String from,
+      @RequestParam(required = false) @Nullable String to,
+      @RequestParam(required = false) @Nullable String after,
+      @RequestParam(required = false) @Nullable String limit) {
+    return SliceBody.of(
+        this.scanService.localWindowSlice(
+            view,
+            partition,
+            RequestParameters.requiredInstant(view, "from", from),
+            RequestParameters.requiredInstant(view, "to", to),
+            after,
+            RequestParameters.limit(view, limit)));
+  }
+
+  /**
+   * A partition slice as instances send it to each other.
+   *
+   * @param items the slice's items
+   * @param last the position of the last item, or {@code null}
+   * @param exhausted whether the partition has no items after these
+   * @param <T> the item type
+   */
+  public record SliceBody<T>(List<T> items, @Nullable String last, boolean exhausted) {
+
+    static <T> SliceBody<T> of(Slice<T> slice) {
+      ScanPosition last = slice.last();
+      return new SliceBody<>(
+          slice.items(), last != null ? last.toToken() : null, slice.exhausted());
+    }
+  }
+}
