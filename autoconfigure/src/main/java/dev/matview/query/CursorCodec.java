@@ -31,9 +31,10 @@ public final class CursorCodec {
   public String encode(String view, ScanCursor cursor) {
     ScanPosition after = cursor.after();
     int keyLength = after != null ? after.key().length : 0;
-    ByteBuffer payload = ByteBuffer.allocate(1 + 4 + 4 + 4 + 1 + 4 + keyLength + 8);
+    ByteBuffer payload = ByteBuffer.allocate(1 + 4 + 4 + 4 + 8 + 8 + 1 + 4 + keyLength + 8);
     payload.put(VERSION).putInt(cursor.partition()).putInt(cursor.partitionCount());
-    payload.putInt(cursor.boundsHash()).put((byte) (after != null ? 1 : 0));
+    payload.putInt(cursor.boundsHash()).putLong(cursor.rangeFrom()).putLong(cursor.rangeTo());
+    payload.put((byte) (after != null ? 1 : 0));
     payload.putInt(keyLength);
     if (after != null) {
       payload.put(after.key()).putLong(after.windowStart());
@@ -75,6 +76,8 @@ public final class CursorCodec {
       int partition = payload.getInt();
       int partitionCount = payload.getInt();
       int boundsHash = payload.getInt();
+      long rangeFrom = payload.getLong();
+      long rangeTo = payload.getLong();
       boolean hasPosition = payload.get() == 1;
       byte[] key = new byte[payload.getInt()];
       payload.get(key);
@@ -83,6 +86,8 @@ public final class CursorCodec {
           partition,
           partitionCount,
           boundsHash,
+          rangeFrom,
+          rangeTo,
           hasPosition ? new ScanPosition(key, windowStart) : null);
     } catch (BufferUnderflowException | NegativeArraySizeException ex) {
       throw new IllegalArgumentException("the cursor is truncated", ex);

@@ -89,9 +89,8 @@ public final class ViewScanService {
     String query = "&from=" + param(from) + "&to=" + param(to);
     return scan(
         view,
-        "keys:" + from + ":" + to,
+        start(view, "keys:" + from + ":" + to, cursor, 0, 0),
         limit,
-        cursor,
         caller,
         (owner, after, sliceLimit, timeout) ->
             this.routing.isLocal(owner)
@@ -115,22 +114,25 @@ public final class ViewScanService {
           viewName, "view", "View '" + viewName + "' is a table; scan its keys at .../keys");
     }
     Instant end = to != null ? to : this.clock.instant();
-    Instant start = from != null ? from : end.minus(window.effectiveRetention());
-    if (start.isAfter(end)) {
+    Instant begin = from != null ? from : end.minus(window.effectiveRetention());
+    if (begin.isAfter(end)) {
       throw new InvalidQueryException(
-          viewName, "from", "'from' (" + start + ") must not be after 'to' (" + end + ")");
+          viewName, "from", "'from' (" + begin + ") must not be after 'to' (" + end + ")");
     }
-    String query = "&from=" + start + "&to=" + end;
+    ScanCursor first =
+        start(view, "windows:" + from + ":" + to, cursor, begin.toEpochMilli(), end.toEpochMilli());
+    Instant start = Instant.ofEpochMilli(first.rangeFrom());
+    Instant stop = Instant.ofEpochMilli(first.rangeTo());
+    String query = "&from=" + start + "&to=" + stop;
     return scan(
         view,
-        "windows:" + start + ":" + end,
+        first,
         limit,
-        cursor,
         caller,
         (owner, after, sliceLimit, timeout) ->
             this.routing.isLocal(owner)
                 ? this.localStores.windowItems(
-                    view, window, owner.partition(), start, end, after, sliceLimit)
+                    view, window, owner.partition(), start, stop, after, sliceLimit)
                 : remoteSlice(
                     view,
                     owner,
@@ -186,20 +188,33 @@ public final class ViewScanService {
         view, window, partition, from, to, position(view, after), checkedLimit(view, limit));
   }
 
-  private <T> ScanPage<T> scan(
+  /**
+   * Where a scan starts: at the cursor, checked against the view and the bounds asked, or at the
+   * first partition with the given time range.
+   */
+  private ScanCursor start(
       ResolvedView<?, ?, ?> view,
       String bounds,
-      int limit,
       @Nullable String encodedCursor,
+      long rangeFrom,
+      long rangeTo) {
+    List<PartitionOwner> owners = this.routing.owners(view);
+    return encodedCursor != null
+        ? cursor(view, encodedCursor, owners.size(), bounds.hashCode())
+        : new ScanCursor(0, owners.size(), bounds.hashCode(), rangeFrom, rangeTo, null);
+  }
+
+  private <T> ScanPage<T> scan(
+      ResolvedView<?, ?, ?> view,
+      ScanCursor cursor,
+      int limit,
       CallerContext caller,
       SliceReader<T> reader) {
     checkedLimit(view, limit);
     List<PartitionOwner> owners = this.routing.owners(view);
-    int boundsHash = bounds.hashCode();
-    ScanCursor cursor =
-        encodedCursor != null
-            ? cursor(view, encodedCursor, owners.size(), boundsHash)
-            : new ScanCursor(0, owners.size(), boundsHash, null);
+    if (owners.size() != cursor.partitionCount()) {
+      throw staleCursor(view, cursor, owners.size());
+    }
     Instant deadline = this.clock.instant().plus(this.peers.timeout());
     List<T> items = new ArrayList<>();
     for (int partition = cursor.partition(); partition < owners.size(); partition++) {
@@ -219,11 +234,9 @@ public final class ViewScanService {
   private static @Nullable ScanCursor nextCursor(
       ScanCursor cursor, int partition, int partitionCount, Slice<?> slice) {
     if (!slice.exhausted()) {
-      return new ScanCursor(partition, partitionCount, cursor.boundsHash(), slice.last());
+      return cursor.moveTo(partition, slice.last());
     }
-    return partition + 1 < partitionCount
-        ? new ScanCursor(partition + 1, partitionCount, cursor.boundsHash(), null)
-        : null;
+    return partition + 1 < partitionCount ? cursor.moveTo(partition + 1, null) : null;
   }
 
   private ScanCursor cursor(
@@ -235,16 +248,7 @@ public final class ViewScanService {
       throw new InvalidQueryException(view.name(), "cursor", "Invalid cursor: " + ex.getMessage());
     }
     if (cursor.partitionCount() != partitionCount) {
-      throw new InvalidQueryException(
-          view.name(),
-          "cursor",
-          "The cursor is stale: view '"
-              + view.name()
-              + "' had "
-              + cursor.partitionCount()
-              + " partitions when it was issued and has "
-              + partitionCount
-              + " now; start the scan again without a cursor");
+      throw staleCursor(view, cursor, partitionCount);
     }
     if (cursor.boundsHash() != boundsHash) {
       throw new InvalidQueryException(
@@ -257,6 +261,20 @@ public final class ViewScanService {
       throw new InvalidQueryException(view.name(), "cursor", "The cursor names no partition");
     }
     return cursor;
+  }
+
+  private static InvalidQueryException staleCursor(
+      ResolvedView<?, ?, ?> view, ScanCursor cursor, int partitionCount) {
+    return new InvalidQueryException(
+        view.name(),
+        "cursor",
+        "The cursor is stale: view '"
+            + view.name()
+            + "' had "
+            + cursor.partitionCount()
+            + " partitions when it was issued and has "
+            + partitionCount
+            + " now; start the scan again without a cursor");
   }
 
   private <T> Slice<T> remoteSlice(

@@ -1,0 +1,57 @@
+package dev.matview.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.query.PeerProblemException;
+import dev.matview.query.PeerResponse;
+import dev.matview.query.ViewTimeoutException;
+import dev.matview.query.ViewUnavailableException;
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/** Lookup failures become problem details with the status of the API. */
+class ViewProblemHandlerTests {
+
+  private final ViewProblemHandler handler = new ViewProblemHandler();
+
+  @Test
+  void answersGatewayTimeoutNamingViewPartitionAndOwner() {
+    ResponseEntity<ProblemDetail> answer =
+        this.handler.timeout(new ViewTimeoutException("orders", 2, "host-b:8080", "too slow"));
+    assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
+    assertThat(answer.getBody().getProperties())
+        .containsEntry("view", "orders")
+        .containsEntry("partition", 2)
+        .containsEntry("owner", "host-b:8080");
+  }
+
+  @Test
+  void answersServiceUnavailableWithRetryAfter() {
+    ResponseEntity<ProblemDetail> answer =
+        this.handler.unavailable(
+            new ViewUnavailableException("orders", "k", 1, "restoring", Duration.ofSeconds(7)));
+    assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+    assertThat(answer.getHeaders().getFirst("Retry-After")).isEqualTo("7");
+    assertThat(answer.getBody().getProperties()).containsEntry("retryAfterSeconds", 7L);
+  }
+
+  @Test
+  void passesOnTheOwnersProblemAsItCame() {
+    byte[] body = "{\"status\":404}".getBytes(StandardCharsets.UTF_8);
+    HttpHeaders headers =
+        HttpHeaders.of(
+            Map.of("Content-Type", List.of("application/problem+json")), (name, value) -> true);
+    ResponseEntity<byte[]> answer =
+        this.handler.relayed(new PeerProblemException(new PeerResponse(404, headers, body)));
+    assertThat(answer.getStatusCode().value()).isEqualTo(404);
+    assertThat(answer.getHeaders().getFirst("Content-Type")).isEqualTo("application/problem+json");
+    assertThat(answer.getBody()).isEqualTo(body);
+  }
+}
