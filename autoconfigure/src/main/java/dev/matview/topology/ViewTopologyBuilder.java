@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * decoding, grouping (repartitioning when re-keyed), optional windowing and an aggregation
  * materialized in a RocksDB store named after the view.
  *
- * <p>Window and session stores are not cached: interactive queries of them bypass Kafka Streams'
- * record cache, so a cache would hide the latest updates from lookups until the next commit.
+ * <p>Stores are not cached: interactive queries of ranges and windows bypass Kafka Streams' record
+ * cache, so a cache would hide the latest updates from scans and lookups until the next commit.
  */
 public final class ViewTopologyBuilder {
 
@@ -73,7 +73,8 @@ public final class ViewTopologyBuilder {
           named,
           Materialized.<K, A, KeyValueStore<Bytes, byte[]>>as(view.storeName())
               .withKeySerde(view.keySerde())
-              .withValueSerde(view.aggregateSerde()));
+              .withValueSerde(view.aggregateSerde())
+              .withCachingDisabled());
     } else if (window.type() == ViewWindow.Type.SESSION) {
       grouped
           .windowedBy(SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace()))
