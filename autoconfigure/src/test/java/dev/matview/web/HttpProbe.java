@@ -25,11 +25,23 @@ final class HttpProbe {
   }
 
   Answer get(String path) {
-    HttpRequest request =
+    return send(
         HttpRequest.newBuilder(URI.create(this.baseUrl + path))
             .timeout(Duration.ofSeconds(10))
             .GET()
-            .build();
+            .build());
+  }
+
+  Answer post(String path, String json) {
+    return send(
+        HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build());
+  }
+
+  private Answer send(HttpRequest request) {
     try {
       HttpResponse<String> response =
           this.client.send(request, HttpResponse.BodyHandlers.ofString());

@@ -114,6 +114,75 @@ class ViewLookupIntegrationTests {
   }
 
   @Test
+  void scansEveryKeyOnceAcrossPagesInPartitionThenKeyOrder() {
+    List<String> keys = new java.util.ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      JsonNode page =
+          this.http
+              .get(
+                  "/views/revenue-per-customer/keys?limit=1"
+                      + (cursor != null ? "&cursor=" + cursor : ""))
+              .json();
+      page.path("items").forEach(item -> keys.add(item.path("key").asString()));
+      cursor = page.path("nextCursor").isNull() ? null : page.path("nextCursor").asString();
+      pages++;
+    } while (cursor != null && pages < 10);
+    assertThat(keys).containsExactlyInAnyOrder("alice", "bob");
+    JsonNode bounded = this.http.get("/views/per-quantity/keys?from=2&to=3").json();
+    assertThat(bounded.path("items"))
+        .extracting(item -> item.path("key").asLong())
+        .containsExactlyInAnyOrder(2L, 3L);
+  }
+
+  @Test
+  void scansWindowsOfAllKeys() {
+    JsonNode page =
+        this.http
+            .get("/views/sales-per-minute/windows?from=" + T0 + "&to=" + T0.plusSeconds(3600))
+            .json();
+    assertThat(page.path("items"))
+        .extracting(item -> item.path("key").asString() + "@" + item.path("start").asString())
+        .containsExactlyInAnyOrder(
+            "shop-1@" + T0, "shop-2@" + T0.plusSeconds(60), "shop-2@" + T0.plusSeconds(960));
+    assertThat(page.path("nextCursor").isNull()).isTrue();
+  }
+
+  @Test
+  void answersABatchInTheOrderAsked() {
+    JsonNode items =
+        this.http
+            .post(
+                "/views/revenue-per-customer/batch", "{\"keys\": [\"bob\", \"nobody\", \"alice\"]}")
+            .json()
+            .path("items");
+    assertThat(items).hasSize(3);
+    assertThat(items.get(0).path("key").asString()).isEqualTo("bob");
+    assertThat(items.get(0).path("value").decimalValue()).isEqualByComparingTo("3.25");
+    assertThat(items.get(1).path("found").asBoolean()).isFalse();
+    assertThat(items.get(1).path("value").isNull()).isTrue();
+    assertThat(items.get(2).path("value").decimalValue()).isEqualByComparingTo("18.75");
+  }
+
+  @Test
+  void saysBadRequestForABadLimitCursorOrBatch() {
+    assertThat(
+            this.http.get("/views/sales-per-shop/keys?limit=0").json().path("parameter").asString())
+        .isEqualTo("limit");
+    assertThat(this.http.get("/views/sales-per-shop/keys?limit=1001").status()).isEqualTo(400);
+    HttpProbe.Answer badCursor =
+        this.http.get("/views/sales-per-shop/keys?cursor=AAAAAAAAAAAAAAAAAAAA");
+    assertThat(badCursor.status()).isEqualTo(400);
+    assertThat(badCursor.json().path("parameter").asString()).isEqualTo("cursor");
+    HttpProbe.Answer badKey =
+        this.http.post("/views/per-quantity/batch", "{\"keys\": [1, \"two\"]}");
+    assertThat(badKey.status()).isEqualTo(400);
+    assertThat(badKey.json().path("detail").asString()).contains("Key 1 of the batch");
+    assertThat(this.http.post("/views/per-quantity/batch", "not json").status()).isEqualTo(400);
+  }
+
+  @Test
   void setsApplicationServerToTheRealPort() {
     assertThat(this.streams.getStreamsConfiguration())
         .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "localhost:" + this.port);
