@@ -1,0 +1,136 @@
+package dev.matview.sample;
+
+import static dev.matview.sample.OrderViewsClient.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Two copies of the sample against one broker, as the README runs them: every key of every view
+ * gives the same answer from both, whichever holds it.
+ */
+class TwoSampleInstancesTests {
+
+  private static final Instant TS = Instant.parse("2026-05-01T12:00:30Z");
+
+  @TempDir static Path tempDir;
+
+  private static ConfigurableApplicationContext first;
+
+  private static ConfigurableApplicationContext second;
+
+  private static final Map<String, Long> expectedOrders = new HashMap<>();
+
+  private static final Map<String, BigDecimal> expectedTotals = new HashMap<>();
+
+  @BeforeAll
+  static void startTwoInstancesAndPlaceOrders() {
+    int kafkaPort = freePort();
+    first =
+        instance(
+            "--sample.embedded-kafka.port=" + kafkaPort,
+            "--sample.embedded-kafka.data-dir=" + tempDir.resolve("kafka"),
+            "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-1"));
+    second =
+        instance(
+            "--sample.embedded-kafka.enabled=false",
+            "--spring.kafka.bootstrap-servers=127.0.0.1:" + kafkaPort,
+            "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-2"));
+    OrderViewsClient client = new OrderViewsClient(port(first));
+    for (int i = 0; i < 60; i++) {
+      String customer = "customer-" + (i % 12);
+      BigDecimal amount = BigDecimal.valueOf(100 + i, 2);
+      client.placeOrder(customer, amount.toPlainString(), TS);
+      expectedOrders.merge(customer, 1L, Long::sum);
+      expectedTotals.merge(customer, amount, BigDecimal::add);
+    }
+  }
+
+  @AfterAll
+  static void stopInstances() {
+    if (second != null) {
+      second.close();
+    }
+    if (first != null) {
+      first.close();
+    }
+  }
+
+  @Test
+  void bothInstancesAnswerEveryKeyOfEveryViewAlike() {
+    List<OrderViewsClient> clients =
+        List.of(new OrderViewsClient(port(first)), new OrderViewsClient(port(second)));
+    eventually(
+        () -> {
+          for (OrderViewsClient client : clients) {
+            for (String customer : expectedOrders.keySet()) {
+              assertThat(client.orders(customer)).isEqualTo(expectedOrders.get(customer));
+              assertThat(client.revenue(customer).total())
+                  .isEqualByComparingTo(expectedTotals.get(customer));
+              assertThat(client.ordersPerMinute(customer, TS.minusSeconds(60), TS))
+                  .singleElement()
+                  .satisfies(
+                      window -> assertThat(window.count()).isEqualTo(expectedOrders.get(customer)));
+            }
+          }
+        });
+    Set<String> servedBy = new HashSet<>();
+    for (String customer : expectedOrders.keySet()) {
+      String fromFirst =
+          clients
+              .get(0)
+              .key(OrderViewsClient.ORDERS_PER_CUSTOMER, customer)
+              .headers()
+              .getFirst("Matview-Served-By");
+      String fromSecond =
+          clients
+              .get(1)
+              .key(OrderViewsClient.ORDERS_PER_CUSTOMER, customer)
+              .headers()
+              .getFirst("Matview-Served-By");
+      assertThat(fromSecond).isEqualTo(fromFirst);
+      servedBy.add(fromFirst);
+    }
+    assertThat(servedBy)
+        .containsExactlyInAnyOrder("localhost:" + port(first), "localhost:" + port(second));
+  }
+
+  private static ConfigurableApplicationContext instance(String... arguments) {
+    String[] common = {
+      "--server.port=0", "--sample.generator.enabled=false", "--matview.advertised-host=localhost"
+    };
+    String[] all = new String[common.length + arguments.length];
+    System.arraycopy(common, 0, all, 0, common.length);
+    System.arraycopy(arguments, 0, all, common.length, arguments.length);
+    return new SpringApplicationBuilder(MatviewSampleApplication.class).run(all);
+  }
+
+  private static int port(ConfigurableApplicationContext context) {
+    return ((WebServerApplicationContext) context).getWebServer().getPort();
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    }
+  }
+}
