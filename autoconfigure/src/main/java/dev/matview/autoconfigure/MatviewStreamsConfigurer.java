@@ -12,7 +12,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * Adds Matview's defaults to the Kafka Streams configuration where the user set nothing: records
- * that cannot be read or processed are logged and skipped, and RocksDB memory is bounded.
+ * that cannot be read or processed are logged and skipped, RocksDB memory is bounded, and a stream
+ * thread that saw a source topic missing while it propagates is replaced rather than fatal.
  */
 final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
@@ -48,6 +49,9 @@ final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigu
       streams.putAll(limits(this.rocksdb).toConfigs());
     }
     factoryBean.setStreamsConfiguration(streams);
+    if (factoryBean.getStreamsUncaughtExceptionHandler() == null) {
+      factoryBean.setStreamsUncaughtExceptionHandler(new MissingSourceTopicHandler());
+    }
   }
 
   @Override
