@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.commons.logging.Log;
@@ -22,6 +23,11 @@ import org.apache.kafka.streams.StreamsConfig;
 public final class StartupChecks {
 
   private static final Log logger = LogFactory.getLog(StartupChecks.class);
+
+  /** How long a missing source topic is asked for again: a topic just created may not show yet. */
+  private static final Duration SOURCE_SETTLE_TIME = Duration.ofSeconds(2);
+
+  private static final Duration SOURCE_RETRY_INTERVAL = Duration.ofMillis(100);
 
   private final ViewRegistry registry;
 
@@ -80,7 +86,16 @@ public final class StartupChecks {
       throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
     }
     try {
-      return new TopicReader(admin, this.timeout).read(checks.topics(), checks.internalTopics());
+      TopicReader reader = new TopicReader(admin, this.timeout);
+      TopicSnapshot snapshot = reader.read(checks.topics(), checks.internalTopics());
+      long settled = System.nanoTime() + SOURCE_SETTLE_TIME.toNanos();
+      Set<String> missing = missingSources(checks, snapshot);
+      while (!missing.isEmpty() && System.nanoTime() < settled) {
+        Thread.sleep(SOURCE_RETRY_INTERVAL.toMillis());
+        snapshot = snapshot.plus(reader.read(missing, Set.of()));
+        missing = missingSources(checks, snapshot);
+      }
+      return snapshot;
     } catch (TimeoutException ex) {
       throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
     } catch (ExecutionException ex) {
@@ -95,6 +110,12 @@ public final class StartupChecks {
     } finally {
       admin.close(Duration.ZERO);
     }
+  }
+
+  private static Set<String> missingSources(ViewTopicChecks checks, TopicSnapshot snapshot) {
+    Set<String> missing = checks.sourceTopics();
+    missing.removeIf(snapshot::exists);
+    return missing;
   }
 
   private Map<String, Object> adminConfig(QuietStreamsConfig config) {

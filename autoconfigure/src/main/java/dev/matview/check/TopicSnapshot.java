@@ -1,5 +1,6 @@
 package dev.matview.check;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
@@ -22,6 +23,15 @@ public final class TopicSnapshot {
   /** A snapshot of existing topics' partition counts and of some of their configurations. */
   public static TopicSnapshot of(
       Map<String, Integer> partitions, Map<String, Map<String, String>> configs) {
+    return new TopicSnapshot(partitions, configs);
+  }
+
+  /** This snapshot with what {@code newer} says about its topics. */
+  public TopicSnapshot plus(TopicSnapshot newer) {
+    Map<String, Integer> partitions = new HashMap<>(this.partitions);
+    partitions.putAll(newer.partitions);
+    Map<String, Map<String, String>> configs = new HashMap<>(this.configs);
+    configs.putAll(newer.configs);
     return new TopicSnapshot(partitions, configs);
   }
 

@@ -61,6 +61,11 @@ public final class ViewTopicChecks {
     return topics;
   }
 
+  /** The source topics of the views. */
+  public Set<String> sourceTopics() {
+    return new LinkedHashSet<>(viewsBySource().keySet());
+  }
+
   /** The changelog and repartition topics, whose configuration the checks read. */
   public Set<String> internalTopics() {
     Set<String> topics = new LinkedHashSet<>();
