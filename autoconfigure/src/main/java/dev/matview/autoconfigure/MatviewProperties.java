@@ -21,6 +21,8 @@ public class MatviewProperties {
 
   private final Forwarding forwarding = new Forwarding();
 
+  private final StartupChecks startupChecks = new StartupChecks();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -39,6 +41,10 @@ public class MatviewProperties {
 
   public Forwarding getForwarding() {
     return this.forwarding;
+  }
+
+  public StartupChecks getStartupChecks() {
+    return this.startupChecks;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -166,6 +172,35 @@ public class MatviewProperties {
 
     public void setSslBundle(@Nullable String sslBundle) {
       this.sslBundle = sslBundle;
+    }
+  }
+
+  /** Properties of the checks of the views' topics before Kafka Streams starts. */
+  public static class StartupChecks {
+
+    /**
+     * Whether source, changelog and repartition topics are checked on the broker before Kafka
+     * Streams starts.
+     */
+    private boolean enabled = true;
+
+    /** How long the checks wait for the broker before start-up fails. */
+    private Duration timeout = Duration.ofSeconds(30);
+
+    public boolean isEnabled() {
+      return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getTimeout() {
+      return this.timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
     }
   }
 }
