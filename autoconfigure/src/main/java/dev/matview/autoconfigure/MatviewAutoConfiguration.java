@@ -93,6 +93,12 @@ public final class MatviewAutoConfiguration {
   }
 
   @Bean
+  @ConditionalOnMissingBean(name = "matviewMembershipConfigurer")
+  MembershipConfigurer matviewMembershipConfigurer(MatviewProperties properties) {
+    return new MembershipConfigurer(properties);
+  }
+
+  @Bean
   @ConditionalOnMissingBean
   LocalInstance matviewLocalInstance() {
     return new LocalInstance();

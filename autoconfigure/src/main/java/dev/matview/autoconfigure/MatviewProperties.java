@@ -15,6 +15,25 @@ public class MatviewProperties {
    */
   private @Nullable String advertisedHost;
 
+  /**
+   * Stable id of this instance in the Kafka Streams group (group.instance.id, static membership),
+   * by which a restarted instance gets its partitions back without a rebalance. Defaults to the
+   * advertised host and the absolute state dir.
+   */
+  private @Nullable String instanceId;
+
+  /**
+   * Number of warm copies of each store partition that other instances keep (num.standby.replicas),
+   * ready to take over after a failure. Defaults to Kafka Streams' 0.
+   */
+  private @Nullable Integer standbyReplicas;
+
+  /**
+   * Whether a clean shutdown removes this instance from the group at once, so that others take over
+   * its partitions without waiting for session.timeout.ms.
+   */
+  private boolean leaveGroupOnClose = true;
+
   private final Web web = new Web();
 
   private final Rocksdb rocksdb = new Rocksdb();
@@ -29,6 +48,30 @@ public class MatviewProperties {
 
   public void setAdvertisedHost(@Nullable String advertisedHost) {
     this.advertisedHost = advertisedHost;
+  }
+
+  public @Nullable String getInstanceId() {
+    return this.instanceId;
+  }
+
+  public void setInstanceId(@Nullable String instanceId) {
+    this.instanceId = instanceId;
+  }
+
+  public @Nullable Integer getStandbyReplicas() {
+    return this.standbyReplicas;
+  }
+
+  public void setStandbyReplicas(@Nullable Integer standbyReplicas) {
+    this.standbyReplicas = standbyReplicas;
+  }
+
+  public boolean isLeaveGroupOnClose() {
+    return this.leaveGroupOnClose;
+  }
+
+  public void setLeaveGroupOnClose(boolean leaveGroupOnClose) {
+    this.leaveGroupOnClose = leaveGroupOnClose;
   }
 
   public Web getWeb() {

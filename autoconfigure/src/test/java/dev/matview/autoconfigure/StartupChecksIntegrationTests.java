@@ -16,6 +16,8 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
@@ -146,11 +148,12 @@ class StartupChecksIntegrationTests {
   }
 
   @Test
-  void startsKafkaStreamsWhenTheTopicsAreHealthy() throws Exception {
+  void startsWithHealthyTopicsAsAStaticMemberThatLeavesTheGroupAtOnceOnClose() throws Exception {
     createTopic("healthy-sales", 2, Map.of());
     createTopic("healthy-per-shop-changelog", 2, Map.of("cleanup.policy", "compact"));
     runner("healthy", "healthy-sales")
         .withUserConfiguration(TableViewConfiguration.class, RekeyedViewConfiguration.class)
+        .withPropertyValues("matview.instance-id=healthy-1")
         .run(
             (context) -> {
               assertThat(context).hasNotFailed();
@@ -158,6 +161,13 @@ class StartupChecksIntegrationTests {
               await()
                   .atMost(WAIT)
                   .until(() -> kafkaStreams(context).state() == KafkaStreams.State.RUNNING);
+              assertThat(members("healthy"))
+                  .extracting(member -> member.groupInstanceId().orElse(""))
+                  .singleElement()
+                  .asString()
+                  .startsWith("healthy-1-");
+              context.close();
+              await().atMost(Duration.ofSeconds(15)).until(() -> members("healthy").isEmpty());
             });
   }
 
@@ -232,6 +242,12 @@ class StartupChecksIntegrationTests {
         .atMost(WAIT)
         .ignoreExceptions()
         .until(() -> this.admin.describeTopics(List.of(name)).allTopicNames().get() != null);
+  }
+
+  private List<MemberDescription> members(String group) throws Exception {
+    ConsumerGroupDescription description =
+        this.admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+    return List.copyOf(description.members());
   }
 
   private static KafkaStreams kafkaStreams(AssertableApplicationContext context) {
