@@ -1,8 +1,6 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.query.LocalInstance;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
@@ -61,13 +59,6 @@ final class ApplicationServerInitializer implements ApplicationListener<WebServe
   }
 
   private String host() {
-    if (StringUtils.hasText(this.advertisedHost)) {
-      return this.advertisedHost;
-    }
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException ex) {
-      return "localhost";
-    }
+    return AdvertisedHost.resolve(this.advertisedHost);
   }
 }

@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.check.StartupChecks;
 import dev.matview.query.CursorCodec;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
@@ -19,11 +20,13 @@ import java.time.Duration;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -87,6 +90,12 @@ public final class MatviewAutoConfiguration {
   @ConditionalOnMissingBean(name = "matviewStreamsConfigurer")
   MatviewStreamsConfigurer matviewStreamsConfigurer(MatviewProperties properties) {
     return new MatviewStreamsConfigurer(properties);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewMembershipConfigurer")
+  MembershipConfigurer matviewMembershipConfigurer(MatviewProperties properties) {
+    return new MembershipConfigurer(properties);
   }
 
   @Bean
@@ -192,6 +201,36 @@ public final class MatviewAutoConfiguration {
     if (value < 1) {
       throw new InvalidConfigurationPropertyValueException(
           property, value, "It must be at least 1, for example 1000.");
+    }
+  }
+
+  /** Checks the views' topics on the broker before Kafka Streams starts. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBooleanProperty(name = "matview.startup-checks.enabled", matchIfMissing = true)
+  static class StartupChecksConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    StartupChecks matviewStartupChecks(ViewRegistry registry, MatviewProperties properties) {
+      Duration timeout = properties.getStartupChecks().getTimeout();
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new InvalidConfigurationPropertyValueException(
+            "matview.startup-checks.timeout", timeout, "It must be positive, for example 30s.");
+      }
+      return new StartupChecks(registry, timeout);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StartupChecksLifecycle matviewStartupChecksLifecycle(
+        BeanFactory beanFactory, StartupChecks checks) {
+      return new StartupChecksLifecycle(
+          () ->
+              beanFactory.getBean(
+                  BeanFactory.FACTORY_BEAN_PREFIX
+                      + KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME,
+                  StreamsBuilderFactoryBean.class),
+          checks);
     }
   }
 

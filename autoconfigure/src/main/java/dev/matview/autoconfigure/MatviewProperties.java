@@ -15,11 +15,32 @@ public class MatviewProperties {
    */
   private @Nullable String advertisedHost;
 
+  /**
+   * Stable id of this instance in the Kafka Streams group (group.instance.id, static membership),
+   * by which a restarted instance gets its partitions back without a rebalance. Defaults to the
+   * advertised host and the absolute state dir.
+   */
+  private @Nullable String instanceId;
+
+  /**
+   * Number of warm copies of each store partition that other instances keep (num.standby.replicas),
+   * ready to take over after a failure. Defaults to Kafka Streams' 0.
+   */
+  private @Nullable Integer standbyReplicas;
+
+  /**
+   * Whether a clean shutdown removes this instance from the group at once, so that others take over
+   * its partitions without waiting for session.timeout.ms.
+   */
+  private boolean leaveGroupOnClose = true;
+
   private final Web web = new Web();
 
   private final Rocksdb rocksdb = new Rocksdb();
 
   private final Forwarding forwarding = new Forwarding();
+
+  private final StartupChecks startupChecks = new StartupChecks();
 
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
@@ -27,6 +48,30 @@ public class MatviewProperties {
 
   public void setAdvertisedHost(@Nullable String advertisedHost) {
     this.advertisedHost = advertisedHost;
+  }
+
+  public @Nullable String getInstanceId() {
+    return this.instanceId;
+  }
+
+  public void setInstanceId(@Nullable String instanceId) {
+    this.instanceId = instanceId;
+  }
+
+  public @Nullable Integer getStandbyReplicas() {
+    return this.standbyReplicas;
+  }
+
+  public void setStandbyReplicas(@Nullable Integer standbyReplicas) {
+    this.standbyReplicas = standbyReplicas;
+  }
+
+  public boolean isLeaveGroupOnClose() {
+    return this.leaveGroupOnClose;
+  }
+
+  public void setLeaveGroupOnClose(boolean leaveGroupOnClose) {
+    this.leaveGroupOnClose = leaveGroupOnClose;
   }
 
   public Web getWeb() {
@@ -39,6 +84,10 @@ public class MatviewProperties {
 
   public Forwarding getForwarding() {
     return this.forwarding;
+  }
+
+  public StartupChecks getStartupChecks() {
+    return this.startupChecks;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -166,6 +215,35 @@ public class MatviewProperties {
 
     public void setSslBundle(@Nullable String sslBundle) {
       this.sslBundle = sslBundle;
+    }
+  }
+
+  /** Properties of the checks of the views' topics before Kafka Streams starts. */
+  public static class StartupChecks {
+
+    /**
+     * Whether source, changelog and repartition topics are checked on the broker before Kafka
+     * Streams starts.
+     */
+    private boolean enabled = true;
+
+    /** How long the checks wait for the broker before start-up fails. */
+    private Duration timeout = Duration.ofSeconds(30);
+
+    public boolean isEnabled() {
+      return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getTimeout() {
+      return this.timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
     }
   }
 }

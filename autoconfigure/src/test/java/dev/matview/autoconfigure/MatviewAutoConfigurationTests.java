@@ -2,6 +2,7 @@ package dev.matview.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.check.StartupChecks;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.LocalStores;
@@ -44,6 +45,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Tests for {@link MatviewAutoConfiguration}. */
@@ -411,6 +413,76 @@ class MatviewAutoConfigurationTests {
             (context) -> {
               assertThat(context).hasNotFailed();
               assertNoMatviewBeans(context);
+            });
+  }
+
+  @Test
+  void checksTheTopicsInThePhaseJustBeforeKafkaStreamsStartsAndOnlyWhenItStarts() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .run(
+            (context) -> {
+              StartupChecksLifecycle checks = context.getBean(StartupChecksLifecycle.class);
+              assertThat(checks.getPhase()).isEqualTo(factoryBean(context).getPhase() - 1);
+              assertThat(checks.isAutoStartup()).isFalse();
+              assertThat(checks.isRunning()).isFalse();
+            });
+  }
+
+  @Test
+  void followsTheKafkaStreamsPhaseAUserSet() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withBean(
+            "streamsPhase",
+            StreamsBuilderFactoryBeanConfigurer.class,
+            () -> (factoryBean) -> factoryBean.setPhase(100))
+        .run(
+            (context) ->
+                assertThat(context.getBean(StartupChecksLifecycle.class).getPhase()).isEqualTo(99));
+  }
+
+  @Test
+  void registersNoStartupChecksWhenTheyAreDisabled() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withPropertyValues("matview.startup-checks.enabled=false")
+        .run(
+            (context) -> {
+              assertThat(context).doesNotHaveBean(StartupChecks.class);
+              assertThat(context).doesNotHaveBean(StartupChecksLifecycle.class);
+            });
+  }
+
+  @Test
+  void backsOffWhenUserDefinesOwnStartupChecks() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withBean(
+            "userStartupChecks",
+            StartupChecks.class,
+            () ->
+                new StartupChecks(
+                    ViewRegistry.of(Map.of(), new ViewSerdes(JsonMapper.builder().build()), "x"),
+                    Duration.ofSeconds(1)))
+        .run(
+            (context) ->
+                assertThat(context.getBean(StartupChecks.class))
+                    .isSameAs(context.getBean("userStartupChecks")));
+  }
+
+  @Test
+  void failsWhenTheStartupChecksTimeoutIsNotPositive() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withPropertyValues("matview.startup-checks.timeout=0s")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.startup-checks.timeout");
             });
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -38,6 +39,11 @@ class MatviewPropertiesTests {
           assertThat(properties.getRocksdb().getTotalMemory()).isEqualTo(DataSize.ofMegabytes(256));
           assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.25);
           assertThat(properties.getRocksdb().isStrictLimit()).isFalse();
+          assertThat(properties.getInstanceId()).isNull();
+          assertThat(properties.getStandbyReplicas()).isNull();
+          assertThat(properties.isLeaveGroupOnClose()).isTrue();
+          assertThat(properties.getStartupChecks().isEnabled()).isTrue();
+          assertThat(properties.getStartupChecks().getTimeout()).isEqualTo(Duration.ofSeconds(30));
         });
   }
 
@@ -51,7 +57,12 @@ class MatviewPropertiesTests {
             "matview.rocksdb.bounded=false",
             "matview.rocksdb.total-memory=1GB",
             "matview.rocksdb.write-buffer-ratio=0.5",
-            "matview.rocksdb.strict-limit=true")
+            "matview.rocksdb.strict-limit=true",
+            "matview.instance-id=orders-1",
+            "matview.standby-replicas=1",
+            "matview.leave-group-on-close=false",
+            "matview.startup-checks.enabled=false",
+            "matview.startup-checks.timeout=5s")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -63,6 +74,12 @@ class MatviewPropertiesTests {
                   .isEqualTo(DataSize.ofGigabytes(1));
               assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.5);
               assertThat(properties.getRocksdb().isStrictLimit()).isTrue();
+              assertThat(properties.getInstanceId()).isEqualTo("orders-1");
+              assertThat(properties.getStandbyReplicas()).isEqualTo(1);
+              assertThat(properties.isLeaveGroupOnClose()).isFalse();
+              assertThat(properties.getStartupChecks().isEnabled()).isFalse();
+              assertThat(properties.getStartupChecks().getTimeout())
+                  .isEqualTo(Duration.ofSeconds(5));
             });
   }
 

@@ -1,0 +1,143 @@
+package dev.matview.autoconfigure;
+
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+import org.springframework.util.StringUtils;
+
+/**
+ * Configures how this instance belongs to the Kafka Streams group: a stable group.instance.id
+ * (static membership), the number of standby replicas, and leaving the group on a clean shutdown.
+ */
+final class MembershipConfigurer implements StreamsBuilderFactoryBeanConfigurer {
+
+  private static final String STANDBY_PROPERTY = "matview.standby-replicas";
+
+  private static final String INSTANCE_ID_PROPERTY = "matview.instance-id";
+
+  private static final List<String> INSTANCE_ID_KEYS =
+      List.of(
+          ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+          StreamsConfig.CONSUMER_PREFIX + ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+          StreamsConfig.MAIN_CONSUMER_PREFIX + ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+
+  private final MatviewProperties properties;
+
+  MembershipConfigurer(MatviewProperties properties) {
+    this.properties = properties;
+    validate(properties);
+  }
+
+  @Override
+  public void configure(StreamsBuilderFactoryBean factoryBean) {
+    factoryBean.setLeaveGroupOnClose(this.properties.isLeaveGroupOnClose());
+    Properties streams = factoryBean.getStreamsConfiguration();
+    if (streams == null) {
+      return;
+    }
+    applyStandbyReplicas(streams);
+    applyInstanceId(streams);
+    factoryBean.setStreamsConfiguration(streams);
+  }
+
+  @Override
+  public int getOrder() {
+    return 0;
+  }
+
+  private void applyStandbyReplicas(Properties streams) {
+    Integer standbyReplicas = this.properties.getStandbyReplicas();
+    if (standbyReplicas == null) {
+      return;
+    }
+    Object configured = streams.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG);
+    if (configured != null
+        && !String.valueOf(configured).trim().equals(standbyReplicas.toString())) {
+      throw new InvalidConfigurationPropertyValueException(
+          STANDBY_PROPERTY,
+          standbyReplicas,
+          "spring.kafka.streams.properties.num.standby.replicas is "
+              + configured
+              + "; set only one of them.");
+    }
+    streams.setProperty(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas.toString());
+  }
+
+  private void applyInstanceId(Properties streams) {
+    String explicit = this.properties.getInstanceId();
+    String configured = configuredInstanceId(streams);
+    boolean streamsProtocol =
+        "streams".equalsIgnoreCase(streams.getProperty(StreamsConfig.GROUP_PROTOCOL_CONFIG, ""));
+    if (StringUtils.hasText(explicit)) {
+      if (configured != null && !configured.equals(explicit)) {
+        throw new InvalidConfigurationPropertyValueException(
+            INSTANCE_ID_PROPERTY,
+            explicit,
+            "spring.kafka.streams.properties.group.instance.id is "
+                + configured
+                + "; set only one of them.");
+      }
+      if (streamsProtocol) {
+        throw new InvalidConfigurationPropertyValueException(
+            INSTANCE_ID_PROPERTY,
+            explicit,
+            "Kafka Streams' streams rebalance protocol (group.protocol=streams) does not support"
+                + " static membership; remove one of them.");
+      }
+      streams.setProperty(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, explicit);
+    } else if (configured == null && !streamsProtocol) {
+      streams.setProperty(
+          ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+          InstanceId.derive(host(streams), stateDir(streams)));
+    }
+  }
+
+  private static @Nullable String configuredInstanceId(Properties streams) {
+    for (String key : INSTANCE_ID_KEYS) {
+      Object value = streams.get(key);
+      if (value != null && StringUtils.hasText(value.toString())) {
+        return value.toString();
+      }
+    }
+    return null;
+  }
+
+  private String host(Properties streams) {
+    String applicationServer = streams.getProperty(StreamsConfig.APPLICATION_SERVER_CONFIG);
+    if (StringUtils.hasText(applicationServer)) {
+      return HostInfo.buildFromEndpoint(applicationServer).host();
+    }
+    return AdvertisedHost.resolve(this.properties.getAdvertisedHost());
+  }
+
+  private static String stateDir(Properties streams) {
+    Object stateDir = streams.get(StreamsConfig.STATE_DIR_CONFIG);
+    if (stateDir != null && StringUtils.hasText(stateDir.toString())) {
+      return stateDir.toString();
+    }
+    return System.getProperty("java.io.tmpdir") + java.io.File.separator + "kafka-streams";
+  }
+
+  private static void validate(MatviewProperties properties) {
+    Integer standbyReplicas = properties.getStandbyReplicas();
+    if (standbyReplicas != null && standbyReplicas < 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          STANDBY_PROPERTY, standbyReplicas, "It must be 0 or more, for example 1.");
+    }
+    String instanceId = properties.getInstanceId();
+    if (StringUtils.hasText(instanceId) && !InstanceId.isLegal(instanceId)) {
+      throw new InvalidConfigurationPropertyValueException(
+          INSTANCE_ID_PROPERTY,
+          instanceId,
+          "It may hold only letters, digits, '.', '_' and '-', at most "
+              + InstanceId.MAX_LENGTH
+              + " of them, for example orders-1.");
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.matview.check;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Thrown before Kafka Streams starts when the views' topics would lose state or keep a view from
+ * working, or when the broker cannot be asked; says what is wrong and how to fix it.
+ */
+public class StartupCheckException extends RuntimeException {
+
+  private static final String SKIP =
+      "set matview.startup-checks.enabled=false to skip these checks";
+
+  private final String description;
+
+  private final String action;
+
+  private final List<TopicProblem> problems;
+
+  private StartupCheckException(
+      String description, String action, List<TopicProblem> problems, @Nullable Throwable cause) {
+    super(description + System.lineSeparator() + action, cause);
+    this.description = description;
+    this.action = action;
+    this.problems = List.copyOf(problems);
+  }
+
+  /** The views' topics on the cluster at {@code bootstrapServers} have {@code problems}. */
+  public static StartupCheckException topicProblems(
+      String bootstrapServers, List<TopicProblem> problems) {
+    String list =
+        problems.stream()
+            .map(problem -> " - " + problem)
+            .collect(Collectors.joining(System.lineSeparator()));
+    return new StartupCheckException(
+        "Matview found "
+            + (problems.size() == 1 ? "a problem" : problems.size() + " problems")
+            + " with the views' topics on "
+            + bootstrapServers
+            + ":"
+            + System.lineSeparator()
+            + list,
+        "Fix the topics as shown and start again, or " + SKIP + ".",
+        problems,
+        null);
+  }
+
+  /** The cluster at {@code bootstrapServers} did not answer within {@code timeout}. */
+  public static StartupCheckException brokerUnreachable(
+      String bootstrapServers, Duration timeout, @Nullable Throwable cause) {
+    return new StartupCheckException(
+        "Matview could not reach Kafka at "
+            + bootstrapServers
+            + " within "
+            + timeout.toMillis()
+            + " ms to check the views' topics before Kafka Streams starts.",
+        "Check spring.kafka.bootstrap-servers (or spring.kafka.streams.bootstrap-servers) and that"
+            + " the brokers are up; raise matview.startup-checks.timeout for a slow cluster, or "
+            + SKIP
+            + ".",
+        List.of(),
+        cause);
+  }
+
+  /** The cluster at {@code bootstrapServers} refused to describe the topics. */
+  public static StartupCheckException brokerFailed(String bootstrapServers, Throwable cause) {
+    return new StartupCheckException(
+        "Kafka at "
+            + bootstrapServers
+            + " did not describe the views' topics: "
+            + cause.getClass().getSimpleName()
+            + ": "
+            + cause.getMessage(),
+        "Allow this application to Describe and DescribeConfigs its topics, or " + SKIP + ".",
+        List.of(),
+        cause);
+  }
+
+  /** What is wrong. */
+  public String getDescription() {
+    return this.description;
+  }
+
+  /** How to fix it. */
+  public String getAction() {
+    return this.action;
+  }
+
+  /** The topics' problems, empty when the broker could not be asked. */
+  public List<TopicProblem> getProblems() {
+    return this.problems;
+  }
+}

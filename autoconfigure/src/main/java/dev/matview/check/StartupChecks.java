@@ -1,0 +1,137 @@
+package dev.matview.check;
+
+import dev.matview.topology.ViewRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Checks the views' topics on the broker before Kafka Streams starts, through one short-lived
+ * {@link Admin} configured as Kafka Streams configures its own, and fails with every problem found.
+ */
+public final class StartupChecks {
+
+  private static final Log logger = LogFactory.getLog(StartupChecks.class);
+
+  /** How long a missing source topic is asked for again: a topic just created may not show yet. */
+  private static final Duration SOURCE_SETTLE_TIME = Duration.ofSeconds(2);
+
+  private static final Duration SOURCE_RETRY_INTERVAL = Duration.ofMillis(100);
+
+  private final ViewRegistry registry;
+
+  private final Duration timeout;
+
+  /** Checks of the views of {@code registry} that wait at most {@code timeout} for the broker. */
+  public StartupChecks(ViewRegistry registry, Duration timeout) {
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException("The timeout must be positive, was " + timeout);
+    }
+    this.registry = registry;
+    this.timeout = timeout;
+  }
+
+  /**
+   * Checks the topics on the cluster that {@code streamsConfiguration} names.
+   *
+   * @throws StartupCheckException when a topic has a problem or the broker cannot be asked
+   */
+  public void run(Properties streamsConfiguration) {
+    long start = System.nanoTime();
+    QuietStreamsConfig config = new QuietStreamsConfig(streamsConfiguration);
+    String bootstrapServers =
+        String.join(",", config.getList(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
+    ViewTopicChecks checks =
+        new ViewTopicChecks(
+            this.registry.all(),
+            this.registry.applicationId(),
+            config.getLong(StreamsConfig.WINDOW_STORE_CHANGE_LOG_ADDITIONAL_RETENTION_MS_CONFIG),
+            bootstrapServers);
+    TopicSnapshot snapshot = read(config, checks, bootstrapServers);
+    List<TopicProblem> problems = checks.check(snapshot);
+    if (!problems.isEmpty()) {
+      throw StartupCheckException.topicProblems(bootstrapServers, problems);
+    }
+    if (logger.isInfoEnabled()) {
+      logger.info(
+          "Checked "
+              + checks.topics().size()
+              + " topics of "
+              + this.registry.all().size()
+              + " views on "
+              + bootstrapServers
+              + " in "
+              + Duration.ofNanos(System.nanoTime() - start).toMillis()
+              + " ms: no problems");
+    }
+  }
+
+  private TopicSnapshot read(
+      QuietStreamsConfig config, ViewTopicChecks checks, String bootstrapServers) {
+    Admin admin;
+    try {
+      admin = Admin.create(adminConfig(config));
+    } catch (KafkaException ex) {
+      throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
+    }
+    try {
+      TopicReader reader = new TopicReader(admin, this.timeout);
+      TopicSnapshot snapshot = reader.read(checks.topics(), checks.internalTopics());
+      long settled = System.nanoTime() + SOURCE_SETTLE_TIME.toNanos();
+      Set<String> missing = missingSources(checks, snapshot);
+      while (!missing.isEmpty() && System.nanoTime() < settled) {
+        Thread.sleep(SOURCE_RETRY_INTERVAL.toMillis());
+        snapshot = snapshot.plus(reader.read(missing, Set.of()));
+        missing = missingSources(checks, snapshot);
+      }
+      return snapshot;
+    } catch (TimeoutException ex) {
+      throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
+    } catch (ExecutionException ex) {
+      Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+      if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+        throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, cause);
+      }
+      throw StartupCheckException.brokerFailed(bootstrapServers, cause);
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
+    } finally {
+      admin.close(Duration.ZERO);
+    }
+  }
+
+  private static Set<String> missingSources(ViewTopicChecks checks, TopicSnapshot snapshot) {
+    Set<String> missing = checks.sourceTopics();
+    missing.removeIf(snapshot::exists);
+    return missing;
+  }
+
+  private Map<String, Object> adminConfig(QuietStreamsConfig config) {
+    Map<String, Object> admin =
+        config.getAdminConfigs(this.registry.applicationId() + "-matview-startup-checks");
+    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
+    admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+    admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+    return admin;
+  }
+
+  /** Kafka Streams' view of the configuration, without logging every value once more. */
+  private static final class QuietStreamsConfig extends StreamsConfig {
+
+    QuietStreamsConfig(Properties properties) {
+      super(properties, false);
+    }
+  }
+}

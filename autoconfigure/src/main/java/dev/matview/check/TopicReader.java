@@ -1,0 +1,106 @@
+package dev.matview.check;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Asks the broker, in one round of concurrent requests, which topics exist with how many
+ * partitions, and the cleanup settings of some of them.
+ */
+final class TopicReader {
+
+  private static final Set<String> CONFIGS =
+      Set.of(
+          TopicConfig.CLEANUP_POLICY_CONFIG,
+          TopicConfig.RETENTION_MS_CONFIG,
+          TopicConfig.RETENTION_BYTES_CONFIG);
+
+  private final Admin admin;
+
+  private final Duration timeout;
+
+  /** A reader that asks through {@code admin} and waits at most {@code timeout} in all. */
+  TopicReader(Admin admin, Duration timeout) {
+    this.admin = admin;
+    this.timeout = timeout;
+  }
+
+  /**
+   * Describes {@code topics} and the cleanup settings of those of {@code configured} that exist.
+   *
+   * @throws ExecutionException when the broker answered with an error other than an unknown topic
+   * @throws TimeoutException when the broker did not answer within the timeout
+   */
+  TopicSnapshot read(Set<String> topics, Set<String> configured)
+      throws ExecutionException, TimeoutException, InterruptedException {
+    long deadline = System.nanoTime() + this.timeout.toNanos();
+    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
+    Map<String, KafkaFuture<TopicDescription>> descriptions =
+        this.admin
+            .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(timeoutMs))
+            .topicNameValues();
+    Map<ConfigResource, KafkaFuture<Config>> configs =
+        this.admin
+            .describeConfigs(
+                configured.stream()
+                    .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic))
+                    .collect(Collectors.toSet()),
+                new DescribeConfigsOptions().timeoutMs(timeoutMs))
+            .values();
+    Map<String, Integer> partitions = new HashMap<>();
+    for (Map.Entry<String, KafkaFuture<TopicDescription>> entry : descriptions.entrySet()) {
+      TopicDescription description = getUnlessUnknown(entry.getValue(), deadline);
+      if (description != null) {
+        partitions.put(entry.getKey(), description.partitions().size());
+      }
+    }
+    Map<String, Map<String, String>> settings = new HashMap<>();
+    for (Map.Entry<ConfigResource, KafkaFuture<Config>> entry : configs.entrySet()) {
+      Config config = getUnlessUnknown(entry.getValue(), deadline);
+      if (config != null) {
+        settings.put(entry.getKey().name(), cleanupSettings(config));
+      }
+    }
+    return TopicSnapshot.of(partitions, settings);
+  }
+
+  private static <T> @Nullable T getUnlessUnknown(KafkaFuture<T> future, long deadline)
+      throws ExecutionException, TimeoutException, InterruptedException {
+    try {
+      return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException ex) {
+      if (ex.getCause() instanceof UnknownTopicOrPartitionException) {
+        return null;
+      }
+      throw ex;
+    }
+  }
+
+  private static Map<String, String> cleanupSettings(Config config) {
+    Map<String, String> settings = new HashMap<>();
+    for (String name : CONFIGS) {
+      ConfigEntry entry = config.get(name);
+      if (entry != null && entry.value() != null) {
+        settings.put(name, entry.value());
+      }
+    }
+    return settings;
+  }
+}

@@ -1,0 +1,54 @@
+package dev.matview.check;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the broker said about the topics the checks asked for: the partition count of each topic
+ * that exists and, for some, their configuration.
+ */
+public final class TopicSnapshot {
+
+  private final Map<String, Integer> partitions;
+
+  private final Map<String, Map<String, String>> configs;
+
+  private TopicSnapshot(Map<String, Integer> partitions, Map<String, Map<String, String>> configs) {
+    this.partitions = Map.copyOf(partitions);
+    this.configs = Map.copyOf(configs);
+  }
+
+  /** A snapshot of existing topics' partition counts and of some of their configurations. */
+  public static TopicSnapshot of(
+      Map<String, Integer> partitions, Map<String, Map<String, String>> configs) {
+    return new TopicSnapshot(partitions, configs);
+  }
+
+  /** This snapshot with what {@code newer} says about its topics. */
+  public TopicSnapshot plus(TopicSnapshot newer) {
+    Map<String, Integer> partitions = new HashMap<>(this.partitions);
+    partitions.putAll(newer.partitions);
+    Map<String, Map<String, String>> configs = new HashMap<>(this.configs);
+    configs.putAll(newer.configs);
+    return new TopicSnapshot(partitions, configs);
+  }
+
+  /** Whether {@code topic} exists. */
+  public boolean exists(String topic) {
+    return this.partitions.containsKey(topic);
+  }
+
+  /** The partition count of {@code topic}, or empty when it does not exist. */
+  public OptionalInt partitions(String topic) {
+    Integer count = this.partitions.get(topic);
+    return count != null ? OptionalInt.of(count) : OptionalInt.empty();
+  }
+
+  /** The value of the topic config {@code name} of {@code topic}, or {@code null} if not read. */
+  public @Nullable String config(String topic, String name) {
+    Map<String, String> config = this.configs.get(topic);
+    return config != null ? config.get(name) : null;
+  }
+}
