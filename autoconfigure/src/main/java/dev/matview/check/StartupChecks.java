@@ -25,7 +25,7 @@ public final class StartupChecks {
   private static final Log logger = LogFactory.getLog(StartupChecks.class);
 
   /** How long a missing source topic is asked for again: a topic just created may not show yet. */
-  private static final Duration SOURCE_SETTLE_TIME = Duration.ofSeconds(2);
+  private static final Duration SOURCE_SETTLE_TIME = Duration.ofSeconds(5);
 
   private static final Duration SOURCE_RETRY_INTERVAL = Duration.ofMillis(100);
 
