@@ -22,19 +22,19 @@ public final class RecordDecodingException extends RuntimeException {
   }
 
   /** The record's value cannot be read by the view's value deserializer. */
-  static RecordDecodingException unreadableValue(String view, RuntimeException cause) {
+  public static RecordDecodingException unreadableValue(String view, RuntimeException cause) {
     return new RecordDecodingException(
         view, false, "View '" + view + "' cannot read the record's value: " + cause, cause);
   }
 
   /** The view's event time function threw. */
-  static RecordDecodingException unreadableEventTime(String view, RuntimeException cause) {
+  public static RecordDecodingException unreadableEventTime(String view, RuntimeException cause) {
     return new RecordDecodingException(
         view, true, "View '" + view + "' cannot read the record's event time: " + cause, cause);
   }
 
   /** The view's event time function returned null. */
-  static RecordDecodingException missingEventTime(String view) {
+  public static RecordDecodingException missingEventTime(String view) {
     return new RecordDecodingException(
         view, true, "View '" + view + "' found no event time in the record", null);
   }
