@@ -60,7 +60,7 @@ public final class DeadLetterPublisher implements AutoCloseable {
     if (logger.isWarnEnabled()) {
       logger.warn(
           describe(letter)
-              + " and sent it to dead-letter topic '"
+              + "; sent it to dead-letter topic '"
               + this.topic
               + "': "
               + letter.cause());

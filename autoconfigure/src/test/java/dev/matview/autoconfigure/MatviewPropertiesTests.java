@@ -20,11 +20,15 @@ class MatviewPropertiesTests {
   private final ApplicationContextRunner contextRunner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(MatviewAutoConfiguration.class, KafkaAutoConfiguration.class))
+              AutoConfigurations.of(
+                  MatviewAutoConfiguration.class,
+                  MatviewDeadLetterAutoConfiguration.class,
+                  KafkaAutoConfiguration.class))
           .withUserConfiguration(ViewConfiguration.class)
           .withPropertyValues(
               "spring.kafka.streams.application-id=matview-test",
-              "spring.kafka.streams.auto-startup=false");
+              "spring.kafka.streams.auto-startup=false",
+              "spring.kafka.admin.auto-create=false");
 
   @Test
   void bindsDefaults() {
@@ -38,6 +42,8 @@ class MatviewPropertiesTests {
           assertThat(properties.getRocksdb().getTotalMemory()).isEqualTo(DataSize.ofMegabytes(256));
           assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.25);
           assertThat(properties.getRocksdb().isStrictLimit()).isFalse();
+          assertThat(properties.getDeadLetter().isEnabled()).isTrue();
+          assertThat(properties.getDeadLetter().getTopic()).isNull();
         });
   }
 
@@ -51,7 +57,9 @@ class MatviewPropertiesTests {
             "matview.rocksdb.bounded=false",
             "matview.rocksdb.total-memory=1GB",
             "matview.rocksdb.write-buffer-ratio=0.5",
-            "matview.rocksdb.strict-limit=true")
+            "matview.rocksdb.strict-limit=true",
+            "matview.dead-letter.enabled=false",
+            "matview.dead-letter.topic=sales-dead-letters")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -63,6 +71,8 @@ class MatviewPropertiesTests {
                   .isEqualTo(DataSize.ofGigabytes(1));
               assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.5);
               assertThat(properties.getRocksdb().isStrictLimit()).isTrue();
+              assertThat(properties.getDeadLetter().isEnabled()).isFalse();
+              assertThat(properties.getDeadLetter().getTopic()).isEqualTo("sales-dead-letters");
             });
   }
 
@@ -154,6 +164,45 @@ class MatviewPropertiesTests {
                   .hasToString("matview.rocksdb.total-memory");
               assertThat(bindFailure).hasMessageContaining("matview.rocksdb.total-memory");
             });
+  }
+
+  @Test
+  void failsWhenTheDeadLetterTopicIsNoLegalTopicName() {
+    this.contextRunner
+        .withPropertyValues("matview.dead-letter.topic=dead letters")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.dead-letter.topic")
+                  .hasMessageContaining("dead letters")
+                  .hasMessageContaining("1 to 249 characters");
+            });
+  }
+
+  @Test
+  void failsWhenTheDeadLetterTopicIsOneThatAViewReads() {
+    this.contextRunner
+        .withPropertyValues("matview.dead-letter.topic=sales")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.dead-letter.topic")
+                  .hasMessageContaining("View 'sales-per-shop' reads this topic")
+                  .hasMessageContaining("matview-test-dlq");
+            });
+  }
+
+  @Test
+  void acceptsAnyTopicWhenDeadLettersAreDisabled() {
+    this.contextRunner
+        .withPropertyValues("matview.dead-letter.enabled=false", "matview.dead-letter.topic=sales")
+        .run((context) -> assertThat(context).hasNotFailed());
   }
 
   private static <T extends Throwable> T cause(Throwable failure, Class<T> type) {
