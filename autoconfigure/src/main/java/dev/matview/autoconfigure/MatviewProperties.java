@@ -42,6 +42,8 @@ public class MatviewProperties {
 
   private final StartupChecks startupChecks = new StartupChecks();
 
+  private final DeadLetter deadLetter = new DeadLetter();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -88,6 +90,10 @@ public class MatviewProperties {
 
   public StartupChecks getStartupChecks() {
     return this.startupChecks;
+  }
+
+  public DeadLetter getDeadLetter() {
+    return this.deadLetter;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -244,6 +250,39 @@ public class MatviewProperties {
 
     public void setTimeout(Duration timeout) {
       this.timeout = timeout;
+    }
+  }
+
+  /** Properties of the dead-letter topic, where records that views cannot use go. */
+  public static class DeadLetter {
+
+    /**
+     * Whether a record that cannot be deserialized, lacks its event time or makes its aggregation
+     * throw goes to the dead-letter topic while processing goes on; when false, Kafka Streams stops
+     * with an error at such a record.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Topic that records which views cannot use are written to, created at start-up when missing;
+     * defaults to the application id followed by '-dlq'.
+     */
+    private @Nullable String topic;
+
+    public boolean isEnabled() {
+      return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public @Nullable String getTopic() {
+      return this.topic;
+    }
+
+    public void setTopic(@Nullable String topic) {
+      this.topic = topic;
     }
   }
 }

@@ -4,21 +4,16 @@ import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Adds Matview's defaults to the Kafka Streams configuration where the user set nothing: records
- * that cannot be read or processed are logged and skipped, RocksDB memory is bounded, and a stream
- * thread that saw a source topic missing while it propagates is replaced rather than fatal.
+ * Adds Matview's defaults to the Kafka Streams configuration where the user set nothing: RocksDB
+ * memory is bounded, and a stream thread that saw a source topic missing while it propagates is
+ * replaced rather than fatal.
  */
 final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
-
-  private static final String DEPRECATED_DESERIALIZATION_HANDLER =
-      "default.deserialization.exception.handler";
 
   private final MatviewProperties.Rocksdb rocksdb;
 
@@ -33,14 +28,6 @@ final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigu
     if (streams == null) {
       return;
     }
-    if (!streams.containsKey(DEPRECATED_DESERIALIZATION_HANDLER)) {
-      streams.putIfAbsent(
-          StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-          LogAndContinueExceptionHandler.class.getName());
-    }
-    streams.putIfAbsent(
-        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-        LogAndContinueProcessingExceptionHandler.class.getName());
     if (this.rocksdb.isBounded()
         && !streams.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
       streams.put(

@@ -2,8 +2,6 @@ package dev.matview.topology;
 
 import java.time.Instant;
 import java.util.function.Function;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -12,15 +10,13 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a source record's value for one view and sets its event time; records that cannot be read
- * are logged and skipped.
+ * Reads a source record's value for one view and sets its event time; a record that cannot be read
+ * raises a {@link RecordDecodingException}.
  *
  * @param <SK> the record key type
  * @param <V> the record value type
  */
 final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
-
-  private static final Log logger = LogFactory.getLog(RecordDecoder.class);
 
   private final String view;
 
@@ -55,8 +51,7 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
     try {
       value = this.deserializer.deserialize(topic, record.headers(), record.value());
     } catch (RuntimeException ex) {
-      skip(context, "its value cannot be read: " + ex.getMessage());
-      return;
+      throw RecordDecodingException.unreadableValue(this.view, ex);
     }
     if (value == null) {
       return;
@@ -67,26 +62,13 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
       try {
         time = this.eventTime.apply(value);
       } catch (RuntimeException ex) {
-        skip(context, "its event time cannot be read: " + ex);
-        return;
+        throw RecordDecodingException.unreadableEventTime(this.view, ex);
       }
       if (time == null) {
-        skip(context, "its event time is missing");
-        return;
+        throw RecordDecodingException.missingEventTime(this.view);
       }
       timestamp = time.toEpochMilli();
     }
     context.forward(record.withValue(value).withTimestamp(timestamp));
-  }
-
-  private void skip(FixedKeyProcessorContext<SK, V> context, String reason) {
-    if (logger.isWarnEnabled()) {
-      String where =
-          context
-              .recordMetadata()
-              .map(m -> m.topic() + "-" + m.partition() + "@" + m.offset())
-              .orElse("unknown position");
-      logger.warn("View '" + this.view + "' skipped record " + where + " because " + reason);
-    }
   }
 }

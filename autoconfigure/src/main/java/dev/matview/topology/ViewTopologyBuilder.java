@@ -60,12 +60,12 @@ public final class ViewTopologyBuilder {
                 () ->
                     new RecordDecoder<>(
                         view.name(), view.valueSerde().deserializer(), definition.eventTime()),
-                Named.as(view.name() + "-decode"));
+                Named.as(ProcessorNames.decoder(view.name())));
     KGroupedStream<K, V> grouped = group(view, decoded);
     ViewWindow window = definition.window();
     Initializer<A> initializer = initializer(definition.aggregation());
     Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
-    Named named = Named.as(view.name() + "-aggregate");
+    Named named = Named.as(ProcessorNames.aggregator(view.name()));
     if (window == null) {
       grouped.aggregate(
           initializer,
@@ -113,7 +113,7 @@ public final class ViewTopologyBuilder {
                 this.builder.stream(
                     topic,
                     Consumed.with((Serde<Object>) view.sourceKeySerde(), Serdes.ByteArray())
-                        .withName(topic + "-source")));
+                        .withName(ProcessorNames.source(topic))));
   }
 
   @SuppressWarnings("unchecked")

@@ -28,9 +28,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.junit.jupiter.api.Test;
 import org.rocksdb.Options;
@@ -225,53 +222,6 @@ class MatviewAutoConfigurationTests {
               assertThat(factoryBean.isRunning()).isFalse();
               assertThat(factoryBean.getKafkaStreams()).isNull();
             });
-  }
-
-  @Test
-  void logsAndSkipsRecordsThatCannotBeReadOrProcessed() {
-    this.contextRunner
-        .withUserConfiguration(SalesViewsConfiguration.class)
-        .run(
-            (context) ->
-                assertThat(streamsConfiguration(context))
-                    .containsEntry(
-                        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                        LogAndContinueExceptionHandler.class.getName())
-                    .containsEntry(
-                        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                        LogAndContinueProcessingExceptionHandler.class.getName()));
-  }
-
-  @Test
-  void keepsTheUsersDeserializationExceptionHandler() {
-    this.contextRunner
-        .withUserConfiguration(SalesViewsConfiguration.class)
-        .withPropertyValues(
-            "spring.kafka.streams.properties.deserialization.exception.handler="
-                + LogAndFailExceptionHandler.class.getName())
-        .run(
-            (context) ->
-                assertThat(streamsConfiguration(context))
-                    .containsEntry(
-                        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                        LogAndFailExceptionHandler.class.getName()));
-  }
-
-  @Test
-  void keepsTheUsersDeprecatedDefaultDeserializationExceptionHandler() {
-    this.contextRunner
-        .withUserConfiguration(SalesViewsConfiguration.class)
-        .withPropertyValues(
-            "spring.kafka.streams.properties.default.deserialization.exception.handler="
-                + LogAndFailExceptionHandler.class.getName())
-        .run(
-            (context) ->
-                assertThat(streamsConfiguration(context))
-                    .containsEntry(
-                        "default.deserialization.exception.handler",
-                        LogAndFailExceptionHandler.class.getName())
-                    .doesNotContainKey(
-                        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG));
   }
 
   @Test

@@ -21,11 +21,15 @@ class MatviewPropertiesTests {
   private final ApplicationContextRunner contextRunner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(MatviewAutoConfiguration.class, KafkaAutoConfiguration.class))
+              AutoConfigurations.of(
+                  MatviewAutoConfiguration.class,
+                  MatviewDeadLetterAutoConfiguration.class,
+                  KafkaAutoConfiguration.class))
           .withUserConfiguration(ViewConfiguration.class)
           .withPropertyValues(
               "spring.kafka.streams.application-id=matview-test",
-              "spring.kafka.streams.auto-startup=false");
+              "spring.kafka.streams.auto-startup=false",
+              "spring.kafka.admin.auto-create=false");
 
   @Test
   void bindsDefaults() {
@@ -44,6 +48,8 @@ class MatviewPropertiesTests {
           assertThat(properties.isLeaveGroupOnClose()).isTrue();
           assertThat(properties.getStartupChecks().isEnabled()).isTrue();
           assertThat(properties.getStartupChecks().getTimeout()).isEqualTo(Duration.ofSeconds(30));
+          assertThat(properties.getDeadLetter().isEnabled()).isTrue();
+          assertThat(properties.getDeadLetter().getTopic()).isNull();
         });
   }
 
@@ -62,7 +68,9 @@ class MatviewPropertiesTests {
             "matview.standby-replicas=1",
             "matview.leave-group-on-close=false",
             "matview.startup-checks.enabled=false",
-            "matview.startup-checks.timeout=5s")
+            "matview.startup-checks.timeout=5s",
+            "matview.dead-letter.enabled=false",
+            "matview.dead-letter.topic=sales-dead-letters")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -80,6 +88,8 @@ class MatviewPropertiesTests {
               assertThat(properties.getStartupChecks().isEnabled()).isFalse();
               assertThat(properties.getStartupChecks().getTimeout())
                   .isEqualTo(Duration.ofSeconds(5));
+              assertThat(properties.getDeadLetter().isEnabled()).isFalse();
+              assertThat(properties.getDeadLetter().getTopic()).isEqualTo("sales-dead-letters");
             });
   }
 
@@ -171,6 +181,45 @@ class MatviewPropertiesTests {
                   .hasToString("matview.rocksdb.total-memory");
               assertThat(bindFailure).hasMessageContaining("matview.rocksdb.total-memory");
             });
+  }
+
+  @Test
+  void failsWhenTheDeadLetterTopicIsNoLegalTopicName() {
+    this.contextRunner
+        .withPropertyValues("matview.dead-letter.topic=dead letters")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.dead-letter.topic")
+                  .hasMessageContaining("dead letters")
+                  .hasMessageContaining("1 to 249 characters");
+            });
+  }
+
+  @Test
+  void failsWhenTheDeadLetterTopicIsOneThatAViewReads() {
+    this.contextRunner
+        .withPropertyValues("matview.dead-letter.topic=sales")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.dead-letter.topic")
+                  .hasMessageContaining("View 'sales-per-shop' reads this topic")
+                  .hasMessageContaining("matview-test-dlq");
+            });
+  }
+
+  @Test
+  void acceptsAnyTopicWhenDeadLettersAreDisabled() {
+    this.contextRunner
+        .withPropertyValues("matview.dead-letter.enabled=false", "matview.dead-letter.topic=sales")
+        .run((context) -> assertThat(context).hasNotFailed());
   }
 
   private static <T extends Throwable> T cause(Throwable failure, Class<T> type) {

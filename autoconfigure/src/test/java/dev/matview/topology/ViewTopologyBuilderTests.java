@@ -1,6 +1,7 @@
 package dev.matview.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.matview.view.MergeableAggregation;
 import dev.matview.view.ViewDefinition;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -28,6 +30,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -50,6 +53,8 @@ class ViewTopologyBuilderTests {
   private final JsonMapper mapper = JsonMapper.builder().build();
 
   private final Map<String, ViewDefinition<?, ?, ?>> views = new LinkedHashMap<>();
+
+  private final Properties config = new Properties();
 
   @TempDir Path stateDir;
 
@@ -205,15 +210,43 @@ class ViewTopologyBuilderTests {
   }
 
   @Test
-  void skipsRecordsThatCannotBeReadAndGoesOn() {
+  void skipsRecordsThatCannotBeReadAndGoesOnWithKafkasLogAndContinueHandler() {
     view("per-shop", Views.from(TOPIC, Sale.class).count());
     view("per-minute", Views.from(TOPIC, Sale.class).eventTime(Sale::at).windowedBy(minutes()));
+    this.config.put(
+        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        LogAndContinueProcessingExceptionHandler.class.getName());
     start();
     this.input.pipeInput("shop-1", "not json".getBytes(StandardCharsets.UTF_8));
     send("shop-1", new Sale("shop-1", "alice", 1, BigDecimal.ONE, null));
     send("shop-1", sale("shop-1", "alice", 1, T0));
     assertThat(table("per-shop")).containsEntry("shop-1", 2L);
     assertThat(windows("per-minute", "shop-1")).containsExactly(KeyValue.pair(T0, 1L));
+  }
+
+  @Test
+  void raisesADecodingExceptionNamingTheViewForAValueThatCannotBeRead() {
+    view("per-shop", Views.from(TOPIC, Sale.class).count());
+    start();
+    RecordDecodingException failure =
+        decodingFailure("shop-1", "not json".getBytes(StandardCharsets.UTF_8));
+    assertThat(failure.view()).isEqualTo("per-shop");
+    assertThat(failure.isEventTime()).isFalse();
+    assertThat(failure).hasMessageStartingWith("View 'per-shop' cannot read the record's value");
+    assertThat(failure).hasCauseInstanceOf(SerializationException.class);
+  }
+
+  @Test
+  void raisesADecodingExceptionForAMissingEventTime() {
+    view("per-minute", Views.from(TOPIC, Sale.class).eventTime(Sale::at).windowedBy(minutes()));
+    start();
+    RecordDecodingException failure =
+        decodingFailure(
+            "shop-1",
+            this.mapper.writeValueAsBytes(new Sale("shop-1", "alice", 1, BigDecimal.ONE, null)));
+    assertThat(failure.view()).isEqualTo("per-minute");
+    assertThat(failure.isEventTime()).isTrue();
+    assertThat(failure).hasMessage("View 'per-minute' found no event time in the record");
   }
 
   @Test
@@ -302,13 +335,23 @@ class ViewTopologyBuilderTests {
     ViewRegistry registry = ViewRegistry.of(this.views, new ViewSerdes(this.mapper), "test-app");
     StreamsBuilder builder = new StreamsBuilder();
     new ViewTopologyBuilder(builder).addAll(registry);
-    Properties config = new Properties();
+    Properties config = this.config;
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, "test-app");
     config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     config.put(StreamsConfig.STATE_DIR_CONFIG, this.stateDir.toString());
     this.driver = new TopologyTestDriver(builder.build(), config);
     this.input =
         this.driver.createInputTopic(TOPIC, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  private RecordDecodingException decodingFailure(String key, byte[] value) {
+    Throwable failure = catchThrowable(() -> this.input.pipeInput(key, value));
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof RecordDecodingException decoding) {
+        return decoding;
+      }
+    }
+    throw new AssertionError("No RecordDecodingException in " + failure, failure);
   }
 
   private TopologyDescription describe() {

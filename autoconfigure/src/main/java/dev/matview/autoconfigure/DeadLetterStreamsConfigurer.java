@@ -1,0 +1,83 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.deadletter.DeadLetterDeserializationExceptionHandler;
+import dev.matview.deadletter.DeadLetterProcessingExceptionHandler;
+import dev.matview.deadletter.DeadLetters;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.jspecify.annotations.Nullable;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+
+/**
+ * Installs the exception handlers for records that cannot be deserialized or processed, where the
+ * user set none: Matview's dead-letter handlers, or Kafka's log-and-fail handlers when dead letters
+ * are disabled.
+ */
+final class DeadLetterStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
+
+  private static final String DEPRECATED_DESERIALIZATION_HANDLER =
+      "default.deserialization.exception.handler";
+
+  private final @Nullable DeadLetters deadLetters;
+
+  private DeadLetterStreamsConfigurer(@Nullable DeadLetters deadLetters) {
+    this.deadLetters = deadLetters;
+  }
+
+  /** Handlers that send unusable records to the dead-letter topic and go on. */
+  static DeadLetterStreamsConfigurer publishing(DeadLetters deadLetters) {
+    return new DeadLetterStreamsConfigurer(deadLetters);
+  }
+
+  /** Handlers that log an unusable record and stop Kafka Streams. */
+  static DeadLetterStreamsConfigurer failing() {
+    return new DeadLetterStreamsConfigurer(null);
+  }
+
+  @Override
+  public void configure(StreamsBuilderFactoryBean factoryBean) {
+    Properties streams = factoryBean.getStreamsConfiguration();
+    if (streams == null) {
+      return;
+    }
+    boolean installed = false;
+    if (!streams.containsKey(DEPRECATED_DESERIALIZATION_HANDLER)
+        && !streams.containsKey(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG)) {
+      streams.put(
+          StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+          deserializationHandler().getName());
+      installed = true;
+    }
+    if (!streams.containsKey(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG)) {
+      streams.put(
+          StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, processingHandler().getName());
+      installed = true;
+    }
+    if (installed && this.deadLetters != null) {
+      streams.put(DeadLetters.CONFIG, this.deadLetters);
+    }
+    factoryBean.setStreamsConfiguration(streams);
+  }
+
+  @Override
+  public int getOrder() {
+    return 0;
+  }
+
+  private Class<? extends DeserializationExceptionHandler> deserializationHandler() {
+    return (this.deadLetters != null)
+        ? DeadLetterDeserializationExceptionHandler.class
+        : LogAndFailExceptionHandler.class;
+  }
+
+  private Class<? extends ProcessingExceptionHandler> processingHandler() {
+    return (this.deadLetters != null)
+        ? DeadLetterProcessingExceptionHandler.class
+        : LogAndFailProcessingExceptionHandler.class;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.deadletter.DeadLetterListener;
+import dev.matview.deadletter.DeadLetterPublisher;
+import dev.matview.deadletter.DeadLetters;
+import dev.matview.deadletter.ViewLocator;
+import dev.matview.metrics.DeadLetterMetrics;
+import dev.matview.topology.ViewRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
+import org.springframework.kafka.config.KafkaStreamsConfiguration;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+
+/**
+ * Sends records that views cannot use to the dead-letter topic, which it creates at start-up, and
+ * counts them; with {@code matview.dead-letter.enabled=false}, Kafka Streams fails on them instead.
+ */
+@AutoConfiguration(after = MatviewAutoConfiguration.class)
+@ConditionalOnClass({KafkaStreams.class, StreamsBuilderFactoryBean.class})
+@ConditionalOnBean(ViewRegistry.class)
+@EnableConfigurationProperties(MatviewProperties.class)
+public final class MatviewDeadLetterAutoConfiguration {
+
+  private static final String ENABLED = "matview.dead-letter.enabled";
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewDeadLetterStreamsConfigurer")
+  DeadLetterStreamsConfigurer matviewDeadLetterStreamsConfigurer(
+      MatviewProperties properties,
+      ViewRegistry registry,
+      ObjectProvider<DeadLetterPublisher> publisher) {
+    if (!properties.getDeadLetter().isEnabled()) {
+      return DeadLetterStreamsConfigurer.failing();
+    }
+    return DeadLetterStreamsConfigurer.publishing(
+        new DeadLetters(ViewLocator.of(registry), publisher.getObject()));
+  }
+
+  /** The dead-letter topic and its publisher. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBooleanProperty(name = ENABLED, matchIfMissing = true)
+  static class PublishingConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterPublisher matviewDeadLetterPublisher(
+        MatviewProperties properties,
+        ViewRegistry registry,
+        @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_CONFIG_BEAN_NAME)
+            KafkaStreamsConfiguration streams,
+        ObjectProvider<DeadLetterListener> listeners) {
+      String topic = DeadLetterTopic.name(properties.getDeadLetter(), registry);
+      String clientId = registry.applicationId() + "-dead-letters";
+      List<DeadLetterListener> all = listeners.orderedStream().toList();
+      return new DeadLetterPublisher(
+          topic,
+          () -> producer(streams, clientId),
+          letter -> all.forEach(listener -> listener.published(letter)));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "matviewDeadLetterTopic")
+    NewTopic matviewDeadLetterTopic(
+        DeadLetterPublisher publisher,
+        @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_CONFIG_BEAN_NAME)
+            KafkaStreamsConfiguration streams) {
+      return new NewTopic(
+          publisher.topic(), Optional.empty(), DeadLetterTopic.replicationFactor(streams));
+    }
+
+    private static Producer<byte[], byte[]> producer(
+        KafkaStreamsConfiguration streams, String clientId) {
+      Map<String, Object> configs =
+          new StreamsConfig(streams.asProperties()).getProducerConfigs(clientId);
+      configs.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+      return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+  }
+
+  /** Counts dead letters with Micrometer. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(MeterBinder.class)
+  @ConditionalOnBooleanProperty(name = ENABLED, matchIfMissing = true)
+  static class MetricsConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterMetrics matviewDeadLetterMetrics() {
+      return new DeadLetterMetrics();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.matview.deadletter;
+
+import dev.matview.topology.RecordDecodingException;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A record that a view could not use, with where it was read and why it failed.
+ *
+ * @param view the view that could not use the record, null when the processor belongs to no view
+ * @param reason why the view could not use it
+ * @param topic the topic the record was read from
+ * @param partition the partition it was read from
+ * @param offset its offset
+ * @param processor the processor that failed
+ * @param key the record's key as read from the topic
+ * @param value the record's value as read from the topic
+ * @param headers the record's headers
+ * @param exception what made the record unusable
+ */
+public record DeadLetter(
+    @Nullable String view,
+    DeadLetterReason reason,
+    String topic,
+    int partition,
+    long offset,
+    String processor,
+    byte @Nullable [] key,
+    byte @Nullable [] value,
+    Headers headers,
+    Throwable exception) {
+
+  /**
+   * The exception to report: the cause of a {@link RecordDecodingException}, else the exception.
+   */
+  public Throwable cause() {
+    Throwable cause = this.exception.getCause();
+    return (this.exception instanceof RecordDecodingException && cause != null)
+        ? cause
+        : this.exception;
+  }
+
+  /** The record to write to {@code deadLetterTopic}: key, value and headers, plus Matview's. */
+  public ProducerRecord<byte[], byte[]> toRecord(String deadLetterTopic) {
+    Headers headers = new RecordHeaders(this.headers.toArray());
+    if (this.view != null) {
+      add(headers, DeadLetterHeaders.VIEW, this.view);
+    }
+    add(headers, DeadLetterHeaders.REASON, this.reason.tag());
+    add(headers, DeadLetterHeaders.TOPIC, this.topic);
+    add(headers, DeadLetterHeaders.PARTITION, Integer.toString(this.partition));
+    add(headers, DeadLetterHeaders.OFFSET, Long.toString(this.offset));
+    add(headers, DeadLetterHeaders.PROCESSOR, this.processor);
+    Throwable cause = cause();
+    add(headers, DeadLetterHeaders.EXCEPTION_CLASS, cause.getClass().getName());
+    String message = cause.getMessage();
+    add(headers, DeadLetterHeaders.EXCEPTION_MESSAGE, message != null ? message : "");
+    return new ProducerRecord<>(deadLetterTopic, null, null, this.key, this.value, headers);
+  }
+
+  /** Where the record was read, as {@code topic-partition@offset}. */
+  public String position() {
+    return this.topic + "-" + this.partition + "@" + this.offset;
+  }
+
+  private static void add(Headers headers, String name, String value) {
+    headers.remove(name);
+    headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,54 @@
+package dev.matview.deadletter;
+
+import dev.matview.topology.RecordDecodingException;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.processor.api.Record;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends a record that a processor failed on to the dead-letter topic, as it was read from its
+ * topic, and goes on; fails only when the dead letter cannot be written.
+ */
+public final class DeadLetterProcessingExceptionHandler implements ProcessingExceptionHandler {
+
+  private @Nullable DeadLetters deadLetters;
+
+  @Override
+  public void configure(Map<String, ?> configs) {
+    this.deadLetters = DeadLetters.from(configs);
+  }
+
+  @Override
+  public ProcessingHandlerResponse handle(
+      ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+    DeadLetters deadLetters = DeadLetters.configured(this.deadLetters);
+    ViewLocator.Step step = deadLetters.locator().processor(context.processorNodeId());
+    DeadLetter letter =
+        new DeadLetter(
+            (step != null) ? step.view() : null,
+            reason(step, exception),
+            Objects.toString(context.topic(), ""),
+            context.partition(),
+            context.offset(),
+            context.processorNodeId(),
+            context.sourceRawKey(),
+            context.sourceRawValue(),
+            context.headers(),
+            exception);
+    return deadLetters.publisher().publish(letter)
+        ? ProcessingHandlerResponse.CONTINUE
+        : ProcessingHandlerResponse.FAIL;
+  }
+
+  private static DeadLetterReason reason(ViewLocator.@Nullable Step step, Exception exception) {
+    if (exception instanceof RecordDecodingException decoding) {
+      return decoding.isEventTime()
+          ? DeadLetterReason.EVENT_TIME
+          : DeadLetterReason.DESERIALIZATION;
+    }
+    return (step != null) ? step.reason() : DeadLetterReason.PROCESSING;
+  }
+}

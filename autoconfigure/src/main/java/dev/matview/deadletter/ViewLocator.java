@@ -1,0 +1,58 @@
+package dev.matview.deadletter;
+
+import dev.matview.topology.ProcessorNames;
+import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** Finds the view that a failed record belongs to, from the processor or topic where it failed. */
+public final class ViewLocator {
+
+  private final Map<String, Step> processors = new HashMap<>();
+
+  private final Map<String, List<String>> topics = new HashMap<>();
+
+  private ViewLocator() {}
+
+  /** A locator of the processors and topics of the views of {@code registry}. */
+  public static ViewLocator of(ViewRegistry registry) {
+    ViewLocator locator = new ViewLocator();
+    for (ResolvedView<?, ?, ?> view : registry.all()) {
+      String name = view.name();
+      locator.processors.put(
+          ProcessorNames.decoder(name), new Step(name, DeadLetterReason.DESERIALIZATION));
+      locator.processors.put(
+          ProcessorNames.aggregator(name), new Step(name, DeadLetterReason.AGGREGATION));
+      locator.topics.computeIfAbsent(view.sourceTopic(), topic -> new ArrayList<>()).add(name);
+      String repartitionTopic = view.repartitionTopic(registry.applicationId());
+      if (repartitionTopic != null) {
+        locator.processors.put(
+            ProcessorNames.keySelector(name), new Step(name, DeadLetterReason.GROUPING));
+        locator.topics.computeIfAbsent(repartitionTopic, topic -> new ArrayList<>()).add(name);
+      }
+    }
+    return locator;
+  }
+
+  /** The view and step of {@code processor}, or null when it belongs to no view. */
+  public @Nullable Step processor(String processor) {
+    return this.processors.get(processor);
+  }
+
+  /** The views that read {@code topic}, in declaration order; empty when none does. */
+  public List<String> viewsReading(String topic) {
+    return this.topics.getOrDefault(topic, List.of());
+  }
+
+  /**
+   * A view's processor and what its failure means.
+   *
+   * @param view the view
+   * @param reason why a record fails there
+   */
+  public record Step(String view, DeadLetterReason reason) {}
+}

@@ -1,0 +1,27 @@
+package dev.matview.topology;
+
+/** Names of the processors that a view adds to the topology, by which failures are traced back. */
+public final class ProcessorNames {
+
+  private ProcessorNames() {}
+
+  /** The processor that reads a view's record values and sets their event time. */
+  public static String decoder(String view) {
+    return view + "-decode";
+  }
+
+  /** The processor that computes a re-keyed view's key; it is named like the view. */
+  public static String keySelector(String view) {
+    return view;
+  }
+
+  /** The processor that folds a view's records into its store. */
+  public static String aggregator(String view) {
+    return view + "-aggregate";
+  }
+
+  /** The source processor of a topic. */
+  public static String source(String topic) {
+    return topic + "-source";
+  }
+}
