@@ -604,7 +604,11 @@ class ClusterQueryIntegrationTests {
         .isEmpty();
   }
 
-  /** One instance of the application, its context and an HTTP client for its port. */
+  /**
+   * One instance of the application, its context and an HTTP client for its port; settings are
+   * command-line arguments so that system properties left by other tests in this JVM (such as the
+   * embedded broker's address) cannot override them.
+   */
   private record Instance(
       String name, ConfigurableApplicationContext context, InstanceClient http) {
 
@@ -612,19 +616,18 @@ class ClusterQueryIntegrationTests {
       String name = "instance-" + n;
       ConfigurableApplicationContext context =
           new SpringApplicationBuilder(ClusterApp.class)
-              .properties(
-                  "spring.main.banner-mode=off",
-                  "server.port=0",
-                  "spring.kafka.bootstrap-servers=" + brokers,
-                  "spring.kafka.streams.application-id=cluster-it",
-                  "spring.kafka.streams.state-dir=" + stateDirs.resolve(name),
-                  "spring.kafka.streams.replication-factor=3",
-                  "spring.kafka.streams.properties.commit.interval.ms=100",
-                  "spring.kafka.streams.properties.group.instance.id=" + name,
-                  "spring.kafka.streams.properties.session.timeout.ms=10000",
-                  "matview.advertised-host=localhost",
-                  "matview.rocksdb.total-memory=32MB")
-              .run();
+              .run(
+                  "--spring.main.banner-mode=off",
+                  "--server.port=0",
+                  "--spring.kafka.bootstrap-servers=" + brokers,
+                  "--spring.kafka.streams.application-id=cluster-it",
+                  "--spring.kafka.streams.state-dir=" + stateDirs.resolve(name),
+                  "--spring.kafka.streams.replication-factor=3",
+                  "--spring.kafka.streams.properties.commit.interval.ms=100",
+                  "--spring.kafka.streams.properties.group.instance.id=" + name,
+                  "--spring.kafka.streams.properties.session.timeout.ms=10000",
+                  "--matview.advertised-host=localhost",
+                  "--matview.rocksdb.total-memory=32MB");
       int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
       return new Instance(name, context, new InstanceClient(port));
     }
