@@ -21,6 +21,8 @@ public class MatviewProperties {
 
   private final Forwarding forwarding = new Forwarding();
 
+  private final Health health = new Health();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -39,6 +41,10 @@ public class MatviewProperties {
 
   public Forwarding getForwarding() {
     return this.forwarding;
+  }
+
+  public Health getHealth() {
+    return this.health;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -166,6 +172,24 @@ public class MatviewProperties {
 
     public void setSslBundle(@Nullable String sslBundle) {
       this.sslBundle = sslBundle;
+    }
+  }
+
+  /** Properties of the views' health, readiness and liveness. */
+  public static class Health {
+
+    /**
+     * Most changelog offsets an active store partition may still have to restore for the views to
+     * count as ready, at least 0.
+     */
+    private long maxRestoreLag = 0;
+
+    public long getMaxRestoreLag() {
+      return this.maxRestoreLag;
+    }
+
+    public void setMaxRestoreLag(long maxRestoreLag) {
+      this.maxRestoreLag = maxRestoreLag;
     }
   }
 }

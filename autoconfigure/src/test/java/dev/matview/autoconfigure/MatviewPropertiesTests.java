@@ -20,7 +20,10 @@ class MatviewPropertiesTests {
   private final ApplicationContextRunner contextRunner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(MatviewAutoConfiguration.class, KafkaAutoConfiguration.class))
+              AutoConfigurations.of(
+                  MatviewAutoConfiguration.class,
+                  MatviewHealthAutoConfiguration.class,
+                  KafkaAutoConfiguration.class))
           .withUserConfiguration(ViewConfiguration.class)
           .withPropertyValues(
               "spring.kafka.streams.application-id=matview-test",
@@ -38,6 +41,7 @@ class MatviewPropertiesTests {
           assertThat(properties.getRocksdb().getTotalMemory()).isEqualTo(DataSize.ofMegabytes(256));
           assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.25);
           assertThat(properties.getRocksdb().isStrictLimit()).isFalse();
+          assertThat(properties.getHealth().getMaxRestoreLag()).isZero();
         });
   }
 
@@ -51,7 +55,8 @@ class MatviewPropertiesTests {
             "matview.rocksdb.bounded=false",
             "matview.rocksdb.total-memory=1GB",
             "matview.rocksdb.write-buffer-ratio=0.5",
-            "matview.rocksdb.strict-limit=true")
+            "matview.rocksdb.strict-limit=true",
+            "matview.health.max-restore-lag=5000")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -63,6 +68,22 @@ class MatviewPropertiesTests {
                   .isEqualTo(DataSize.ofGigabytes(1));
               assertThat(properties.getRocksdb().getWriteBufferRatio()).isEqualTo(0.5);
               assertThat(properties.getRocksdb().isStrictLimit()).isTrue();
+              assertThat(properties.getHealth().getMaxRestoreLag()).isEqualTo(5000);
+            });
+  }
+
+  @Test
+  void failsWhenMaxRestoreLagIsNegative() {
+    this.contextRunner
+        .withPropertyValues("matview.health.max-restore-lag=-1")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.health.max-restore-lag")
+                  .hasMessageContaining("at least 0");
             });
   }
 
