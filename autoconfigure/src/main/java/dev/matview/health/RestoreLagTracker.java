@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,6 +39,8 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
   private final ConcurrentMap<StorePartition, PartitionProgress> partitions =
       new ConcurrentHashMap<>();
 
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
   private final LongSupplier nanoTime;
 
   private final long progressIntervalNanos;
@@ -65,6 +68,14 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
         .map(PartitionProgress::snapshot)
         .sorted(ORDER)
         .toList();
+  }
+
+  /**
+   * Tells {@code listener} about every partition tracked from now on and every one dropped;
+   * partitions already tracked are in the {@link #snapshot()}.
+   */
+  public void addListener(Listener listener) {
+    this.listeners.add(listener);
   }
 
   @Override
@@ -110,7 +121,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
 
   @Override
   public void onRestoreSuspended(TopicPartition changelog, String store, long totalRestored) {
-    if (this.partitions.remove(key(store, changelog)) != null && logger.isInfoEnabled()) {
+    if (drop(store, changelog) && logger.isInfoEnabled()) {
       logger.info(
           "Stopped restoring view '%s' partition %d after %d records: it moved to another instance"
               .formatted(store, changelog.partition(), totalRestored));
@@ -144,7 +155,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
       long storeOffset,
       long currentEndOffset,
       SuspendReason reason) {
-    this.partitions.remove(key(store, changelog));
+    drop(store, changelog);
   }
 
   private void track(
@@ -153,10 +164,26 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
       PartitionLag.Role role,
       long startOffset,
       long endOffset) {
-    this.partitions.put(
-        key(store, changelog),
+    PartitionProgress progress =
         new PartitionProgress(
-            store, changelog.partition(), role, startOffset, endOffset, this.nanoTime.getAsLong()));
+            store, changelog.partition(), role, startOffset, endOffset, this.nanoTime.getAsLong());
+    PartitionProgress previous = this.partitions.put(key(store, changelog), progress);
+    if (previous != null) {
+      PartitionLag replaced = previous.snapshot();
+      this.listeners.forEach((listener) -> listener.dropped(replaced));
+    }
+    PartitionLag tracked = progress.snapshot();
+    this.listeners.forEach((listener) -> listener.tracked(tracked));
+  }
+
+  private boolean drop(String store, TopicPartition changelog) {
+    PartitionProgress dropped = this.partitions.remove(key(store, changelog));
+    if (dropped == null) {
+      return false;
+    }
+    PartitionLag last = dropped.snapshot();
+    this.listeners.forEach((listener) -> listener.dropped(last));
+    return true;
   }
 
   private @Nullable PartitionProgress applied(
@@ -193,4 +220,14 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
   }
 
   private record StorePartition(String store, int partition) {}
+
+  /** Told when a partition starts or stops being tracked, on the thread that restores it. */
+  public interface Listener {
+
+    /** {@code partition} is now tracked, in the role it has. */
+    void tracked(PartitionLag partition);
+
+    /** {@code partition} is no longer tracked in that role: it moved away or changed role. */
+    void dropped(PartitionLag partition);
+  }
 }

@@ -7,6 +7,8 @@ import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import dev.matview.web.HttpProbe;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,6 +108,8 @@ class RestoreHealthIntegrationTests {
                 assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(503);
               });
       assertThat(output).containsPattern("Restoring view 'clicks-per-page' partition [01]: \\d+%");
+      MeterRegistry meters = second.getBean(MeterRegistry.class);
+      assertThat(restoreLag(meters)).isPositive();
       gate.release();
       await()
           .atMost(TIMEOUT)
@@ -132,6 +136,10 @@ class RestoreHealthIntegrationTests {
           .isEqualTo(HISTORY + 5);
       assertThat(output).contains("Restored view 'clicks-per-page' partition 0");
       assertThat(output).contains("Restored view 'clicks-per-page' partition 1");
+      assertThat(meters.find("matview.restore.lag").gauges()).hasSize(2);
+      assertThat(restoreLag(meters)).isZero();
+      assertThat(meters.get("matview.rocksdb.memory.bound").gauge().value())
+          .isGreaterThanOrEqualTo(32 * 1024 * 1024);
       assertThat(value(http, "home")).isEqualTo(3);
       assertThat(value(http, "cart")).isEqualTo(2);
       assertThat(value(http, "page-1")).isEqualTo(1);
@@ -170,6 +178,12 @@ class RestoreHealthIntegrationTests {
     HttpProbe.Answer answer = http.get("/views/" + VIEW + "/keys/" + page);
     assertThat(answer.status()).isEqualTo(200);
     return answer.json().path("value").asLong();
+  }
+
+  private static double restoreLag(MeterRegistry meters) {
+    return meters.find("matview.restore.lag").tag("view", VIEW).gauges().stream()
+        .mapToDouble(Gauge::value)
+        .sum();
   }
 
   private static JsonNode restoring(JsonNode views) {
