@@ -44,6 +44,8 @@ public class MatviewProperties {
 
   private final DeadLetter deadLetter = new DeadLetter();
 
+  private final Health health = new Health();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -94,6 +96,10 @@ public class MatviewProperties {
 
   public DeadLetter getDeadLetter() {
     return this.deadLetter;
+  }
+
+  public Health getHealth() {
+    return this.health;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -283,6 +289,24 @@ public class MatviewProperties {
 
     public void setTopic(@Nullable String topic) {
       this.topic = topic;
+    }
+  }
+
+  /** Properties of the views' health, readiness and liveness. */
+  public static class Health {
+
+    /**
+     * Most changelog offsets an active store partition may still have to restore for the views to
+     * count as ready, at least 0.
+     */
+    private long maxRestoreLag = 0;
+
+    public long getMaxRestoreLag() {
+      return this.maxRestoreLag;
+    }
+
+    public void setMaxRestoreLag(long maxRestoreLag) {
+      this.maxRestoreLag = maxRestoreLag;
     }
   }
 }

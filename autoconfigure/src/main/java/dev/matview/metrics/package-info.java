@@ -1,4 +1,4 @@
-/** Micrometer binders of Matview's metrics. */
+/** Micrometer meters of the views' restore and standby lag and of RocksDB's shared memory. */
 @NullMarked
 package dev.matview.metrics;
 

@@ -24,6 +24,7 @@ class MatviewPropertiesTests {
               AutoConfigurations.of(
                   MatviewAutoConfiguration.class,
                   MatviewDeadLetterAutoConfiguration.class,
+                  MatviewHealthAutoConfiguration.class,
                   KafkaAutoConfiguration.class))
           .withUserConfiguration(ViewConfiguration.class)
           .withPropertyValues(
@@ -50,6 +51,7 @@ class MatviewPropertiesTests {
           assertThat(properties.getStartupChecks().getTimeout()).isEqualTo(Duration.ofSeconds(30));
           assertThat(properties.getDeadLetter().isEnabled()).isTrue();
           assertThat(properties.getDeadLetter().getTopic()).isNull();
+          assertThat(properties.getHealth().getMaxRestoreLag()).isZero();
         });
   }
 
@@ -71,6 +73,7 @@ class MatviewPropertiesTests {
             "matview.startup-checks.timeout=5s",
             "matview.dead-letter.enabled=false",
             "matview.dead-letter.topic=sales-dead-letters")
+            "matview.health.max-restore-lag=5000")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -90,6 +93,22 @@ class MatviewPropertiesTests {
                   .isEqualTo(Duration.ofSeconds(5));
               assertThat(properties.getDeadLetter().isEnabled()).isFalse();
               assertThat(properties.getDeadLetter().getTopic()).isEqualTo("sales-dead-letters");
+              assertThat(properties.getHealth().getMaxRestoreLag()).isEqualTo(5000);
+            });
+  }
+
+  @Test
+  void failsWhenMaxRestoreLagIsNegative() {
+    this.contextRunner
+        .withPropertyValues("matview.health.max-restore-lag=-1")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.health.max-restore-lag")
+                  .hasMessageContaining("at least 0");
             });
   }
 

@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A small HTTP client for tests: GETs a path of one instance and reads the JSON answer. */
-final class HttpProbe {
+public final class HttpProbe {
 
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -20,11 +20,11 @@ final class HttpProbe {
 
   private final String baseUrl;
 
-  HttpProbe(int port) {
+  public HttpProbe(int port) {
     this.baseUrl = "http://localhost:" + port;
   }
 
-  Answer get(String path) {
+  public Answer get(String path) {
     return send(
         HttpRequest.newBuilder(URI.create(this.baseUrl + path))
             .timeout(Duration.ofSeconds(10))
@@ -32,7 +32,7 @@ final class HttpProbe {
             .build());
   }
 
-  Answer post(String path, String json) {
+  public Answer post(String path, String json) {
     return send(
         HttpRequest.newBuilder(URI.create(this.baseUrl + path))
             .timeout(Duration.ofSeconds(10))
@@ -54,13 +54,13 @@ final class HttpProbe {
     }
   }
 
-  record Answer(HttpResponse<String> response, JsonNode json) {
+  public record Answer(HttpResponse<String> response, JsonNode json) {
 
-    int status() {
+    public int status() {
       return this.response.statusCode();
     }
 
-    String header(String name) {
+    public String header(String name) {
       return this.response.headers().firstValue(name).orElse("");
     }
   }

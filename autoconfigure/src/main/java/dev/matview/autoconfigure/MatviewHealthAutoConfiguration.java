@@ -1,0 +1,102 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.health.AvailabilityUpdater;
+import dev.matview.health.MatviewHealthIndicator;
+import dev.matview.health.RestoreLagTracker;
+import dev.matview.health.StreamsHealth;
+import dev.matview.topology.ViewRegistry;
+import java.time.Duration;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.processor.StandbyUpdateListener;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+
+/**
+ * Tracks the restore and standby lag of every local store partition, judges from it and Kafka
+ * Streams' state whether the views can be served, and reports that as the {@code matview} health
+ * component and through Boot's readiness and liveness.
+ */
+@AutoConfiguration(
+    after = {MatviewAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class})
+@ConditionalOnBean(ViewRegistry.class)
+public final class MatviewHealthAutoConfiguration {
+
+  private static final Duration AVAILABILITY_PERIOD = Duration.ofSeconds(1);
+
+  @Bean
+  @ConditionalOnMissingBean
+  RestoreLagTracker matviewRestoreLagTracker() {
+    return new RestoreLagTracker();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewLagTrackingConfigurer")
+  LagTrackingConfigurer matviewLagTrackingConfigurer(
+      RestoreLagTracker tracker,
+      ObjectProvider<StateRestoreListener> restoreListeners,
+      ObjectProvider<StandbyUpdateListener> standbyListeners) {
+    return new LagTrackingConfigurer(tracker, restoreListeners, standbyListeners);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  StreamsHealth matviewStreamsHealth(
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean,
+      RestoreLagTracker tracker,
+      MatviewProperties properties) {
+    long maxRestoreLag = properties.getHealth().getMaxRestoreLag();
+    if (maxRestoreLag < 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.health.max-restore-lag", maxRestoreLag, "It must be at least 0, for example 0.");
+    }
+    return new StreamsHealth(
+        () -> {
+          KafkaStreams streams = factoryBean.getKafkaStreams();
+          return (streams != null) ? streams.state() : null;
+        },
+        tracker,
+        maxRestoreLag);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(ApplicationAvailability.class)
+  AvailabilityUpdater matviewAvailabilityUpdater(
+      StreamsHealth health,
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean,
+      ApplicationAvailability availability,
+      ApplicationEventPublisher publisher) {
+    return new AvailabilityUpdater(
+        health, factoryBean::isRunning, availability, publisher, AVAILABILITY_PERIOD);
+  }
+
+  /** The {@code matview} health component, when Boot's health support is present. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(HealthIndicator.class)
+  @ConditionalOnEnabledHealthIndicator("matview")
+  static class HealthIndicatorConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "matviewHealthIndicator")
+    MatviewHealthIndicator matviewHealthIndicator(StreamsHealth health) {
+      return new MatviewHealthIndicator(health);
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package dev.matview.health;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.KafkaStreams;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Keeps Boot's application availability in line with the views, checking about once a second:
+ * refuses traffic while they cannot be served and breaks liveness when Kafka Streams has failed (or
+ * stopped while it should run); it undoes only what it did, so it never accepts traffic that
+ * something else refused, such as a shutdown.
+ */
+public final class AvailabilityUpdater
+    implements SmartLifecycle, ApplicationListener<AvailabilityChangeEvent<?>> {
+
+  /** Starts after and stops before spring-kafka's factory bean, whose phase is MAX_VALUE-1000. */
+  static final int PHASE = Integer.MAX_VALUE - 900;
+
+  private static final Log logger = LogFactory.getLog(AvailabilityUpdater.class);
+
+  private final StreamsHealth health;
+
+  private final BooleanSupplier shouldRun;
+
+  private final ApplicationAvailability availability;
+
+  private final ApplicationEventPublisher publisher;
+
+  private final Duration period;
+
+  private @Nullable ScheduledExecutorService executor;
+
+  private boolean refusedTraffic;
+
+  private boolean brokeLiveness;
+
+  /**
+   * Updates {@code availability} through {@code publisher} from {@code health} every {@code
+   * period}; {@code shouldRun} says whether Kafka Streams is meant to be running.
+   */
+  public AvailabilityUpdater(
+      StreamsHealth health,
+      BooleanSupplier shouldRun,
+      ApplicationAvailability availability,
+      ApplicationEventPublisher publisher,
+      Duration period) {
+    this.health = health;
+    this.shouldRun = shouldRun;
+    this.availability = availability;
+    this.publisher = publisher;
+    this.period = period;
+  }
+
+  /** Compares the views' health with the availability and publishes what must change. */
+  public synchronized void update() {
+    StreamsHealth.Report report = this.health.report();
+    boolean serving = report.condition() == StreamsHealth.Condition.SERVING;
+    ReadinessState readiness = this.availability.getReadinessState();
+    if (!serving && readiness == ReadinessState.ACCEPTING_TRAFFIC) {
+      this.refusedTraffic = true;
+      AvailabilityChangeEvent.publish(this.publisher, this, ReadinessState.REFUSING_TRAFFIC);
+    } else if (serving && this.refusedTraffic && readiness == ReadinessState.REFUSING_TRAFFIC) {
+      this.refusedTraffic = false;
+      AvailabilityChangeEvent.publish(this.publisher, this, ReadinessState.ACCEPTING_TRAFFIC);
+    }
+    boolean failed = failed(report.state());
+    LivenessState liveness = this.availability.getLivenessState();
+    if (failed && liveness == LivenessState.CORRECT) {
+      this.brokeLiveness = true;
+      AvailabilityChangeEvent.publish(this.publisher, this, LivenessState.BROKEN);
+    } else if (!failed && this.brokeLiveness && liveness == LivenessState.BROKEN) {
+      this.brokeLiveness = false;
+      AvailabilityChangeEvent.publish(this.publisher, this, LivenessState.CORRECT);
+    }
+  }
+
+  private void tick() {
+    try {
+      update();
+    } catch (RuntimeException ex) {
+      logger.warn("Could not update the application's availability from Kafka Streams", ex);
+    }
+  }
+
+  private boolean failed(KafkaStreams.@Nullable State state) {
+    return state == KafkaStreams.State.ERROR
+        || state == KafkaStreams.State.PENDING_ERROR
+        || (state == KafkaStreams.State.NOT_RUNNING && this.shouldRun.getAsBoolean());
+  }
+
+  /** Another component changed the availability: it now owns that state, check again soon. */
+  @Override
+  public void onApplicationEvent(AvailabilityChangeEvent<?> event) {
+    if (event.getSource() == this) {
+      return;
+    }
+    synchronized (this) {
+      if (event.getState() instanceof ReadinessState) {
+        this.refusedTraffic = false;
+      } else if (event.getState() instanceof LivenessState) {
+        this.brokeLiveness = false;
+      }
+      if (this.executor != null) {
+        this.executor.execute(this::tick);
+      }
+    }
+  }
+
+  @Override
+  public synchronized void start() {
+    if (this.executor == null) {
+      ScheduledExecutorService executor =
+          Executors.newSingleThreadScheduledExecutor(
+              (task) -> {
+                Thread thread = new Thread(task, "matview-availability");
+                thread.setDaemon(true);
+                return thread;
+              });
+      executor.scheduleWithFixedDelay(this::tick, 0, this.period.toMillis(), TimeUnit.MILLISECONDS);
+      this.executor = executor;
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (this.executor != null) {
+      this.executor.shutdownNow();
+      this.executor = null;
+    }
+  }
+
+  @Override
+  public synchronized boolean isRunning() {
+    return this.executor != null;
+  }
+
+  @Override
+  public int getPhase() {
+    return PHASE;
+  }
+}

@@ -1,0 +1,54 @@
+package dev.matview.health;
+
+import java.util.List;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.processor.StandbyUpdateListener;
+import org.apache.kafka.streams.processor.TaskId;
+
+/** Calls several standby update listeners in order, because Kafka Streams holds only one. */
+public final class CompositeStandbyUpdateListener implements StandbyUpdateListener {
+
+  private final List<StandbyUpdateListener> listeners;
+
+  /** Calls {@code listeners} in the order given. */
+  public CompositeStandbyUpdateListener(List<StandbyUpdateListener> listeners) {
+    this.listeners = List.copyOf(listeners);
+  }
+
+  /** The listeners called, in order. */
+  public List<StandbyUpdateListener> listeners() {
+    return this.listeners;
+  }
+
+  @Override
+  public void onUpdateStart(TopicPartition partition, String store, long startingOffset) {
+    for (StandbyUpdateListener listener : this.listeners) {
+      listener.onUpdateStart(partition, store, startingOffset);
+    }
+  }
+
+  @Override
+  public void onBatchLoaded(
+      TopicPartition partition,
+      String store,
+      TaskId taskId,
+      long batchEndOffset,
+      long batchSize,
+      long currentEndOffset) {
+    for (StandbyUpdateListener listener : this.listeners) {
+      listener.onBatchLoaded(partition, store, taskId, batchEndOffset, batchSize, currentEndOffset);
+    }
+  }
+
+  @Override
+  public void onUpdateSuspended(
+      TopicPartition partition,
+      String store,
+      long storeOffset,
+      long currentEndOffset,
+      SuspendReason reason) {
+    for (StandbyUpdateListener listener : this.listeners) {
+      listener.onUpdateSuspended(partition, store, storeOffset, currentEndOffset, reason);
+    }
+  }
+}

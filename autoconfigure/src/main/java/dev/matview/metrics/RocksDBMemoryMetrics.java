@@ -1,0 +1,40 @@
+package dev.matview.metrics;
+
+import dev.matview.rocksdb.SharedRocksDBMemory;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Collection;
+import java.util.function.ToLongFunction;
+
+/**
+ * Gauges {@code matview.rocksdb.memory.used}, the off-heap bytes RocksDB's shared block cache holds
+ * (memtables included), and {@code matview.rocksdb.memory.bound}, its configured bound, summed over
+ * the process's shared pools; both are NaN while no store uses a bounded pool.
+ */
+public final class RocksDBMemoryMetrics implements MeterBinder {
+
+  /** Bytes the shared block caches hold, memtables charged to them included. */
+  public static final String USED = "matview.rocksdb.memory.used";
+
+  /** Bytes the shared block caches are bounded to. */
+  public static final String BOUND = "matview.rocksdb.memory.bound";
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    Gauge.builder(USED, () -> sum(SharedRocksDBMemory::usedBytes))
+        .baseUnit(BaseUnits.BYTES)
+        .description("Off-heap bytes held by RocksDB's shared block cache, memtables included")
+        .register(registry);
+    Gauge.builder(BOUND, () -> sum(SharedRocksDBMemory::boundBytes))
+        .baseUnit(BaseUnits.BYTES)
+        .description("Bound on the off-heap bytes of RocksDB's shared block cache")
+        .register(registry);
+  }
+
+  private static double sum(ToLongFunction<SharedRocksDBMemory> bytes) {
+    Collection<SharedRocksDBMemory> pools = SharedRocksDBMemory.all();
+    return pools.isEmpty() ? Double.NaN : pools.stream().mapToLong(bytes).sum();
+  }
+}

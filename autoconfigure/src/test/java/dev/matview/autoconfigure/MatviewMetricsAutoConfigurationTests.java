@@ -1,0 +1,79 @@
+package dev.matview.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.metrics.RocksDBMemoryMetrics;
+import dev.matview.metrics.ViewLagMetrics;
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Tests for {@link MatviewMetricsAutoConfiguration}. */
+class MatviewMetricsAutoConfigurationTests {
+
+  private final ApplicationContextRunner contextRunner =
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  MatviewAutoConfiguration.class,
+                  MatviewHealthAutoConfiguration.class,
+                  MatviewMetricsAutoConfiguration.class,
+                  KafkaAutoConfiguration.class))
+          .withUserConfiguration(ViewConfiguration.class)
+          .withPropertyValues(
+              "spring.kafka.streams.application-id=matview-test",
+              "spring.kafka.streams.auto-startup=false");
+
+  @Test
+  void bindsTheLagAndMemoryMetricsWhenThereIsARegistry() {
+    this.contextRunner
+        .withUserConfiguration(RegistryConfiguration.class)
+        .run(
+            (context) -> {
+              assertThat(context).hasSingleBean(ViewLagMetrics.class);
+              assertThat(context).hasSingleBean(RocksDBMemoryMetrics.class);
+            });
+  }
+
+  @Test
+  void backsOffWithoutARegistry() {
+    this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(ViewLagMetrics.class));
+  }
+
+  @Test
+  void backsOffWithoutMicrometer() {
+    this.contextRunner
+        .withUserConfiguration(RegistryConfiguration.class)
+        .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+        .run((context) -> assertThat(context).doesNotHaveBean(ViewLagMetrics.class));
+  }
+
+  record Sale(String shop) {}
+
+  @Configuration(proxyBeanMethods = false)
+  static class ViewConfiguration {
+
+    @MaterializedView("sales")
+    ViewDefinition<String, Sale, Long> sales() {
+      return Views.from("sales", Sale.class).count();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class RegistryConfiguration {
+
+    @Bean
+    SimpleMeterRegistry registry() {
+      return new SimpleMeterRegistry();
+    }
+  }
+}
