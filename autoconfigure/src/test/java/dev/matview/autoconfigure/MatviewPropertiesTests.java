@@ -72,7 +72,7 @@ class MatviewPropertiesTests {
             "matview.startup-checks.enabled=false",
             "matview.startup-checks.timeout=5s",
             "matview.dead-letter.enabled=false",
-            "matview.dead-letter.topic=sales-dead-letters")
+            "matview.dead-letter.topic=sales-dead-letters",
             "matview.health.max-restore-lag=5000")
         .run(
             (context) -> {
