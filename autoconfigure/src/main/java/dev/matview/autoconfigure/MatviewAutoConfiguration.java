@@ -4,9 +4,12 @@ import dev.matview.check.StartupChecks;
 import dev.matview.query.CursorCodec;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
+import dev.matview.query.LocalReplicas;
 import dev.matview.query.LocalStores;
+import dev.matview.query.LookupMetrics;
 import dev.matview.query.PeerClient;
 import dev.matview.query.Routing;
+import dev.matview.query.StaleReads;
 import dev.matview.query.StreamsRouting;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
@@ -147,7 +150,17 @@ public final class MatviewAutoConfiguration {
       LocalStores localStores,
       PeerClient peerClient,
       LocalInstance localInstance,
-      ViewSerdes serdes) {
+      ViewSerdes serdes,
+      MatviewProperties properties,
+      ObjectProvider<LocalReplicas> localReplicas,
+      ObjectProvider<LookupMetrics> lookupMetrics) {
+    MatviewProperties.StandbyReads standbyReads = properties.getStandbyReads();
+    if (standbyReads.getMaxLag() < 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.standby-reads.max-lag",
+          standbyReads.getMaxLag(),
+          "It must be at least 0, for example 10000.");
+    }
     return new ViewQueryService(
         registry,
         routing,
@@ -155,7 +168,10 @@ public final class MatviewAutoConfiguration {
         peerClient,
         localInstance,
         new KeyParser(serdes.mapper()),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        new StaleReads(standbyReads.isEnabled(), standbyReads.getMaxLag()),
+        localReplicas.getIfAvailable(() -> LocalReplicas.NONE),
+        lookupMetrics.getIfAvailable(() -> LookupMetrics.NONE));
   }
 
   @Bean

@@ -4,6 +4,8 @@ import dev.matview.health.AvailabilityUpdater;
 import dev.matview.health.MatviewHealthIndicator;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
+import dev.matview.health.TrackedReplicas;
+import dev.matview.query.LocalReplicas;
 import dev.matview.topology.ViewRegistry;
 import java.time.Duration;
 import org.apache.kafka.streams.KafkaStreams;
@@ -42,6 +44,12 @@ public final class MatviewHealthAutoConfiguration {
   @ConditionalOnMissingBean
   RestoreLagTracker matviewRestoreLagTracker() {
     return new RestoreLagTracker();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  LocalReplicas matviewLocalReplicas(RestoreLagTracker tracker) {
+    return new TrackedReplicas(tracker);
   }
 
   @Bean

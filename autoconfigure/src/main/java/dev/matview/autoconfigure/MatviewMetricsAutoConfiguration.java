@@ -1,8 +1,10 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.metrics.LookupTimers;
 import dev.matview.metrics.RocksDBMemoryMetrics;
 import dev.matview.metrics.ViewLagMetrics;
+import dev.matview.query.LookupMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -36,5 +38,11 @@ public final class MatviewMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   RocksDBMemoryMetrics matviewRocksDBMemoryMetrics() {
     return new RocksDBMemoryMetrics();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  LookupMetrics matviewLookupMetrics(MeterRegistry registry) {
+    return new LookupTimers(registry);
   }
 }

@@ -40,6 +40,8 @@ public class MatviewProperties {
 
   private final Forwarding forwarding = new Forwarding();
 
+  private final StandbyReads standbyReads = new StandbyReads();
+
   private final StartupChecks startupChecks = new StartupChecks();
 
   private final DeadLetter deadLetter = new DeadLetter();
@@ -88,6 +90,10 @@ public class MatviewProperties {
 
   public Forwarding getForwarding() {
     return this.forwarding;
+  }
+
+  public StandbyReads getStandbyReads() {
+    return this.standbyReads;
   }
 
   public StartupChecks getStartupChecks() {
@@ -307,6 +313,38 @@ public class MatviewProperties {
 
     public void setMaxRestoreLag(long maxRestoreLag) {
       this.maxRestoreLag = maxRestoreLag;
+    }
+  }
+
+  /** Properties of lookups answered by standbys and restoring replicas. */
+  public static class StandbyReads {
+
+    /**
+     * Whether a standby or restoring replica may answer a lookup when the active replica cannot;
+     * requests may override it with 'allowStale'.
+     */
+    private boolean enabled = false;
+
+    /**
+     * Most changelog offsets such a replica may lag behind and still answer; requests may lower or
+     * raise it with 'maxLag'.
+     */
+    private long maxLag = 10_000;
+
+    public boolean isEnabled() {
+      return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public long getMaxLag() {
+      return this.maxLag;
+    }
+
+    public void setMaxLag(long maxLag) {
+      this.maxLag = maxLag;
     }
   }
 }

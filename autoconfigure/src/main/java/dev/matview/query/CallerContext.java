@@ -8,8 +8,20 @@ import org.jspecify.annotations.Nullable;
  * @param forwarded whether another instance forwarded the request, which may then only be answered
  *     locally
  * @param authorization the caller's {@code Authorization} header, passed on when forwarding
+ * @param allowStale whether a standby or restoring replica may answer, or {@code null} for the
+ *     configured default
+ * @param maxLag most changelog offsets such a replica may lag, or {@code null} for the default
  */
-public record CallerContext(boolean forwarded, @Nullable String authorization) {
+public record CallerContext(
+    boolean forwarded,
+    @Nullable String authorization,
+    @Nullable Boolean allowStale,
+    @Nullable Long maxLag) {
+
+  /** A request without stale-read options of its own. */
+  public CallerContext(boolean forwarded, @Nullable String authorization) {
+    this(forwarded, authorization, null, null);
+  }
 
   /** A request made directly by a client, without credentials. */
   public static CallerContext direct() {

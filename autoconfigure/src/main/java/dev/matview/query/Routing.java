@@ -14,6 +14,13 @@ public interface Routing {
   <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key);
 
   /**
+   * The partition of {@code key}, its active replica and its standby replicas.
+   *
+   * @throws ViewUnavailableException while the owner is not known, such as during a rebalance
+   */
+  <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key);
+
+  /**
    * Every partition of the view's store in order, with its owner.
    *
    * @throws ViewUnavailableException while a partition has no known owner

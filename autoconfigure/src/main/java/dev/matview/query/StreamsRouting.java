@@ -37,8 +37,13 @@ public final class StreamsRouting implements Routing {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key) {
+    return replicasOfKey(view, key).active();
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key) {
     KafkaStreams kafkaStreams = running(view, key);
     KeyQueryMetadata metadata =
         kafkaStreams.queryMetadataForKey(
@@ -54,7 +59,10 @@ public final class StreamsRouting implements Routing {
           "The owner of this key's partition is not known while the instances rebalance",
           REBALANCE_RETRY);
     }
-    return new PartitionOwner(metadata.partition(), metadata.activeHost());
+    int partition = metadata.partition();
+    List<PartitionOwner> standbys =
+        metadata.standbyHosts().stream().map(host -> new PartitionOwner(partition, host)).toList();
+    return new KeyReplicas(new PartitionOwner(partition, metadata.activeHost()), standbys);
   }
 
   @Override

@@ -6,7 +6,9 @@ import dev.matview.view.ViewWindow;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +33,13 @@ public final class ViewQueryService {
 
   private final Clock clock;
 
-  /** A service that finds owners through {@code routing} and reaches them with {@code peers}. */
+  private final StaleReads staleReads;
+
+  private final LocalReplicas localReplicas;
+
+  private final LookupMetrics metrics;
+
+  /** A service without stale reads or metrics. */
   public ViewQueryService(
       ViewRegistry registry,
       Routing routing,
@@ -40,6 +48,35 @@ public final class ViewQueryService {
       LocalInstance localInstance,
       KeyParser keyParser,
       Clock clock) {
+    this(
+        registry,
+        routing,
+        localStores,
+        peers,
+        localInstance,
+        keyParser,
+        clock,
+        StaleReads.disabled(),
+        LocalReplicas.NONE,
+        LookupMetrics.NONE);
+  }
+
+  /**
+   * A service that finds replicas through {@code routing}, reaches them with {@code peers}, lets
+   * standbys answer as {@code staleReads} allows, judging local ones by {@code localReplicas}, and
+   * times every lookup into {@code metrics}.
+   */
+  public ViewQueryService(
+      ViewRegistry registry,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
+      LocalInstance localInstance,
+      KeyParser keyParser,
+      Clock clock,
+      StaleReads staleReads,
+      LocalReplicas localReplicas,
+      LookupMetrics metrics) {
     this.registry = registry;
     this.routing = routing;
     this.localStores = localStores;
@@ -47,6 +84,9 @@ public final class ViewQueryService {
     this.localInstance = localInstance;
     this.keyParser = keyParser;
     this.clock = clock;
+    this.staleReads = staleReads;
+    this.localReplicas = localReplicas;
+    this.metrics = metrics;
   }
 
   /** Every view, in declaration order. */
@@ -66,6 +106,10 @@ public final class ViewQueryService {
 
   /** The current value of {@code rawKey} in a table view; a null value when it has none. */
   public Routed<KeyAnswer> get(String viewName, String rawKey, CallerContext caller) {
+    return timed(viewName, () -> getIn(viewName, rawKey, caller));
+  }
+
+  private Routed<KeyAnswer> getIn(String viewName, String rawKey, CallerContext caller) {
     ResolvedView<?, ?, ?> view = view(viewName);
     if (view.window() != null) {
       throw new InvalidQueryException(
@@ -83,16 +127,26 @@ public final class ViewQueryService {
   private <K> Routed<KeyAnswer> getFrom(
       ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
     K key = parseKey(view, rawKey);
-    PartitionOwner owner = this.routing.ownerOfKey(view, key);
-    if (this.routing.isLocal(owner)) {
-      Object value = this.localStores.get(view, key, owner.partition());
-      return new Routed.Local<>(new KeyAnswer(key, value, activeReplica()));
-    }
-    return forward(view, key, owner, "/keys/" + encode(rawKey), caller);
+    return route(
+        view,
+        key,
+        caller,
+        "/keys/" + encode(rawKey),
+        (partition, replica) ->
+            new KeyAnswer(key, this.localStores.get(view, key, partition), replica));
   }
 
   /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
   public Routed<WindowsAnswer> windows(
+      String viewName,
+      String rawKey,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      CallerContext caller) {
+    return timed(viewName, () -> windowsIn(viewName, rawKey, from, to, caller));
+  }
+
+  private Routed<WindowsAnswer> windowsIn(
       String viewName,
       String rawKey,
       @Nullable Instant from,
@@ -123,34 +177,228 @@ public final class ViewQueryService {
       Instant to,
       CallerContext caller) {
     K key = parseKey(view, rawKey);
-    PartitionOwner owner = this.routing.ownerOfKey(view, key);
-    if (this.routing.isLocal(owner)) {
-      List<WindowValue> windows =
-          this.localStores.windows(view, window, key, owner.partition(), from, to);
-      return new Routed.Local<>(new WindowsAnswer(key, windows, activeReplica()));
-    }
-    String path = "/keys/" + encode(rawKey) + "/windows?from=" + from + "&to=" + to;
-    return forward(view, key, owner, path, caller);
+    return route(
+        view,
+        key,
+        caller,
+        "/keys/" + encode(rawKey) + "/windows?from=" + from + "&to=" + to,
+        (partition, replica) ->
+            new WindowsAnswer(
+                key, this.localStores.windows(view, window, key, partition, from, to), replica));
   }
 
-  private <T> Routed<T> forward(
+  /**
+   * Answers from the key's active replica, here or on its owner; when that fails and stale reads
+   * are allowed, from a standby within the lag bound, this instance's own first.
+   */
+  private <K, T> Routed<T> route(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      CallerContext caller,
+      String pathInView,
+      LocalRead<T> read) {
+    StaleReads stale = this.staleReads.forCaller(caller);
+    KeyReplicas replicas = this.routing.replicasOfKey(view, key);
+    PartitionOwner active = replicas.active();
+    RuntimeException activeFailure;
+    if (this.routing.isLocal(active)) {
+      try {
+        return new Routed.Local<>(read.read(active.partition(), localActive(view, active)));
+      } catch (ViewUnavailableException ex) {
+        activeFailure = restoringOr(ex, view, key, active.partition());
+      }
+    } else if (caller.forwarded()) {
+      activeFailure = ViewUnavailableException.notOwner(view.name(), key, active);
+    } else {
+      try {
+        PeerResponse response = forward(view, active, pathInView, caller, null);
+        if (response.status() != 503 || !stale.enabled()) {
+          return new Routed.Relayed<>(response);
+        }
+        activeFailure = new PeerProblemException(response);
+      } catch (ViewUnavailableException | ViewTimeoutException ex) {
+        activeFailure = ex;
+      }
+    }
+    if (!stale.enabled()) {
+      throw activeFailure;
+    }
+    return fromStandby(view, key, replicas, caller, stale, pathInView, read, activeFailure);
+  }
+
+  private <K, T> Routed<T> fromStandby(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      KeyReplicas replicas,
+      CallerContext caller,
+      StaleReads stale,
+      String pathInView,
+      LocalRead<T> read,
+      RuntimeException activeFailure) {
+    List<String> refusals = new ArrayList<>();
+    for (PartitionOwner standby : localFirst(replicas.standbys())) {
+      if (this.routing.isLocal(standby)) {
+        LocalReplicas.State state = this.localReplicas.state(view.storeName(), standby.partition());
+        if (state == null || state.lag() > stale.maxLag()) {
+          refusals.add(
+              "this instance's standby lags "
+                  + (state != null ? state.lag() + " offsets" : "an unknown number of offsets"));
+          continue;
+        }
+        try {
+          Replica replica =
+              new Replica(this.localInstance.describe(), Replica.Role.STANDBY, state.lag());
+          return new Routed.Local<>(read.read(standby.partition(), replica));
+        } catch (ViewUnavailableException ex) {
+          refusals.add("this instance's standby: " + ex.getMessage());
+        }
+      } else if (!caller.forwarded()) {
+        try {
+          PeerResponse response = forward(view, standby, pathInView, caller, stale);
+          if (response.isSuccess() || response.status() == 404) {
+            return new Routed.Relayed<>(response);
+          }
+          refusals.add(standby.describe() + " answered " + response.status());
+        } catch (ViewUnavailableException | ViewTimeoutException ex) {
+          refusals.add(standby.describe() + ": " + ex.getMessage());
+        }
+      }
+    }
+    throw new ViewUnavailableException(
+        view.name(),
+        key,
+        replicas.partition(),
+        "The active replica of partition "
+            + replicas.partition()
+            + " of view '"
+            + view.name()
+            + "' cannot answer ("
+            + activeFailure.getMessage()
+            + ") and no standby within "
+            + stale.maxLag()
+            + " offsets could"
+            + (refusals.isEmpty() ? " (there is none)" : ": " + String.join("; ", refusals)),
+        retryAfter(activeFailure));
+  }
+
+  private List<PartitionOwner> localFirst(List<PartitionOwner> standbys) {
+    List<PartitionOwner> ordered = new ArrayList<>(standbys.size());
+    standbys.stream().filter(this.routing::isLocal).forEach(ordered::add);
+    standbys.stream().filter(standby -> !this.routing.isLocal(standby)).forEach(ordered::add);
+    return ordered;
+  }
+
+  private PeerResponse forward(
       ResolvedView<?, ?, ?> view,
-      Object key,
       PartitionOwner owner,
       String pathInView,
-      CallerContext caller) {
-    if (caller.forwarded()) {
-      throw ViewUnavailableException.notOwner(view.name(), key, owner);
+      CallerContext caller,
+      @Nullable StaleReads stale) {
+    String path = "/" + encode(view.name()) + pathInView;
+    if (stale != null) {
+      path += (path.contains("?") ? "&" : "?") + "allowStale=true&maxLag=" + stale.maxLag();
     }
-    PeerResponse response =
-        PeerClient.join(
-            this.peers.get(
-                view.name(),
-                owner,
-                "/" + encode(view.name()) + pathInView,
-                caller,
-                this.peers.timeout()));
-    return new Routed.Relayed<>(response);
+    return PeerClient.join(this.peers.get(view.name(), owner, path, caller, this.peers.timeout()));
+  }
+
+  private Replica localActive(ResolvedView<?, ?, ?> view, PartitionOwner active) {
+    LocalReplicas.State state = this.localReplicas.state(view.storeName(), active.partition());
+    long lag = state != null && state.role() == Replica.Role.ACTIVE ? state.lag() : 0;
+    return new Replica(this.localInstance.describe(), Replica.Role.ACTIVE, lag);
+  }
+
+  /** The failure of a local active replica, told as restore progress when it is restoring. */
+  private RuntimeException restoringOr(
+      ViewUnavailableException failure, ResolvedView<?, ?, ?> view, Object key, int partition) {
+    LocalReplicas.State state = this.localReplicas.state(view.storeName(), partition);
+    if (state == null || state.role() != Replica.Role.ACTIVE || state.lag() <= 0) {
+      return failure;
+    }
+    Duration eta = state.eta();
+    return new ViewUnavailableException(
+        view.name(),
+        key,
+        partition,
+        "Partition "
+            + partition
+            + " of view '"
+            + view.name()
+            + "' is restoring from its changelog: "
+            + state.lag()
+            + " of "
+            + state.endOffset()
+            + " offsets to go"
+            + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),
+        eta != null ? clamp(eta) : failure.getRetryAfter());
+  }
+
+  private static Duration clamp(Duration eta) {
+    Duration atLeast = eta.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : eta;
+    return atLeast.compareTo(Duration.ofSeconds(60)) > 0 ? Duration.ofSeconds(60) : atLeast;
+  }
+
+  private static Duration retryAfter(RuntimeException failure) {
+    return failure instanceof ViewUnavailableException unavailable
+        ? unavailable.getRetryAfter()
+        : StreamsRouting.REBALANCE_RETRY;
+  }
+
+  private <T> Routed<T> timed(String viewName, java.util.function.Supplier<Routed<T>> lookup) {
+    long started = System.nanoTime();
+    String route = "none";
+    String outcome = "error";
+    try {
+      Routed<T> routed = lookup.get();
+      route = routeOf(routed);
+      outcome = outcomeOf(routed);
+      return routed;
+    } catch (InvalidQueryException | UnknownViewException ex) {
+      outcome = "invalid";
+      throw ex;
+    } catch (ViewUnavailableException ex) {
+      outcome = "unavailable";
+      throw ex;
+    } catch (ViewTimeoutException ex) {
+      outcome = "timeout";
+      throw ex;
+    } finally {
+      String view = this.registry.find(viewName).isPresent() ? viewName : "unknown";
+      this.metrics.record(view, route, outcome, System.nanoTime() - started);
+    }
+  }
+
+  private static String routeOf(Routed<?> routed) {
+    if (routed instanceof Routed.Relayed<?> relayed) {
+      return "standby".equals(relayed.response().header("Matview-Replica"))
+          ? "standby"
+          : "forwarded";
+    }
+    Object answer = ((Routed.Local<?>) routed).answer();
+    Replica replica =
+        answer instanceof KeyAnswer key ? key.replica() : ((WindowsAnswer) answer).replica();
+    return replica.role() == Replica.Role.STANDBY ? "standby" : "local";
+  }
+
+  private static String outcomeOf(Routed<?> routed) {
+    if (routed instanceof Routed.Relayed<?> relayed) {
+      int status = relayed.response().status();
+      return status == 200
+          ? "found"
+          : status == 404 ? "absent" : status == 503 ? "unavailable" : "error";
+    }
+    Object answer = ((Routed.Local<?>) routed).answer();
+    return answer instanceof KeyAnswer key && key.value() == null ? "absent" : "found";
+  }
+
+  /**
+   * Reads one partition of this instance's store.
+   *
+   * @param <T> the answer
+   */
+  @FunctionalInterface
+  private interface LocalRead<T> {
+
+    T read(int partition, Replica replica);
   }
 
   private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {
@@ -160,10 +408,6 @@ public final class ViewQueryService {
       throw new InvalidQueryException(
           view.name(), "key", "Key " + ex.getMessage() + " as view '" + view.name() + "' needs");
     }
-  }
-
-  private Replica activeReplica() {
-    return new Replica(this.localInstance.describe(), Replica.Role.ACTIVE, 0);
   }
 
   static String encode(String pathSegment) {

@@ -1,7 +1,9 @@
 package dev.matview.web;
 
 import dev.matview.query.CallerContext;
+import dev.matview.query.InvalidQueryException;
 import dev.matview.query.PeerClient;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /** Reads what matters for routing a lookup from its request headers. */
@@ -13,5 +15,44 @@ final class Callers {
     return new CallerContext(
         "1".equals(headers.getFirst(PeerClient.FORWARDED_HEADER)),
         headers.getFirst(HttpHeaders.AUTHORIZATION));
+  }
+
+  /** The caller with its per-request stale-read options, {@code allowStale} and {@code maxLag}. */
+  static CallerContext from(
+      HttpHeaders headers, String view, @Nullable String allowStale, @Nullable String maxLag) {
+    return new CallerContext(
+        "1".equals(headers.getFirst(PeerClient.FORWARDED_HEADER)),
+        headers.getFirst(HttpHeaders.AUTHORIZATION),
+        allowStale(view, allowStale),
+        maxLag(view, maxLag));
+  }
+
+  private static @Nullable Boolean allowStale(String view, @Nullable String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new InvalidQueryException(
+          view, "allowStale", "'allowStale' must be true or false, was '" + value + "'");
+    }
+    return Boolean.valueOf(value);
+  }
+
+  private static @Nullable Long maxLag(String view, @Nullable String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      long maxLag = Long.parseLong(value);
+      if (maxLag >= 0) {
+        return maxLag;
+      }
+    } catch (NumberFormatException ex) {
+      // reported below
+    }
+    throw new InvalidQueryException(
+        view,
+        "maxLag",
+        "'maxLag' must be a whole number of offsets, 0 or more, was '" + value + "'");
   }
 }

@@ -62,8 +62,13 @@ public class ViewController {
   /** The current value of one key of a table view. */
   @GetMapping("/{view}/keys/{key}")
   public ResponseEntity<?> key(
-      @PathVariable String view, @PathVariable String key, @RequestHeader HttpHeaders headers) {
-    Routed<KeyAnswer> routed = this.queryService.get(view, key, Callers.from(headers));
+      @PathVariable String view,
+      @PathVariable String key,
+      @RequestParam(required = false) @Nullable String allowStale,
+      @RequestParam(required = false) @Nullable String maxLag,
+      @RequestHeader HttpHeaders headers) {
+    Routed<KeyAnswer> routed =
+        this.queryService.get(view, key, Callers.from(headers, view, allowStale, maxLag));
     if (routed instanceof Routed.Relayed<KeyAnswer> relayed) {
       return Relay.of(relayed.response());
     }
@@ -81,6 +86,8 @@ public class ViewController {
       @PathVariable String key,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
+      @RequestParam(required = false) @Nullable String allowStale,
+      @RequestParam(required = false) @Nullable String maxLag,
       @RequestHeader HttpHeaders headers) {
     Routed<WindowsAnswer> routed =
         this.queryService.windows(
@@ -88,7 +95,7 @@ public class ViewController {
             key,
             RequestParameters.instant(view, "from", from),
             RequestParameters.instant(view, "to", to),
-            Callers.from(headers));
+            Callers.from(headers, view, allowStale, maxLag));
     if (routed instanceof Routed.Relayed<WindowsAnswer> relayed) {
       return Relay.of(relayed.response());
     }

@@ -3,27 +3,19 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.view.Views;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.state.HostInfo;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -36,52 +28,15 @@ class ForwardingTests {
 
   private static final Duration TIMEOUT = Duration.ofMillis(500);
 
-  private final CountDownLatch release = new CountDownLatch(1);
+  private final StubInstance owner =
+      new StubInstance()
+          .answering(200, Map.of("Matview-Served-By", "owner:1"), "{\"key\":\"k-1\",\"value\":42}");
 
-  private final List<Map<String, @Nullable String>> received = new CopyOnWriteArrayList<>();
-
-  private HttpServer owner;
-
-  private volatile boolean slow;
-
-  private ViewQueryService service;
-
-  private int ownerPort;
-
-  @BeforeEach
-  void startStubOwner() throws IOException {
-    this.owner = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    this.owner.createContext(
-        "/views/",
-        exchange -> {
-          this.received.add(
-              Map.of(
-                  "path", exchange.getRequestURI().toString(),
-                  "forwarded",
-                      String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Forwarded")),
-                  "authorization",
-                      String.valueOf(exchange.getRequestHeaders().getFirst("Authorization"))));
-          if (this.slow) {
-            awaitRelease();
-          }
-          byte[] body = "{\"key\":\"k-1\",\"value\":42}".getBytes(StandardCharsets.UTF_8);
-          exchange.getResponseHeaders().add("Content-Type", "application/json");
-          exchange.getResponseHeaders().add("Matview-Served-By", "owner:1");
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    this.owner.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
-    this.owner.start();
-    this.ownerPort = this.owner.getAddress().getPort();
-    this.service = service(this.ownerPort);
-  }
+  private final ViewQueryService service = service(this.owner.owner(3).host().port());
 
   @AfterEach
   void stopStubOwner() {
-    this.release.countDown();
-    this.owner.stop(0);
+    this.owner.close();
   }
 
   @Test
@@ -93,7 +48,7 @@ class ForwardingTests {
     assertThat(response.status()).isEqualTo(200);
     assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("\"value\":42");
     assertThat(response.header("Matview-Served-By")).isEqualTo("owner:1");
-    assertThat(this.received)
+    assertThat(this.owner.received())
         .singleElement()
         .satisfies(
             request -> {
@@ -105,7 +60,7 @@ class ForwardingTests {
 
   @Test
   void answersGatewayTimeoutWithinTheTimeoutWhenTheOwnerIsSlow() {
-    this.slow = true;
+    this.owner.hanging();
     long started = System.nanoTime();
     assertThatExceptionOfType(ViewTimeoutException.class)
         .isThrownBy(() -> this.service.get("counts", "k-1", CallerContext.direct()))
@@ -113,7 +68,7 @@ class ForwardingTests {
             ex -> {
               assertThat(ex.getView()).isEqualTo("counts");
               assertThat(ex.getPartition()).isEqualTo(3);
-              assertThat(ex.getOwner()).isEqualTo("127.0.0.1:" + this.ownerPort);
+              assertThat(ex.getOwner()).isEqualTo(this.owner.owner(3).describe());
               assertThat(ex.getMessage()).contains("did not answer within 500 ms");
             });
     assertThat(Duration.ofNanos(System.nanoTime() - started))
@@ -143,7 +98,7 @@ class ForwardingTests {
     assertThatExceptionOfType(ViewUnavailableException.class)
         .isThrownBy(() -> this.service.get("counts", "k-1", new CallerContext(true, null)))
         .withMessageContaining("forwarded request for partition 3");
-    assertThat(this.received).isEmpty();
+    assertThat(this.owner.received()).isEmpty();
   }
 
   private ViewQueryService service(int port) {
@@ -164,14 +119,6 @@ class ForwardingTests {
         Clock.systemUTC());
   }
 
-  private void awaitRelease() {
-    try {
-      this.release.await(30, TimeUnit.SECONDS);
-    } catch (InterruptedException ex) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   record Event(String id) {}
 
   /** Says that one remote instance owns every key. */
@@ -180,6 +127,11 @@ class ForwardingTests {
     @Override
     public <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key) {
       return this.owner;
+    }
+
+    @Override
+    public <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key) {
+      return new KeyReplicas(this.owner, List.of());
     }
 
     @Override

@@ -1,0 +1,25 @@
+package dev.matview.query;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/** Tells how far this instance's replica of a store partition lags behind its changelog. */
+@FunctionalInterface
+public interface LocalReplicas {
+
+  /** Knows no replica: every replica is taken as caught up. */
+  LocalReplicas NONE = (store, partition) -> null;
+
+  /** This instance's replica of {@code store}'s {@code partition}, or {@code null} if unknown. */
+  @Nullable State state(String store, int partition);
+
+  /**
+   * A local replica's role and lag.
+   *
+   * @param role whether it is the active replica or a standby
+   * @param lag changelog offsets still to apply
+   * @param endOffset one past the last changelog offset known
+   * @param eta estimated time until caught up, or {@code null}
+   */
+  record State(Replica.Role role, long lag, long endOffset, @Nullable Duration eta) {}
+}

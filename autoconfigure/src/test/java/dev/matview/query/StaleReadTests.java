@@ -1,0 +1,202 @@
+package dev.matview.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
+import dev.matview.topology.ViewSerdes;
+import dev.matview.view.Views;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * When the active replica cannot answer, a standby may, if stale reads are allowed and its lag is
+ * within the bound; the active is always asked first, and standbys are asked to check their lag.
+ */
+class StaleReadTests {
+
+  private static final String STANDBY_ANSWER = "{\"key\":\"k-1\",\"value\":41}";
+
+  private final StubInstance standby =
+      new StubInstance()
+          .answering(
+              200, Map.of("Matview-Replica", "standby", "Matview-Offset-Lag", "3"), STANDBY_ANSWER);
+
+  private final StubInstance active = new StubInstance();
+
+  @AfterEach
+  void stopStubs() {
+    this.standby.close();
+    this.active.close();
+  }
+
+  @Test
+  void asksAStandbyWithTheLagBoundWhenTheActiveIsUnreachable() throws IOException {
+    ViewQueryService service =
+        service(unreachable(), List.of(this.standby.owner(2)), new StaleReads(true, 100), null);
+    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct());
+    assertThat(((Routed.Relayed<KeyAnswer>) routed).response().header("Matview-Replica"))
+        .isEqualTo("standby");
+    assertThat(this.standby.received())
+        .singleElement()
+        .satisfies(
+            request -> {
+              assertThat(request.get("path"))
+                  .isEqualTo("/views/counts/keys/k-1?allowStale=true&maxLag=100");
+              assertThat(request.get("forwarded")).isEqualTo("1");
+            });
+  }
+
+  @Test
+  void timesALookupAnsweredByAStandbyUnderTheStandbyRoute() throws IOException {
+    List<String> recorded = new java.util.ArrayList<>();
+    ViewQueryService service =
+        service(
+            unreachable(),
+            List.of(this.standby.owner(2)),
+            new StaleReads(true, 100),
+            null,
+            (view, route, outcome, nanos) -> recorded.add(view + "/" + route + "/" + outcome));
+    service.get("counts", "k-1", CallerContext.direct());
+    assertThat(recorded).containsExactly("counts/standby/found");
+  }
+
+  @Test
+  void answersFromTheActiveWithoutAskingStandbysWhenItCan() {
+    this.active.answering(
+        200, Map.of("Matview-Replica", "active"), "{\"key\":\"k-1\",\"value\":42}");
+    ViewQueryService service =
+        service(
+            this.active.owner(2), List.of(this.standby.owner(2)), new StaleReads(true, 100), null);
+    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct());
+    assertThat(((Routed.Relayed<KeyAnswer>) routed).response().header("Matview-Replica"))
+        .isEqualTo("active");
+    assertThat(this.standby.received()).isEmpty();
+  }
+
+  @Test
+  void turnsToAStandbyWhenTheActiveSaysItCannotAnswer() {
+    this.active.answering(503, Map.of("Retry-After", "4"), "{\"status\":503}");
+    ViewQueryService service =
+        service(
+            this.active.owner(2), List.of(this.standby.owner(2)), new StaleReads(true, 100), null);
+    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct());
+    assertThat(((Routed.Relayed<KeyAnswer>) routed).response().status()).isEqualTo(200);
+    assertThat(this.active.received()).hasSize(1);
+    assertThat(this.standby.received()).hasSize(1);
+  }
+
+  @Test
+  void saysServiceUnavailableWithoutAskingStandbysWhenStaleReadsAreOff() throws IOException {
+    ViewQueryService service =
+        service(unreachable(), List.of(this.standby.owner(2)), StaleReads.disabled(), null);
+    assertThatExceptionOfType(ViewUnavailableException.class)
+        .isThrownBy(() -> service.get("counts", "k-1", CallerContext.direct()))
+        .withMessageContaining("cannot be reached");
+    assertThat(this.standby.received()).isEmpty();
+  }
+
+  @Test
+  void letsARequestAllowStaleReadsWhenTheDefaultDoesNot() throws IOException {
+    ViewQueryService service =
+        service(unreachable(), List.of(this.standby.owner(2)), StaleReads.disabled(), null);
+    service.get("counts", "k-1", new CallerContext(false, null, true, 7L));
+    assertThat(this.standby.received())
+        .singleElement()
+        .satisfies(
+            request -> assertThat(request.get("path")).endsWith("?allowStale=true&maxLag=7"));
+  }
+
+  @Test
+  void refusesWhenTheLocalStandbyLagsBeyondTheBound() throws IOException {
+    PartitionOwner self = new PartitionOwner(2, new HostInfo("127.0.0.1", 1));
+    LocalReplicas laggingStandby =
+        (store, partition) -> new LocalReplicas.State(Replica.Role.STANDBY, 50, 1000, null);
+    ViewQueryService service =
+        service(unreachable(), List.of(self), new StaleReads(true, 10), laggingStandby);
+    assertThatExceptionOfType(ViewUnavailableException.class)
+        .isThrownBy(() -> service.get("counts", "k-1", new CallerContext(true, null, true, 10L)))
+        .satisfies(
+            ex -> {
+              assertThat(ex.getMessage())
+                  .contains(
+                      "no standby within 10 offsets", "this instance's standby lags 50 offsets");
+              assertThat(ex.getPartition()).isEqualTo(2);
+            });
+  }
+
+  private ViewQueryService service(
+      PartitionOwner active,
+      List<PartitionOwner> standbys,
+      StaleReads staleReads,
+      @Nullable LocalReplicas localReplicas) {
+    return service(active, standbys, staleReads, localReplicas, LookupMetrics.NONE);
+  }
+
+  private ViewQueryService service(
+      PartitionOwner active,
+      List<PartitionOwner> standbys,
+      StaleReads staleReads,
+      @Nullable LocalReplicas localReplicas,
+      LookupMetrics metrics) {
+    ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
+    ViewRegistry registry =
+        ViewRegistry.of(
+            Map.of("counts", Views.from("events", Event.class).count()), serdes, "stale");
+    LocalInstance self = new LocalInstance();
+    self.setHostInfo(new HostInfo("127.0.0.1", 1));
+    return new ViewQueryService(
+        registry,
+        new FixedReplicas(new KeyReplicas(active, standbys), self),
+        new LocalStores(() -> null),
+        new PeerClient("/views", Duration.ofMillis(500), null),
+        self,
+        new KeyParser(serdes.mapper()),
+        Clock.systemUTC(),
+        staleReads,
+        localReplicas != null ? localReplicas : LocalReplicas.NONE,
+        metrics);
+  }
+
+  private static PartitionOwner unreachable() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return new PartitionOwner(2, new HostInfo("127.0.0.1", socket.getLocalPort()));
+    }
+  }
+
+  record Event(String id) {}
+
+  /** The same replicas for every key; an owner on this instance's address is local. */
+  private record FixedReplicas(KeyReplicas replicas, LocalInstance self) implements Routing {
+
+    @Override
+    public <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key) {
+      return this.replicas.active();
+    }
+
+    @Override
+    public <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key) {
+      return this.replicas;
+    }
+
+    @Override
+    public List<PartitionOwner> owners(ResolvedView<?, ?, ?> view) {
+      return List.of(this.replicas.active());
+    }
+
+    @Override
+    public boolean isLocal(PartitionOwner owner) {
+      return owner.host().equals(this.self.hostInfo());
+    }
+  }
+}
