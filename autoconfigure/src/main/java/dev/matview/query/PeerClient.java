@@ -124,19 +124,19 @@ public final class PeerClient {
 
   private static RuntimeException translate(
       String view, PartitionOwner owner, Throwable failure, Duration timeout) {
+    String owned =
+        "Partition "
+            + owner.partition()
+            + " of view '"
+            + view
+            + "' is owned by "
+            + owner.describe();
     if (failure instanceof HttpConnectTimeoutException || failure instanceof ConnectException) {
       return new ViewUnavailableException(
           view,
           null,
           owner.partition(),
-          "Partition "
-              + owner.partition()
-              + " of view '"
-              + view
-              + "' is owned by "
-              + owner.describe()
-              + ", which cannot be reached: "
-              + failure.getClass().getSimpleName(),
+          owned + ", which cannot be reached: " + failure.getClass().getSimpleName(),
           StreamsRouting.REBALANCE_RETRY);
     }
     if (failure instanceof HttpTimeoutException || failure instanceof TimeoutException) {
@@ -144,29 +144,14 @@ public final class PeerClient {
           view,
           owner.partition(),
           owner.describe(),
-          "Partition "
-              + owner.partition()
-              + " of view '"
-              + view
-              + "' is owned by "
-              + owner.describe()
-              + ", which did not answer within "
-              + timeout.toMillis()
-              + " ms");
+          owned + ", which did not answer within " + timeout.toMillis() + " ms");
     }
     if (failure instanceof IOException) {
       return new ViewUnavailableException(
           view,
           null,
           owner.partition(),
-          "Partition "
-              + owner.partition()
-              + " of view '"
-              + view
-              + "' is owned by "
-              + owner.describe()
-              + ", which failed to answer: "
-              + failure,
+          owned + ", which failed to answer: " + failure,
           StreamsRouting.REBALANCE_RETRY);
     }
     return failure instanceof RuntimeException runtime
