@@ -1,0 +1,179 @@
+package dev.matview.standby;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+
+/**
+ * Two instances with one standby replica each: when the owner of a key cannot be reached, its
+ * standby on the other instance answers if the caller allows stale reads, and says so in its
+ * headers; without that permission the caller gets 503.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StandbyReadIntegrationTests {
+
+  private static final String TOPIC = "visits";
+
+  private static final int KEYS = 60;
+
+  @TempDir static Path stateDirs;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+
+  private EmbeddedKafkaKraftBroker broker;
+
+  @BeforeAll
+  void startTwoInstancesWithStandbys() {
+    this.broker = new EmbeddedKafkaKraftBroker(1, 4, TOPIC);
+    this.broker.afterPropertiesSet();
+    for (int n = 1; n <= 2; n++) {
+      this.instances.add(start(n));
+    }
+    try (Producer<String, String> producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(this.broker),
+            new StringSerializer(),
+            new StringSerializer())) {
+      for (int i = 0; i < KEYS * 3; i++) {
+        producer.send(new ProducerRecord<>(TOPIC, "page-" + (i % KEYS), "{\"page\":\"p\"}"));
+      }
+    }
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () -> {
+              for (int i = 0; i < KEYS; i++) {
+                assertThat(get(port(0), "page-" + i, "").body()).contains("\"value\":3");
+              }
+            });
+  }
+
+  @AfterAll
+  void stopEverything() {
+    this.instances.forEach(ConfigurableApplicationContext::close);
+    if (this.broker != null) {
+      this.broker.destroy();
+    }
+  }
+
+  @Test
+  void answersFromTheStandbyWhenTheOwnerIsUnreachableAndStaleReadsAreAllowed() {
+    String servedBySecond = "localhost:" + port(1);
+    String keyOwnedBySecond =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> keyServedBy(servedBySecond), key -> key != null);
+    ((WebServerApplicationContext) this.instances.get(1)).getWebServer().stop();
+    HttpResponse<String> refused = get(port(0), keyOwnedBySecond, "");
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(
+            () -> {
+              HttpResponse<String> stale =
+                  get(port(0), keyOwnedBySecond, "?allowStale=true&maxLag=1000");
+              assertThat(stale.statusCode()).isEqualTo(200);
+              assertThat(stale.body()).contains("\"value\":3");
+              assertThat(stale.headers().firstValue("Matview-Replica")).hasValue("standby");
+              assertThat(stale.headers().firstValue("Matview-Served-By"))
+                  .hasValue("localhost:" + port(0));
+              assertThat(
+                      Long.parseLong(
+                          stale.headers().firstValue("Matview-Offset-Lag").orElseThrow()))
+                  .isBetween(0L, 1000L);
+            });
+  }
+
+  private String keyServedBy(String instance) {
+    for (int i = 0; i < KEYS; i++) {
+      HttpResponse<String> answer = get(port(0), "page-" + i, "");
+      if (answer.headers().firstValue("Matview-Served-By").orElse("").equals(instance)) {
+        return "page-" + i;
+      }
+    }
+    return null;
+  }
+
+  private ConfigurableApplicationContext start(int n) {
+    return new SpringApplicationBuilder(StandbyApp.class)
+        .run(
+            "--spring.main.banner-mode=off",
+            "--server.port=0",
+            "--spring.kafka.bootstrap-servers=" + this.broker.getBrokersAsString(),
+            "--spring.kafka.streams.application-id=standby-it",
+            "--spring.kafka.streams.state-dir=" + stateDirs.resolve("instance-" + n),
+            "--spring.kafka.streams.properties.commit.interval.ms=100",
+            "--spring.kafka.streams.properties.acceptable.recovery.lag=0",
+            "--spring.kafka.admin.auto-create=true",
+            "--matview.standby-replicas=1",
+            "--matview.advertised-host=localhost",
+            "--matview.forwarding.timeout=1s");
+  }
+
+  private int port(int index) {
+    return ((WebServerApplicationContext) this.instances.get(index)).getWebServer().getPort();
+  }
+
+  private HttpResponse<String> get(int port, String key, String query) {
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://localhost:" + port + "/views/visits-per-page/keys/" + key + query))
+            .timeout(Duration.ofSeconds(10))
+            .build();
+    try {
+      return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(ex);
+    }
+  }
+
+  record Visit(String page) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class StandbyApp {
+
+    @MaterializedView("visits-per-page")
+    ViewDefinition<String, Visit, Long> visitsPerPage() {
+      return Views.from(TOPIC, Visit.class).count();
+    }
+  }
+}
