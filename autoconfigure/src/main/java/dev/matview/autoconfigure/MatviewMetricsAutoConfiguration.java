@@ -1,8 +1,12 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.disk.StateDirSpace;
+import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.metrics.RocksDBMemoryMetrics;
+import dev.matview.metrics.ViewDiskMetrics;
 import dev.matview.metrics.ViewLagMetrics;
+import dev.matview.topology.ViewRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,8 +17,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.context.annotation.Bean;
 
 /**
- * Gauges each local store partition's restore or standby lag and RocksDB's shared memory against
- * its bound, when a Micrometer registry is present.
+ * Gauges each local store partition's restore or standby lag, RocksDB's shared memory against its
+ * bound, and each view's disk use and the state dir's free space, when a Micrometer registry is
+ * present.
  */
 @AutoConfiguration(
     after = {
@@ -36,5 +41,13 @@ public final class MatviewMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   RocksDBMemoryMetrics matviewRocksDBMemoryMetrics() {
     return new RocksDBMemoryMetrics();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean({StoreDiskUsage.class, StateDirSpace.class})
+  ViewDiskMetrics matviewViewDiskMetrics(
+      ViewRegistry views, StoreDiskUsage usage, StateDirSpace space) {
+    return new ViewDiskMetrics(views, usage, space);
   }
 }
