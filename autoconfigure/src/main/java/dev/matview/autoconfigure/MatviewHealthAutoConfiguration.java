@@ -1,13 +1,18 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.disk.StateDirSpace;
+import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.AvailabilityUpdater;
+import dev.matview.health.DiskPressure;
 import dev.matview.health.MatviewHealthIndicator;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
 import dev.matview.health.TrackedReplicas;
 import dev.matview.query.LocalReplicas;
 import dev.matview.topology.ViewRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
@@ -27,11 +32,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Tracks the restore and standby lag of every local store partition, judges from it and Kafka
  * Streams' state whether the views can be served, and reports that as the {@code matview} health
- * component and through Boot's readiness and liveness.
+ * component and through Boot's readiness and liveness; the component also watches the state dir's
+ * free space.
  */
 @AutoConfiguration(
     after = {MatviewAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class})
@@ -84,6 +91,39 @@ public final class MatviewHealthAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  StateDirSpace matviewStateDirSpace(
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean) {
+    return new StateDirSpace(Path.of(StateDir.of(factoryBean.getStreamsConfiguration())));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  StoreDiskUsage matviewStoreDiskUsage(
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean) {
+    return new StoreDiskUsage(
+        () -> {
+          KafkaStreams streams = factoryBean.getKafkaStreams();
+          return (streams != null) ? streams.metrics() : Map.of();
+        });
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  DiskPressure matviewDiskPressure(StateDirSpace space, MatviewProperties properties) {
+    DataSize minFreeDisk = properties.getHealth().getMinFreeDisk();
+    if (minFreeDisk.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.health.min-free-disk",
+          minFreeDisk,
+          "It must be at least 0 (0 turns the check off), for example 1GB.");
+    }
+    return new DiskPressure(space, minFreeDisk.toBytes());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
   @ConditionalOnBean(ApplicationAvailability.class)
   AvailabilityUpdater matviewAvailabilityUpdater(
       StreamsHealth health,
@@ -103,8 +143,8 @@ public final class MatviewHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "matviewHealthIndicator")
-    MatviewHealthIndicator matviewHealthIndicator(StreamsHealth health) {
-      return new MatviewHealthIndicator(health);
+    MatviewHealthIndicator matviewHealthIndicator(StreamsHealth health, DiskPressure disk) {
+      return new MatviewHealthIndicator(health, disk);
     }
   }
 }

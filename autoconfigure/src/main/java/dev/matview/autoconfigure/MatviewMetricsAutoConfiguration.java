@@ -1,10 +1,14 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.disk.StateDirSpace;
+import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.metrics.LookupTimers;
 import dev.matview.metrics.RocksDBMemoryMetrics;
+import dev.matview.metrics.ViewDiskMetrics;
 import dev.matview.metrics.ViewLagMetrics;
 import dev.matview.query.LookupMetrics;
+import dev.matview.topology.ViewRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -15,8 +19,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.context.annotation.Bean;
 
 /**
- * Gauges each local store partition's restore or standby lag and RocksDB's shared memory against
- * its bound, when a Micrometer registry is present.
+ * Gauges each local store partition's restore or standby lag, RocksDB's shared memory against its
+ * bound, and each view's disk use and the state dir's free space, when a Micrometer registry is
+ * present.
  */
 @AutoConfiguration(
     after = {
@@ -44,5 +49,13 @@ public final class MatviewMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   LookupMetrics matviewLookupMetrics(MeterRegistry registry) {
     return new LookupTimers(registry);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean({StoreDiskUsage.class, StateDirSpace.class})
+  ViewDiskMetrics matviewViewDiskMetrics(
+      ViewRegistry views, StoreDiskUsage usage, StateDirSpace space) {
+    return new ViewDiskMetrics(views, usage, space);
   }
 }

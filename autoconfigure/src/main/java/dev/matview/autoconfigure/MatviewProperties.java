@@ -307,12 +307,26 @@ public class MatviewProperties {
      */
     private long maxRestoreLag = 0;
 
+    /**
+     * Free space the state dir's disk should keep, at least 0 (0 turns the check off); below it the
+     * health component is OUT_OF_SERVICE.
+     */
+    private DataSize minFreeDisk = DataSize.ofGigabytes(1);
+
     public long getMaxRestoreLag() {
       return this.maxRestoreLag;
     }
 
     public void setMaxRestoreLag(long maxRestoreLag) {
       this.maxRestoreLag = maxRestoreLag;
+    }
+
+    public DataSize getMinFreeDisk() {
+      return this.minFreeDisk;
+    }
+
+    public void setMinFreeDisk(DataSize minFreeDisk) {
+      this.minFreeDisk = minFreeDisk;
     }
   }
 

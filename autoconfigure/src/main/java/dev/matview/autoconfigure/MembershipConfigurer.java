@@ -94,7 +94,7 @@ final class MembershipConfigurer implements StreamsBuilderFactoryBeanConfigurer 
     } else if (configured == null && !streamsProtocol) {
       streams.setProperty(
           ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
-          InstanceId.derive(host(streams), stateDir(streams)));
+          InstanceId.derive(host(streams), StateDir.of(streams)));
     }
   }
 
@@ -114,14 +114,6 @@ final class MembershipConfigurer implements StreamsBuilderFactoryBeanConfigurer 
       return HostInfo.buildFromEndpoint(applicationServer).host();
     }
     return AdvertisedHost.resolve(this.properties.getAdvertisedHost());
-  }
-
-  private static String stateDir(Properties streams) {
-    Object stateDir = streams.get(StreamsConfig.STATE_DIR_CONFIG);
-    if (stateDir != null && StringUtils.hasText(stateDir.toString())) {
-      return stateDir.toString();
-    }
-    return System.getProperty("java.io.tmpdir") + java.io.File.separator + "kafka-streams";
   }
 
   private static void validate(MatviewProperties properties) {

@@ -2,13 +2,16 @@ package dev.matview.health;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The health of this instance's views: {@code UP} when they can be served, {@code OUT_OF_SERVICE}
- * while Kafka Streams starts, rebalances, restores beyond the bound or shuts down, {@code DOWN}
- * when it has failed or stopped; details show the state and every tracked partition's lag.
+ * The health of this instance's views: {@code UP} when they can be served and the state dir has
+ * room, {@code OUT_OF_SERVICE} while Kafka Streams starts, rebalances, restores beyond the bound or
+ * shuts down, or when the state dir's free space is under its bound, {@code DOWN} when Kafka
+ * Streams has failed or stopped; details show the state, the disk and every tracked partition's
+ * lag.
  */
 public final class MatviewHealthIndicator implements HealthIndicator {
 
@@ -17,27 +20,48 @@ public final class MatviewHealthIndicator implements HealthIndicator {
 
   private final StreamsHealth health;
 
-  /** Reports the judgement of {@code health}. */
-  public MatviewHealthIndicator(StreamsHealth health) {
+  private final DiskPressure disk;
+
+  /** Reports the judgements of {@code health} and {@code disk}. */
+  public MatviewHealthIndicator(StreamsHealth health, DiskPressure disk) {
     this.health = health;
+    this.disk = disk;
   }
 
   @Override
   public Health health() {
     StreamsHealth.Report report = this.health.report();
+    DiskPressure.Report disk = this.disk.report();
     Health.Builder builder =
         switch (report.condition()) {
-          case SERVING -> Health.up();
+          case SERVING -> disk.low() ? Health.outOfService() : Health.up();
           case NOT_SERVING -> Health.outOfService();
           case FAILED -> Health.down();
         };
     builder.withDetail("state", (report.state() != null) ? report.state().name() : NOT_STARTED);
-    if (report.reason() != null) {
-      builder.withDetail("reason", report.reason());
+    String reason = reason(report.reason(), disk.reason());
+    if (reason != null) {
+      builder.withDetail("reason", reason);
     }
     builder.withDetail("maxRestoreLag", this.health.maxRestoreLag());
+    builder.withDetail("disk", disk(disk));
     builder.withDetail("views", views(report));
     return builder.build();
+  }
+
+  private static @Nullable String reason(@Nullable String streams, @Nullable String disk) {
+    if (streams != null && disk != null) {
+      return streams + "; " + disk;
+    }
+    return (streams != null) ? streams : disk;
+  }
+
+  private static Map<String, Object> disk(DiskPressure.Report disk) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("stateDir", disk.stateDir());
+    details.put("freeBytes", disk.freeBytes());
+    details.put("minFreeBytes", disk.minFreeBytes());
+    return details;
   }
 
   private static Map<String, Map<String, Map<String, Object>>> views(StreamsHealth.Report report) {

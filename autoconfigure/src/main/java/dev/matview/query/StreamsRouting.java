@@ -68,7 +68,7 @@ public final class StreamsRouting implements Routing {
   @Override
   public List<PartitionOwner> owners(ResolvedView<?, ?, ?> view) {
     KafkaStreams kafkaStreams = running(view, null);
-    String inputTopic = inputTopic(view);
+    String inputTopic = view.inputTopic(this.applicationId);
     TreeMap<Integer, HostInfo> owners = new TreeMap<>();
     for (StreamsMetadata metadata : kafkaStreams.streamsMetadataForStore(view.storeName())) {
       for (TopicPartition partition : metadata.topicPartitions()) {
@@ -95,11 +95,6 @@ public final class StreamsRouting implements Routing {
   @Override
   public boolean isLocal(PartitionOwner owner) {
     return Objects.equals(owner.host(), this.localInstance.hostInfo());
-  }
-
-  private String inputTopic(ResolvedView<?, ?, ?> view) {
-    String repartition = view.repartitionTopic(this.applicationId);
-    return repartition != null ? repartition : view.sourceTopic();
   }
 
   private KafkaStreams running(ResolvedView<?, ?, ?> view, @Nullable Object key) {

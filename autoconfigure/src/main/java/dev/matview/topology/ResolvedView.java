@@ -42,6 +42,15 @@ public record ResolvedView<K, V, A>(
     return this.definition.isRekeyed() ? applicationId + "-" + this.name + "-repartition" : null;
   }
 
+  /**
+   * The topic whose partitions feed the view's store partitions: its repartition topic when it is
+   * re-keyed, else its source topic.
+   */
+  public String inputTopic(String applicationId) {
+    String repartition = repartitionTopic(applicationId);
+    return (repartition != null) ? repartition : sourceTopic();
+  }
+
   /** The view's kind. */
   public ViewKind kind() {
     return this.definition.kind();

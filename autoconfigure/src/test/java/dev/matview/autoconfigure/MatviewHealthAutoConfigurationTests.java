@@ -5,15 +5,19 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.mock;
 
+import dev.matview.disk.StateDirSpace;
+import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.AvailabilityUpdater;
 import dev.matview.health.CompositeStandbyUpdateListener;
 import dev.matview.health.CompositeStateRestoreListener;
+import dev.matview.health.DiskPressure;
 import dev.matview.health.MatviewHealthIndicator;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
+import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaClientSupplier;
@@ -38,6 +42,7 @@ import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsCustomizer;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+import org.springframework.util.unit.DataSize;
 
 /** Tests for {@link MatviewHealthAutoConfiguration}. */
 class MatviewHealthAutoConfigurationTests {
@@ -67,6 +72,33 @@ class MatviewHealthAutoConfigurationTests {
           assertThat(context)
               .getBean("matviewHealthIndicator")
               .isInstanceOf(MatviewHealthIndicator.class);
+        });
+  }
+
+  @Test
+  void watchesTheFreeSpaceOfTheConfiguredStateDirAgainstTheBound() {
+    Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "matview-health-test");
+    this.contextRunner
+        .withPropertyValues(
+            "spring.kafka.streams.state-dir=" + stateDir, "matview.health.min-free-disk=5GB")
+        .run(
+            (context) -> {
+              assertThat(context.getBean(StateDirSpace.class).stateDir()).isEqualTo(stateDir);
+              assertThat(context.getBean(DiskPressure.class).minFreeBytes())
+                  .isEqualTo(DataSize.ofGigabytes(5).toBytes());
+              assertThat(context).hasSingleBean(StoreDiskUsage.class);
+            });
+  }
+
+  @Test
+  void watchesKafkaStreamsDefaultStateDirWhenNoneIsConfigured() {
+    this.contextRunner.run(
+        (context) -> {
+          assertThat(context.getBean(StateDirSpace.class).stateDir())
+              .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "kafka-streams"));
+          assertThat(context.getBean(DiskPressure.class).minFreeBytes())
+              .isEqualTo(DataSize.ofGigabytes(1).toBytes());
+          assertThat(context.getBean(StoreDiskUsage.class).bytesByStore()).isEmpty();
         });
   }
 

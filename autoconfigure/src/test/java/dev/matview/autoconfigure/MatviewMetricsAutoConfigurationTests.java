@@ -3,6 +3,7 @@ package dev.matview.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.metrics.RocksDBMemoryMetrics;
+import dev.matview.metrics.ViewDiskMetrics;
 import dev.matview.metrics.ViewLagMetrics;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
@@ -34,13 +35,14 @@ class MatviewMetricsAutoConfigurationTests {
               "spring.kafka.streams.auto-startup=false");
 
   @Test
-  void bindsTheLagAndMemoryMetricsWhenThereIsARegistry() {
+  void bindsTheLagMemoryAndDiskMetricsWhenThereIsARegistry() {
     this.contextRunner
         .withUserConfiguration(RegistryConfiguration.class)
         .run(
             (context) -> {
               assertThat(context).hasSingleBean(ViewLagMetrics.class);
               assertThat(context).hasSingleBean(RocksDBMemoryMetrics.class);
+              assertThat(context).hasSingleBean(ViewDiskMetrics.class);
             });
   }
 

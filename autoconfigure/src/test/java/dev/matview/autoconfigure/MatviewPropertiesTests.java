@@ -52,6 +52,7 @@ class MatviewPropertiesTests {
           assertThat(properties.getDeadLetter().isEnabled()).isTrue();
           assertThat(properties.getDeadLetter().getTopic()).isNull();
           assertThat(properties.getHealth().getMaxRestoreLag()).isZero();
+          assertThat(properties.getHealth().getMinFreeDisk()).isEqualTo(DataSize.ofGigabytes(1));
         });
   }
 
@@ -73,7 +74,8 @@ class MatviewPropertiesTests {
             "matview.startup-checks.timeout=5s",
             "matview.dead-letter.enabled=false",
             "matview.dead-letter.topic=sales-dead-letters",
-            "matview.health.max-restore-lag=5000")
+            "matview.health.max-restore-lag=5000",
+            "matview.health.min-free-disk=20GB")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -94,6 +96,8 @@ class MatviewPropertiesTests {
               assertThat(properties.getDeadLetter().isEnabled()).isFalse();
               assertThat(properties.getDeadLetter().getTopic()).isEqualTo("sales-dead-letters");
               assertThat(properties.getHealth().getMaxRestoreLag()).isEqualTo(5000);
+              assertThat(properties.getHealth().getMinFreeDisk())
+                  .isEqualTo(DataSize.ofGigabytes(20));
             });
   }
 
@@ -110,6 +114,28 @@ class MatviewPropertiesTests {
                   .hasMessageContaining("matview.health.max-restore-lag")
                   .hasMessageContaining("at least 0");
             });
+  }
+
+  @Test
+  void failsWhenMinFreeDiskIsNegative() {
+    this.contextRunner
+        .withPropertyValues("matview.health.min-free-disk=-1MB")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.health.min-free-disk")
+                  .hasMessageContaining("at least 0 (0 turns the check off)");
+            });
+  }
+
+  @Test
+  void acceptsAMinFreeDiskOfZero() {
+    this.contextRunner
+        .withPropertyValues("matview.health.min-free-disk=0")
+        .run((context) -> assertThat(context).hasNotFailed());
   }
 
   @Test

@@ -3,6 +3,8 @@ package dev.matview.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import dev.matview.disk.StateDirSpace;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.health.contributor.Health;
@@ -29,6 +32,8 @@ class MatviewHealthIndicatorTests {
       new RestoreLagTracker(this.nanos::get, RestoreLagTracker.DEFAULT_PROGRESS_INTERVAL);
 
   private final AtomicReference<KafkaStreams.State> state = new AtomicReference<>();
+
+  @TempDir Path stateDir;
 
   @Test
   void isOutOfServiceWhileKafkaStreamsIsNotStarted() {
@@ -131,9 +136,60 @@ class MatviewHealthIndicatorTests {
         .isThrownBy(() -> new StreamsHealth(this.state::get, this.tracker, -1));
   }
 
+  @Test
+  void isOutOfServiceWithTheReasonWhenTheStateDirsDiskHasLessFreeSpaceThanTheBound() {
+    this.state.set(KafkaStreams.State.RUNNING);
+    Health health = health(0, Long.MAX_VALUE);
+    assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+    assertThat((String) health.getDetails().get("reason"))
+        .startsWith("Only ")
+        .contains("free on the disk of the state dir " + this.stateDir.toAbsolutePath())
+        .contains("less than matview.health.min-free-disk=")
+        .contains("Free space on that disk");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> disk = (Map<String, Object>) health.getDetails().get("disk");
+    assertThat(disk)
+        .containsEntry("stateDir", this.stateDir.toAbsolutePath().toString())
+        .containsEntry("minFreeBytes", Long.MAX_VALUE);
+    assertThat((Long) disk.get("freeBytes")).isPositive();
+  }
+
+  @Test
+  void isUpWhenTheStateDirsDiskHasAtLeastTheBoundFree() {
+    this.state.set(KafkaStreams.State.RUNNING);
+    Health health = health(0, 1);
+    assertThat(health.getStatus()).isEqualTo(Status.UP);
+    assertThat(health.getDetails()).doesNotContainKey("reason");
+    assertThat(health.getDetails()).containsKey("disk");
+  }
+
+  @Test
+  void staysDownWhenKafkaStreamsHasFailedWhateverTheDisk() {
+    this.state.set(KafkaStreams.State.ERROR);
+    Health health = health(0, Long.MAX_VALUE);
+    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+    assertThat((String) health.getDetails().get("reason"))
+        .startsWith("Kafka Streams has failed; Only ");
+  }
+
+  @Test
+  void givesBothReasonsWhileRebalancingWithTooLittleFreeSpace() {
+    this.state.set(KafkaStreams.State.REBALANCING);
+    Health health = health(0, Long.MAX_VALUE);
+    assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+    assertThat((String) health.getDetails().get("reason"))
+        .startsWith("Kafka Streams is rebalancing; Only ")
+        .contains("matview.health.min-free-disk");
+  }
+
   private Health health(long maxRestoreLag) {
+    return health(maxRestoreLag, 0);
+  }
+
+  private Health health(long maxRestoreLag, long minFreeBytes) {
     return new MatviewHealthIndicator(
-            new StreamsHealth(this.state::get, this.tracker, maxRestoreLag))
+            new StreamsHealth(this.state::get, this.tracker, maxRestoreLag),
+            new DiskPressure(new StateDirSpace(this.stateDir), minFreeBytes))
         .health();
   }
 }

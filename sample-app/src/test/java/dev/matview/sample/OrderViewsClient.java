@@ -104,6 +104,11 @@ final class OrderViewsClient {
     return exchange(this.http.get().uri("/views"));
   }
 
+  /** {@code GET /actuator/matviews}. */
+  Response matviews() {
+    return exchange(this.http.get().uri("/actuator/matviews"));
+  }
+
   /** {@code GET /views/{view}/keys/{key}}. */
   Response key(String view, String key) {
     return exchange(this.http.get().uri("/views/{view}/keys/{key}", view, key));

@@ -275,4 +275,21 @@ class SampleApplicationTests {
       throw new UncheckedIOException(ex);
     }
   }
+
+  @Test
+  void exposesTheMatviewsEndpointWithEveryViewAndThisInstanceHoldingEveryPartition() {
+    Response response = client.matviews();
+    assertThat(response.status()).isEqualTo(200);
+    JsonNode body = response.body();
+    assertThat(body.path("views").findValuesAsString("name"))
+        .containsExactly(
+            "orders-per-customer", "revenue-per-customer", "orders-per-customer-per-minute");
+    assertThat(body.path("instances")).hasSize(1);
+    JsonNode instance = body.path("instances").path(0);
+    assertThat(instance.path("host").asString()).isEqualTo("localhost:" + this.port);
+    assertThat(instance.path("active").propertyNames())
+        .containsExactlyInAnyOrder(
+            "orders-per-customer", "revenue-per-customer", "orders-per-customer-per-minute");
+    assertThat(body.path("disk").path("freeBytes").asLong()).isPositive();
+  }
 }

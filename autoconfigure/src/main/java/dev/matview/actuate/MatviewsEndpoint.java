@@ -1,0 +1,118 @@
+package dev.matview.actuate;
+
+import dev.matview.actuate.MatviewsDescriptor.DiskDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.InstanceDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.LagDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.MemoryDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.ViewDescriptor;
+import dev.matview.disk.StoreDiskUsage;
+import dev.matview.health.DiskPressure;
+import dev.matview.health.PartitionLag;
+import dev.matview.health.RestoreLagTracker;
+import dev.matview.query.InstancePartitions;
+import dev.matview.query.ViewInstances;
+import dev.matview.rocksdb.SharedRocksDBMemory;
+import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * The actuator endpoint {@code matviews}: the views, the topology, every instance with the
+ * partitions it holds, this instance's lags, RocksDB's memory and the disk; all of it read from
+ * this instance's own state, with no call to the broker or another instance.
+ */
+@Endpoint(id = "matviews")
+public final class MatviewsEndpoint {
+
+  private final ViewRegistry views;
+
+  private final Supplier<@Nullable String> topology;
+
+  private final ViewInstances instances;
+
+  private final RestoreLagTracker tracker;
+
+  private final StoreDiskUsage diskUsage;
+
+  private final DiskPressure disk;
+
+  /**
+   * Describes {@code views}, the {@code topology} description, the {@code instances}, the lags of
+   * {@code tracker}, and the disk by {@code diskUsage} and {@code disk}.
+   */
+  public MatviewsEndpoint(
+      ViewRegistry views,
+      Supplier<@Nullable String> topology,
+      ViewInstances instances,
+      RestoreLagTracker tracker,
+      StoreDiskUsage diskUsage,
+      DiskPressure disk) {
+    this.views = views;
+    this.topology = topology;
+    this.instances = instances;
+    this.tracker = tracker;
+    this.diskUsage = diskUsage;
+    this.disk = disk;
+  }
+
+  /** Describes the views on this instance and in the cluster now. */
+  @ReadOperation
+  public MatviewsDescriptor matviews() {
+    Map<String, Long> diskBytes = this.diskUsage.bytesByStore();
+    DiskPressure.Report disk = this.disk.report();
+    return new MatviewsDescriptor(
+        this.views.all().stream().map((view) -> view(view, diskBytes)).toList(),
+        this.topology.get(),
+        this.instances.all().stream().map(MatviewsEndpoint::instance).toList(),
+        this.tracker.snapshot().stream().map(MatviewsEndpoint::lag).toList(),
+        memory(SharedRocksDBMemory.all()),
+        new DiskDescriptor(disk.stateDir(), disk.freeBytes(), disk.minFreeBytes()));
+  }
+
+  private ViewDescriptor view(ResolvedView<?, ?, ?> view, Map<String, Long> diskBytes) {
+    String applicationId = this.views.applicationId();
+    return new ViewDescriptor(
+        view.name(),
+        view.kind().label(),
+        view.definition().keyType().getSimpleName(),
+        view.definition().aggregateType().getSimpleName(),
+        view.storeName(),
+        view.sourceTopic(),
+        view.repartitionTopic(applicationId),
+        view.changelogTopic(applicationId),
+        diskBytes.getOrDefault(view.storeName(), 0L));
+  }
+
+  private static InstanceDescriptor instance(InstancePartitions instance) {
+    return new InstanceDescriptor(
+        instance.describe(), instance.local(), instance.active(), instance.standby());
+  }
+
+  private static LagDescriptor lag(PartitionLag lag) {
+    Duration eta = lag.eta();
+    return new LagDescriptor(
+        lag.store(),
+        lag.partition(),
+        lag.role().label(),
+        lag.currentOffset(),
+        lag.endOffset(),
+        lag.lag(),
+        Math.round(lag.recordsPerSecond()),
+        (eta != null) ? (eta.toMillis() + 999) / 1000 : null);
+  }
+
+  private static @Nullable MemoryDescriptor memory(Collection<SharedRocksDBMemory> pools) {
+    if (pools.isEmpty()) {
+      return null;
+    }
+    return new MemoryDescriptor(
+        pools.stream().mapToLong(SharedRocksDBMemory::usedBytes).sum(),
+        pools.stream().mapToLong(SharedRocksDBMemory::boundBytes).sum());
+  }
+}

@@ -1,0 +1,206 @@
+package dev.matview.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+import dev.matview.actuate.MatviewsDescriptor.InstanceDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.LagDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.ViewDescriptor;
+import dev.matview.disk.StateDirSpace;
+import dev.matview.disk.StoreDiskUsage;
+import dev.matview.health.DiskPressure;
+import dev.matview.health.RestoreLagTracker;
+import dev.matview.query.LocalInstance;
+import dev.matview.query.ViewInstances;
+import dev.matview.topology.ViewRegistry;
+import dev.matview.topology.ViewSerdes;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
+import dev.matview.view.Views;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.internals.StreamsMetadataImpl;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Tests for {@link MatviewsEndpoint}. */
+class MatviewsEndpointTests {
+
+  private static final HostInfo LOCAL = new HostInfo("matview-1", 8080);
+
+  private static final HostInfo OTHER = new HostInfo("matview-2", 8080);
+
+  @TempDir Path stateDir;
+
+  private final KafkaStreams streams = mock(KafkaStreams.class);
+
+  private final AtomicLong nanos = new AtomicLong();
+
+  private final RestoreLagTracker tracker =
+      new RestoreLagTracker(this.nanos::get, RestoreLagTracker.DEFAULT_PROGRESS_INTERVAL);
+
+  private final Map<MetricName, Metric> streamsMetrics = new LinkedHashMap<>();
+
+  @BeforeEach
+  void kafkaStreamsIsCreated() {
+    given(this.streams.state()).willReturn(KafkaStreams.State.CREATED);
+  }
+
+  @Test
+  void describesEachViewWithItsTopicsAndItsBytesOnDisk() {
+    liveSstBytes("orders-per-customer", "1_0", 2048);
+    liveSstBytes("orders-per-customer", "1_1", 1024);
+    List<ViewDescriptor> views = endpoint(0).matviews().views();
+    assertThat(views)
+        .containsExactly(
+            new ViewDescriptor(
+                "orders-per-customer",
+                "table",
+                "String",
+                "Long",
+                "orders-per-customer",
+                "orders",
+                "app-orders-per-customer-repartition",
+                "app-orders-per-customer-changelog",
+                3072),
+            new ViewDescriptor(
+                "orders-per-minute",
+                "windowed",
+                "String",
+                "Long",
+                "orders-per-minute",
+                "orders",
+                null,
+                "app-orders-per-minute-changelog",
+                0));
+  }
+
+  @Test
+  void describesTheTopology() {
+    assertThat(endpoint(0).matviews().topology()).isEqualTo("Topologies: (described)");
+  }
+
+  @Test
+  void listsEveryInstanceWithItsActiveAndStandbyPartitionsAndWhichIsThisOne() {
+    given(this.streams.state()).willReturn(KafkaStreams.State.RUNNING);
+    given(this.streams.metadataForAllStreamsClients())
+        .willReturn(
+            List.of(
+                new StreamsMetadataImpl(
+                    OTHER,
+                    Set.of("orders-per-minute", "orders-per-customer"),
+                    Set.of(
+                        new TopicPartition("orders", 1),
+                        new TopicPartition("app-orders-per-customer-repartition", 1)),
+                    Set.of("orders-per-minute"),
+                    Set.of(new TopicPartition("orders", 0))),
+                new StreamsMetadataImpl(
+                    LOCAL,
+                    Set.of("orders-per-minute", "orders-per-customer"),
+                    Set.of(
+                        new TopicPartition("orders", 0),
+                        new TopicPartition("app-orders-per-customer-repartition", 0)),
+                    Set.of("orders-per-minute"),
+                    Set.of(new TopicPartition("orders", 1)))));
+    assertThat(endpoint(0).matviews().instances())
+        .containsExactly(
+            new InstanceDescriptor(
+                "matview-1:8080",
+                true,
+                Map.of("orders-per-customer", List.of(0), "orders-per-minute", List.of(0)),
+                Map.of("orders-per-minute", List.of(1))),
+            new InstanceDescriptor(
+                "matview-2:8080",
+                false,
+                Map.of("orders-per-customer", List.of(1), "orders-per-minute", List.of(1)),
+                Map.of("orders-per-minute", List.of(0))));
+  }
+
+  @Test
+  void listsNoInstanceWhileKafkaStreamsIsNotRunning() {
+    assertThat(endpoint(0).matviews().instances()).isEmpty();
+  }
+
+  @Test
+  void listsTheLagOfEachLocalPartition() {
+    TopicPartition changelog = new TopicPartition("app-orders-per-customer-changelog", 0);
+    this.tracker.onRestoreStart(changelog, "orders-per-customer", 0, 1000);
+    this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+    this.tracker.onBatchRestored(changelog, "orders-per-customer", 499, 500);
+    assertThat(endpoint(0).matviews().lags())
+        .containsExactly(
+            new LagDescriptor("orders-per-customer", 0, "active", 500, 1000, 500, 500, 1L));
+  }
+
+  @Test
+  void givesTheStateDirsFreeSpaceAndTheBound() {
+    MatviewsDescriptor.DiskDescriptor disk = endpoint(1024).matviews().disk();
+    assertThat(disk.stateDir()).isEqualTo(this.stateDir.toAbsolutePath().toString());
+    assertThat(disk.freeBytes()).isPositive();
+    assertThat(disk.minFreeBytes()).isEqualTo(1024);
+  }
+
+  private MatviewsEndpoint endpoint(long minFreeBytes) {
+    LocalInstance local = new LocalInstance();
+    local.setHostInfo(LOCAL);
+    ViewRegistry views = views();
+    return new MatviewsEndpoint(
+        views,
+        () -> "Topologies: (described)",
+        new ViewInstances(() -> this.streams, views, local),
+        this.tracker,
+        new StoreDiskUsage(() -> this.streamsMetrics),
+        new DiskPressure(new StateDirSpace(this.stateDir), minFreeBytes));
+  }
+
+  private void liveSstBytes(String store, String task, long bytes) {
+    MetricName name =
+        new MetricName(
+            "live-sst-files-size",
+            "stream-state-metrics",
+            "",
+            Map.of("thread-id", "t", "task-id", task, "rocksdb-state-id", store));
+    this.streamsMetrics.put(
+        name,
+        new Metric() {
+          @Override
+          public MetricName metricName() {
+            return name;
+          }
+
+          @Override
+          public Object metricValue() {
+            return BigInteger.valueOf(bytes);
+          }
+        });
+  }
+
+  private static ViewRegistry views() {
+    Map<String, ViewDefinition<?, ?, ?>> views = new LinkedHashMap<>();
+    views.put(
+        "orders-per-customer",
+        Views.from("orders", Order.class).groupBy(String.class, Order::customer).count());
+    views.put(
+        "orders-per-minute",
+        Views.from("orders", Order.class)
+            .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
+            .count());
+    return ViewRegistry.of(views, new ViewSerdes(JsonMapper.builder().build()), "app");
+  }
+
+  record Order(String shop, String customer) {}
+}
