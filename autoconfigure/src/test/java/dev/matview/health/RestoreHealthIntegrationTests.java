@@ -150,24 +150,24 @@ class RestoreHealthIntegrationTests {
   }
 
   private ConfigurableApplicationContext start(EmbeddedKafkaBroker broker, RestoreGate gate) {
-    SpringApplicationBuilder builder =
-        new SpringApplicationBuilder(ClickViews.class)
-            .properties(
-                "server.port=0",
-                "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-                "spring.kafka.streams.application-id=" + APPLICATION_ID,
-                "spring.kafka.streams.state-dir=" + this.stateDir,
-                // A dynamic member leaves the group on close only so; the restart then
-                // rebalances at once instead of after the session timeout.
-                "spring.kafka.streams.properties.internal.leave.group.on.close=true",
-                "matview.advertised-host=localhost",
-                "matview.rocksdb.total-memory=32MB",
-                "management.endpoint.health.show-details=always");
+    SpringApplicationBuilder builder = new SpringApplicationBuilder(ClickViews.class);
     if (gate != null) {
       builder.initializers(
           (context) -> context.getBeanFactory().registerSingleton("restoreGate", gate));
     }
-    return builder.run();
+    // Arguments, unlike default properties, win over system properties that other tests leave.
+    return builder.run(
+        "--server.port=0",
+        "--spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
+        "--spring.kafka.streams.application-id=" + APPLICATION_ID,
+        "--spring.kafka.streams.state-dir=" + this.stateDir,
+        // A dynamic member leaves the group on close only so; the restart then
+        // rebalances at once instead of after the session timeout.
+        "--spring.kafka.streams.properties.internal.leave.group.on.close=true",
+        "--matview.advertised-host=localhost",
+        "--matview.rocksdb.total-memory=32MB",
+        "--matview.health.min-free-disk=0",
+        "--management.endpoint.health.show-details=always");
   }
 
   private static HttpProbe http(ConfigurableApplicationContext context) {
