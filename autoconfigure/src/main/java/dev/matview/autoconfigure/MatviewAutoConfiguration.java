@@ -111,8 +111,10 @@ public final class MatviewAutoConfiguration {
   @ConditionalOnMissingBean
   LocalStores matviewLocalStores(
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
-          StreamsBuilderFactoryBean factoryBean) {
-    return new LocalStores(factoryBean::getKafkaStreams);
+          StreamsBuilderFactoryBean factoryBean,
+      ObjectProvider<LocalReplicas> localReplicas) {
+    return new LocalStores(
+        factoryBean::getKafkaStreams, localReplicas.getIfAvailable(() -> LocalReplicas.NONE));
   }
 
   @Bean

@@ -17,16 +17,16 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.FailureReason;
 import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryResult;
-import org.apache.kafka.streams.query.RangeQuery;
 import org.apache.kafka.streams.query.StateQueryRequest;
 import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.query.WindowKeyQuery;
 import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlySessionStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
@@ -34,8 +34,8 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one partition of a view's store on this instance: single keys and their windows through
- * IQv2, scans of keys and windows in stored key order.
+ * Reads one partition of a view's store on this instance: windows of a key through IQv2, table keys
+ * and scans through the store API, in stored key order.
  */
 public final class LocalStores {
 
@@ -43,14 +43,66 @@ public final class LocalStores {
 
   private final Supplier<@Nullable KafkaStreams> streams;
 
-  /** Reads the stores of {@code streams}. */
+  private final LocalReplicas replicas;
+
+  /** Reads the stores of {@code streams}, without knowing whether they are caught up. */
   public LocalStores(Supplier<@Nullable KafkaStreams> streams) {
+    this(streams, LocalReplicas.NONE);
+  }
+
+  /**
+   * Reads the stores of {@code streams}, refusing scans of replicas that {@code replicas} says lag.
+   */
+  public LocalStores(Supplier<@Nullable KafkaStreams> streams, LocalReplicas replicas) {
     this.streams = streams;
+    this.replicas = replicas;
+  }
+
+  /**
+   * Refuses with 503 when this instance's replica of the partition is still restoring or catching
+   * up, so that no partial state is served as current.
+   */
+  public void requireCaughtUp(ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
+    LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
+    if (state != null && state.lag() > 0) {
+      Duration eta = state.eta();
+      throw new ViewUnavailableException(
+          view.name(),
+          key,
+          partition,
+          "Partition "
+              + partition
+              + " of view '"
+              + view.name()
+              + "' is "
+              + (state.role() == Replica.Role.ACTIVE ? "restoring" : "catching up")
+              + " from its changelog: "
+              + state.lag()
+              + " of "
+              + state.endOffset()
+              + " offsets to go"
+              + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),
+          eta != null ? clamp(eta) : RETRY);
+    }
+  }
+
+  private static Duration clamp(Duration eta) {
+    Duration atLeast = eta.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : eta;
+    return atLeast.compareTo(Duration.ofSeconds(60)) > 0 ? Duration.ofSeconds(60) : atLeast;
   }
 
   /** The value of {@code key} in {@code partition}, or {@code null}. */
   public <K> @Nullable Object get(ResolvedView<K, ?, ?> view, K key, int partition) {
-    return query(view, key, partition, KeyQuery.<K, Object>withKey(key));
+    return get(view, key, partition, true);
+  }
+
+  /**
+   * The value of {@code key} in {@code partition}, or {@code null}; from a running active replica
+   * only when {@code runningActive}, else also from a standby or restoring one.
+   */
+  public <K> @Nullable Object get(
+      ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive) {
+    return tableStore(view, key, partition, runningActive).get(key);
   }
 
   /**
@@ -62,11 +114,13 @@ public final class LocalStores {
       K key,
       int partition,
       Instant from,
-      Instant to) {
+      Instant to,
+      boolean runningActive) {
     List<WindowValue> windows = new ArrayList<>();
     if (window.type() == ViewWindow.Type.SESSION) {
       WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
-      try (KeyValueIterator<Windowed<K>, Object> sessions = query(view, key, partition, query)) {
+      try (KeyValueIterator<Windowed<K>, Object> sessions =
+          query(view, key, partition, query, runningActive)) {
         while (sessions.hasNext()) {
           KeyValue<Windowed<K>, Object> next = sessions.next();
           Instant start = next.key.window().startTime();
@@ -80,7 +134,7 @@ public final class LocalStores {
     WindowKeyQuery<K, ValueAndTimestamp<Object>> query =
         WindowKeyQuery.withKeyAndWindowStartRange(key, from, to);
     try (WindowStoreIterator<ValueAndTimestamp<Object>> found =
-        query(view, key, partition, query)) {
+        query(view, key, partition, query, runningActive)) {
       while (found.hasNext()) {
         KeyValue<Long, ValueAndTimestamp<Object>> next = found.next();
         if (next.value != null && next.value.value() != null) {
@@ -103,13 +157,14 @@ public final class LocalStores {
       @Nullable K to,
       @Nullable ScanPosition after,
       int limit) {
+    requireCaughtUp(view, null, partition);
     Serde<K> keySerde = view.keySerde();
     K lower =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : from;
-    RangeQuery<K, Object> query = RangeQuery.withRange(lower, to);
     List<KeyItem> items = new ArrayList<>();
     ScanPosition last = null;
-    try (KeyValueIterator<K, Object> range = query(view, null, partition, query)) {
+    try (KeyValueIterator<K, Object> range =
+        tableStore(view, null, partition, true).range(lower, to)) {
       while (items.size() < limit && range.hasNext()) {
         KeyValue<K, Object> next = range.next();
         byte[] keyBytes = keySerde.serializer().serialize(view.storeName(), next.key);
@@ -135,6 +190,7 @@ public final class LocalStores {
       Instant to,
       @Nullable ScanPosition after,
       int limit) {
+    requireCaughtUp(view, null, partition);
     Serde<K> keySerde = view.keySerde();
     K fromKey =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : null;
@@ -176,6 +232,31 @@ public final class LocalStores {
         exhausted);
   }
 
+  /**
+   * One partition of a table view's store, through the store API rather than IQv2: Kafka 4.1.2's
+   * IQv2 key and range queries of RocksDB key-value stores can deadlock with the stream thread
+   * (KAFKA-19629). Only a running active replica answers unless {@code runningActive} is false.
+   */
+  private <K> ReadOnlyKeyValueStore<K, Object> tableStore(
+      ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
+    KafkaStreams kafkaStreams = running(view, key, partition);
+    StoreQueryParameters<ReadOnlyKeyValueStore<K, Object>> parameters =
+        StoreQueryParameters.fromNameAndType(
+                view.storeName(), QueryableStoreTypes.<K, Object>keyValueStore())
+            .withPartition(partition);
+    try {
+      return kafkaStreams.store(runningActive ? parameters : parameters.enableStaleStores());
+    } catch (InvalidStateStoreException ex) {
+      throw unavailable(
+          view,
+          key,
+          partition,
+          "its replica here is still restoring, being assigned or not here ("
+              + ex.getMessage()
+              + ")");
+    }
+  }
+
   private <K> KeyValueIterator<Windowed<K>, Object> windowIterator(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,
@@ -205,15 +286,24 @@ public final class LocalStores {
   }
 
   private <R> R query(
-      ResolvedView<?, ?, ?> view, @Nullable Object key, int partition, Query<R> query) {
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      int partition,
+      Query<R> query,
+      boolean runningActive) {
     KafkaStreams kafkaStreams = running(view, key, partition);
     StateQueryResult<R> result;
     try {
       result =
           kafkaStreams.query(
-              StateQueryRequest.inStore(view.storeName())
-                  .withQuery(query)
-                  .withPartitions(Set.of(partition)));
+              runningActive
+                  ? StateQueryRequest.inStore(view.storeName())
+                      .withQuery(query)
+                      .withPartitions(Set.of(partition))
+                      .requireActive()
+                  : StateQueryRequest.inStore(view.storeName())
+                      .withQuery(query)
+                      .withPartitions(Set.of(partition)));
     } catch (InvalidStateStoreException ex) {
       throw unavailable(view, key, partition, ex.getMessage());
     }
@@ -222,11 +312,13 @@ public final class LocalStores {
       throw unavailable(view, key, partition, "this instance does not host it");
     }
     if (partitionResult.isFailure()) {
-      throw unavailable(
-          view,
-          key,
-          partition,
-          partitionResult.getFailureReason() + ": " + partitionResult.getFailureMessage());
+      String reason =
+          partitionResult.getFailureReason() == FailureReason.NOT_ACTIVE
+              ? "its replica here is still restoring or being assigned ("
+                  + partitionResult.getFailureMessage()
+                  + ")"
+              : partitionResult.getFailureReason() + ": " + partitionResult.getFailureMessage();
+      throw unavailable(view, key, partition, reason);
     }
     return partitionResult.getResult();
   }

@@ -76,6 +76,7 @@ public final class ViewBatchService {
       K key = parseKey(view, rawKeys.get(index), index);
       PartitionOwner owner = this.routing.ownerOfKey(view, key);
       if (this.routing.isLocal(owner)) {
+        this.localStores.requireCaughtUp(view, key, owner.partition());
         Object value = this.localStores.get(view, key, owner.partition());
         answers[index] = new BatchItem(key, value != null, value);
       } else if (caller.forwarded()) {

@@ -133,7 +133,14 @@ public final class ViewQueryService {
         caller,
         "/keys/" + encode(rawKey),
         (partition, replica) ->
-            new KeyAnswer(key, this.localStores.get(view, key, partition), replica));
+            new KeyAnswer(
+                key,
+                this.localStores.get(
+                    view,
+                    key,
+                    partition,
+                    replica.role() == Replica.Role.ACTIVE && replica.offsetLag() == 0),
+                replica));
   }
 
   /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
@@ -184,7 +191,16 @@ public final class ViewQueryService {
         "/keys/" + encode(rawKey) + "/windows?from=" + from + "&to=" + to,
         (partition, replica) ->
             new WindowsAnswer(
-                key, this.localStores.windows(view, window, key, partition, from, to), replica));
+                key,
+                this.localStores.windows(
+                    view,
+                    window,
+                    key,
+                    partition,
+                    from,
+                    to,
+                    replica.role() == Replica.Role.ACTIVE && replica.offsetLag() == 0),
+                replica));
   }
 
   /**
@@ -202,8 +218,12 @@ public final class ViewQueryService {
     PartitionOwner active = replicas.active();
     RuntimeException activeFailure;
     if (this.routing.isLocal(active)) {
+      Replica replica = localActive(view, active);
       try {
-        return new Routed.Local<>(read.read(active.partition(), localActive(view, active)));
+        if (!stale.enabled() || replica.offsetLag() > stale.maxLag()) {
+          this.localStores.requireCaughtUp(view, key, active.partition());
+        }
+        return new Routed.Local<>(read.read(active.partition(), replica));
       } catch (ViewUnavailableException ex) {
         activeFailure = restoringOr(ex, view, key, active.partition());
       }
@@ -310,31 +330,12 @@ public final class ViewQueryService {
   /** The failure of a local active replica, told as restore progress when it is restoring. */
   private RuntimeException restoringOr(
       ViewUnavailableException failure, ResolvedView<?, ?, ?> view, Object key, int partition) {
-    LocalReplicas.State state = this.localReplicas.state(view.storeName(), partition);
-    if (state == null || state.role() != Replica.Role.ACTIVE || state.lag() <= 0) {
+    try {
+      this.localStores.requireCaughtUp(view, key, partition);
       return failure;
+    } catch (ViewUnavailableException restoring) {
+      return restoring;
     }
-    Duration eta = state.eta();
-    return new ViewUnavailableException(
-        view.name(),
-        key,
-        partition,
-        "Partition "
-            + partition
-            + " of view '"
-            + view.name()
-            + "' is restoring from its changelog: "
-            + state.lag()
-            + " of "
-            + state.endOffset()
-            + " offsets to go"
-            + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),
-        eta != null ? clamp(eta) : failure.getRetryAfter());
-  }
-
-  private static Duration clamp(Duration eta) {
-    Duration atLeast = eta.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : eta;
-    return atLeast.compareTo(Duration.ofSeconds(60)) > 0 ? Duration.ofSeconds(60) : atLeast;
   }
 
   private static Duration retryAfter(RuntimeException failure) {

@@ -108,6 +108,11 @@ class RestoreHealthIntegrationTests {
                 assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(503);
               });
       assertThat(output).containsPattern("Restoring view 'clicks-per-page' partition [01]: \\d+%");
+      HttpProbe.Answer duringRestore = http.get("/views/" + VIEW + "/keys/cart");
+      assertThat(duringRestore.status()).isEqualTo(503);
+      assertThat(duringRestore.header("Retry-After")).isNotEmpty();
+      assertThat(duringRestore.json().path("detail").asString())
+          .containsAnyOf("restoring", "rebalance");
       MeterRegistry meters = second.getBean(MeterRegistry.class);
       assertThat(restoreLag(meters)).isPositive();
       gate.release();
