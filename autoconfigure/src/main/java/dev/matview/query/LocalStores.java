@@ -102,7 +102,11 @@ public final class LocalStores {
    */
   public <K> @Nullable Object get(
       ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive) {
-    return tableStore(view, key, partition, runningActive).get(key);
+    try {
+      return tableStore(view, key, partition, runningActive).get(key);
+    } catch (InvalidStateStoreException ex) {
+      throw notServing(view, key, partition, ex);
+    }
   }
 
   /**
@@ -175,6 +179,8 @@ public final class LocalStores {
         last = new ScanPosition(keyBytes, 0);
       }
       return new Slice<>(items, last, !range.hasNext());
+    } catch (InvalidStateStoreException ex) {
+      throw notServing(view, null, partition, ex);
     }
   }
 
@@ -247,14 +253,22 @@ public final class LocalStores {
     try {
       return kafkaStreams.store(runningActive ? parameters : parameters.enableStaleStores());
     } catch (InvalidStateStoreException ex) {
-      throw unavailable(
-          view,
-          key,
-          partition,
-          "its replica here is still restoring, being assigned or not here ("
-              + ex.getMessage()
-              + ")");
+      throw notServing(view, key, partition, ex);
     }
+  }
+
+  private static ViewUnavailableException notServing(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      int partition,
+      InvalidStateStoreException ex) {
+    return unavailable(
+        view,
+        key,
+        partition,
+        "its replica here is still restoring, being assigned or not here ("
+            + ex.getMessage()
+            + ")");
   }
 
   private <K> KeyValueIterator<Windowed<K>, Object> windowIterator(

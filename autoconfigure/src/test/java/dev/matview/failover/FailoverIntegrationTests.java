@@ -41,7 +41,6 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
@@ -289,10 +288,6 @@ class FailoverIntegrationTests {
    * the lookups certainly run while it restores.
    */
   @Test
-  @Disabled(
-      "Matview answers from a partition still restoring: 404 for keys not yet restored instead of"
-          + " 503. LocalStores queries through IQv2 without requireActive(), and KafkaStreams#query"
-          + " then reads the active task that the state updater is still restoring.")
   void aPartitionStillRestoringRefusesLookupsRatherThanAnswerFromItsPartialStore()
       throws Exception {
     Scenario scenario = scenario("failover-restoring");
