@@ -51,7 +51,8 @@ public final class LocalStores {
   }
 
   /**
-   * Reads the stores of {@code streams}, refusing scans of replicas that {@code replicas} says lag.
+   * Reads the stores of {@code streams}, telling the restore progress {@code replicas} knows of
+   * when a replica cannot answer.
    */
   public LocalStores(Supplier<@Nullable KafkaStreams> streams, LocalReplicas replicas) {
     this.streams = streams;
@@ -63,27 +64,37 @@ public final class LocalStores {
    * up, so that no partial state is served as current.
    */
   public void requireCaughtUp(ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
-    LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
-    if (state != null && state.lag() > 0) {
-      Duration eta = state.eta();
-      throw new ViewUnavailableException(
-          view.name(),
-          key,
-          partition,
-          "Partition "
-              + partition
-              + " of view '"
-              + view.name()
-              + "' is "
-              + (state.role() == Replica.Role.ACTIVE ? "restoring" : "catching up")
-              + " from its changelog: "
-              + state.lag()
-              + " of "
-              + state.endOffset()
-              + " offsets to go"
-              + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),
-          eta != null ? clamp(eta) : RETRY);
+    ViewUnavailableException lagging = lagging(view, key, partition);
+    if (lagging != null) {
+      throw lagging;
     }
+  }
+
+  /** The refusal of a local replica that still restores or catches up, with its progress. */
+  private @Nullable ViewUnavailableException lagging(
+      ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
+    LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
+    if (state == null || state.lag() <= 0) {
+      return null;
+    }
+    Duration eta = state.eta();
+    return new ViewUnavailableException(
+        view.name(),
+        key,
+        partition,
+        "Partition "
+            + partition
+            + " of view '"
+            + view.name()
+            + "' is "
+            + (state.role() == Replica.Role.ACTIVE ? "restoring" : "catching up")
+            + " from its changelog: "
+            + state.lag()
+            + " of "
+            + state.endOffset()
+            + " offsets to go"
+            + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),
+        eta != null ? clamp(eta) : RETRY);
   }
 
   private static Duration clamp(Duration eta) {
@@ -161,7 +172,6 @@ public final class LocalStores {
       @Nullable K to,
       @Nullable ScanPosition after,
       int limit) {
-    requireCaughtUp(view, null, partition);
     Serde<K> keySerde = view.keySerde();
     K lower =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : from;
@@ -196,7 +206,6 @@ public final class LocalStores {
       Instant to,
       @Nullable ScanPosition after,
       int limit) {
-    requireCaughtUp(view, null, partition);
     Serde<K> keySerde = view.keySerde();
     K fromKey =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : null;
@@ -257,7 +266,7 @@ public final class LocalStores {
     }
   }
 
-  private static ViewUnavailableException notServing(
+  private ViewUnavailableException notServing(
       ResolvedView<?, ?, ?> view,
       @Nullable Object key,
       int partition,
@@ -345,8 +354,13 @@ public final class LocalStores {
     return kafkaStreams;
   }
 
-  private static ViewUnavailableException unavailable(
+  /** A refusal that tells the restore progress when the local replica is known to lag. */
+  private ViewUnavailableException unavailable(
       ResolvedView<?, ?, ?> view, @Nullable Object key, int partition, @Nullable String reason) {
+    ViewUnavailableException lagging = lagging(view, key, partition);
+    if (lagging != null) {
+      return lagging;
+    }
     return new ViewUnavailableException(
         view.name(),
         key,

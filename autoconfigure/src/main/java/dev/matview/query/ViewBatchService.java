@@ -48,13 +48,7 @@ public final class ViewBatchService {
 
   /** The value of every key in {@code keys}, in the order asked. */
   public List<BatchItem> lookup(String viewName, List<JsonNode> keys, CallerContext caller) {
-    ResolvedView<?, ?, ?> view = this.views.view(viewName);
-    if (view.window() != null) {
-      throw new InvalidQueryException(
-          viewName,
-          "view",
-          "View '" + viewName + "' is " + view.kind().label() + "; batch lookups serve tables");
-    }
+    ResolvedView<?, ?, ?> view = this.views.table(viewName, "view", "batch lookups serve tables");
     if (keys.size() > this.maxBatchSize) {
       throw new InvalidQueryException(
           viewName,
@@ -76,7 +70,6 @@ public final class ViewBatchService {
       K key = parseKey(view, rawKeys.get(index), index);
       PartitionOwner owner = this.routing.ownerOfKey(view, key);
       if (this.routing.isLocal(owner)) {
-        this.localStores.requireCaughtUp(view, key, owner.partition());
         Object value = this.localStores.get(view, key, owner.partition());
         answers[index] = new BatchItem(key, value != null, value);
       } else if (caller.forwarded()) {

@@ -104,23 +104,37 @@ public final class ViewQueryService {
     return this.registry.find(name).orElseThrow(() -> new UnknownViewException(name));
   }
 
+  /**
+   * The table view named {@code name}; a windowed or session view is refused as a bad {@code
+   * parameter}, saying to {@code instead}.
+   */
+  ResolvedView<?, ?, ?> table(String name, String parameter, String instead) {
+    ResolvedView<?, ?, ?> view = view(name);
+    if (view.window() != null) {
+      throw new InvalidQueryException(
+          name, parameter, "View '" + name + "' is " + view.kind().label() + "; " + instead);
+    }
+    return view;
+  }
+
+  /** The window of {@code view}; a table is refused, saying to {@code instead}. */
+  static ViewWindow windowOf(ResolvedView<?, ?, ?> view, String instead) {
+    ViewWindow window = view.window();
+    if (window == null) {
+      throw new InvalidQueryException(
+          view.name(), "view", "View '" + view.name() + "' is a table; " + instead);
+    }
+    return window;
+  }
+
   /** The current value of {@code rawKey} in a table view; a null value when it has none. */
   public Routed<KeyAnswer> get(String viewName, String rawKey, CallerContext caller) {
     return timed(viewName, () -> getIn(viewName, rawKey, caller));
   }
 
   private Routed<KeyAnswer> getIn(String viewName, String rawKey, CallerContext caller) {
-    ResolvedView<?, ?, ?> view = view(viewName);
-    if (view.window() != null) {
-      throw new InvalidQueryException(
-          viewName,
-          "key",
-          "View '"
-              + viewName
-              + "' is "
-              + view.kind().label()
-              + "; ask for a key's windows at .../keys/{key}/windows");
-    }
+    ResolvedView<?, ?, ?> view =
+        table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows");
     return getFrom(view, rawKey, caller);
   }
 
@@ -160,20 +174,9 @@ public final class ViewQueryService {
       @Nullable Instant to,
       CallerContext caller) {
     ResolvedView<?, ?, ?> view = view(viewName);
-    ViewWindow window = view.window();
-    if (window == null) {
-      throw new InvalidQueryException(
-          viewName,
-          "view",
-          "View '" + viewName + "' is a table without windows; ask for its key at .../keys/{key}");
-    }
-    Instant end = to != null ? to : this.clock.instant();
-    Instant start = from != null ? from : end.minus(window.effectiveRetention());
-    if (start.isAfter(end)) {
-      throw new InvalidQueryException(
-          viewName, "from", "'from' (" + start + ") must not be after 'to' (" + end + ")");
-    }
-    return windowsFrom(view, window, rawKey, start, end, caller);
+    ViewWindow window = windowOf(view, "ask for its key at .../keys/{key}");
+    TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
+    return windowsFrom(view, window, rawKey, range.from(), range.to(), caller);
   }
 
   private <K> Routed<WindowsAnswer> windowsFrom(
@@ -225,7 +228,7 @@ public final class ViewQueryService {
         }
         return new Routed.Local<>(read.read(active.partition(), replica));
       } catch (ViewUnavailableException ex) {
-        activeFailure = restoringOr(ex, view, key, active.partition());
+        activeFailure = ex;
       }
     } else if (caller.forwarded()) {
       activeFailure = ViewUnavailableException.notOwner(view.name(), key, active);
@@ -325,17 +328,6 @@ public final class ViewQueryService {
     LocalReplicas.State state = this.localReplicas.state(view.storeName(), active.partition());
     long lag = state != null && state.role() == Replica.Role.ACTIVE ? state.lag() : 0;
     return new Replica(this.localInstance.describe(), Replica.Role.ACTIVE, lag);
-  }
-
-  /** The failure of a local active replica, told as restore progress when it is restoring. */
-  private RuntimeException restoringOr(
-      ViewUnavailableException failure, ResolvedView<?, ?, ?> view, Object key, int partition) {
-    try {
-      this.localStores.requireCaughtUp(view, key, partition);
-      return failure;
-    } catch (ViewUnavailableException restoring) {
-      return restoring;
-    }
   }
 
   private static Duration retryAfter(RuntimeException failure) {

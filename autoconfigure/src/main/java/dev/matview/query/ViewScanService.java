@@ -20,6 +20,8 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class ViewScanService {
 
+  private static final String SCAN_KEYS = "scan its keys at .../keys";
+
   private final ViewQueryService views;
 
   private final Routing routing;
@@ -87,9 +89,11 @@ public final class ViewScanService {
     K fromKey = bound(view, "from", from);
     K toKey = bound(view, "to", to);
     String query = "&from=" + param(from) + "&to=" + param(to);
+    List<PartitionOwner> owners = this.routing.owners(view);
     return scan(
         view,
-        start(view, "keys:" + from + ":" + to, cursor, 0, 0),
+        owners,
+        start(view, owners, "keys:" + from + ":" + to, cursor, 0, 0),
         limit,
         caller,
         (owner, after, sliceLimit, timeout) ->
@@ -108,24 +112,23 @@ public final class ViewScanService {
       @Nullable String cursor,
       CallerContext caller) {
     ResolvedView<?, ?, ?> view = this.views.view(viewName);
-    ViewWindow window = view.window();
-    if (window == null) {
-      throw new InvalidQueryException(
-          viewName, "view", "View '" + viewName + "' is a table; scan its keys at .../keys");
-    }
-    Instant end = to != null ? to : this.clock.instant();
-    Instant begin = from != null ? from : end.minus(window.effectiveRetention());
-    if (begin.isAfter(end)) {
-      throw new InvalidQueryException(
-          viewName, "from", "'from' (" + begin + ") must not be after 'to' (" + end + ")");
-    }
+    ViewWindow window = ViewQueryService.windowOf(view, SCAN_KEYS);
+    TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
+    List<PartitionOwner> owners = this.routing.owners(view);
     ScanCursor first =
-        start(view, "windows:" + from + ":" + to, cursor, begin.toEpochMilli(), end.toEpochMilli());
+        start(
+            view,
+            owners,
+            "windows:" + from + ":" + to,
+            cursor,
+            range.from().toEpochMilli(),
+            range.to().toEpochMilli());
     Instant start = Instant.ofEpochMilli(first.rangeFrom());
     Instant stop = Instant.ofEpochMilli(first.rangeTo());
     String query = "&from=" + start + "&to=" + stop;
     return scan(
         view,
+        owners,
         first,
         limit,
         caller,
@@ -178,11 +181,7 @@ public final class ViewScanService {
   public Slice<WindowItem> localWindowSlice(
       String viewName, int partition, Instant from, Instant to, @Nullable String after, int limit) {
     ResolvedView<?, ?, ?> view = this.views.view(viewName);
-    ViewWindow window = view.window();
-    if (window == null) {
-      throw new InvalidQueryException(
-          viewName, "view", "View '" + viewName + "' is a table; scan its keys at .../keys");
-    }
+    ViewWindow window = ViewQueryService.windowOf(view, SCAN_KEYS);
     requireLocal(view, partition);
     return this.localStores.windowItems(
         view, window, partition, from, to, position(view, after), checkedLimit(view, limit));
@@ -194,11 +193,11 @@ public final class ViewScanService {
    */
   private ScanCursor start(
       ResolvedView<?, ?, ?> view,
+      List<PartitionOwner> owners,
       String bounds,
       @Nullable String encodedCursor,
       long rangeFrom,
       long rangeTo) {
-    List<PartitionOwner> owners = this.routing.owners(view);
     return encodedCursor != null
         ? cursor(view, encodedCursor, owners.size(), bounds.hashCode())
         : new ScanCursor(0, owners.size(), bounds.hashCode(), rangeFrom, rangeTo, null);
@@ -206,15 +205,12 @@ public final class ViewScanService {
 
   private <T> ScanPage<T> scan(
       ResolvedView<?, ?, ?> view,
+      List<PartitionOwner> owners,
       ScanCursor cursor,
       int limit,
       CallerContext caller,
       SliceReader<T> reader) {
     checkedLimit(view, limit);
-    List<PartitionOwner> owners = this.routing.owners(view);
-    if (owners.size() != cursor.partitionCount()) {
-      throw staleCursor(view, cursor, owners.size());
-    }
     Instant deadline = this.clock.instant().plus(this.peers.timeout());
     List<T> items = new ArrayList<>();
     for (int partition = cursor.partition(); partition < owners.size(); partition++) {
@@ -360,18 +356,7 @@ public final class ViewScanService {
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {
-    ResolvedView<?, ?, ?> view = this.views.view(viewName);
-    if (view.window() != null) {
-      throw new InvalidQueryException(
-          viewName,
-          "view",
-          "View '"
-              + viewName
-              + "' is "
-              + view.kind().label()
-              + "; scan its windows at .../windows");
-    }
-    return view;
+    return this.views.table(viewName, "view", "scan its windows at .../windows");
   }
 
   private void requireLocal(ResolvedView<?, ?, ?> view, int partition) {
