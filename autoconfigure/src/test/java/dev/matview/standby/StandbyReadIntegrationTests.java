@@ -6,11 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.matview.web.HttpProbe;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,8 +42,6 @@ class StandbyReadIntegrationTests {
   private static final int KEYS = 60;
 
   @TempDir static Path stateDirs;
-
-  private final HttpClient http = HttpClient.newHttpClient();
 
   private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
 
@@ -149,20 +143,7 @@ class StandbyReadIntegrationTests {
   }
 
   private HttpResponse<String> get(int port, String key, String query) {
-    HttpRequest request =
-        HttpRequest.newBuilder(
-                URI.create(
-                    "http://localhost:" + port + "/views/visits-per-page/keys/" + key + query))
-            .timeout(Duration.ofSeconds(10))
-            .build();
-    try {
-      return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    } catch (InterruptedException ex) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(ex);
-    }
+    return new HttpProbe(port).get("/views/visits-per-page/keys/" + key + query).response();
   }
 
   record Visit(String page) {}
