@@ -131,7 +131,6 @@ class StandbyReadIntegrationTests {
             "--spring.kafka.streams.application-id=standby-it",
             "--spring.kafka.streams.state-dir=" + stateDirs.resolve("instance-" + n),
             "--spring.kafka.streams.properties.commit.interval.ms=100",
-            "--spring.kafka.streams.properties.acceptable.recovery.lag=0",
             "--spring.kafka.admin.auto-create=true",
             "--matview.standby-replicas=1",
             "--matview.advertised-host=localhost",
