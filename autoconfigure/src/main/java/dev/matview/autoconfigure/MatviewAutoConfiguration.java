@@ -1,6 +1,10 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.check.StartupChecks;
+import dev.matview.peer.PeerRequests;
+import dev.matview.peer.PeerSecret;
+import dev.matview.peer.PeerTrust;
+import dev.matview.peer.SecretAgreement;
 import dev.matview.query.CursorCodec;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
@@ -18,6 +22,7 @@ import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.topology.ViewTopologyBuilder;
 import dev.matview.view.ViewDefinition;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.streams.KafkaStreams;
@@ -130,8 +135,54 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  PeerTrust matviewPeerTrust(MatviewProperties properties) {
+    String secret = properties.getPeers().getSecret();
+    if (secret == null) {
+      return PeerTrust.pending();
+    }
+    try {
+      return PeerTrust.of(PeerSecret.of(secret));
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.secret",
+          "(hidden)",
+          "It has "
+              + secret.getBytes(StandardCharsets.UTF_8).length
+              + " bytes and needs at least "
+              + PeerSecret.MIN_BYTES
+              + ", for example the output of 'openssl rand -base64 32'.");
+    }
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerRequests matviewPeerRequests(PeerTrust trust, MatviewProperties properties) {
+    Duration validity = properties.getPeers().getSignatureValidity();
+    if (validity.isZero() || validity.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.signature-validity", validity, "It must be positive, for example 30s.");
+    }
+    return new PeerRequests(trust, Clock.systemUTC(), validity);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewPeerSecretConfigurer")
+  PeerSecretConfigurer matviewPeerSecretConfigurer(PeerTrust trust, MatviewProperties properties) {
+    Duration timeout = properties.getPeers().getAgreementTimeout();
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.agreement-timeout", timeout, "It must be positive, for example 30s.");
+    }
+    return new PeerSecretConfigurer(trust, new SecretAgreement(timeout));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
   PeerClient matviewPeerClient(
-      MatviewProperties properties, Environment environment, ObjectProvider<SslBundles> bundles) {
+      MatviewProperties properties,
+      Environment environment,
+      ObjectProvider<SslBundles> bundles,
+      PeerRequests peerRequests) {
     MatviewProperties.Forwarding forwarding = properties.getForwarding();
     Duration timeout = forwarding.getTimeout();
     if (timeout.isZero() || timeout.isNegative()) {
@@ -141,7 +192,9 @@ public final class MatviewAutoConfiguration {
     return new PeerClient(
         properties.getWeb().getBasePath(),
         timeout,
-        ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles));
+        ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles),
+        peerRequests,
+        forwarding.isTrustedNetwork());
   }
 
   @Bean
@@ -184,7 +237,7 @@ public final class MatviewAutoConfiguration {
       LocalStores localStores,
       PeerClient peerClient,
       ViewSerdes serdes,
-      ViewRegistry registry,
+      PeerTrust peerTrust,
       MatviewProperties properties) {
     int maxPageSize = properties.getWeb().getMaxPageSize();
     requirePositive("matview.web.max-page-size", maxPageSize);
@@ -194,7 +247,7 @@ public final class MatviewAutoConfiguration {
         localStores,
         peerClient,
         new KeyParser(serdes.mapper()),
-        new CursorCodec(registry.applicationId()),
+        new CursorCodec(peerTrust),
         serdes.mapper(),
         Clock.systemUTC(),
         maxPageSize);

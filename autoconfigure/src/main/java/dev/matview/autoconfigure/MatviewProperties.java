@@ -48,6 +48,8 @@ public class MatviewProperties {
 
   private final Health health = new Health();
 
+  private final Peers peers = new Peers();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -106,6 +108,10 @@ public class MatviewProperties {
 
   public Health getHealth() {
     return this.health;
+  }
+
+  public Peers getPeers() {
+    return this.peers;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -219,6 +225,12 @@ public class MatviewProperties {
      */
     private @Nullable String sslBundle;
 
+    /**
+     * Whether the network between the instances is trusted, so that a caller's Authorization header
+     * goes along with a lookup forwarded over plain HTTP; over TLS it always does.
+     */
+    private boolean trustedNetwork;
+
     public Duration getTimeout() {
       return this.timeout;
     }
@@ -233,6 +245,14 @@ public class MatviewProperties {
 
     public void setSslBundle(@Nullable String sslBundle) {
       this.sslBundle = sslBundle;
+    }
+
+    public boolean isTrustedNetwork() {
+      return this.trustedNetwork;
+    }
+
+    public void setTrustedNetwork(boolean trustedNetwork) {
+      this.trustedNetwork = trustedNetwork;
     }
   }
 
@@ -359,6 +379,50 @@ public class MatviewProperties {
 
     public void setMaxLag(long maxLag) {
       this.maxLag = maxLag;
+    }
+  }
+
+  /** Properties of the trust between the instances of the application. */
+  public static class Peers {
+
+    /**
+     * Secret of at least 32 bytes that every instance of the application shares, and from which the
+     * keys that sign cursors and requests between instances derive; when unset, the instances agree
+     * on a random one through the topic '<application-id>-matview-peers'.
+     */
+    private @Nullable String secret;
+
+    /** How long agreeing on the secret through Kafka may take at start-up. */
+    private Duration agreementTimeout = Duration.ofSeconds(30);
+
+    /**
+     * How far a signed request's timestamp may lie from this instance's clock and still be
+     * accepted, which also bounds the clock difference between instances.
+     */
+    private Duration signatureValidity = Duration.ofSeconds(30);
+
+    public @Nullable String getSecret() {
+      return this.secret;
+    }
+
+    public void setSecret(@Nullable String secret) {
+      this.secret = secret;
+    }
+
+    public Duration getAgreementTimeout() {
+      return this.agreementTimeout;
+    }
+
+    public void setAgreementTimeout(Duration agreementTimeout) {
+      this.agreementTimeout = agreementTimeout;
+    }
+
+    public Duration getSignatureValidity() {
+      return this.signatureValidity;
+    }
+
+    public void setSignatureValidity(Duration signatureValidity) {
+      this.signatureValidity = signatureValidity;
     }
   }
 }

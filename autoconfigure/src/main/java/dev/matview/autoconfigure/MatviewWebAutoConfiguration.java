@@ -1,8 +1,11 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.peer.PeerRequests;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
+import dev.matview.web.PeerOnlyProblemHandler;
+import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
@@ -12,7 +15,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /** Registers the HTTP endpoints that serve view lookups. */
@@ -40,5 +45,25 @@ public final class MatviewWebAutoConfiguration {
   @ConditionalOnMissingBean
   ViewProblemHandler matviewViewProblemHandler() {
     return new ViewProblemHandler();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerOnlyProblemHandler matviewPeerOnlyProblemHandler() {
+    return new PeerOnlyProblemHandler();
+  }
+
+  @Bean
+  @ConditionalOnBean(PeerRequests.class)
+  @ConditionalOnMissingBean(name = "matviewPeerRequestFilter")
+  FilterRegistrationBean<PeerRequestFilter> matviewPeerRequestFilter(
+      PeerRequests peerRequests, MatviewProperties properties) {
+    String basePath = properties.getWeb().getBasePath();
+    FilterRegistrationBean<PeerRequestFilter> registration =
+        new FilterRegistrationBean<>(new PeerRequestFilter(peerRequests));
+    registration.addUrlPatterns(
+        (basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath) + "/*");
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+    return registration;
   }
 }

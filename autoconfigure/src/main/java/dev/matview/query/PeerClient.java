@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.peer.PeerRequests;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -13,18 +14,28 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Forwards lookups to the instance that owns a partition, over one pooled HTTP client created once,
- * with the forwarded marker and the caller's credentials.
+ * with the forwarded marker and a signature made with the instances' shared secret. The caller's
+ * credentials go along only over TLS or on a network said to be trusted. Failures are told without
+ * naming the other instance, which is logged instead.
  */
 public final class PeerClient {
 
   /** Marks a request that another instance forwarded; it is never forwarded again. */
-  public static final String FORWARDED_HEADER = "Matview-Forwarded";
+  public static final String FORWARDED_HEADER = PeerRequests.FORWARDED_HEADER;
+
+  private static final Log logger = LogFactory.getLog(PeerClient.class);
 
   private final HttpClient client;
+
+  private final PeerRequests requests;
+
+  private final boolean sendsCredentials;
 
   private final String scheme;
 
@@ -34,9 +45,16 @@ public final class PeerClient {
 
   /**
    * A client that reaches other instances at {@code basePath} over {@code https} when {@code
-   * sslContext} is given, else {@code http}, giving each request at most {@code timeout}.
+   * sslContext} is given, else {@code http}, giving each request at most {@code timeout} and
+   * signing it with {@code requests}; the caller's {@code Authorization} header goes along over
+   * {@code https}, or over {@code http} when {@code trustedNetwork}.
    */
-  public PeerClient(String basePath, Duration timeout, @Nullable SSLContext sslContext) {
+  public PeerClient(
+      String basePath,
+      Duration timeout,
+      @Nullable SSLContext sslContext,
+      PeerRequests requests,
+      boolean trustedNetwork) {
     HttpClient.Builder builder =
         HttpClient.newBuilder()
             .connectTimeout(timeout)
@@ -50,6 +68,8 @@ public final class PeerClient {
     this.basePath =
         basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
     this.timeout = timeout;
+    this.requests = requests;
+    this.sendsCredentials = sslContext != null || trustedNetwork;
   }
 
   /** How long a forwarded request may take. */
@@ -68,7 +88,11 @@ public final class PeerClient {
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
-    return send(view, owner, request(owner, pathAndQuery, caller, timeout).GET(), timeout);
+    return send(
+        view,
+        owner,
+        request(view, owner, "GET", pathAndQuery, null, caller, timeout).GET(),
+        timeout);
   }
 
   /** Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}. */
@@ -80,14 +104,20 @@ public final class PeerClient {
       CallerContext caller,
       Duration timeout) {
     HttpRequest.Builder request =
-        request(owner, pathAndQuery, caller, timeout)
+        request(view, owner, "POST", pathAndQuery, json, caller, timeout)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(json));
     return send(view, owner, request, timeout);
   }
 
   private HttpRequest.Builder request(
-      PartitionOwner owner, String pathAndQuery, CallerContext caller, Duration timeout) {
+      String view,
+      PartitionOwner owner,
+      String method,
+      String pathAndQuery,
+      byte @Nullable [] body,
+      CallerContext caller,
+      Duration timeout) {
     URI uri =
         URI.create(
             this.scheme
@@ -97,12 +127,24 @@ public final class PeerClient {
                 + owner.host().port()
                 + this.basePath
                 + pathAndQuery);
+    String sent = uri.getRawPath() + (uri.getRawQuery() != null ? "?" + uri.getRawQuery() : "");
+    String signature = this.requests.sign(method, sent, body);
+    if (signature == null) {
+      throw new ViewUnavailableException(
+          view,
+          null,
+          owner.partition(),
+          "This instance has not agreed on a secret with the other instances yet, so it cannot"
+              + " ask them",
+          StreamsRouting.REBALANCE_RETRY);
+    }
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
             .timeout(timeout)
             .header(FORWARDED_HEADER, "1")
+            .header(PeerRequests.SIGNATURE_HEADER, signature)
             .header("Accept", "application/json, application/problem+json");
-    if (caller.authorization() != null) {
+    if (caller.authorization() != null && this.sendsCredentials) {
       request.header("Authorization", caller.authorization());
     }
     return request;
@@ -125,21 +167,18 @@ public final class PeerClient {
   private static RuntimeException translate(
       String view, PartitionOwner owner, Throwable failure, Duration timeout) {
     String owned =
-        "Partition "
-            + owner.partition()
-            + " of view '"
-            + view
-            + "' is owned by "
-            + owner.describe();
+        "Partition " + owner.partition() + " of view '" + view + "' is owned by another instance";
     if (failure instanceof HttpConnectTimeoutException || failure instanceof ConnectException) {
+      warn(owner, view, "cannot be reached: " + failure);
       return new ViewUnavailableException(
           view,
           null,
           owner.partition(),
-          owned + ", which cannot be reached: " + failure.getClass().getSimpleName(),
+          owned + ", which cannot be reached",
           StreamsRouting.REBALANCE_RETRY);
     }
     if (failure instanceof HttpTimeoutException || failure instanceof TimeoutException) {
+      warn(owner, view, "did not answer within " + timeout.toMillis() + " ms");
       return new ViewTimeoutException(
           view,
           owner.partition(),
@@ -147,16 +186,29 @@ public final class PeerClient {
           owned + ", which did not answer within " + timeout.toMillis() + " ms");
     }
     if (failure instanceof IOException) {
+      warn(owner, view, "failed to answer: " + failure);
       return new ViewUnavailableException(
           view,
           null,
           owner.partition(),
-          owned + ", which failed to answer: " + failure,
+          owned + ", which failed to answer",
           StreamsRouting.REBALANCE_RETRY);
     }
     return failure instanceof RuntimeException runtime
         ? runtime
-        : new IllegalStateException("Forwarding to " + owner.describe() + " failed", failure);
+        : new IllegalStateException("Forwarding to another instance failed", failure);
+  }
+
+  private static void warn(PartitionOwner owner, String view, String what) {
+    logger.warn(
+        "The owner "
+            + owner.describe()
+            + " of partition "
+            + owner.partition()
+            + " of view '"
+            + view
+            + "' "
+            + what);
   }
 
   /** Waits for {@code future}, which completes within its own timeout, and throws its failure. */

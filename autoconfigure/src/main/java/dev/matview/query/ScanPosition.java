@@ -1,7 +1,6 @@
 package dev.matview.query;
 
 import java.util.Arrays;
-import java.util.Base64;
 
 /**
  * Where a scan of one partition stopped: the last key returned, as stored, and for windowed views
@@ -11,28 +10,6 @@ import java.util.Base64;
  * @param windowStart the window's start in epoch milliseconds, or 0 for tables
  */
 public record ScanPosition(byte[] key, long windowStart) {
-
-  /** This position as a URL-safe token, as instances pass it to each other. */
-  public String toToken() {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(this.key)
-        + "~"
-        + this.windowStart;
-  }
-
-  /**
-   * The position that {@code token} stands for.
-   *
-   * @throws IllegalArgumentException when {@code token} is not a position token
-   */
-  public static ScanPosition fromToken(String token) {
-    int separator = token.lastIndexOf('~');
-    if (separator < 0) {
-      throw new IllegalArgumentException("'" + token + "' is not a scan position");
-    }
-    return new ScanPosition(
-        Base64.getUrlDecoder().decode(token.substring(0, separator)),
-        Long.parseLong(token.substring(separator + 1)));
-  }
 
   /** Orders positions as the scan visits them: by key bytes, then window start. */
   public int compareTo(byte[] otherKey, long otherStart) {

@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.peer.PeerPath;
 import dev.matview.topology.ResolvedView;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.streams.state.HostInfo;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -17,6 +20,8 @@ import tools.jackson.databind.ObjectMapper;
  * remote owner gets one request, all in parallel, and the answers come back in the order asked.
  */
 public final class ViewBatchService {
+
+  private static final Log logger = LogFactory.getLog(ViewBatchService.class);
 
   private final ViewQueryService views;
 
@@ -97,7 +102,7 @@ public final class ViewBatchService {
       CallerContext caller) {
     List<JsonNode> keys = ownerKeys.indexes().stream().map(rawKeys::get).toList();
     byte[] body = this.mapper.writeValueAsBytes(Map.of("keys", keys));
-    String path = "/" + ViewQueryService.encode(view.name()) + "/batch";
+    String path = PeerPath.of(view.name(), "batch").toString();
     return this.peers.post(
         view.name(), ownerKeys.owner(), path, body, caller, this.peers.timeout());
   }
@@ -122,14 +127,18 @@ public final class ViewBatchService {
             new BatchItem(item.path("key"), found, found ? item.path("value") : null);
       }
     } catch (JacksonException | IllegalArgumentException ex) {
+      logger.warn(
+          "The instance "
+              + owner.describe()
+              + " sent a batch answer of view '"
+              + view.name()
+              + "' that cannot be read: "
+              + ex.getMessage());
       throw new ViewUnavailableException(
           view.name(),
           null,
           owner.partition(),
-          "The owner "
-              + owner.describe()
-              + " sent a batch answer that cannot be read: "
-              + ex.getMessage(),
+          "Another instance sent a batch answer that cannot be read: " + ex.getMessage(),
           StreamsRouting.REBALANCE_RETRY);
     }
   }

@@ -1,16 +1,18 @@
 package dev.matview.query;
 
+import dev.matview.peer.PeerPath;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * owns the key's partition, else by forwarding the request once to the owner.
  */
 public final class ViewQueryService {
+
+  private static final Log logger = LogFactory.getLog(ViewQueryService.class);
 
   private final ViewRegistry registry;
 
@@ -145,7 +149,7 @@ public final class ViewQueryService {
         view,
         key,
         caller,
-        "/keys/" + encode(rawKey),
+        () -> PeerPath.of(view.name(), "keys", rawKey),
         (partition, replica) ->
             new KeyAnswer(
                 key,
@@ -191,7 +195,8 @@ public final class ViewQueryService {
         view,
         key,
         caller,
-        "/keys/" + encode(rawKey) + "/windows?from=" + from + "&to=" + to,
+        () ->
+            PeerPath.of(view.name(), "keys", rawKey, "windows").param("from", from).param("to", to),
         (partition, replica) ->
             new WindowsAnswer(
                 key,
@@ -214,7 +219,7 @@ public final class ViewQueryService {
       ResolvedView<K, ?, ?> view,
       K key,
       CallerContext caller,
-      String pathInView,
+      Supplier<PeerPath> pathInView,
       LocalRead<T> read) {
     StaleReads stale = this.staleReads.forCaller(caller);
     KeyReplicas replicas = this.routing.replicasOfKey(view, key);
@@ -255,7 +260,7 @@ public final class ViewQueryService {
       KeyReplicas replicas,
       CallerContext caller,
       StaleReads stale,
-      String pathInView,
+      Supplier<PeerPath> pathInView,
       LocalRead<T> read,
       RuntimeException activeFailure) {
     List<String> refusals = new ArrayList<>();
@@ -281,9 +286,10 @@ public final class ViewQueryService {
           if (response.isSuccess() || response.status() == 404) {
             return new Routed.Relayed<>(response);
           }
-          refusals.add(standby.describe() + " answered " + response.status());
+          refusals.add("a standby on another instance answered " + response.status());
+          debug("The standby on " + standby.describe() + " answered " + response.status());
         } catch (ViewUnavailableException | ViewTimeoutException ex) {
-          refusals.add(standby.describe() + ": " + ex.getMessage());
+          refusals.add("a standby on another instance: " + ex.getMessage());
         }
       }
     }
@@ -314,14 +320,15 @@ public final class ViewQueryService {
   private PeerResponse forward(
       ResolvedView<?, ?, ?> view,
       PartitionOwner owner,
-      String pathInView,
+      Supplier<PeerPath> pathInView,
       CallerContext caller,
       @Nullable StaleReads stale) {
-    String path = "/" + encode(view.name()) + pathInView;
+    PeerPath path = pathInView.get();
     if (stale != null) {
-      path += (path.contains("?") ? "&" : "?") + "allowStale=true&maxLag=" + stale.maxLag();
+      path.param("allowStale", "true").param("maxLag", stale.maxLag());
     }
-    return PeerClient.join(this.peers.get(view.name(), owner, path, caller, this.peers.timeout()));
+    return PeerClient.join(
+        this.peers.get(view.name(), owner, path.toString(), caller, this.peers.timeout()));
   }
 
   private Replica localActive(ResolvedView<?, ?, ?> view, PartitionOwner active) {
@@ -403,7 +410,9 @@ public final class ViewQueryService {
     }
   }
 
-  static String encode(String pathSegment) {
-    return URLEncoder.encode(pathSegment, StandardCharsets.UTF_8).replace("+", "%20");
+  private static void debug(String message) {
+    if (logger.isDebugEnabled()) {
+      logger.debug(message);
+    }
   }
 }

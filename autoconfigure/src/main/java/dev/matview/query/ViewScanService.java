@@ -1,14 +1,16 @@
 package dev.matview.query;
 
+import dev.matview.peer.PeerPath;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -19,6 +21,8 @@ import tools.jackson.databind.ObjectMapper;
  * time: each page walks the partitions in order and asks each owner for its slice.
  */
 public final class ViewScanService {
+
+  private static final Log logger = LogFactory.getLog(ViewScanService.class);
 
   private static final String SCAN_KEYS = "scan its keys at .../keys";
 
@@ -88,7 +92,7 @@ public final class ViewScanService {
       CallerContext caller) {
     K fromKey = bound(view, "from", from);
     K toKey = bound(view, "to", to);
-    String query = "&from=" + param(from) + "&to=" + param(to);
+    Consumer<PeerPath> query = path -> path.param("from", from).param("to", to);
     List<PartitionOwner> owners = this.routing.owners(view);
     return scan(
         view,
@@ -125,7 +129,7 @@ public final class ViewScanService {
             range.to().toEpochMilli());
     Instant start = Instant.ofEpochMilli(first.rangeFrom());
     Instant stop = Instant.ofEpochMilli(first.rangeTo());
-    String query = "&from=" + start + "&to=" + stop;
+    Consumer<PeerPath> query = path -> path.param("from", start).param("to", stop);
     return scan(
         view,
         owners,
@@ -277,7 +281,7 @@ public final class ViewScanService {
       ResolvedView<?, ?, ?> view,
       PartitionOwner owner,
       String kind,
-      String query,
+      Consumer<PeerPath> query,
       @Nullable ScanPosition after,
       int limit,
       CallerContext caller,
@@ -286,19 +290,13 @@ public final class ViewScanService {
     if (caller.forwarded()) {
       throw ViewUnavailableException.notOwner(view.name(), null, owner);
     }
-    String path =
-        "/"
-            + ViewQueryService.encode(view.name())
-            + "/partitions/"
-            + owner.partition()
-            + "/"
-            + kind
-            + "?limit="
-            + limit
-            + query
-            + (after != null ? "&after=" + after.toToken() : "");
+    PeerPath path =
+        PeerPath.of(view.name(), "partitions", Integer.toString(owner.partition()), kind)
+            .param("limit", limit);
+    query.accept(path);
+    path.param("after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
     PeerResponse response =
-        PeerClient.join(this.peers.get(view.name(), owner, path, caller, timeout));
+        PeerClient.join(this.peers.get(view.name(), owner, path.toString(), caller, timeout));
     if (!response.isSuccess()) {
       throw new PeerProblemException(response);
     }
@@ -311,14 +309,26 @@ public final class ViewScanService {
       JsonNode last = body.path("last");
       return new Slice<>(
           items,
-          last.isString() ? ScanPosition.fromToken(last.asString()) : null,
+          last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
           body.path("exhausted").asBoolean());
     } catch (JacksonException | IllegalArgumentException ex) {
+      logger.warn(
+          "The owner "
+              + owner.describe()
+              + " of partition "
+              + owner.partition()
+              + " of view '"
+              + view.name()
+              + "' sent a slice that cannot be read: "
+              + ex.getMessage());
       throw new ViewUnavailableException(
           view.name(),
           null,
           owner.partition(),
-          "The owner " + owner.describe() + " sent a slice that cannot be read: " + ex.getMessage(),
+          "The instance that owns partition "
+              + owner.partition()
+              + " sent a slice that cannot be read: "
+              + ex.getMessage(),
           StreamsRouting.REBALANCE_RETRY);
     }
   }
@@ -338,6 +348,16 @@ public final class ViewScanService {
   private Duration remaining(ResolvedView<?, ?, ?> view, PartitionOwner owner, Instant deadline) {
     Duration remaining = Duration.between(this.clock.instant(), deadline);
     if (remaining.isNegative() || remaining.isZero()) {
+      if (logger.isDebugEnabled()) {
+        logger.debug(
+            "A scan of view '"
+                + view.name()
+                + "' ran out of time before partition "
+                + owner.partition()
+                + " on "
+                + owner.describe()
+                + " answered");
+      }
       throw new ViewTimeoutException(
           view.name(),
           owner.partition(),
@@ -348,8 +368,6 @@ public final class ViewScanService {
               + this.peers.timeout().toMillis()
               + " ms before partition "
               + owner.partition()
-              + " on "
-              + owner.describe()
               + " answered; ask for a smaller page");
     }
     return remaining;
@@ -396,20 +414,20 @@ public final class ViewScanService {
     }
   }
 
-  private static @Nullable ScanPosition position(
-      ResolvedView<?, ?, ?> view, @Nullable String after) {
+  private @Nullable ScanPosition position(ResolvedView<?, ?, ?> view, @Nullable String after) {
     if (after == null || after.isEmpty()) {
       return null;
     }
     try {
-      return ScanPosition.fromToken(after);
+      return this.cursors.decodePosition(view.name(), after);
     } catch (IllegalArgumentException ex) {
       throw new InvalidQueryException(view.name(), "after", "Invalid position: " + ex.getMessage());
     }
   }
 
-  private static String param(@Nullable String value) {
-    return value != null ? URLEncoder.encode(value, StandardCharsets.UTF_8) : "";
+  /** The token of {@code position} in {@code viewName}, as an instance sends it to another. */
+  public String positionToken(String viewName, ScanPosition position) {
+    return this.cursors.encodePosition(viewName, position);
   }
 
   @FunctionalInterface

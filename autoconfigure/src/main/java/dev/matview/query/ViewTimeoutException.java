@@ -27,7 +27,7 @@ public class ViewTimeoutException extends RuntimeException {
     return this.partition;
   }
 
-  /** The owner's {@code host:port}. */
+  /** The owner's {@code host:port}, for logs: it is never shown to callers. */
   public String getOwner() {
     return this.owner;
   }

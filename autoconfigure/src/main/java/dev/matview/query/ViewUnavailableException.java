@@ -1,10 +1,14 @@
 package dev.matview.query;
 
 import java.time.Duration;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /** No replica may answer for a view's key right now; the caller should retry later. */
 public class ViewUnavailableException extends RuntimeException {
+
+  private static final Log logger = LogFactory.getLog(ViewUnavailableException.class);
 
   private final String view;
 
@@ -28,9 +32,22 @@ public class ViewUnavailableException extends RuntimeException {
     this.retryAfter = retryAfter;
   }
 
-  /** A forwarded request reached this instance, but the key's partition belongs to another. */
+  /**
+   * A forwarded request reached this instance, but the key's partition belongs to another; the
+   * detail does not name it, and the owner is logged at DEBUG.
+   */
   static ViewUnavailableException notOwner(
       String view, @Nullable Object key, PartitionOwner owner) {
+    if (logger.isDebugEnabled()) {
+      logger.debug(
+          "A forwarded request for partition "
+              + owner.partition()
+              + " of view '"
+              + view
+              + "' reached this instance, but its metadata says "
+              + owner.describe()
+              + " owns it");
+    }
     return new ViewUnavailableException(
         view,
         key,
@@ -39,9 +56,8 @@ public class ViewUnavailableException extends RuntimeException {
             + owner.partition()
             + " of view '"
             + view
-            + "', which its metadata says "
-            + owner.describe()
-            + " owns; the partition moved, so ask again",
+            + "', which its metadata says another instance owns; the partition moved, so ask"
+            + " again",
         StreamsRouting.REBALANCE_RETRY);
   }
 

@@ -5,26 +5,50 @@ import dev.matview.query.InvalidQueryException;
 import dev.matview.query.PeerClient;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
 
-/** Reads what matters for routing a lookup from its request headers. */
+/**
+ * Reads what matters for routing a lookup from its request headers. A request counts as forwarded
+ * only when it carries the marker and {@link PeerRequestFilter} found it signed by another
+ * instance.
+ */
 final class Callers {
 
   private Callers() {}
 
   static CallerContext from(HttpHeaders headers) {
-    return new CallerContext(
-        "1".equals(headers.getFirst(PeerClient.FORWARDED_HEADER)),
-        headers.getFirst(HttpHeaders.AUTHORIZATION));
+    return new CallerContext(forwarded(headers), headers.getFirst(HttpHeaders.AUTHORIZATION));
   }
 
   /** The caller with its per-request stale-read options, {@code allowStale} and {@code maxLag}. */
   static CallerContext from(
       HttpHeaders headers, String view, @Nullable String allowStale, @Nullable String maxLag) {
     return new CallerContext(
-        "1".equals(headers.getFirst(PeerClient.FORWARDED_HEADER)),
+        forwarded(headers),
         headers.getFirst(HttpHeaders.AUTHORIZATION),
         allowStale(view, allowStale),
         maxLag(view, maxLag));
+  }
+
+  /**
+   * Refuses a request to an endpoint that serves only the other instances, unless one signed it.
+   */
+  static void requirePeer(String view, HttpHeaders headers) {
+    if (!forwarded(headers)) {
+      throw new PeerOnlyException(view);
+    }
+  }
+
+  private static boolean forwarded(HttpHeaders headers) {
+    if (!"1".equals(headers.getFirst(PeerClient.FORWARDED_HEADER))) {
+      return false;
+    }
+    RequestAttributes request = RequestContextHolder.getRequestAttributes();
+    return request != null
+        && Boolean.TRUE.equals(
+            request.getAttribute(
+                PeerRequestFilter.PEER_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST));
   }
 
   private static @Nullable Boolean allowStale(String view, @Nullable String value) {

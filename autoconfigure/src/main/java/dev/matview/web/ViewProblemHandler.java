@@ -71,7 +71,6 @@ public class ViewProblemHandler {
         problem(HttpStatus.GATEWAY_TIMEOUT, "owner-timeout", "Owner did not answer in time", ex);
     problem.setProperty("view", ex.getView());
     problem.setProperty("partition", ex.getPartition());
-    problem.setProperty("owner", ex.getOwner());
     return respond(problem);
   }
 

@@ -7,6 +7,7 @@ import dev.matview.query.Slice;
 import dev.matview.query.ViewScanService;
 import dev.matview.query.WindowItem;
 import java.util.List;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -62,7 +63,10 @@ public class ViewScanController {
         Callers.from(headers));
   }
 
-  /** This instance's slice of one partition's keys; only the partition's owner answers. */
+  /**
+   * This instance's slice of one partition's keys; only the partition's owner answers, and only to
+   * another instance of the application.
+   */
   @GetMapping("/{view}/partitions/{partition}/keys")
   public SliceBody<KeyItem> keySlice(
       @PathVariable String view,
@@ -70,13 +74,19 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String after,
-      @RequestParam(required = false) @Nullable String limit) {
+      @RequestParam(required = false) @Nullable String limit,
+      @RequestHeader HttpHeaders headers) {
+    Callers.requirePeer(view, headers);
     return SliceBody.of(
         this.scanService.localKeySlice(
-            view, partition, from, to, after, RequestParameters.limit(view, limit)));
+            view, partition, from, to, after, RequestParameters.limit(view, limit)),
+        last -> this.scanService.positionToken(view, last));
   }
 
-  /** This instance's slice of one partition's windows; only the partition's owner answers. */
+  /**
+   * This instance's slice of one partition's windows; only the partition's owner answers, and only
+   * to another instance of the application.
+   */
   @GetMapping("/{view}/partitions/{partition}/windows")
   public SliceBody<WindowItem> windowSlice(
       @PathVariable String view,
@@ -84,7 +94,9 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String after,
-      @RequestParam(required = false) @Nullable String limit) {
+      @RequestParam(required = false) @Nullable String limit,
+      @RequestHeader HttpHeaders headers) {
+    Callers.requirePeer(view, headers);
     return SliceBody.of(
         this.scanService.localWindowSlice(
             view,
@@ -92,7 +104,8 @@ public class ViewScanController {
             RequestParameters.requiredInstant(view, "from", from),
             RequestParameters.requiredInstant(view, "to", to),
             after,
-            RequestParameters.limit(view, limit)));
+            RequestParameters.limit(view, limit)),
+        last -> this.scanService.positionToken(view, last));
   }
 
   /**
@@ -105,10 +118,10 @@ public class ViewScanController {
    */
   public record SliceBody<T>(List<T> items, @Nullable String last, boolean exhausted) {
 
-    static <T> SliceBody<T> of(Slice<T> slice) {
+    static <T> SliceBody<T> of(Slice<T> slice, Function<ScanPosition, String> token) {
       ScanPosition last = slice.last();
       return new SliceBody<>(
-          slice.items(), last != null ? last.toToken() : null, slice.exhausted());
+          slice.items(), last != null ? token.apply(last) : null, slice.exhausted());
     }
   }
 }

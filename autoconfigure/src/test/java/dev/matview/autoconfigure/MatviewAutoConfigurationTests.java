@@ -3,6 +3,7 @@ package dev.matview.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.check.StartupChecks;
+import dev.matview.peer.TestPeers;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.LocalStores;
@@ -632,7 +633,7 @@ class MatviewAutoConfigurationTests {
           ViewRegistry.of(Map.of(), serdes, "user"),
           new StreamsRouting(() -> null, localInstance, "user"),
           new LocalStores(() -> null),
-          new PeerClient("/views", Duration.ofSeconds(1), null),
+          new PeerClient("/views", Duration.ofSeconds(1), null, TestPeers.requests(), false),
           localInstance,
           new KeyParser(serdes.mapper()),
           Clock.systemUTC());

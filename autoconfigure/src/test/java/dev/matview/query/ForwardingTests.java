@@ -1,17 +1,22 @@
 package dev.matview.query;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import dev.matview.peer.TestPeers;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
+import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.state.HostInfo;
@@ -21,8 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Forwarding a lookup to the owning instance, with a stub owner put in place through the routing
- * seam: answers are passed on, a slow owner gives 504 within the timeout and an unreachable one
- * 503.
+ * seam: answers are passed on, requests are signed and encoded exactly, credentials go along only
+ * where the network allows, a slow owner gives 504 within the timeout and an unreachable one 503,
+ * neither naming the owner.
  */
 class ForwardingTests {
 
@@ -40,7 +46,7 @@ class ForwardingTests {
   }
 
   @Test
-  void passesTheOwnersAnswerOnWithTheForwardedMarkerAndTheCallersCredentials() {
+  void passesTheOwnersAnswerOnWithTheForwardedMarkerAndASignatureTheOwnerAccepts() {
     Routed<KeyAnswer> routed =
         this.service.get("counts", "k-1", new CallerContext(false, "Bearer secret"));
     assertThat(routed).isInstanceOf(Routed.Relayed.class);
@@ -54,8 +60,51 @@ class ForwardingTests {
             request -> {
               assertThat(request.get("path")).isEqualTo("/views/counts/keys/k-1");
               assertThat(request.get("forwarded")).isEqualTo("1");
-              assertThat(request.get("authorization")).isEqualTo("Bearer secret");
+              assertThat(
+                      TestPeers.requests()
+                          .check("GET", request.get("path"), request.get("signature"))
+                          .valid())
+                  .isTrue();
             });
+  }
+
+  @Test
+  void keepsTheCallersCredentialsFromAPeerReachedOverPlainHttp() {
+    this.service.get("counts", "k-1", new CallerContext(false, "Bearer secret"));
+    assertThat(this.owner.received())
+        .singleElement()
+        .satisfies(request -> assertThat(request.get("authorization")).isEqualTo("null"));
+  }
+
+  @Test
+  void passesTheCallersCredentialsOnOverPlainHttpWhenTheNetworkIsTrusted() {
+    ViewQueryService trusting = service(this.owner.owner(3).host().port(), true);
+    trusting.get("counts", "k-1", new CallerContext(false, "Bearer secret"));
+    assertThat(this.owner.received())
+        .singleElement()
+        .satisfies(request -> assertThat(request.get("authorization")).isEqualTo("Bearer secret"));
+  }
+
+  @Test
+  void encodesEveryCharacterOfAKeyThatIsNotUnreserved() {
+    String key = "a/b%c+d;e f?g#h&i=j\u00fc\u6771";
+    this.service.get("counts", key, CallerContext.direct());
+    String path = this.owner.received().get(0).get("path");
+    assertThat(path)
+        .isEqualTo("/views/counts/keys/a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj%C3%BC%E6%9D%B1");
+    assertThat(URLDecoder.decode(path.substring("/views/counts/keys/".length()), UTF_8))
+        .isEqualTo(key);
+  }
+
+  @Test
+  void encodesInstantsAfterTheYear9999SoThatTheirPlusArrives() {
+    Instant to = Instant.parse("+10000-01-01T00:00:00Z");
+    this.service.windows(
+        "per-minute", "k-1", Instant.parse("2026-01-01T00:00:00Z"), to, CallerContext.direct());
+    assertThat(this.owner.received().get(0).get("path"))
+        .isEqualTo(
+            "/views/per-minute/keys/k-1/windows?from=2026-01-01T00%3A00%3A00Z"
+                + "&to=%2B10000-01-01T00%3A00%3A00Z");
   }
 
   @Test
@@ -69,7 +118,9 @@ class ForwardingTests {
               assertThat(ex.getView()).isEqualTo("counts");
               assertThat(ex.getPartition()).isEqualTo(3);
               assertThat(ex.getOwner()).isEqualTo(this.owner.owner(3).describe());
-              assertThat(ex.getMessage()).contains("did not answer within 500 ms");
+              assertThat(ex.getMessage())
+                  .contains("did not answer within 500 ms")
+                  .doesNotContain("127.0.0.1");
             });
     assertThat(Duration.ofNanos(System.nanoTime() - started))
         .isGreaterThanOrEqualTo(TIMEOUT)
@@ -88,7 +139,9 @@ class ForwardingTests {
         .satisfies(
             ex -> {
               assertThat(ex.getPartition()).isEqualTo(3);
-              assertThat(ex.getMessage()).contains("127.0.0.1:" + closedPort, "cannot be reached");
+              assertThat(ex.getMessage())
+                  .contains("another instance", "cannot be reached")
+                  .doesNotContain("127.0.0.1", Integer.toString(closedPort));
               assertThat(ex.getRetryAfter()).isPositive();
             });
   }
@@ -97,15 +150,28 @@ class ForwardingTests {
   void neverForwardsARequestThatWasForwardedAlready() {
     assertThatExceptionOfType(ViewUnavailableException.class)
         .isThrownBy(() -> this.service.get("counts", "k-1", new CallerContext(true, null)))
-        .withMessageContaining("forwarded request for partition 3");
+        .withMessageContaining("forwarded request for partition 3")
+        .withMessageNotContaining("127.0.0.1");
     assertThat(this.owner.received()).isEmpty();
   }
 
   private ViewQueryService service(int port) {
+    return service(port, false);
+  }
+
+  private ViewQueryService service(int port, boolean trustedNetwork) {
     ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
     ViewRegistry registry =
         ViewRegistry.of(
-            Map.of("counts", Views.from("events", Event.class).count()), serdes, "forwarding");
+            Map.of(
+                "counts",
+                Views.from("events", Event.class).count(),
+                "per-minute",
+                Views.from("events", Event.class)
+                    .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
+                    .count()),
+            serdes,
+            "forwarding");
     Routing remoteOwner = new StubRouting(new PartitionOwner(3, new HostInfo("127.0.0.1", port)));
     LocalInstance self = new LocalInstance();
     self.setHostInfo(new HostInfo("127.0.0.1", 1));
@@ -113,7 +179,7 @@ class ForwardingTests {
         registry,
         remoteOwner,
         new LocalStores(() -> null),
-        new PeerClient("/views", TIMEOUT, null),
+        new PeerClient("/views", TIMEOUT, null, TestPeers.requests(), trustedNetwork),
         self,
         new KeyParser(serdes.mapper()),
         Clock.systemUTC());

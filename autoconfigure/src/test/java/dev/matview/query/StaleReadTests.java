@@ -3,6 +3,7 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import dev.matview.peer.TestPeers;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
@@ -159,7 +160,7 @@ class StaleReadTests {
         registry,
         new FixedReplicas(new KeyReplicas(active, standbys), self),
         new LocalStores(() -> null),
-        new PeerClient("/views", Duration.ofMillis(500), null),
+        new PeerClient("/views", Duration.ofMillis(500), null, TestPeers.requests(), false),
         self,
         new KeyParser(serdes.mapper()),
         Clock.systemUTC(),

@@ -49,7 +49,9 @@ final class StubInstance implements AutoCloseable {
                   "forwarded",
                       String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Forwarded")),
                   "authorization",
-                      String.valueOf(exchange.getRequestHeaders().getFirst("Authorization"))));
+                      String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")),
+                  "signature",
+                      String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Signature"))));
           if (this.hanging) {
             awaitRelease();
           }
@@ -79,7 +81,7 @@ final class StubInstance implements AutoCloseable {
     return this;
   }
 
-  /** The requests received: path, forwarded marker and authorization of each. */
+  /** The requests received: path, forwarded marker, authorization and signature of each. */
   List<Map<String, String>> received() {
     return this.received;
   }

@@ -2,6 +2,7 @@ package dev.matview.query;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import dev.matview.peer.TestPeers;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.view.Views;
@@ -25,7 +26,8 @@ class ViewBatchServiceTests {
     LocalInstance self = new LocalInstance();
     Routing routing = new StreamsRouting(() -> null, self, "app");
     LocalStores stores = new LocalStores(() -> null);
-    PeerClient peers = new PeerClient("/views", Duration.ofSeconds(1), null);
+    PeerClient peers =
+        new PeerClient("/views", Duration.ofSeconds(1), null, TestPeers.requests(), false);
     ViewQueryService views =
         new ViewQueryService(
             registry,

@@ -1,0 +1,78 @@
+package dev.matview.peer;
+
+import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A path and query that one instance sends another, each path segment and each query name and value
+ * percent-encoded as UTF-8 so that it arrives exactly as it was meant: only RFC 3986's unreserved
+ * characters are left as they are.
+ */
+public final class PeerPath {
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private final StringBuilder text = new StringBuilder();
+
+  private boolean hasQuery;
+
+  private PeerPath() {}
+
+  /** A path of {@code segments}, each encoded. */
+  public static PeerPath of(String... segments) {
+    PeerPath path = new PeerPath();
+    for (String segment : segments) {
+      path.segment(segment);
+    }
+    return path;
+  }
+
+  /** Adds {@code segment}, encoded, as the next path segment. */
+  public PeerPath segment(String segment) {
+    if (this.hasQuery) {
+      throw new IllegalStateException("Path segments go before the query");
+    }
+    this.text.append('/');
+    if (segment.equals(".") || segment.equals("..")) {
+      this.text.append(segment.replace(".", "%2E"));
+    } else {
+      this.text.append(encode(segment));
+    }
+    return this;
+  }
+
+  /** Adds the query parameter {@code name} with {@code value}, both encoded; none when null. */
+  public PeerPath param(String name, @Nullable Object value) {
+    if (value != null) {
+      this.text.append(this.hasQuery ? '&' : '?');
+      this.text.append(encode(name)).append('=').append(encode(value.toString()));
+      this.hasQuery = true;
+    }
+    return this;
+  }
+
+  /** {@code value} with every character but the unreserved ones percent-encoded as UTF-8. */
+  public static String encode(String value) {
+    StringBuilder encoded = new StringBuilder(value.length());
+    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xFF);
+      if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '-'
+          || c == '.'
+          || c == '_'
+          || c == '~') {
+        encoded.append(c);
+      } else {
+        encoded.append('%').append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
+      }
+    }
+    return encoded.toString();
+  }
+
+  @Override
+  public String toString() {
+    return this.text.toString();
+  }
+}

@@ -1,0 +1,20 @@
+package dev.matview.web;
+
+/** An endpoint that serves only the other instances of the application was called by another. */
+class PeerOnlyException extends RuntimeException {
+
+  private final String view;
+
+  PeerOnlyException(String view) {
+    super(
+        "This endpoint serves the other instances of this application while they build a scan"
+            + " page, and answers only requests they sign; scan view '"
+            + view
+            + "' at .../keys or .../windows instead");
+    this.view = view;
+  }
+
+  String getView() {
+    return this.view;
+  }
+}
