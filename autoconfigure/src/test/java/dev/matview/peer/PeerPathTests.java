@@ -1,0 +1,39 @@
+package dev.matview.peer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** Forwarded paths carry every segment and parameter exactly, whatever characters they hold. */
+class PeerPathTests {
+
+  @Test
+  void encodesEverySegmentAndParameterButUnreservedCharacters() {
+    String key = "a/b%c+d;e f?g#h&i=j~k.l_m-n\u00fc";
+    String path =
+        PeerPath.of("sales per shop", "keys", key, "windows")
+            .param("to", Instant.parse("+10000-01-01T00:00:00Z"))
+            .param("from", null)
+            .param("a&b", "c=d")
+            .toString();
+    assertThat(path)
+        .isEqualTo(
+            "/sales%20per%20shop/keys/a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj~k.l_m-n%C3%BC/windows"
+                + "?to=%2B10000-01-01T00%3A00%3A00Z&a%26b=c%3Dd");
+    URI uri = URI.create("http://localhost:8080" + path);
+    assertThat(uri.getPath())
+        .isEqualTo("/sales per shop/keys/a/b%c+d;e f?g#h&i=j~k.l_m-n\u00fc/windows");
+    assertThat(URLDecoder.decode(uri.getRawQuery().split("&")[0], StandardCharsets.UTF_8))
+        .isEqualTo("to=+10000-01-01T00:00:00Z");
+  }
+
+  @Test
+  void keepsDotSegmentsFromBeingReadAsRelativePaths() {
+    assertThat(PeerPath.of("v", "keys", "..").toString()).isEqualTo("/v/keys/%2E%2E");
+    assertThat(PeerPath.of("v", "keys", ".").toString()).isEqualTo("/v/keys/%2E");
+  }
+}
