@@ -4,6 +4,7 @@ import static dev.matview.cluster.InstanceClient.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.peer.PeerRequests;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -244,6 +245,7 @@ class ClusterQueryIntegrationTests {
   @Test
   @Order(7)
   void refusesWithRetryAfterALookupAlreadyForwardedToAnInstanceThatDoesNotOwnTheKey() {
+    PeerRequests peer = this.instances.get(0).context().getBean(PeerRequests.class);
     String shop = SALES.perShop().keySet().iterator().next();
     String path = "/views/" + PER_SHOP + "/keys/" + encode(shop);
     InstanceClient.Answer plain = this.instances.get(0).http().get(path);
@@ -252,11 +254,12 @@ class ClusterQueryIntegrationTests {
     Instance ownerInstance = at(owner, this.instances);
     Instance other =
         this.instances.stream().filter(instance -> instance != ownerInstance).findFirst().get();
-    InstanceClient.Answer refused = other.http().get(path, FORWARDED, "1");
+    InstanceClient.Answer refused = other.http().getAsPeer(path, peer);
     assertThat(refused.status()).as(refused.describe()).isEqualTo(503);
     assertThat(refused.header("Retry-After")).as(refused.describe()).matches("[1-9][0-9]*");
     assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
     assertThat(refused.json().path("view").asString()).isEqualTo(PER_SHOP);
+    assertThat(refused.response().body()).doesNotContain(owner, "localhost:");
     String windowsPath =
         "/views/"
             + PER_MINUTE
@@ -272,13 +275,16 @@ class ClusterQueryIntegrationTests {
             .filter(instance -> !instance.address().equals(windowsOwner))
             .findFirst()
             .get();
-    InstanceClient.Answer refusedWindows = notWindowsOwner.http().get(windowsPath, FORWARDED, "1");
+    InstanceClient.Answer refusedWindows = notWindowsOwner.http().getAsPeer(windowsPath, peer);
     assertThat(refusedWindows.status()).as(refusedWindows.describe()).isEqualTo(503);
     assertThat(refusedWindows.header("Retry-After")).matches("[1-9][0-9]*");
-    InstanceClient.Answer answered = ownerInstance.http().get(path, FORWARDED, "1");
+    InstanceClient.Answer answered = ownerInstance.http().getAsPeer(path, peer);
     assertThat(answered.status()).as(answered.describe()).isEqualTo(200);
     assertThat(answered.json().path("value").asLong()).isEqualTo(SALES.perShop().get(shop));
     assertThat(answered.header(SERVED_BY)).isEqualTo(owner);
+    InstanceClient.Answer unsigned = other.http().get(path, FORWARDED, "1");
+    assertThat(unsigned.status()).as(unsigned.describe()).isEqualTo(200);
+    assertThat(unsigned.header(SERVED_BY)).isEqualTo(owner);
   }
 
   @Test

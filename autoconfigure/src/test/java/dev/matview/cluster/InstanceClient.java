@@ -1,5 +1,6 @@
 package dev.matview.cluster;
 
+import dev.matview.peer.PeerRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -41,6 +42,18 @@ final class InstanceClient {
   /** GETs {@code path} with the given header names and values, in pairs. */
   Answer get(String path, String... headers) {
     return send(request(path, headers).GET().build());
+  }
+
+  /**
+   * GETs {@code path} as another instance would: with the forwarded marker and a signature made by
+   * {@code requests}, then the given header names and values, in pairs.
+   */
+  Answer getAsPeer(String path, PeerRequests requests, String... headers) {
+    HttpRequest.Builder builder =
+        request(path, headers)
+            .header(PeerRequests.FORWARDED_HEADER, "1")
+            .header(PeerRequests.SIGNATURE_HEADER, requests.sign("GET", path, null));
+    return send(builder.GET().build());
   }
 
   /** POSTs {@code body} as JSON to {@code path}. */
