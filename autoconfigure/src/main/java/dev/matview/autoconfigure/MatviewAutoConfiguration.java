@@ -25,6 +25,7 @@ import dev.matview.view.ViewDefinition;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -32,6 +33,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -302,6 +304,27 @@ public final class MatviewAutoConfiguration {
                       + KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME,
                   StreamsBuilderFactoryBean.class),
           checks);
+    }
+  }
+
+  /**
+   * Keeps the peers' secret out of the actuator's env and configprops endpoints, even where they
+   * are set to show values.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(SanitizingFunction.class)
+  static class PeerSecretSanitizingConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "matviewPeerSecretSanitizer")
+    SanitizingFunction matviewPeerSecretSanitizer() {
+      return SanitizingFunction.sanitizeValue()
+          .ifKeyMatches(
+              (key) ->
+                  key.toLowerCase(Locale.ROOT)
+                      .replace('_', '.')
+                      .replace("-", "")
+                      .equals("matview.peers.secret"));
     }
   }
 

@@ -11,6 +11,10 @@ import dev.matview.view.Views;
 import dev.matview.web.PeerRequestFilter;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.autoconfigure.env.EnvironmentEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.actuate.env.EnvironmentEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
@@ -121,6 +125,35 @@ class MatviewPeersAutoConfigurationTests {
                   context.getBean("matviewPeerRequestFilter", FilterRegistrationBean.class);
               assertThat(filter.getFilter()).isInstanceOf(PeerRequestFilter.class);
               assertThat(filter.getUrlPatterns()).containsExactly("/api/views/*");
+            });
+  }
+
+  @Test
+  void keepsTheSecretOutOfTheActuatorEvenWhereItShowsValues() {
+    this.contextRunner
+        .withConfiguration(AutoConfigurations.of(EnvironmentEndpointAutoConfiguration.class))
+        .withPropertyValues(
+            "matview.peers.secret=" + SECRET,
+            "management.endpoint.env.show-values=always",
+            "management.endpoints.web.exposure.include=env")
+        .run(
+            (context) -> {
+              EnvironmentEndpoint env = context.getBean(EnvironmentEndpoint.class);
+              assertThat(env.environmentEntry("matview.peers.secret").getProperty().getValue())
+                  .isEqualTo(SanitizableData.SANITIZED_VALUE);
+              assertThat(
+                      env.environmentEntry("spring.kafka.streams.application-id")
+                          .getProperty()
+                          .getValue())
+                  .isEqualTo("peers-test");
+              SanitizingFunction sanitizer =
+                  context.getBean("matviewPeerSecretSanitizer", SanitizingFunction.class);
+              assertThat(
+                      sanitizer
+                          .applyUnlessFiltered(
+                              new SanitizableData(null, "MATVIEW_PEERS_SECRET", SECRET))
+                          .getValue())
+                  .isEqualTo(SanitizableData.SANITIZED_VALUE);
             });
   }
 
