@@ -56,6 +56,20 @@ final class InstanceClient {
     return send(builder.GET().build());
   }
 
+  /**
+   * POSTs {@code json} to {@code path} as another instance would: with the forwarded marker and
+   * {@code signature}.
+   */
+  Answer postAsPeer(String path, String json, String signature) {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .header(PeerRequests.FORWARDED_HEADER, "1")
+            .header(PeerRequests.SIGNATURE_HEADER, signature)
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build());
+  }
+
   /** POSTs {@code body} as JSON to {@code path}. */
   Answer post(String path, Object body) {
     return send(

@@ -301,6 +301,27 @@ class PeerTrustIntegrationTests {
   }
 
   @Test
+  void honoursTheMarkerOnABatchOnlyWithTheBodyThatWasSigned() {
+    String path = "/views/" + VISITS + "/batch";
+    String owner =
+        this.instances
+            .get(0)
+            .http()
+            .get("/views/" + VISITS + "/keys/page-1")
+            .header("Matview-Served-By");
+    Instance other = otherThan(owner);
+    String json = "{\"keys\":[\"page-1\"]}";
+    String signature = requests(0).sign("POST", path, json.getBytes(StandardCharsets.UTF_8));
+    InstanceClient.Answer forwarded = other.http().postAsPeer(path, json, signature);
+    assertThat(forwarded.status()).as(forwarded.describe()).isEqualTo(503);
+    assertNamesNoInstance(forwarded);
+    InstanceClient.Answer altered =
+        other.http().postAsPeer(path, "{\"keys\":[\"page-1\" ]}", signature);
+    assertThat(altered.status()).as(altered.describe()).isEqualTo(200);
+    assertThat(altered.json().path("items").get(0).path("value").asLong()).isEqualTo(2);
+  }
+
+  @Test
   void answersAWindowLookupAfterTheYear9999AlikeThroughEitherInstance() {
     for (String key : List.of("page-1", "page-2", "page-3", "page-4")) {
       String path =

@@ -3,9 +3,13 @@ package dev.matview.peer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -21,12 +25,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
@@ -37,6 +43,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Instances agree on their secret through a compacted single-partition topic on a real broker:
@@ -44,7 +57,10 @@ import org.junit.jupiter.api.TestInstance;
  * answer fails start-up with a message that names matview.peers.secret.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(OutputCaptureExtension.class)
 class SecretAgreementIntegrationTests {
+
+  @TempDir static Path stateDir;
 
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
@@ -66,6 +82,24 @@ class SecretAgreementIntegrationTests {
     this.cluster.format();
     this.cluster.startup();
     this.cluster.waitForReadyBrokers();
+    try (Admin admin = admin()) {
+      admin
+          .createAcls(
+              List.of(
+                  new AclBinding(
+                      new ResourcePattern(
+                          ResourceType.TOPIC,
+                          SecretAgreement.topic("refused"),
+                          PatternType.LITERAL),
+                      new AccessControlEntry(
+                          "User:ANONYMOUS", "*", AclOperation.ALL, AclPermissionType.DENY))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+      admin
+          .createTopics(List.of(new NewTopic("visits", 2, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
   }
 
   @AfterAll
@@ -113,19 +147,8 @@ class SecretAgreementIntegrationTests {
   }
 
   @Test
-  void failsNamingThePropertyWhenTheBrokerRefusesTheTopic() throws Exception {
+  void failsNamingThePropertyWhenTheBrokerRefusesTheTopic() {
     String topic = SecretAgreement.topic("refused");
-    try (Admin admin = admin()) {
-      admin
-          .createAcls(
-              List.of(
-                  new AclBinding(
-                      new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
-                      new AccessControlEntry(
-                          "User:ANONYMOUS", "*", AclOperation.ALL, AclPermissionType.DENY))))
-          .all()
-          .get(30, TimeUnit.SECONDS);
-    }
     assertThatExceptionOfType(PeerSecretException.class)
         .isThrownBy(() -> new SecretAgreement(TIMEOUT).agree(streams("refused")))
         .satisfies(
@@ -134,6 +157,27 @@ class SecretAgreementIntegrationTests {
               assertThat(ex.getAction())
                   .contains("Set matview.peers.secret", "openssl rand -base64 32", topic);
             });
+  }
+
+  @Test
+  void failsTheApplicationsStartUpSayingHowToFixItWhenTheBrokerRefusesTheTopic(
+      CapturedOutput output) {
+    assertThatExceptionOfType(RuntimeException.class)
+        .isThrownBy(
+            () ->
+                new SpringApplicationBuilder(VisitViews.class)
+                    .run(
+                        "--spring.main.banner-mode=off",
+                        "--spring.main.web-application-type=none",
+                        "--spring.kafka.bootstrap-servers=" + this.cluster.bootstrapServers(),
+                        "--spring.kafka.streams.application-id=refused",
+                        "--spring.kafka.streams.state-dir=" + stateDir,
+                        "--matview.peers.agreement-timeout=20s"))
+        .satisfies(ex -> assertThat(ex).hasRootCauseInstanceOf(TopicAuthorizationException.class));
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("the broker refused to describe it")
+        .contains("Set matview.peers.secret to one secret of at least 32 bytes");
   }
 
   @Test
@@ -170,6 +214,18 @@ class SecretAgreementIntegrationTests {
   private static String fingerprint(PeerSecret secret) {
     return HexFormat.of()
         .formatHex(secret.key("fingerprint").mac("probe".getBytes(StandardCharsets.UTF_8)));
+  }
+
+  record Visit(String page) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class VisitViews {
+
+    @MaterializedView("visits-per-page")
+    ViewDefinition<String, Visit, Long> visitsPerPage() {
+      return Views.from("visits", Visit.class).count();
+    }
   }
 
   private static <T> T get(Future<T> future) {
