@@ -145,7 +145,8 @@ public final class CursorCodec {
               + what
               + " was altered, issued for "
               + other
-              + " or by an application with another secret; start the scan without a cursor");
+              + " or by an application with another secret"
+              + (what.equals("cursor") ? "; start the scan without a cursor" : ""));
     }
     return ByteBuffer.wrap(body);
   }
