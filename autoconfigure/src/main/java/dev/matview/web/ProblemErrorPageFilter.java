@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.net.URI;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -47,7 +49,27 @@ public final class ProblemErrorPageFilter implements Filter {
     chain.doFilter(request, response);
   }
 
+  /**
+   * The problem of a failure that a filter raised before Spring MVC could map it, such as a form
+   * body that cannot be decoded, or else of the status the container chose.
+   */
   private static ProblemDetail problem(ServletRequest request) {
+    Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+    for (Throwable cause = failure instanceof Throwable throwable ? throwable : null;
+        cause != null;
+        cause = cause.getCause()) {
+      if (cause instanceof ErrorResponse errorResponse) {
+        return ViewProblemHandler.problemOf(errorResponse);
+      }
+      if (cause instanceof HttpMessageNotReadableException) {
+        ProblemDetail problem =
+            ProblemDetail.forStatusAndDetail(
+                HttpStatus.BAD_REQUEST,
+                "The request body cannot be read as the Content-Type it names");
+        problem.setTitle(HttpStatus.BAD_REQUEST.getReasonPhrase());
+        return problem;
+      }
+    }
     int status =
         request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) instanceof Integer code
             ? code

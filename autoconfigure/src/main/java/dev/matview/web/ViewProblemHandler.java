@@ -32,6 +32,14 @@ public class ViewProblemHandler {
 
   private static final String TYPE_BASE = "https://matview.dev/problems/";
 
+  /**
+   * What Tomcat throws when a request's parameters cannot be decoded (the Servlet 6.1 contract: an
+   * {@code IllegalStateException} from {@code getParameter}), named so that other servers need not
+   * have the class.
+   */
+  private static final String INVALID_PARAMETERS =
+      "org.apache.tomcat.util.http.InvalidParameterException";
+
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unknownView(UnknownViewException ex) {
     ProblemDetail problem = problem(HttpStatus.NOT_FOUND, "unknown-view", "Unknown view", ex);
@@ -147,6 +155,20 @@ public class ViewProblemHandler {
     if (ex instanceof ErrorResponse errorResponse) {
       return fromErrorResponse(errorResponse);
     }
+    if (INVALID_PARAMETERS.equals(ex.getClass().getName())) {
+      String message =
+          ex.getMessage() != null ? ex.getMessage().lines().findFirst().orElse("") : "";
+      ProblemDetail problem =
+          ProblemDetail.forStatusAndDetail(
+              HttpStatus.BAD_REQUEST,
+              "The query string cannot be read; percent-encode its parameters as UTF-8 ("
+                  + (message.length() > 200 ? message.substring(0, 200) + "..." : message)
+                  + ")");
+      problem.setType(URI.create(TYPE_BASE + "invalid-request"));
+      problem.setTitle("Bad request");
+      logger.debug("Bad request: " + problem.getDetail());
+      return respond(problem);
+    }
     if (DisconnectedClientHelper.isClientDisconnectedException(ex)) {
       logger.debug("The client went away: " + ex);
       return null;
@@ -163,16 +185,22 @@ public class ViewProblemHandler {
 
   /** The problem detail of one of Spring MVC's own failures, with its headers. */
   static ResponseEntity<ProblemDetail> fromErrorResponse(ErrorResponse errorResponse) {
+    return ResponseEntity.status(errorResponse.getStatusCode())
+        .headers(errorResponse.getHeaders())
+        .body(problemOf(errorResponse));
+  }
+
+  /** The problem detail of one of Spring MVC's own failures, always with a detail. */
+  static ProblemDetail problemOf(ErrorResponse errorResponse) {
     ProblemDetail problem = errorResponse.getBody();
     if (problem.getDetail() == null) {
-      problem.setDetail(HttpStatus.valueOf(problem.getStatus()).getReasonPhrase());
+      HttpStatus status = HttpStatus.resolve(problem.getStatus());
+      problem.setDetail(status != null ? status.getReasonPhrase() : "Error");
     }
     if (logger.isDebugEnabled()) {
       logger.debug("Bad request: " + problem.getStatus() + " " + problem.getDetail());
     }
-    return ResponseEntity.status(errorResponse.getStatusCode())
-        .headers(errorResponse.getHeaders())
-        .body(problem);
+    return problem;
   }
 
   private static String simpleName(@Nullable Class<?> type) {

@@ -119,7 +119,7 @@ class HttpFuzzIntegrationTests {
             .as(described)
             .isNotBlank()
             .doesNotContain("\tat ")
-            .hasSizeLessThan(4000);
+            .hasSizeLessThan(10_000);
       }
     } else if (!head && !request.method().equals("OPTIONS")) {
       assertThat(status).as(described).isEqualTo(200);
