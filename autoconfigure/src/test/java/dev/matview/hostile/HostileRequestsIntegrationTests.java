@@ -209,6 +209,7 @@ class HostileRequestsIntegrationTests {
     assertProblem(get("/views/per-item/keys/a|b{c}"), 400);
     assertProblem(get("/views/per-item/keys/bad%zzescape"), 400);
     assertProblem(get("/views/per-minute/windows?to=%zz"), 400);
+    assertProblem(get("/views/per-item/keys/sl%2Fash"), 400);
     RawHttp.Answer hugeHeader =
         this.http.send("GET", "/views", Map.of("X-Filler", "x".repeat(20_000)), NO_BODY);
     assertProblem(hugeHeader, 400);
