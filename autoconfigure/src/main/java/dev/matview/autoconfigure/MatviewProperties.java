@@ -129,6 +129,24 @@ public class MatviewProperties {
     /** Most keys one batch lookup accepts. */
     private int maxBatchSize = 1000;
 
+    /**
+     * Largest request body a batch lookup accepts; a larger one is refused with 413 before it is
+     * read.
+     */
+    private DataSize maxBatchBody = DataSize.ofMegabytes(2);
+
+    /**
+     * Longest key, in UTF-8 bytes, that a lookup accepts: longer keys in the path are refused with
+     * 414, in a batch or a scan bound with 400.
+     */
+    private DataSize maxKeyLength = DataSize.ofKilobytes(1);
+
+    /**
+     * Whether the web server's own errors, such as a malformed request line or a header that is too
+     * large, are answered as problem details instead of the server's HTML page; Tomcat only.
+     */
+    private boolean serverProblemDetails = true;
+
     public boolean isEnabled() {
       return this.enabled;
     }
@@ -159,6 +177,30 @@ public class MatviewProperties {
 
     public void setMaxBatchSize(int maxBatchSize) {
       this.maxBatchSize = maxBatchSize;
+    }
+
+    public DataSize getMaxBatchBody() {
+      return this.maxBatchBody;
+    }
+
+    public void setMaxBatchBody(DataSize maxBatchBody) {
+      this.maxBatchBody = maxBatchBody;
+    }
+
+    public DataSize getMaxKeyLength() {
+      return this.maxKeyLength;
+    }
+
+    public void setMaxKeyLength(DataSize maxKeyLength) {
+      this.maxKeyLength = maxKeyLength;
+    }
+
+    public boolean isServerProblemDetails() {
+      return this.serverProblemDetails;
+    }
+
+    public void setServerProblemDetails(boolean serverProblemDetails) {
+      this.serverProblemDetails = serverProblemDetails;
     }
   }
 

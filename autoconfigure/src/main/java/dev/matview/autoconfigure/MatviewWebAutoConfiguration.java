@@ -4,23 +4,36 @@ import dev.matview.peer.PeerRequests;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
+import dev.matview.topology.ViewSerdes;
 import dev.matview.web.PeerOnlyProblemHandler;
 import dev.matview.web.PeerRequestFilter;
+import dev.matview.web.ProblemErrorPageFilter;
+import dev.matview.web.ProblemResolver;
+import dev.matview.web.RequestLimits;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
+import jakarta.servlet.DispatcherType;
+import org.apache.catalina.startup.Tomcat;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
 
-/** Registers the HTTP endpoints that serve view lookups. */
+/**
+ * Registers the HTTP endpoints that serve view lookups, the problem details of every way a request
+ * to them can fail, and, on Tomcat, problem details for the server's own errors.
+ */
 @AutoConfiguration(after = MatviewAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
@@ -31,8 +44,11 @@ public final class MatviewWebAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ViewController matviewViewController(
-      ViewQueryService queryService, ViewBatchService batchService) {
-    return new ViewController(queryService, batchService);
+      ViewQueryService queryService,
+      ViewBatchService batchService,
+      ViewSerdes serdes,
+      MatviewProperties properties) {
+    return new ViewController(queryService, batchService, serdes.mapper(), limits(properties));
   }
 
   @Bean
@@ -65,5 +81,54 @@ public final class MatviewWebAutoConfiguration {
         (basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath) + "/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ProblemResolver matviewProblemResolver(ViewSerdes serdes, MatviewProperties properties) {
+    return new ProblemResolver(properties.getWeb().getBasePath(), serdes.mapper());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewProblemErrorPageFilter")
+  FilterRegistrationBean<ProblemErrorPageFilter> matviewProblemErrorPageFilter(
+      ViewSerdes serdes, MatviewProperties properties) {
+    FilterRegistrationBean<ProblemErrorPageFilter> registration =
+        new FilterRegistrationBean<>(
+            new ProblemErrorPageFilter(properties.getWeb().getBasePath(), serdes.mapper()));
+    registration.setDispatcherTypes(DispatcherType.ERROR);
+    registration.addUrlPatterns("/*");
+    return registration;
+  }
+
+  private static RequestLimits limits(MatviewProperties properties) {
+    DataSize maxBatchBody = properties.getWeb().getMaxBatchBody();
+    if (maxBatchBody.toBytes() < 1) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.web.max-batch-body",
+          maxBatchBody,
+          "It must be at least 1 byte, for example 2MB.");
+    }
+    DataSize maxKeyLength = properties.getWeb().getMaxKeyLength();
+    if (maxKeyLength.toBytes() < 1 || maxKeyLength.toBytes() > Integer.MAX_VALUE) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.web.max-key-length",
+          maxKeyLength,
+          "It must be at least 1 byte and below 2GB, for example 1KB.");
+    }
+    return new RequestLimits(maxBatchBody, maxKeyLength);
+  }
+
+  /** Answers Tomcat's own errors, those no servlet sees, as problem details. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({Tomcat.class, ConfigurableTomcatWebServerFactory.class})
+  @ConditionalOnBooleanProperty(name = "matview.web.server-problem-details", matchIfMissing = true)
+  static class TomcatProblemDetailsConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ProblemErrorReportValveCustomizer matviewProblemErrorReportValveCustomizer() {
+      return new ProblemErrorReportValveCustomizer();
+    }
   }
 }

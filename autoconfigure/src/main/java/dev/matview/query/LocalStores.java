@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
@@ -38,6 +40,8 @@ import org.jspecify.annotations.Nullable;
  * and scans through the store API, in stored key order.
  */
 public final class LocalStores {
+
+  private static final Log logger = LogFactory.getLog(LocalStores.class);
 
   private static final Duration RETRY = Duration.ofSeconds(1);
 
@@ -335,15 +339,34 @@ public final class LocalStores {
       throw unavailable(view, key, partition, "this instance does not host it");
     }
     if (partitionResult.isFailure()) {
-      String reason =
-          partitionResult.getFailureReason() == FailureReason.NOT_ACTIVE
-              ? "its replica here is still restoring or being assigned ("
-                  + partitionResult.getFailureMessage()
-                  + ")"
-              : partitionResult.getFailureReason() + ": " + partitionResult.getFailureMessage();
-      throw unavailable(view, key, partition, reason);
+      throw unavailable(
+          view, key, partition, failureReason(view.name(), partition, partitionResult));
     }
     return partitionResult.getResult();
+  }
+
+  /**
+   * A short, true reason for a failed store query. Kafka Streams' failure message can hold a whole
+   * stack trace, so it is logged here, at WARN when the store itself failed, and never sent to the
+   * caller.
+   */
+  static String failureReason(String view, int partition, QueryResult<?> result) {
+    FailureReason failure = result.getFailureReason();
+    String message = "Query of partition " + partition + " of view '" + view + "' failed: ";
+    if (failure == FailureReason.STORE_EXCEPTION) {
+      logger.warn(message + failure + ": " + result.getFailureMessage());
+    } else if (logger.isDebugEnabled()) {
+      logger.debug(message + failure + ": " + result.getFailureMessage());
+    }
+    return switch (failure) {
+      case NOT_ACTIVE -> "its replica here is still restoring or being assigned";
+      case NOT_UP_TO_BOUND -> "its replica here has not yet caught up";
+      case NOT_PRESENT -> "this instance does not host it";
+      case DOES_NOT_EXIST -> "its store does not exist here";
+      case UNKNOWN_QUERY_TYPE -> "its store cannot answer this kind of query";
+      case STORE_EXCEPTION ->
+          "its store failed the query (" + failure + ", logged by this instance)";
+    };
   }
 
   private KafkaStreams running(ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {

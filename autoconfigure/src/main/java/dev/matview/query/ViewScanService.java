@@ -7,10 +7,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -92,6 +94,7 @@ public final class ViewScanService {
       CallerContext caller) {
     K fromKey = bound(view, "from", from);
     K toKey = bound(view, "to", to);
+    requireOrdered(view, from, fromKey, to, toKey);
     Consumer<PeerPath> query = path -> path.param("from", from).param("to", to);
     List<PartitionOwner> owners = this.routing.owners(view);
     return scan(
@@ -186,9 +189,16 @@ public final class ViewScanService {
       String viewName, int partition, Instant from, Instant to, @Nullable String after, int limit) {
     ResolvedView<?, ?, ?> view = this.views.view(viewName);
     ViewWindow window = ViewQueryService.windowOf(view, SCAN_KEYS);
+    TimeRange range = TimeRange.exactly(viewName, from, to);
     requireLocal(view, partition);
     return this.localStores.windowItems(
-        view, window, partition, from, to, position(view, after), checkedLimit(view, limit));
+        view,
+        window,
+        partition,
+        range.from(),
+        range.to(),
+        position(view, after),
+        checkedLimit(view, limit));
   }
 
   /**
@@ -411,6 +421,34 @@ public final class ViewScanService {
     } catch (IllegalArgumentException ex) {
       throw new InvalidQueryException(
           view.name(), parameter, "Bound '" + parameter + "': " + ex.getMessage());
+    }
+  }
+
+  /**
+   * Refuses key bounds whose {@code from} sorts after {@code to}: keys are compared as the store
+   * orders them, by their serialized bytes, so such a scan could never find a key.
+   */
+  private static <K> void requireOrdered(
+      ResolvedView<K, ?, ?> view,
+      @Nullable String rawFrom,
+      @Nullable K from,
+      @Nullable String rawTo,
+      @Nullable K to) {
+    if (from == null || to == null) {
+      return;
+    }
+    Serializer<K> serializer = view.keySerde().serializer();
+    byte[] fromBytes = serializer.serialize(view.storeName(), from);
+    byte[] toBytes = serializer.serialize(view.storeName(), to);
+    if (Arrays.compareUnsigned(fromBytes, toBytes) > 0) {
+      throw new InvalidQueryException(
+          view.name(),
+          "from",
+          "'from' ("
+              + rawFrom
+              + ") must not be after 'to' ("
+              + rawTo
+              + "); keys are ordered as stored, by their serialized bytes");
     }
   }
 

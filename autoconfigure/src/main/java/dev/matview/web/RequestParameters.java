@@ -1,9 +1,16 @@
 package dev.matview.web;
 
 import dev.matview.query.InvalidQueryException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.RequestPath;
+import org.springframework.web.util.ServletRequestPathUtils;
+import org.springframework.web.util.UriUtils;
 
 /** Parses request parameters, saying which one was wrong and how to write it. */
 final class RequestParameters {
@@ -11,6 +18,38 @@ final class RequestParameters {
   static final int DEFAULT_LIMIT = 100;
 
   private RequestParameters() {}
+
+  /**
+   * The key written in the path segment {@code fromEnd} segments before the last (0 for the last),
+   * read from the raw path and percent-decoded here: the path variable would have lost anything
+   * after a {@code ;}, which Spring takes for matrix parameters, while in a key it is part of the
+   * key.
+   *
+   * @throws KeyTooLongException when the key is longer than {@code maxKeyBytes} in UTF-8
+   */
+  static String pathKey(HttpServletRequest request, String view, int fromEnd, long maxKeyBytes) {
+    RequestPath path =
+        ServletRequestPathUtils.hasParsedRequestPath(request)
+            ? ServletRequestPathUtils.getParsedRequestPath(request)
+            : RequestPath.parse(request.getRequestURI(), request.getContextPath());
+    List<PathContainer.Element> segments =
+        path.pathWithinApplication().elements().stream()
+            .filter(element -> element instanceof PathContainer.PathSegment)
+            .toList();
+    String raw = segments.get(segments.size() - 1 - fromEnd).value();
+    String key;
+    try {
+      key = UriUtils.decode(raw, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidQueryException(
+          view, "key", "The key is not percent-encoded correctly: " + ex.getMessage());
+    }
+    long length = key.getBytes(StandardCharsets.UTF_8).length;
+    if (length > maxKeyBytes) {
+      throw new KeyTooLongException(view, length, maxKeyBytes);
+    }
+    return key;
+  }
 
   static @Nullable Instant instant(String view, String parameter, @Nullable String value) {
     if (value == null || value.isBlank()) {

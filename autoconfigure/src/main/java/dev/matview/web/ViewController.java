@@ -1,7 +1,6 @@
 package dev.matview.web;
 
 import dev.matview.query.BatchItem;
-import dev.matview.query.InvalidQueryException;
 import dev.matview.query.KeyAnswer;
 import dev.matview.query.Replica;
 import dev.matview.query.Routed;
@@ -9,23 +8,27 @@ import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.WindowValue;
 import dev.matview.query.WindowsAnswer;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Serves the list of views and lookups of keys, their windows and batches of keys: parses the
- * request, asks a query service, maps the answer.
+ * request, asks a query service, maps the answer. Every mapping produces JSON only, so that a
+ * request that accepts no JSON is refused with 406 before it is routed to another instance.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
@@ -44,14 +47,35 @@ public class ViewController {
 
   private final ViewBatchService batchService;
 
-  /** A controller that answers through {@code queryService} and {@code batchService}. */
+  private final BatchBodyReader batchBodies;
+
+  private final long maxKeyBytes;
+
+  /**
+   * A controller that answers through {@code queryService} and {@code batchService}, with the
+   * default request limits.
+   */
   public ViewController(ViewQueryService queryService, ViewBatchService batchService) {
+    this(queryService, batchService, JsonMapper.builder().build(), RequestLimits.DEFAULTS);
+  }
+
+  /**
+   * A controller that answers through {@code queryService} and {@code batchService}, reads batch
+   * bodies with {@code mapper} and refuses requests over {@code limits}.
+   */
+  public ViewController(
+      ViewQueryService queryService,
+      ViewBatchService batchService,
+      ObjectMapper mapper,
+      RequestLimits limits) {
     this.queryService = queryService;
     this.batchService = batchService;
+    this.batchBodies = new BatchBodyReader(mapper, limits);
+    this.maxKeyBytes = limits.maxKeyLength().toBytes();
   }
 
   /** Lists every view. */
-  @GetMapping
+  @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
   public List<ViewInfo> views() {
     String applicationId = this.queryService.applicationId();
     return this.queryService.views().stream()
@@ -60,13 +84,14 @@ public class ViewController {
   }
 
   /** The current value of one key of a table view. */
-  @GetMapping("/{view}/keys/{key}")
+  @GetMapping(path = "/{view}/keys/{key}", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<?> key(
       @PathVariable String view,
-      @PathVariable String key,
       @RequestParam(required = false) @Nullable String allowStale,
       @RequestParam(required = false) @Nullable String maxLag,
-      @RequestHeader HttpHeaders headers) {
+      @RequestHeader HttpHeaders headers,
+      HttpServletRequest request) {
+    String key = RequestParameters.pathKey(request, view, 0, this.maxKeyBytes);
     Routed<KeyAnswer> routed =
         this.queryService.get(view, key, Callers.from(headers, view, allowStale, maxLag));
     if (routed instanceof Routed.Relayed<KeyAnswer> relayed) {
@@ -80,19 +105,19 @@ public class ViewController {
   }
 
   /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
-  @GetMapping("/{view}/keys/{key}/windows")
+  @GetMapping(path = "/{view}/keys/{key}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<?> windows(
       @PathVariable String view,
-      @PathVariable String key,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String allowStale,
       @RequestParam(required = false) @Nullable String maxLag,
-      @RequestHeader HttpHeaders headers) {
+      @RequestHeader HttpHeaders headers,
+      HttpServletRequest request) {
     Routed<WindowsAnswer> routed =
         this.queryService.windows(
             view,
-            key,
+            RequestParameters.pathKey(request, view, 1, this.maxKeyBytes),
             RequestParameters.instant(view, "from", from),
             RequestParameters.instant(view, "to", to),
             Callers.from(headers, view, allowStale, maxLag));
@@ -103,17 +128,19 @@ public class ViewController {
     return withReplica(answer.replica()).body(new KeyWindows(answer.key(), answer.windows()));
   }
 
-  /** The values of many keys of a table view, in the order asked. */
-  @PostMapping("/{view}/batch")
+  /**
+   * The values of many keys of a table view, in the order asked. The body is read here, bounded by
+   * {@code matview.web.max-batch-body}, rather than by a message converter that would read it
+   * whole.
+   */
+  @PostMapping(
+      path = "/{view}/batch",
+      consumes = MediaType.APPLICATION_JSON_VALUE,
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public BatchAnswer batch(
-      @PathVariable String view,
-      @RequestBody BatchRequest request,
-      @RequestHeader HttpHeaders headers) {
-    if (request.keys() == null) {
-      throw new InvalidQueryException(
-          view, "keys", "The body must be a JSON object like {\"keys\": [\"a\", \"b\"]}");
-    }
-    return new BatchAnswer(this.batchService.lookup(view, request.keys(), Callers.from(headers)));
+      @PathVariable String view, @RequestHeader HttpHeaders headers, HttpServletRequest request) {
+    List<JsonNode> keys = this.batchBodies.keys(view, request);
+    return new BatchAnswer(this.batchService.lookup(view, keys, Callers.from(headers)));
   }
 
   private static ResponseEntity.BodyBuilder withReplica(Replica replica) {
@@ -138,13 +165,6 @@ public class ViewController {
    * @param windows its windows, oldest first
    */
   public record KeyWindows(Object key, List<WindowValue> windows) {}
-
-  /**
-   * The keys of a batch lookup.
-   *
-   * @param keys the keys, as JSON values of the view's key type
-   */
-  public record BatchRequest(@Nullable List<JsonNode> keys) {}
 
   /**
    * The answers of a batch lookup.

@@ -8,21 +8,37 @@ import dev.matview.query.ViewUnavailableException;
 import java.net.URI;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.util.DisconnectedClientHelper;
 
-/** Maps lookup failures to RFC 9457 problem details with the view, key and partition concerned. */
+/**
+ * Maps lookup failures to RFC 9457 problem details with the view, key and partition concerned.
+ * Every failure of the lookup controllers becomes a problem detail: Spring MVC's own with their
+ * status, anything unexpected a 500 with a short detail, logged here with its stack trace.
+ */
 @RestControllerAdvice(assignableTypes = {ViewController.class, ViewScanController.class})
 public class ViewProblemHandler {
 
   private static final Log logger = LogFactory.getLog(ViewProblemHandler.class);
 
   private static final String TYPE_BASE = "https://matview.dev/problems/";
+
+  /**
+   * What Tomcat throws when a request's parameters cannot be decoded (the Servlet 6.1 contract: an
+   * {@code IllegalStateException} from {@code getParameter}), named so that other servers need not
+   * have the class.
+   */
+  private static final String INVALID_PARAMETERS =
+      "org.apache.tomcat.util.http.InvalidParameterException";
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unknownView(UnknownViewException ex) {
@@ -45,6 +61,24 @@ public class ViewProblemHandler {
     problem.setProperty("view", ex.getView());
     problem.setProperty("parameter", ex.getParameter());
     return respond(problem);
+  }
+
+  @ExceptionHandler
+  ResponseEntity<ProblemDetail> keyTooLong(KeyTooLongException ex) {
+    ProblemDetail problem = problem(HttpStatus.URI_TOO_LONG, "key-too-long", "Key too long", ex);
+    problem.setProperty("view", ex.getView());
+    problem.setProperty("parameter", "key");
+    return respond(problem);
+  }
+
+  @ExceptionHandler
+  ResponseEntity<ProblemDetail> bodyTooLarge(BodyTooLargeException ex) {
+    ProblemDetail problem =
+        problem(HttpStatus.CONTENT_TOO_LARGE, "body-too-large", "Request body too large", ex);
+    problem.setProperty("view", ex.getView());
+    return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+        .header(HttpHeaders.CONNECTION, "close")
+        .body(problem);
   }
 
   @ExceptionHandler
@@ -88,6 +122,91 @@ public class ViewProblemHandler {
     problem.setType(URI.create(TYPE_BASE + "invalid-request"));
     problem.setTitle("Bad request");
     return respond(problem);
+  }
+
+  @ExceptionHandler
+  ResponseEntity<ProblemDetail> typeMismatch(TypeMismatchException ex) {
+    String name = ex.getPropertyName() != null ? ex.getPropertyName() : "parameter";
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.BAD_REQUEST,
+            "'"
+                + name
+                + "' is not a "
+                + simpleName(ex.getRequiredType())
+                + ": '"
+                + ex.getValue()
+                + "'");
+    problem.setType(URI.create(TYPE_BASE + "invalid-request"));
+    problem.setTitle("Bad request");
+    problem.setProperty("parameter", name);
+    logger.debug("Bad request: " + problem.getDetail());
+    return respond(problem);
+  }
+
+  /**
+   * The last resort: Spring MVC's own failures (method, media type, missing parameter) keep their
+   * status as a problem detail; anything else is a 500 whose detail says nothing of the internals,
+   * logged here at ERROR.
+   */
+  @ExceptionHandler
+  @Nullable ResponseEntity<ProblemDetail> unexpected(Exception ex) {
+    if (ex instanceof ErrorResponse errorResponse) {
+      return fromErrorResponse(errorResponse);
+    }
+    if (INVALID_PARAMETERS.equals(ex.getClass().getName())) {
+      String message =
+          ex.getMessage() != null ? ex.getMessage().lines().findFirst().orElse("") : "";
+      ProblemDetail problem =
+          ProblemDetail.forStatusAndDetail(
+              HttpStatus.BAD_REQUEST,
+              "The query string cannot be read; percent-encode its parameters as UTF-8 ("
+                  + (message.length() > 200 ? message.substring(0, 200) + "..." : message)
+                  + ")");
+      problem.setType(URI.create(TYPE_BASE + "invalid-request"));
+      problem.setTitle("Bad request");
+      logger.debug("Bad request: " + problem.getDetail());
+      return respond(problem);
+    }
+    if (DisconnectedClientHelper.isClientDisconnectedException(ex)) {
+      logger.debug("The client went away: " + ex);
+      return null;
+    }
+    logger.error("A lookup failed unexpectedly", ex);
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.INTERNAL_SERVER_ERROR,
+            "The lookup failed unexpectedly; the failure is logged by the instance that answered");
+    problem.setType(URI.create(TYPE_BASE + "internal-error"));
+    problem.setTitle("Internal error");
+    return respond(problem);
+  }
+
+  /** The problem detail of one of Spring MVC's own failures, with its headers. */
+  static ResponseEntity<ProblemDetail> fromErrorResponse(ErrorResponse errorResponse) {
+    return ResponseEntity.status(errorResponse.getStatusCode())
+        .headers(errorResponse.getHeaders())
+        .body(problemOf(errorResponse));
+  }
+
+  /** The problem detail of one of Spring MVC's own failures, always with a detail. */
+  static ProblemDetail problemOf(ErrorResponse errorResponse) {
+    ProblemDetail problem = errorResponse.getBody();
+    if (problem.getDetail() == null) {
+      HttpStatus status = HttpStatus.resolve(problem.getStatus());
+      problem.setDetail(status != null ? status.getReasonPhrase() : "Error");
+    }
+    if (logger.isDebugEnabled()) {
+      logger.debug("Bad request: " + problem.getStatus() + " " + problem.getDetail());
+    }
+    return problem;
+  }
+
+  private static String simpleName(@Nullable Class<?> type) {
+    if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+      return "whole number";
+    }
+    return type != null ? type.getSimpleName() : "value of the expected type";
   }
 
   private static ProblemDetail problem(

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -33,7 +34,7 @@ public class ViewScanController {
   }
 
   /** A page of the keys of a table view, optionally within key bounds [from, to]. */
-  @GetMapping("/{view}/keys")
+  @GetMapping(path = "/{view}/keys", produces = MediaType.APPLICATION_JSON_VALUE)
   public ScanPage<KeyItem> keys(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
@@ -46,7 +47,7 @@ public class ViewScanController {
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
-  @GetMapping("/{view}/windows")
+  @GetMapping(path = "/{view}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
   public ScanPage<WindowItem> windows(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
@@ -67,7 +68,9 @@ public class ViewScanController {
    * This instance's slice of one partition's keys; only the partition's owner answers, and only to
    * another instance of the application.
    */
-  @GetMapping("/{view}/partitions/{partition}/keys")
+  @GetMapping(
+      path = "/{view}/partitions/{partition}/keys",
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public SliceBody<KeyItem> keySlice(
       @PathVariable String view,
       @PathVariable int partition,
@@ -87,7 +90,9 @@ public class ViewScanController {
    * This instance's slice of one partition's windows; only the partition's owner answers, and only
    * to another instance of the application.
    */
-  @GetMapping("/{view}/partitions/{partition}/windows")
+  @GetMapping(
+      path = "/{view}/partitions/{partition}/windows",
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public SliceBody<WindowItem> windowSlice(
       @PathVariable String view,
       @PathVariable int partition,

@@ -57,6 +57,17 @@ class MatviewPropertiesTests {
   }
 
   @Test
+  void bindsWebRequestLimitDefaults() {
+    this.contextRunner.run(
+        (context) -> {
+          MatviewProperties.Web web = context.getBean(MatviewProperties.class).getWeb();
+          assertThat(web.getMaxBatchBody()).isEqualTo(DataSize.ofMegabytes(2));
+          assertThat(web.getMaxKeyLength()).isEqualTo(DataSize.ofKilobytes(1));
+          assertThat(web.isServerProblemDetails()).isTrue();
+        });
+  }
+
+  @Test
   void bindsCustomValues() {
     this.contextRunner
         .withPropertyValues(

@@ -10,11 +10,13 @@ import dev.matview.query.ViewQueryService;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
+import dev.matview.web.ProblemResolver;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
@@ -127,6 +129,58 @@ class MatviewWebAutoConfigurationTests {
               assertThat(context).hasSingleBean(ViewQueryService.class);
               assertThat(context).doesNotHaveBean(ViewController.class);
             });
+  }
+
+  @Test
+  void registersProblemDetailsForFailuresOutsideTheControllers() {
+    this.contextRunner
+        .withUserConfiguration(ViewConfiguration.class)
+        .run(
+            (context) -> {
+              assertThat(context).hasSingleBean(ProblemResolver.class);
+              assertThat(context).hasBean("matviewProblemErrorPageFilter");
+              assertThat(context).hasSingleBean(ProblemErrorReportValveCustomizer.class);
+            });
+  }
+
+  @Test
+  void leavesTomcatsErrorReportAloneWhenServerProblemDetailsAreDisabled() {
+    this.contextRunner
+        .withUserConfiguration(ViewConfiguration.class)
+        .withPropertyValues("matview.web.server-problem-details=false")
+        .run(
+            (context) -> {
+              assertThat(context).hasSingleBean(ProblemResolver.class);
+              assertThat(context).doesNotHaveBean(ProblemErrorReportValveCustomizer.class);
+            });
+  }
+
+  @Test
+  void failsFastOnAKeyLengthLimitBelowOneByte() {
+    this.contextRunner
+        .withUserConfiguration(ViewConfiguration.class)
+        .withPropertyValues("matview.web.max-key-length=0B")
+        .run(
+            (context) ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .hasMessageContaining("matview.web.max-key-length"));
+  }
+
+  @Test
+  void failsFastOnABatchBodyLimitBelowOneByte() {
+    this.contextRunner
+        .withUserConfiguration(ViewConfiguration.class)
+        .withPropertyValues("matview.web.max-batch-body=0B")
+        .run(
+            (context) ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .hasMessageContaining("matview.web.max-batch-body"));
   }
 
   @Test

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
 
 /** Lookup failures become problem details with the status of the API. */
 class ViewProblemHandlerTests {
@@ -41,6 +42,38 @@ class ViewProblemHandlerTests {
     assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
     assertThat(answer.getHeaders().getFirst("Retry-After")).isEqualTo("7");
     assertThat(answer.getBody().getProperties()).containsEntry("retryAfterSeconds", 7L);
+  }
+
+  @Test
+  void answersAnUnexpectedFailureWith500AndAShortDetailThatTellsNothingOfIt() {
+    ResponseEntity<ProblemDetail> answer =
+        this.handler.unexpected(new IllegalStateException("secret internals at Foo.java:42"));
+    assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
+    assertThat(answer.getBody().getDetail())
+        .isEqualTo(
+            "The lookup failed unexpectedly; the failure is logged by the instance that answered");
+    assertThat(answer.getBody().getType().toString()).endsWith("/internal-error");
+  }
+
+  @Test
+  void keepsTheStatusAndHeadersOfSpringMvcsOwnFailures() {
+    ResponseEntity<ProblemDetail> answer =
+        this.handler.unexpected(
+            new HttpRequestMethodNotSupportedException("DELETE", List.of("GET")));
+    assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
+    assertThat(answer.getHeaders().getFirst("Allow")).isEqualTo("GET");
+    assertThat(answer.getBody().getDetail()).contains("DELETE");
+  }
+
+  @Test
+  void answersAKeyTooLongWith414AndABodyTooLargeWith413() {
+    assertThat(
+            this.handler.keyTooLong(new KeyTooLongException("orders", 2000, 1024)).getStatusCode())
+        .isEqualTo(HttpStatus.URI_TOO_LONG);
+    ResponseEntity<ProblemDetail> tooLarge =
+        this.handler.bodyTooLarge(new BodyTooLargeException("orders", 1024, 4096));
+    assertThat(tooLarge.getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
+    assertThat(tooLarge.getBody().getDetail()).contains("4096 bytes").contains("1024 bytes");
   }
 
   @Test

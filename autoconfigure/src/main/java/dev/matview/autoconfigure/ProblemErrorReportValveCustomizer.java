@@ -1,0 +1,52 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.web.ProblemErrorReportValve;
+import org.apache.catalina.Container;
+import org.apache.catalina.Pipeline;
+import org.apache.catalina.Valve;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.core.Ordered;
+
+/**
+ * Puts {@link ProblemErrorReportValve} in place of Tomcat's HTML error report, unless the user
+ * configured an error report valve of their own: then theirs stays. Runs after Spring Boot's own
+ * Tomcat customizer, which adds a plain {@link ErrorReportValve} that this one replaces.
+ */
+final class ProblemErrorReportValveCustomizer
+    implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory>, Ordered {
+
+  @Override
+  public void customize(ConfigurableTomcatWebServerFactory factory) {
+    factory.addContextCustomizers(context -> replaceErrorReport(context.getParent()));
+  }
+
+  static void replaceErrorReport(Container host) {
+    if (host instanceof StandardHost standardHost
+        && !ErrorReportValve.class.getName().equals(standardHost.getErrorReportValveClass())) {
+      return;
+    }
+    Pipeline pipeline = host.getPipeline();
+    for (Valve valve : pipeline.getValves()) {
+      if (valve instanceof ErrorReportValve && valve.getClass() != ErrorReportValve.class) {
+        return;
+      }
+    }
+    for (Valve valve : pipeline.getValves()) {
+      if (valve.getClass() == ErrorReportValve.class) {
+        pipeline.removeValve(valve);
+      }
+    }
+    if (host instanceof StandardHost standardHost) {
+      standardHost.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+    }
+    pipeline.addValve(new ProblemErrorReportValve());
+  }
+
+  @Override
+  public int getOrder() {
+    return Ordered.LOWEST_PRECEDENCE;
+  }
+}

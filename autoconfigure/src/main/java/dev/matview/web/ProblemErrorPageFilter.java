@@ -1,0 +1,91 @@
+package dev.matview.web;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * On the servlet container's error dispatch, answers a problem detail for requests under the lookup
+ * endpoints' base path instead of the application's error page: errors that the container raises
+ * itself, such as a {@code TRACE} it refuses, or a {@code sendError} from outside Spring MVC. Error
+ * dispatches of other paths go on to the application's own error page.
+ */
+public final class ProblemErrorPageFilter implements Filter {
+
+  private final String basePath;
+
+  private final ObjectMapper mapper;
+
+  /** A filter for the requests under {@code basePath} that writes JSON with {@code mapper}. */
+  public ProblemErrorPageFilter(String basePath, ObjectMapper mapper) {
+    this.basePath =
+        basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+    this.mapper = mapper;
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    if (request instanceof HttpServletRequest http
+        && response instanceof HttpServletResponse httpResponse
+        && request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String uri
+        && ProblemResolver.underBasePath(this.basePath, uri, http.getContextPath())
+        && !httpResponse.isCommitted()) {
+      ProblemWriter.write(httpResponse, this.mapper, problem(request));
+      return;
+    }
+    chain.doFilter(request, response);
+  }
+
+  /**
+   * The problem of a failure that a filter raised before Spring MVC could map it, such as a form
+   * body that cannot be decoded, or else of the status the container chose.
+   */
+  private static ProblemDetail problem(ServletRequest request) {
+    Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+    for (Throwable cause = failure instanceof Throwable throwable ? throwable : null;
+        cause != null;
+        cause = cause.getCause()) {
+      if (cause instanceof ErrorResponse errorResponse) {
+        return ViewProblemHandler.problemOf(errorResponse);
+      }
+      if (cause instanceof HttpMessageNotReadableException) {
+        ProblemDetail problem =
+            ProblemDetail.forStatusAndDetail(
+                HttpStatus.BAD_REQUEST,
+                "The request body cannot be read as the Content-Type it names");
+        problem.setTitle(HttpStatus.BAD_REQUEST.getReasonPhrase());
+        return problem;
+      }
+    }
+    int status =
+        request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) instanceof Integer code
+            ? code
+            : HttpStatus.INTERNAL_SERVER_ERROR.value();
+    HttpStatus known = HttpStatus.resolve(status);
+    String title = known != null ? known.getReasonPhrase() : "Error";
+    String detail =
+        request.getAttribute(RequestDispatcher.ERROR_MESSAGE) instanceof String message
+                && !message.isBlank()
+                && status < 500
+            ? message.lines().findFirst().orElse(title)
+            : title;
+    ProblemDetail problem = ProblemDetail.forStatus(status);
+    problem.setDetail(detail);
+    problem.setType(URI.create("about:blank"));
+    problem.setTitle(title);
+    return problem;
+  }
+}

@@ -1,0 +1,85 @@
+package dev.matview.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.Ordered;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.ModelAndView;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Answers problem details for requests under the lookup endpoints' base path that fail before any
+ * lookup controller is chosen: an unsupported method (405), an {@code Accept} without JSON (406),
+ * an unsupported {@code Content-Type} (415), a path that names no endpoint (404). Spring MVC would
+ * otherwise send these to the servlet container's error page. Requests that reach a controller are
+ * left to {@link ViewProblemHandler}, and requests under other paths, or handled by another
+ * controller, are left alone.
+ */
+public final class ProblemResolver implements HandlerExceptionResolver, Ordered {
+
+  private static final Log logger = LogFactory.getLog(ProblemResolver.class);
+
+  private final String basePath;
+
+  private final ObjectMapper mapper;
+
+  /** A resolver for the requests under {@code basePath} that writes JSON with {@code mapper}. */
+  public ProblemResolver(String basePath, ObjectMapper mapper) {
+    this.basePath =
+        basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+    this.mapper = mapper;
+  }
+
+  @Override
+  public @Nullable ModelAndView resolveException(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      @Nullable Object handler,
+      Exception ex) {
+    if (!(ex instanceof ErrorResponse errorResponse)
+        || handler instanceof HandlerMethod
+        || !underBasePath(request)
+        || response.isCommitted()) {
+      return null;
+    }
+    ResponseEntity<ProblemDetail> answer = ViewProblemHandler.fromErrorResponse(errorResponse);
+    answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
+    ProblemDetail problem = answer.getBody();
+    try {
+      if (problem != null) {
+        ProblemWriter.write(response, this.mapper, problem);
+      }
+    } catch (IOException writeFailure) {
+      logger.debug(
+          "Could not write the problem detail of " + request.getRequestURI(), writeFailure);
+    }
+    return new ModelAndView();
+  }
+
+  private boolean underBasePath(HttpServletRequest request) {
+    return underBasePath(this.basePath, request.getRequestURI(), request.getContextPath());
+  }
+
+  /** Whether {@code requestUri}, less {@code contextPath}, lies under {@code basePath}. */
+  static boolean underBasePath(String basePath, String requestUri, String contextPath) {
+    if (!requestUri.startsWith(contextPath)) {
+      return false;
+    }
+    String path = requestUri.substring(contextPath.length());
+    return path.equals(basePath) || path.startsWith(basePath + "/");
+  }
+
+  /** Before Spring MVC's own resolvers, which would send these failures to the error page. */
+  @Override
+  public int getOrder() {
+    return Ordered.HIGHEST_PRECEDENCE + 1;
+  }
+}

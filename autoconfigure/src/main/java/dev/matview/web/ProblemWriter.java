@@ -1,0 +1,43 @@
+package dev.matview.web;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import tools.jackson.databind.ObjectMapper;
+
+/** Writes a problem detail straight to a servlet response, outside Spring MVC's converters. */
+final class ProblemWriter {
+
+  private ProblemWriter() {}
+
+  static void write(HttpServletResponse response, ObjectMapper mapper, ProblemDetail problem)
+      throws IOException {
+    response.setStatus(problem.getStatus());
+    response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+    response.setCharacterEncoding("UTF-8");
+    mapper.writeValue(response.getOutputStream(), fields(problem));
+  }
+
+  /** The fields of {@code problem} as RFC 9457 writes them, its properties at the top level. */
+  private static Map<String, @Nullable Object> fields(ProblemDetail problem) {
+    Map<String, @Nullable Object> fields = new LinkedHashMap<>();
+    fields.put("type", String.valueOf(problem.getType()));
+    fields.put("title", problem.getTitle());
+    fields.put("status", problem.getStatus());
+    fields.put("detail", problem.getDetail());
+    URI instance = problem.getInstance();
+    if (instance != null) {
+      fields.put("instance", instance.toString());
+    }
+    Map<String, @Nullable Object> properties = problem.getProperties();
+    if (properties != null) {
+      properties.forEach(fields::put);
+    }
+    return fields;
+  }
+}

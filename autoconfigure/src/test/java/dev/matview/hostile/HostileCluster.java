@@ -1,0 +1,173 @@
+package dev.matview.hostile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
+import dev.matview.view.Views;
+import dev.matview.web.RawHttp;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Two instances of one application on an in-process KRaft broker, with a table of String keys that
+ * hold the characters URLs make hard ({@code ;}, {@code %}, {@code +}, {@code /}, spaces, unicode),
+ * a table of Long keys and a windowed view, all holding known counts.
+ */
+final class HostileCluster implements AutoCloseable {
+
+  static final String TOPIC = "items";
+
+  static final String PER_ITEM = "per-item";
+
+  static final String PER_QUANTITY = "per-quantity";
+
+  static final String PER_MINUTE = "per-minute";
+
+  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+  /** Each key is sent (index + 1) times, with quantity index + 1, at T0 + index minutes. */
+  static final List<String> KEYS =
+      List.of(
+          "alpha", "a;b", "100%", "a+b", "ünï-cödé", "sp ace", "sl/ash", "q?x", "h#sh", "x=1&y");
+
+  private final JsonMapper mapper = JsonMapper.builder().build();
+
+  private final EmbeddedKafkaKraftBroker broker;
+
+  private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+
+  HostileCluster(Path stateDirs) {
+    this.broker = new EmbeddedKafkaKraftBroker(1, 4, TOPIC);
+    this.broker.afterPropertiesSet();
+    for (int n = 1; n <= 2; n++) {
+      this.instances.add(start(stateDirs, n));
+    }
+    try (Producer<String, String> producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(this.broker),
+            new StringSerializer(),
+            new StringSerializer())) {
+      for (int i = 0; i < KEYS.size(); i++) {
+        for (int copy = 0; copy <= i; copy++) {
+          Item item = new Item(i + 1L, T0.plus(Duration.ofMinutes(i)));
+          producer.send(
+              new ProducerRecord<>(TOPIC, KEYS.get(i), this.mapper.writeValueAsString(item)));
+        }
+      }
+    }
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(300))
+        .untilAsserted(
+            () -> {
+              for (int port : ports()) {
+                RawHttp http = new RawHttp(port, Duration.ofSeconds(10));
+                for (int i = 0; i < KEYS.size(); i++) {
+                  if (KEYS.get(i).contains("/")) {
+                    continue;
+                  }
+                  RawHttp.Answer answer =
+                      http.send("GET", keyPath(PER_ITEM, KEYS.get(i)), Map.of(), new byte[0]);
+                  assertThat(answer.status()).isEqualTo(200);
+                  assertThat(answer.text()).contains("\"value\":" + (i + 1));
+                }
+              }
+            });
+  }
+
+  /** The expected count of {@code key} in the table of String keys, or 0 when it has none. */
+  static long countOf(String key) {
+    int index = KEYS.indexOf(key);
+    return index + 1L;
+  }
+
+  static String keyPath(String view, String key) {
+    return "/views/" + view + "/keys/" + encode(key);
+  }
+
+  static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  List<Integer> ports() {
+    return this.instances.stream()
+        .map(context -> ((WebServerApplicationContext) context).getWebServer().getPort())
+        .toList();
+  }
+
+  String brokers() {
+    return this.broker.getBrokersAsString();
+  }
+
+  private ConfigurableApplicationContext start(Path stateDirs, int n) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("spring.main.banner-mode", "off");
+    settings.put("server.port", "0");
+    settings.put("spring.kafka.bootstrap-servers", this.broker.getBrokersAsString());
+    settings.put("spring.kafka.streams.application-id", "hostile-it");
+    settings.put("spring.kafka.streams.state-dir", stateDirs.resolve("instance-" + n).toString());
+    settings.put("spring.kafka.streams.properties.commit.interval.ms", "100");
+    settings.put("spring.kafka.admin.auto-create", "true");
+    settings.put("matview.advertised-host", "localhost");
+    settings.put("matview.forwarding.timeout", "3s");
+    settings.put("matview.rocksdb.total-memory", "16MB");
+    return new SpringApplicationBuilder(HostileApp.class)
+        .run(
+            settings.entrySet().stream()
+                .map(setting -> "--" + setting.getKey() + "=" + setting.getValue())
+                .toArray(String[]::new));
+  }
+
+  @Override
+  public void close() {
+    this.instances.forEach(ConfigurableApplicationContext::close);
+    this.broker.destroy();
+  }
+
+  record Item(long quantity, Instant at) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class HostileApp {
+
+    @MaterializedView(PER_ITEM)
+    ViewDefinition<String, Item, Long> perItem() {
+      return Views.from(TOPIC, Item.class).count();
+    }
+
+    @MaterializedView(PER_QUANTITY)
+    ViewDefinition<Long, Item, Long> perQuantity() {
+      return Views.from(TOPIC, Item.class).groupBy(Long.class, Item::quantity).count();
+    }
+
+    @MaterializedView(PER_MINUTE)
+    ViewDefinition<String, Item, Long> perMinute() {
+      return Views.from(TOPIC, Item.class)
+          .eventTime(Item::at)
+          .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)).withRetention(Duration.ofHours(2)))
+          .count();
+    }
+  }
+}

@@ -1,0 +1,258 @@
+package dev.matview.hostile;
+
+import static dev.matview.hostile.HostileCluster.PER_ITEM;
+import static dev.matview.hostile.HostileCluster.PER_MINUTE;
+import static dev.matview.hostile.HostileCluster.keyPath;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.web.RawHttp;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Requests a hostile or careless caller sends, over real HTTP to two instances on a real broker:
+ * each gets the problem detail the API promises, with the status that says what was wrong, and none
+ * takes the server down or reads more than the limits allow.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HostileRequestsIntegrationTests {
+
+  private static final byte[] NO_BODY = new byte[0];
+
+  private static final Map<String, String> JSON_BODY = Map.of("Content-Type", "application/json");
+
+  @TempDir static Path stateDirs;
+
+  private final JsonMapper mapper = JsonMapper.builder().build();
+
+  private HostileCluster cluster;
+
+  private RawHttp http;
+
+  @BeforeAll
+  void startTwoInstances() {
+    this.cluster = new HostileCluster(stateDirs);
+    this.http = new RawHttp(this.cluster.ports().get(0), Duration.ofSeconds(20));
+  }
+
+  @AfterAll
+  void stopEverything() {
+    if (this.cluster != null) {
+      this.cluster.close();
+    }
+  }
+
+  @Test
+  void keepsASemicolonAndWhatFollowsItAsPartOfTheKey() {
+    for (String target : List.of("/views/per-item/keys/a;b", "/views/per-item/keys/a%3Bb")) {
+      RawHttp.Answer answer = get(target);
+      assertThat(answer.status()).as(target).isEqualTo(200);
+      assertThat(json(answer).path("key").asString()).isEqualTo("a;b");
+      assertThat(json(answer).path("value").asLong()).isEqualTo(2);
+    }
+    RawHttp.Answer plusIsNotASpace = get("/views/per-item/keys/a+b");
+    assertThat(json(plusIsNotASpace).path("key").asString()).isEqualTo("a+b");
+  }
+
+  @Test
+  void refusesInstantsThatKafkaCannotStoreNamingTheParameterAndTheRange() {
+    String farFuture = "%2B999999999-12-31T23:59:59Z";
+    RawHttp.Answer lookup = get("/views/per-minute/keys/alpha/windows?to=" + farFuture);
+    assertProblem(lookup, 400);
+    assertThat(json(lookup).path("parameter").asString()).isEqualTo("to");
+    assertThat(json(lookup).path("detail").asString())
+        .contains("1970-01-01T00:00:00Z")
+        .contains("+292278994-08-17T07:12:55.807Z")
+        .doesNotContain("\tat ");
+    RawHttp.Answer beforeEpoch =
+        get("/views/per-minute/keys/alpha/windows?from=1969-12-31T23:59:59Z");
+    assertProblem(beforeEpoch, 400);
+    assertThat(json(beforeEpoch).path("parameter").asString()).isEqualTo("from");
+    RawHttp.Answer scan = get("/views/per-minute/windows?to=" + farFuture);
+    assertProblem(scan, 400);
+    assertThat(json(scan).path("parameter").asString()).isEqualTo("to");
+  }
+
+  @Test
+  void answersTheWholeStorableRangeWithoutOverflow() {
+    RawHttp.Answer scan =
+        get("/views/per-minute/windows?from=1970-01-01T00:00:00Z&to=9999-12-31T23:59:59Z");
+    assertThat(scan.status()).as(scan.text()).isEqualTo(200);
+    assertThat(json(scan).path("items")).hasSize(HostileCluster.KEYS.size());
+    String local = "localhost:" + this.cluster.ports().get(0);
+    String latest = "%2B292278994-08-17T07:12:55.807Z";
+    List<RawHttp.Answer> localLookups =
+        HostileCluster.KEYS.stream()
+            .filter(key -> !key.contains("/"))
+            .map(
+                key ->
+                    this.get(
+                        keyPath(PER_MINUTE, key)
+                            + "/windows?from=1970-01-01T00:00:00Z&to="
+                            + latest))
+            .filter(answer -> answer.header("Matview-Served-By").equals(local))
+            .toList();
+    assertThat(localLookups).isNotEmpty();
+    for (RawHttp.Answer lookup : localLookups) {
+      assertThat(lookup.status()).as(lookup.text()).isEqualTo(200);
+      assertThat(json(lookup).path("windows")).hasSize(1);
+    }
+    RawHttp.Answer nearTheEpoch =
+        get("/views/per-minute/keys/alpha/windows?to=1970-01-01T00:00:01Z");
+    assertThat(nearTheEpoch.status()).as(nearTheEpoch.text()).isEqualTo(200);
+    assertThat(json(nearTheEpoch).path("windows")).isEmpty();
+  }
+
+  @Test
+  void refusesBatchBodiesOverTheLimitUnreadAndStaysResponsive() {
+    byte[] body = batchBody(5 * 1024 * 1024);
+    List<CompletableFuture<RawHttp.Answer>> answers =
+        IntStream.range(0, 4)
+            .mapToObj(
+                n ->
+                    CompletableFuture.supplyAsync(
+                        () ->
+                            this.http.send(
+                                "POST", "/views/per-item/batch", JSON_BODY, body, n % 2 == 1)))
+            .toList();
+    for (CompletableFuture<RawHttp.Answer> answer : answers) {
+      RawHttp.Answer tooLarge = answer.join();
+      assertProblem(tooLarge, 413);
+      assertThat(json(tooLarge).path("detail").asString()).contains("matview.web.max-batch-body");
+    }
+    long started = System.nanoTime();
+    RawHttp.Answer lookup = get(keyPath(PER_ITEM, "alpha"));
+    assertThat(lookup.status()).isEqualTo(200);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+    RawHttp.Answer withinTheLimit =
+        this.http.send(
+            "POST",
+            "/views/per-item/batch",
+            JSON_BODY,
+            "{\"keys\": [\"sl/ash\", \"nobody\"]}".getBytes(StandardCharsets.UTF_8),
+            true);
+    assertThat(withinTheLimit.status()).as(withinTheLimit.text()).isEqualTo(200);
+    assertThat(json(withinTheLimit).path("items").get(0).path("value").asLong()).isEqualTo(7);
+  }
+
+  @Test
+  void refusesKeysOverTheLengthLimit() {
+    String longKey = "k".repeat(1025);
+    RawHttp.Answer inPath = get("/views/per-item/keys/" + longKey);
+    assertProblem(inPath, 414);
+    assertThat(json(inPath).path("detail").asString()).contains("matview.web.max-key-length");
+    assertThat(get("/views/per-item/keys/" + "k".repeat(1024)).status()).isEqualTo(404);
+    RawHttp.Answer inBatch =
+        post("/views/per-item/batch", "{\"keys\": [\"alpha\", \"" + longKey + "\"]}");
+    assertProblem(inBatch, 400);
+    assertThat(json(inBatch).path("detail").asString()).contains("Key 1 of the batch");
+    String tooMany = IntStream.range(0, 1001).mapToObj(n -> "\"k" + n + "\"").toList().toString();
+    assertProblem(post("/views/per-item/batch", "{\"keys\": " + tooMany + "}"), 400);
+  }
+
+  @Test
+  void refusesAKeyScanWhoseFromIsAfterTo() {
+    RawHttp.Answer strings = get("/views/per-item/keys?from=b&to=a");
+    assertProblem(strings, 400);
+    assertThat(json(strings).path("parameter").asString()).isEqualTo("from");
+    assertProblem(get("/views/per-quantity/keys?from=5&to=3"), 400);
+    assertThat(get("/views/per-quantity/keys?from=3&to=5").status()).isEqualTo(200);
+  }
+
+  @Test
+  void refusesRepresentationsOtherThanJsonBeforeForwarding() {
+    for (String key : HostileCluster.KEYS) {
+      if (key.contains("/")) {
+        continue;
+      }
+      for (String accept : List.of("text/csv", "application/yaml")) {
+        RawHttp.Answer answer =
+            this.http.send("GET", keyPath(PER_ITEM, key), Map.of("Accept", accept), NO_BODY);
+        assertProblem(answer, 406);
+      }
+    }
+    for (String path :
+        List.of(
+            "/views",
+            "/views/per-item/keys",
+            "/views/per-minute/windows",
+            "/views/per-minute/keys/alpha/windows")) {
+      assertProblem(this.http.send("GET", path, Map.of("Accept", "text/csv"), NO_BODY), 406);
+    }
+  }
+
+  @Test
+  void refusesBatchBodiesOfOtherMediaTypes() {
+    byte[] body = "{\"keys\": [\"alpha\"]}".getBytes(StandardCharsets.UTF_8);
+    for (String type :
+        List.of("*/*", "text/plain", "application/x-www-form-urlencoded", "nonsense")) {
+      RawHttp.Answer answer =
+          this.http.send("POST", "/views/per-item/batch", Map.of("Content-Type", type), body);
+      assertProblem(answer, 415);
+    }
+  }
+
+  @Test
+  void answersTheServersOwnErrorsAsProblemDetails() {
+    assertProblem(get("/views/per-item/keys/a|b{c}"), 400);
+    assertProblem(get("/views/per-item/keys/bad%zzescape"), 400);
+    assertProblem(get("/views/per-minute/windows?to=%zz"), 400);
+    assertProblem(get("/views/per-item/keys/sl%2Fash"), 400);
+    RawHttp.Answer hugeHeader =
+        this.http.send("GET", "/views", Map.of("X-Filler", "x".repeat(20_000)), NO_BODY);
+    assertProblem(hugeHeader, 400);
+    assertProblem(this.http.send("TRACE", keyPath(PER_ITEM, "alpha"), Map.of(), NO_BODY), 405);
+  }
+
+  @Test
+  void answersUnsupportedMethodsAndUnknownPathsAsProblemDetails() {
+    RawHttp.Answer delete = this.http.send("DELETE", keyPath(PER_ITEM, "alpha"), Map.of(), NO_BODY);
+    assertProblem(delete, 405);
+    assertThat(delete.header("Allow")).contains("GET");
+    assertProblem(get("/views/per-item/nothing/here"), 404);
+    assertProblem(get("/views/per-item/keys/alpha/windows/more"), 404);
+  }
+
+  private RawHttp.Answer get(String target) {
+    return this.http.send("GET", target, Map.of(), NO_BODY);
+  }
+
+  private RawHttp.Answer post(String target, String json) {
+    return this.http.send("POST", target, JSON_BODY, json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private JsonNode json(RawHttp.Answer answer) {
+    return this.mapper.readTree(answer.body());
+  }
+
+  private void assertProblem(RawHttp.Answer answer, int status) {
+    assertThat(answer.failure()).as("the exchange failed").isNull();
+    assertThat(answer.status()).as(answer.text()).isEqualTo(status);
+    assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+    JsonNode problem = json(answer);
+    assertThat(problem.path("status").asInt()).isEqualTo(status);
+    assertThat(problem.path("type").isString()).isTrue();
+    assertThat(problem.path("title").isString()).isTrue();
+    assertThat(problem.path("detail").asString()).isNotBlank().doesNotContain("\tat ");
+  }
+
+  private static byte[] batchBody(int size) {
+    StringBuilder body = new StringBuilder(size + 32).append("{\"keys\": [");
+    while (body.length() < size) {
+      body.append("\"key-").append(body.length()).append("\", ");
+    }
+    return body.append("\"last\"]}").toString().getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,195 @@
+package dev.matview.hostile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.web.RawHttp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A few thousand generated requests over every endpoint of two instances on a real broker: each
+ * answer is a problem detail or the right 200 or 404 for the data written, none is a 5xx other than
+ * a refusal with a problem detail, none hangs, and afterwards the JVM holds no more threads or open
+ * files than before. The seed is printed with any failure; run again with {@code -Dfuzz.seed=...}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HttpFuzzIntegrationTests {
+
+  private static final int REQUESTS = 3000;
+
+  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(15);
+
+  @TempDir static Path stateDirs;
+
+  private final JsonMapper mapper = JsonMapper.builder().build();
+
+  private HostileCluster cluster;
+
+  @BeforeAll
+  void startTwoInstances() {
+    this.cluster = new HostileCluster(stateDirs);
+  }
+
+  @AfterAll
+  void stopEverything() {
+    if (this.cluster != null) {
+      this.cluster.close();
+    }
+  }
+
+  @Test
+  void answersEveryGeneratedRequestWithAProblemDetailOrTheRightDataAndLeaksNothing() {
+    long seed = Long.getLong("fuzz.seed", System.nanoTime());
+    List<RawHttp> instances =
+        this.cluster.ports().stream().map(port -> new RawHttp(port, ANSWER_TIMEOUT)).toList();
+    RequestFuzzer fuzzer = new RequestFuzzer(seed, cursors(instances.get(0)));
+    for (int i = 0; i < 200; i++) {
+      check(seed, instances.get(i % 2), fuzzer.next());
+    }
+    int threadsBefore = threads();
+    long filesBefore = openFiles();
+    Map<Integer, Integer> statuses = new TreeMap<>();
+    for (int i = 0; i < REQUESTS; i++) {
+      statuses.merge(check(seed, instances.get(i % 2), fuzzer.next()), 1, Integer::sum);
+    }
+    System.out.println("Fuzz seed " + seed + ", answers by status: " + statuses);
+    assertThat(statuses).containsKeys(200, 400, 404);
+    await("threads and open files back to their count before the run (seed " + seed + ")")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () -> {
+              assertThat(threads()).isLessThanOrEqualTo(threadsBefore + 8);
+              assertThat(openFiles()).isLessThanOrEqualTo(filesBefore + 16);
+            });
+  }
+
+  /** Sends one request and checks its answer; returns its status. */
+  private int check(long seed, RawHttp http, RequestFuzzer.FuzzRequest request) {
+    String context = "seed " + seed + ", " + request.describe();
+    RawHttp.Answer answer;
+    try {
+      answer =
+          http.send(
+              request.method(),
+              request.target(),
+              request.headers(),
+              request.body(),
+              request.chunked());
+    } catch (AssertionError ex) {
+      throw new AssertionError("Hang: " + context, ex);
+    }
+    assertThat(answer.failure()).as("no answer: " + context).isNull();
+    int status = answer.status();
+    String described =
+        context + " -> " + status + " " + answer.headers() + " " + abbreviated(answer);
+    assertThat(status).as(described).isBetween(200, 504).isNotIn(500, 501, 502);
+    if (request.expectedCount() != null) {
+      checkData(request, answer, described);
+    }
+    boolean head = request.method().equals("HEAD");
+    if (status >= 400) {
+      assertThat(answer.header("Content-Type"))
+          .as(described)
+          .startsWith("application/problem+json");
+      if (!head) {
+        JsonNode problem = json(answer, described);
+        assertThat(problem.path("status").asInt()).as(described).isEqualTo(status);
+        assertThat(problem.path("type").isString()).as(described).isTrue();
+        assertThat(problem.path("title").isString()).as(described).isTrue();
+        assertThat(problem.path("detail").asString())
+            .as(described)
+            .isNotBlank()
+            .doesNotContain("\tat ")
+            .hasSizeLessThan(10_000);
+      }
+    } else if (!head && !request.method().equals("OPTIONS")) {
+      assertThat(status).as(described).isEqualTo(200);
+      assertThat(answer.header("Content-Type")).as(described).startsWith("application/json");
+      json(answer, described);
+    }
+    return status;
+  }
+
+  private void checkData(
+      RequestFuzzer.FuzzRequest request, RawHttp.Answer answer, String described) {
+    long expected = request.expectedCount();
+    if (request.method().equals("POST")) {
+      assertThat(answer.status()).as(described).isEqualTo(200);
+      JsonNode item = json(answer, described).path("items").get(0);
+      assertThat(item.path("key").asString()).as(described).isEqualTo(request.expectedKey());
+      assertThat(item.path("found").asBoolean()).as(described).isEqualTo(expected > 0);
+      if (expected > 0) {
+        assertThat(item.path("value").asLong()).as(described).isEqualTo(expected);
+      }
+    } else if (expected > 0) {
+      assertThat(answer.status()).as(described).isEqualTo(200);
+      JsonNode body = json(answer, described);
+      assertThat(body.path("key").asString()).as(described).isEqualTo(request.expectedKey());
+      assertThat(body.path("value").asLong()).as(described).isEqualTo(expected);
+    } else {
+      assertThat(answer.status()).as(described).isEqualTo(404);
+    }
+  }
+
+  /** Real cursors of a key scan and a window scan, for the fuzzer to replay and damage. */
+  private List<String> cursors(RawHttp http) {
+    List<String> cursors = new ArrayList<>();
+    for (String target :
+        List.of(
+            "/views/per-item/keys?limit=1",
+            "/views/per-quantity/keys?limit=2",
+            "/views/per-minute/windows?from=2026-03-01T00:00:00Z&to=2026-03-02T00:00:00Z&limit=1")) {
+      RawHttp.Answer answer = http.send("GET", target, Map.of(), new byte[0]);
+      JsonNode next = json(answer, target).path("nextCursor");
+      if (next.isString()) {
+        cursors.add(next.asString());
+      }
+    }
+    assertThat(cursors).isNotEmpty();
+    return cursors;
+  }
+
+  private JsonNode json(RawHttp.Answer answer, String described) {
+    try {
+      return this.mapper.readTree(answer.body());
+    } catch (JacksonException ex) {
+      throw new AssertionError("Not JSON: " + described, ex);
+    }
+  }
+
+  private static String abbreviated(RawHttp.Answer answer) {
+    String text = answer.text();
+    return text.length() > 500 ? text.substring(0, 500) + "..." : text;
+  }
+
+  private static int threads() {
+    return ManagementFactory.getThreadMXBean().getThreadCount();
+  }
+
+  private static long openFiles() {
+    try (Stream<Path> files = Files.list(Path.of("/proc/self/fd"))) {
+      return files.count();
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    }
+  }
+}
