@@ -169,7 +169,7 @@ class DeadLetterTopologyTests {
         DeadLetters.CONFIG,
         new DeadLetters(
             ViewLocator.of(registry),
-            new DeadLetterPublisher("app-dlq", () -> this.producer, this.published::add)));
+            new DeadLetterPublisher("app-dlq", () -> this.producer, this.published::add, 1048576)));
     this.driver = new TopologyTestDriver(builder.build(), config);
     return this.driver.createInputTopic(TOPIC, keySerializer, new ByteArraySerializer());
   }
