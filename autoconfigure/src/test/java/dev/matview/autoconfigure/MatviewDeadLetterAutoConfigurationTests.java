@@ -9,6 +9,7 @@ import dev.matview.deadletter.DeadLetterProductionExceptionHandler;
 import dev.matview.deadletter.DeadLetterPublisher;
 import dev.matview.deadletter.DeadLetters;
 import dev.matview.metrics.DeadLetterMetrics;
+import dev.matview.metrics.DroppedRecordMetrics;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -177,6 +178,7 @@ class MatviewDeadLetterAutoConfigurationTests {
               assertThat(context).doesNotHaveBean(DeadLetterPublisher.class);
               assertThat(context).doesNotHaveBean(NewTopic.class);
               assertThat(context).doesNotHaveBean(DeadLetterMetrics.class);
+              assertThat(context).hasSingleBean(DroppedRecordMetrics.class);
             });
   }
 
