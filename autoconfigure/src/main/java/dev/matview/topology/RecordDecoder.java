@@ -96,11 +96,10 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
     if (time == null) {
       throw RecordDecodingException.missingEventTime(this.view);
     }
-    if (time.getEpochSecond() < 0) {
-      return -1;
-    }
-    if (time.getEpochSecond() > Long.MAX_VALUE / 1000 - 1) {
-      return Long.MAX_VALUE;
+    Instant now = this.bounds.clock().instant();
+    if (time.getEpochSecond() < 0 || time.isAfter(now.plus(this.bounds.maxAhead()))) {
+      throw RecordDecodingException.eventTimeOutOfRange(
+          this.view, time.toString(), now, this.bounds.maxAhead());
     }
     return time.toEpochMilli();
   }

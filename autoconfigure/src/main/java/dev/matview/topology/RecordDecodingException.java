@@ -65,7 +65,18 @@ public final class RecordDecodingException extends RuntimeException {
   /** The record's event time is before 1970 or further ahead than {@code maxAhead}. */
   public static RecordDecodingException eventTimeOutOfRange(
       String view, long eventTime, Instant now, Duration maxAhead) {
-    String time = (eventTime < 0) ? eventTime + " ms" : Instant.ofEpochMilli(eventTime).toString();
+    return eventTimeOutOfRange(
+        view,
+        (eventTime < 0) ? eventTime + " ms" : Instant.ofEpochMilli(eventTime).toString(),
+        now,
+        maxAhead);
+  }
+
+  /**
+   * The record's event time, {@code time}, is before 1970 or further ahead than {@code maxAhead}.
+   */
+  public static RecordDecodingException eventTimeOutOfRange(
+      String view, String time, Instant now, Duration maxAhead) {
     return new RecordDecodingException(
         view,
         Problem.EVENT_TIME,

@@ -10,8 +10,10 @@ import dev.matview.view.Views;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -226,9 +228,33 @@ class ViewTopologyBuilderTests {
             "shop-1",
             this.mapper.writeValueAsBytes(sale("shop-1", "alice", 1, yearFiftySevenThousand)));
     assertThat(failure.problem()).isEqualTo(RecordDecodingException.Problem.EVENT_TIME);
-    assertThat(failure.getMessage()).contains("matview.records.max-event-time-ahead");
+    assertThat(failure.getMessage()).contains("+57", "matview.records.max-event-time-ahead");
     assertThat(this.driver.producedTopicNames())
         .doesNotContain("test-app-per-customer-repartition");
+  }
+
+  @Test
+  void acceptsEventTimesUpToTheBoundAheadOfTheClockAndRefusesLaterOnesAndOnesBefore1970() {
+    Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+    this.rules =
+        new RecordRules(new EventTimeBounds(Duration.ofMinutes(1), clock), true, this::dropped);
+    view(
+        "per-minute",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1))));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(60)));
+    assertThat(windows("per-minute", "shop-1"))
+        .containsExactly(KeyValue.pair(T0.plusSeconds(60), 1L));
+    for (Instant refused :
+        List.of(T0.plus(Duration.ofMinutes(50)), Instant.parse("1969-12-31T23:59:59Z"))) {
+      assertThat(
+              decodingFailure(
+                      "shop-1", this.mapper.writeValueAsBytes(sale("shop-1", "alice", 1, refused)))
+                  .getMessage())
+          .contains("refused the record's event time " + refused);
+    }
   }
 
   @Test
