@@ -46,6 +46,9 @@ public final class MatviewDeadLetterAutoConfiguration {
 
   private static final String ENABLED = "matview.dead-letter.enabled";
 
+  /** Smallest dead-letter size: Matview's own headers take up to about 13 KB. */
+  private static final long MIN_MAX_SIZE = 32 * 1024;
+
   @Bean
   @ConditionalOnMissingBean(name = "matviewDeadLetterStreamsConfigurer")
   DeadLetterStreamsConfigurer matviewDeadLetterStreamsConfigurer(
@@ -87,11 +90,11 @@ public final class MatviewDeadLetterAutoConfiguration {
         KafkaStreamsConfiguration streams,
         String clientId) {
       long configured = properties.getMaxSize().toBytes();
-      if (configured < 2048 || configured > Integer.MAX_VALUE) {
+      if (configured < MIN_MAX_SIZE || configured > Integer.MAX_VALUE) {
         throw new InvalidConfigurationPropertyValueException(
             "matview.dead-letter.max-size",
             properties.getMaxSize(),
-            "It must be between 2KB and 2GB, for example 1MB.");
+            "It must be between 32KB (room for Matview's headers) and 2GB, for example 1MB.");
       }
       Map<String, Object> configs =
           new StreamsConfig(streams.asProperties()).getProducerConfigs(clientId);

@@ -289,8 +289,8 @@ public class MatviewProperties {
 
     /**
      * Largest dead letter written, headers included; a record that would be larger has its value,
-     * then its key cut, and says so in the header matview.truncated. At most the dead-letter
-     * producer's max.request.size, which caps it otherwise.
+     * then its key cut, and says so in the header matview.truncated. At least 32KB, and at most the
+     * dead-letter producer's max.request.size, which caps it otherwise.
      */
     private DataSize maxSize = DataSize.ofMegabytes(1);
 

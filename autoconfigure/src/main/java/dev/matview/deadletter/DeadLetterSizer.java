@@ -73,9 +73,9 @@ final class DeadLetterSizer {
         kept.add(header);
       }
     }
-    int room = budget - size(kept) - 128;
+    int room = Math.max(0, budget - size(kept) - 128);
     if (length(key) + length(value) > room) {
-      int keyRoom = Math.min(length(key), Math.max(room / 4, room - length(value)));
+      int keyRoom = Math.max(0, Math.min(length(key), Math.max(room / 4, room - length(value))));
       int valueRoom = Math.max(0, room - keyRoom);
       if (length(value) > valueRoom && value != null) {
         cut.add("value=" + value.length);

@@ -206,7 +206,7 @@ class MatviewDeadLetterAutoConfigurationTests {
   void refusesADeadLetterSizeTooSmallForItsHeaders() {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
-        .withPropertyValues("matview.dead-letter.max-size=100B")
+        .withPropertyValues("matview.dead-letter.max-size=16KB")
         .run(
             (context) ->
                 assertThat(context)

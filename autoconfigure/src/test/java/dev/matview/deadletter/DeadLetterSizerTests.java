@@ -56,6 +56,19 @@ class DeadLetterSizerTests {
   }
 
   @Test
+  void cutsKeyAndValueToNothingWhenOnlyMatviewsHeadersFit() {
+    DeadLetterSizer small = new DeadLetterSizer(4096);
+    RecordHeaders headers = new RecordHeaders();
+    headers.add(DeadLetterHeaders.EXCEPTION_MESSAGE, new byte[3500]);
+    ProducerRecord<byte[], byte[]> fitted =
+        small.fit(record(new byte[100], new byte[100], headers));
+    assertThat(fitted.key()).isEmpty();
+    assertThat(fitted.value()).isEmpty();
+    assertThat(header(fitted.headers(), DeadLetterHeaders.TRUNCATED))
+        .isEqualTo("key=100,value=100");
+  }
+
+  @Test
   void shortensAnExceptionMessage() {
     String message = "x".repeat(DeadLetterSizer.MAX_MESSAGE_CHARS + 10);
     assertThat(DeadLetterSizer.shorten(message))

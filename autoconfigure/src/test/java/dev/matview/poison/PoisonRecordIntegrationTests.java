@@ -65,7 +65,11 @@ import tools.jackson.databind.json.JsonMapper;
 @EmbeddedKafka(
     partitions = 1,
     topics = PoisonRecordIntegrationTests.ORDERS,
-    brokerProperties = {"auto.create.topics.enable=false", "message.max.bytes=3000000"})
+    brokerProperties = {
+      "auto.create.topics.enable=false",
+      "message.max.bytes=3000000",
+      "group.initial.rebalance.delay.ms=0"
+    })
 class PoisonRecordIntegrationTests {
 
   static final String ORDERS = "orders";
