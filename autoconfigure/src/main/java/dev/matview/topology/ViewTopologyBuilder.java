@@ -31,8 +31,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Adds every view of a registry to a {@link StreamsBuilder}: one source per topic, then per view
- * decoding, grouping (repartitioning when re-keyed), optional windowing and an aggregation
- * materialized in a RocksDB store named after the view.
+ * decoding (value, null checks and event time bounds, before anything reaches an internal topic),
+ * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} just before
+ * the aggregation, optional windowing and an aggregation materialized in a RocksDB store named
+ * after the view.
  *
  * <p>Stores are not cached: interactive queries of ranges and windows bypass Kafka Streams' record
  * cache, so a cache would hide the latest updates from scans and lookups until the next commit.
