@@ -2,6 +2,7 @@ package dev.matview.autoconfigure;
 
 import dev.matview.deadletter.DeadLetterDeserializationExceptionHandler;
 import dev.matview.deadletter.DeadLetterProcessingExceptionHandler;
+import dev.matview.deadletter.DeadLetterProductionExceptionHandler;
 import dev.matview.deadletter.DeadLetters;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
@@ -14,14 +15,17 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Installs the exception handlers for records that cannot be deserialized or processed, where the
- * user set none: Matview's dead-letter handlers, or Kafka's log-and-fail handlers when dead letters
- * are disabled.
+ * Installs the exception handlers for records that cannot be deserialized, processed or written,
+ * where the user set none: Matview's dead-letter handlers, or Kafka's log-and-fail handlers when
+ * dead letters are disabled (and Kafka's default production handler, which fails).
  */
 final class DeadLetterStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
   private static final String DEPRECATED_DESERIALIZATION_HANDLER =
       "default.deserialization.exception.handler";
+
+  private static final String DEPRECATED_PRODUCTION_HANDLER =
+      "default.production.exception.handler";
 
   private final @Nullable DeadLetters deadLetters;
 
@@ -56,6 +60,14 @@ final class DeadLetterStreamsConfigurer implements StreamsBuilderFactoryBeanConf
     if (!streams.containsKey(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG)) {
       streams.put(
           StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, processingHandler().getName());
+      installed = true;
+    }
+    if (this.deadLetters != null
+        && !streams.containsKey(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG)
+        && !streams.containsKey(DEPRECATED_PRODUCTION_HANDLER)) {
+      streams.put(
+          StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+          DeadLetterProductionExceptionHandler.class.getName());
       installed = true;
     }
     if (installed && this.deadLetters != null) {

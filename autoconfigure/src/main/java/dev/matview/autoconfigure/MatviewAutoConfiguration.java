@@ -18,9 +18,13 @@ import dev.matview.query.StreamsRouting;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
+import dev.matview.topology.EventTimeBounds;
+import dev.matview.topology.RecordDrops;
+import dev.matview.topology.RecordRules;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.topology.ViewTopologyBuilder;
+import dev.matview.view.DecimalBounds;
 import dev.matview.view.ViewDefinition;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -72,8 +76,21 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ViewSerdes matviewViewSerdes(ObjectProvider<JsonMapper> jsonMapper) {
-    return new ViewSerdes(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+  ViewSerdes matviewViewSerdes(
+      ObjectProvider<JsonMapper> jsonMapper, MatviewProperties properties) {
+    MatviewProperties.Records records = properties.getRecords();
+    DecimalBounds bounds;
+    try {
+      bounds = new DecimalBounds(records.getMaxDecimalPrecision(), records.getMaxDecimalScale());
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.records.max-decimal-precision",
+          records.getMaxDecimalPrecision() + " (scale " + records.getMaxDecimalScale() + ")",
+          "Precision must be 1 to 1000 and matview.records.max-decimal-scale 0 to the precision,"
+              + " for example 38 and 18: "
+              + ex.getMessage());
+    }
+    return new ViewSerdes(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), bounds);
   }
 
   @Bean
@@ -90,8 +107,24 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ViewTopologyBuilder matviewViewTopology(StreamsBuilder streamsBuilder, ViewRegistry registry) {
-    ViewTopologyBuilder topology = new ViewTopologyBuilder(streamsBuilder);
+  ViewTopologyBuilder matviewViewTopology(
+      StreamsBuilder streamsBuilder,
+      ViewRegistry registry,
+      MatviewProperties properties,
+      ObjectProvider<RecordDrops> drops) {
+    Duration maxAhead = properties.getRecords().getMaxEventTimeAhead();
+    if (maxAhead.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.records.max-event-time-ahead",
+          maxAhead,
+          "It must not be negative, for example 1m.");
+    }
+    RecordRules rules =
+        new RecordRules(
+            new EventTimeBounds(maxAhead, Clock.systemUTC()),
+            properties.getDeadLetter().isLateRecords(),
+            drops.getIfAvailable(() -> RecordDrops.NONE));
+    ViewTopologyBuilder topology = new ViewTopologyBuilder(streamsBuilder, rules);
     topology.addAll(registry);
     return topology;
   }

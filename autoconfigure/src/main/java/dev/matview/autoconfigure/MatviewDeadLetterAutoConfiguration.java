@@ -5,8 +5,10 @@ import dev.matview.deadletter.DeadLetterPublisher;
 import dev.matview.deadletter.DeadLetters;
 import dev.matview.deadletter.ViewLocator;
 import dev.matview.metrics.DeadLetterMetrics;
+import dev.matview.metrics.DroppedRecordMetrics;
 import dev.matview.topology.ViewRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
@@ -42,6 +45,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 public final class MatviewDeadLetterAutoConfiguration {
 
   private static final String ENABLED = "matview.dead-letter.enabled";
+
+  /** Smallest dead-letter size: Matview's own headers take up to about 13 KB. */
+  private static final long MIN_MAX_SIZE = 32 * 1024;
 
   @Bean
   @ConditionalOnMissingBean(name = "matviewDeadLetterStreamsConfigurer")
@@ -75,7 +81,34 @@ public final class MatviewDeadLetterAutoConfiguration {
       return new DeadLetterPublisher(
           topic,
           () -> producer(streams, clientId),
-          letter -> all.forEach(listener -> listener.published(letter)));
+          letter -> all.forEach(listener -> listener.published(letter)),
+          maxBytes(properties.getDeadLetter(), streams, clientId));
+    }
+
+    private static int maxBytes(
+        MatviewProperties.DeadLetter properties,
+        KafkaStreamsConfiguration streams,
+        String clientId) {
+      long configured = properties.getMaxSize().toBytes();
+      if (configured < MIN_MAX_SIZE || configured > Integer.MAX_VALUE) {
+        throw new InvalidConfigurationPropertyValueException(
+            "matview.dead-letter.max-size",
+            properties.getMaxSize(),
+            "It must be between 32KB (room for Matview's headers) and 2GB, for example 1MB.");
+      }
+      Map<String, Object> configs =
+          new StreamsConfig(streams.asProperties()).getProducerConfigs(clientId);
+      int producerLimit =
+          new ProducerConfig(withByteArraySerializers(configs))
+              .getInt(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+      return (int) Math.min(configured, producerLimit);
+    }
+
+    private static Map<String, Object> withByteArraySerializers(Map<String, Object> configs) {
+      Map<String, Object> all = new HashMap<>(configs);
+      all.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+      all.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+      return all;
     }
 
     @Bean
@@ -94,6 +127,18 @@ public final class MatviewDeadLetterAutoConfiguration {
           new StreamsConfig(streams.asProperties()).getProducerConfigs(clientId);
       configs.put(ProducerConfig.LINGER_MS_CONFIG, 0);
       return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+  }
+
+  /** Counts every record a view left out with Micrometer, dead letter or not. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(MeterBinder.class)
+  static class DroppedRecordsConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DroppedRecordMetrics matviewDroppedRecordMetrics() {
+      return new DroppedRecordMetrics();
     }
   }
 

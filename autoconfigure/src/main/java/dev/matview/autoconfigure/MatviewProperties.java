@@ -50,6 +50,8 @@ public class MatviewProperties {
 
   private final Peers peers = new Peers();
 
+  private final Records records = new Records();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -112,6 +114,10 @@ public class MatviewProperties {
 
   public Peers getPeers() {
     return this.peers;
+  }
+
+  public Records getRecords() {
+    return this.records;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -343,8 +349,38 @@ public class MatviewProperties {
      */
     private @Nullable String topic;
 
+    /**
+     * Largest dead letter written, headers included; a record that would be larger has its value,
+     * then its key cut, and says so in the header matview.truncated. At least 32KB, and at most the
+     * dead-letter producer's max.request.size, which caps it otherwise.
+     */
+    private DataSize maxSize = DataSize.ofMegabytes(1);
+
+    /**
+     * Whether a record that arrives after its window closed (past the window's grace, measured
+     * against stream time) is sent to the dead-letter topic with reason 'late', besides being
+     * counted.
+     */
+    private boolean lateRecords = true;
+
     public boolean isEnabled() {
       return this.enabled;
+    }
+
+    public DataSize getMaxSize() {
+      return this.maxSize;
+    }
+
+    public void setMaxSize(DataSize maxSize) {
+      this.maxSize = maxSize;
+    }
+
+    public boolean isLateRecords() {
+      return this.lateRecords;
+    }
+
+    public void setLateRecords(boolean lateRecords) {
+      this.lateRecords = lateRecords;
     }
 
     public void setEnabled(boolean enabled) {
@@ -357,6 +393,54 @@ public class MatviewProperties {
 
     public void setTopic(@Nullable String topic) {
       this.topic = topic;
+    }
+  }
+
+  /** Bounds on what the views accept from source records. */
+  public static class Records {
+
+    /**
+     * Most significant digits of a decimal read from or written as JSON, 1 to 1000; a record with a
+     * larger one is a dead letter with reason 'number-out-of-bounds'.
+     */
+    private int maxDecimalPrecision = 38;
+
+    /**
+     * Most digits after the decimal point of a decimal read from or written as JSON, 0 to
+     * max-decimal-precision; a record with more is a dead letter with reason
+     * 'number-out-of-bounds'.
+     */
+    private int maxDecimalScale = 18;
+
+    /**
+     * How far ahead of this instance's clock a record's event time may lie; a record further ahead
+     * is a dead letter with reason 'event-time' before it moves stream time or reaches an internal
+     * topic.
+     */
+    private Duration maxEventTimeAhead = Duration.ofMinutes(1);
+
+    public int getMaxDecimalPrecision() {
+      return this.maxDecimalPrecision;
+    }
+
+    public void setMaxDecimalPrecision(int maxDecimalPrecision) {
+      this.maxDecimalPrecision = maxDecimalPrecision;
+    }
+
+    public int getMaxDecimalScale() {
+      return this.maxDecimalScale;
+    }
+
+    public void setMaxDecimalScale(int maxDecimalScale) {
+      this.maxDecimalScale = maxDecimalScale;
+    }
+
+    public Duration getMaxEventTimeAhead() {
+      return this.maxEventTimeAhead;
+    }
+
+    public void setMaxEventTimeAhead(Duration maxEventTimeAhead) {
+      this.maxEventTimeAhead = maxEventTimeAhead;
     }
   }
 

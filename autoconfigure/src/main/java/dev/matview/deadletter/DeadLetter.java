@@ -57,7 +57,10 @@ public record DeadLetter(
     Throwable cause = cause();
     add(headers, DeadLetterHeaders.EXCEPTION_CLASS, cause.getClass().getName());
     String message = cause.getMessage();
-    add(headers, DeadLetterHeaders.EXCEPTION_MESSAGE, message != null ? message : "");
+    add(
+        headers,
+        DeadLetterHeaders.EXCEPTION_MESSAGE,
+        DeadLetterSizer.shorten(message != null ? message : ""));
     return new ProducerRecord<>(deadLetterTopic, null, null, this.key, this.value, headers);
   }
 

@@ -27,5 +27,11 @@ public final class DeadLetterHeaders {
   /** That exception's message, empty when it has none. */
   public static final String EXCEPTION_MESSAGE = "matview.exception.message";
 
+  /**
+   * What was cut so that the dead letter fits the producer's size limit, with the original sizes in
+   * bytes, for example {@code value=1048576}; absent when nothing was cut.
+   */
+  public static final String TRUNCATED = "matview.truncated";
+
   private DeadLetterHeaders() {}
 }

@@ -28,7 +28,7 @@ public final class DeadLetterProcessingExceptionHandler implements ProcessingExc
     ViewLocator.Step step = deadLetters.locator().processor(context.processorNodeId());
     DeadLetter letter =
         new DeadLetter(
-            (step != null) ? step.view() : null,
+            view(step, exception),
             reason(step, exception),
             Objects.toString(context.topic(), ""),
             context.partition(),
@@ -43,11 +43,17 @@ public final class DeadLetterProcessingExceptionHandler implements ProcessingExc
         : ProcessingHandlerResponse.FAIL;
   }
 
+  private static @Nullable String view(ViewLocator.@Nullable Step step, Exception exception) {
+    if (step != null) {
+      return step.view();
+    }
+    return (exception instanceof RecordDecodingException decoding) ? decoding.view() : null;
+  }
+
   private static DeadLetterReason reason(ViewLocator.@Nullable Step step, Exception exception) {
-    if (exception instanceof RecordDecodingException decoding) {
-      return decoding.isEventTime()
-          ? DeadLetterReason.EVENT_TIME
-          : DeadLetterReason.DESERIALIZATION;
+    DeadLetterReason known = DeadLetterReason.of(exception);
+    if (known != null) {
+      return known;
     }
     return (step != null) ? step.reason() : DeadLetterReason.PROCESSING;
   }

@@ -22,18 +22,31 @@ public final class DeadLetterPublisher implements AutoCloseable {
 
   private final DeadLetterListener listener;
 
+  private final DeadLetterSizer sizer;
+
   private @Nullable Producer<byte[], byte[]> producer;
 
   private boolean closed;
 
-  /** A publisher to {@code topic} that creates its producer with {@code producerFactory}. */
+  /**
+   * A publisher to {@code topic} that creates its producer with {@code producerFactory} and writes
+   * no record larger than {@code maxBytes}: one that would be larger is cut down to fit, and says
+   * so in the header {@link DeadLetterHeaders#TRUNCATED}.
+   */
   public DeadLetterPublisher(
       String topic,
       Supplier<Producer<byte[], byte[]>> producerFactory,
-      DeadLetterListener listener) {
+      DeadLetterListener listener,
+      int maxBytes) {
     this.topic = topic;
     this.producerFactory = producerFactory;
     this.listener = listener;
+    this.sizer = new DeadLetterSizer(maxBytes);
+  }
+
+  /** The largest dead letter this publisher writes, in bytes. */
+  public int maxBytes() {
+    return this.sizer.maxBytes();
   }
 
   /** The dead-letter topic. */
@@ -48,7 +61,7 @@ public final class DeadLetterPublisher implements AutoCloseable {
    */
   public boolean publish(DeadLetter letter) {
     try {
-      producer().send(letter.toRecord(this.topic)).get();
+      producer().send(this.sizer.fit(letter.toRecord(this.topic))).get();
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
       logFailure(letter, ex);

@@ -16,6 +16,8 @@ public final class ViewLocator {
 
   private final Map<String, List<String>> topics = new HashMap<>();
 
+  private final Map<String, String> written = new HashMap<>();
+
   private ViewLocator() {}
 
   /** A locator of the processors and topics of the views of {@code registry}. */
@@ -28,8 +30,13 @@ public final class ViewLocator {
       locator.processors.put(
           ProcessorNames.aggregator(name), new Step(name, DeadLetterReason.AGGREGATION));
       locator.topics.computeIfAbsent(view.sourceTopic(), topic -> new ArrayList<>()).add(name);
+      locator.processors.put(ProcessorNames.lateGate(name), new Step(name, DeadLetterReason.LATE));
+      locator.written.put(view.changelogTopic(registry.applicationId()), name);
       String repartitionTopic = view.repartitionTopic(registry.applicationId());
       if (repartitionTopic != null) {
+        locator.processors.put(
+            ProcessorNames.lateGate(name), new Step(name, DeadLetterReason.LATE));
+        locator.written.put(repartitionTopic, name);
         locator.processors.put(
             ProcessorNames.keySelector(name), new Step(name, DeadLetterReason.GROUPING));
         locator.topics.computeIfAbsent(repartitionTopic, topic -> new ArrayList<>()).add(name);
@@ -46,6 +53,11 @@ public final class ViewLocator {
   /** The views that read {@code topic}, in declaration order; empty when none does. */
   public List<String> viewsReading(String topic) {
     return this.topics.getOrDefault(topic, List.of());
+  }
+
+  /** The view that writes {@code topic} (its repartition or changelog topic), or null. */
+  public @Nullable String viewWriting(String topic) {
+    return this.written.get(topic);
   }
 
   /**

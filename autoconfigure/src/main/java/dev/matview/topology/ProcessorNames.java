@@ -15,6 +15,11 @@ public final class ProcessorNames {
     return view;
   }
 
+  /** The processor that finds a time-windowed view's late records, just before its aggregation. */
+  public static String lateGate(String view) {
+    return view + "-late-gate";
+  }
+
   /** The processor that folds a view's records into its store. */
   public static String aggregator(String view) {
     return view + "-aggregate";

@@ -10,8 +10,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a source record's value for one view and sets its event time; a record that cannot be read
- * raises a {@link RecordDecodingException}.
+ * Reads a source record's value for one view and sets its event time, before anything is written to
+ * an internal topic; a record that the view cannot use raises a {@link RecordDecodingException},
+ * and a tombstone is counted and left out.
  *
  * @param <SK> the record key type
  * @param <V> the record value type
@@ -24,15 +25,27 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
 
   private final @Nullable Function<? super V, ? extends @Nullable Instant> eventTime;
 
+  private final boolean groupedByRecordKey;
+
+  private final EventTimeBounds bounds;
+
+  private final RecordDrops drops;
+
   private @Nullable FixedKeyProcessorContext<SK, V> context;
 
   RecordDecoder(
       String view,
       Deserializer<V> deserializer,
-      @Nullable Function<? super V, ? extends @Nullable Instant> eventTime) {
+      @Nullable Function<? super V, ? extends @Nullable Instant> eventTime,
+      boolean groupedByRecordKey,
+      EventTimeBounds bounds,
+      RecordDrops drops) {
     this.view = view;
     this.deserializer = deserializer;
     this.eventTime = eventTime;
+    this.groupedByRecordKey = groupedByRecordKey;
+    this.bounds = bounds;
+    this.drops = drops;
   }
 
   @Override
@@ -43,7 +56,11 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
   @Override
   public void process(FixedKeyRecord<SK, byte[]> record) {
     FixedKeyProcessorContext<SK, V> context = this.context;
-    if (context == null || record.value() == null) {
+    if (context == null) {
+      return;
+    }
+    if (record.value() == null) {
+      this.drops.dropped(this.view, RecordDrops.TOMBSTONE);
       return;
     }
     String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
@@ -54,21 +71,36 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
       throw RecordDecodingException.unreadableValue(this.view, ex);
     }
     if (value == null) {
-      return;
+      throw RecordDecodingException.nullValue(this.view);
     }
-    long timestamp = record.timestamp();
-    if (this.eventTime != null) {
-      Instant time;
-      try {
-        time = this.eventTime.apply(value);
-      } catch (RuntimeException ex) {
-        throw RecordDecodingException.unreadableEventTime(this.view, ex);
-      }
-      if (time == null) {
-        throw RecordDecodingException.missingEventTime(this.view);
-      }
-      timestamp = time.toEpochMilli();
+    if (this.groupedByRecordKey && record.key() == null) {
+      throw RecordDecodingException.nullKey(this.view, false);
+    }
+    long timestamp = (this.eventTime != null) ? eventTime(value) : record.timestamp();
+    Instant now = this.bounds.clock().instant();
+    if (!this.bounds.accepts(timestamp, now)) {
+      throw RecordDecodingException.eventTimeOutOfRange(
+          this.view, timestamp, now, this.bounds.maxAhead());
     }
     context.forward(record.withValue(value).withTimestamp(timestamp));
+  }
+
+  private long eventTime(V value) {
+    Function<? super V, ? extends @Nullable Instant> eventTime = this.eventTime;
+    Instant time;
+    try {
+      time = (eventTime != null) ? eventTime.apply(value) : null;
+    } catch (RuntimeException ex) {
+      throw RecordDecodingException.unreadableEventTime(this.view, ex);
+    }
+    if (time == null) {
+      throw RecordDecodingException.missingEventTime(this.view);
+    }
+    Instant now = this.bounds.clock().instant();
+    if (time.getEpochSecond() < 0 || time.isAfter(now.plus(this.bounds.maxAhead()))) {
+      throw RecordDecodingException.eventTimeOutOfRange(
+          this.view, time.toString(), now, this.bounds.maxAhead());
+    }
+    return time.toEpochMilli();
   }
 }

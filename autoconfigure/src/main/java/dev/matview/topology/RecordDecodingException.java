@@ -1,42 +1,134 @@
 package dev.matview.topology;
 
+import java.time.Duration;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when a view cannot use a source record because its value cannot be read or its event time
- * is missing or cannot be read; Kafka Streams' processing exception handler decides what follows.
+ * Thrown when a view cannot use a source record: its value cannot be read or is null, its key is
+ * null, or its event time is missing, unreadable or out of range; Kafka Streams' processing
+ * exception handler decides what follows.
  */
 public final class RecordDecodingException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /** What was wrong with the record. */
+  public enum Problem {
+    /** The value cannot be read. */
+    UNREADABLE_VALUE,
+    /** The event time is missing, cannot be read or is out of range. */
+    EVENT_TIME,
+    /** The key the view groups by is null. */
+    NULL_KEY,
+    /** The value reads as null. */
+    NULL_VALUE,
+    /** Every window the record belongs to had closed when it arrived. */
+    LATE
+  }
+
   private final String view;
 
-  private final boolean eventTime;
+  private final Problem problem;
 
   private RecordDecodingException(
-      String view, boolean eventTime, String message, @Nullable Throwable cause) {
+      String view, Problem problem, String message, @Nullable Throwable cause) {
     super(message, cause);
     this.view = view;
-    this.eventTime = eventTime;
+    this.problem = problem;
   }
 
   /** The record's value cannot be read by the view's value deserializer. */
   public static RecordDecodingException unreadableValue(String view, RuntimeException cause) {
     return new RecordDecodingException(
-        view, false, "View '" + view + "' cannot read the record's value: " + cause, cause);
+        view,
+        Problem.UNREADABLE_VALUE,
+        "View '" + view + "' cannot read the record's value: " + cause,
+        cause);
   }
 
   /** The view's event time function threw. */
   public static RecordDecodingException unreadableEventTime(String view, RuntimeException cause) {
     return new RecordDecodingException(
-        view, true, "View '" + view + "' cannot read the record's event time: " + cause, cause);
+        view,
+        Problem.EVENT_TIME,
+        "View '" + view + "' cannot read the record's event time: " + cause,
+        cause);
   }
 
   /** The view's event time function returned null. */
   public static RecordDecodingException missingEventTime(String view) {
     return new RecordDecodingException(
-        view, true, "View '" + view + "' found no event time in the record", null);
+        view, Problem.EVENT_TIME, "View '" + view + "' found no event time in the record", null);
+  }
+
+  /** The record's event time is before 1970 or further ahead than {@code maxAhead}. */
+  public static RecordDecodingException eventTimeOutOfRange(
+      String view, long eventTime, Instant now, Duration maxAhead) {
+    return eventTimeOutOfRange(
+        view,
+        (eventTime < 0) ? eventTime + " ms" : Instant.ofEpochMilli(eventTime).toString(),
+        now,
+        maxAhead);
+  }
+
+  /**
+   * The record's event time, {@code time}, is before 1970 or further ahead than {@code maxAhead}.
+   */
+  public static RecordDecodingException eventTimeOutOfRange(
+      String view, String time, Instant now, Duration maxAhead) {
+    return new RecordDecodingException(
+        view,
+        Problem.EVENT_TIME,
+        "View '"
+            + view
+            + "' refused the record's event time "
+            + time
+            + ": it must lie between 1970-01-01T00:00:00Z (Kafka stores no earlier timestamp) and "
+            + maxAhead
+            + " after this instance's clock ("
+            + now
+            + ", matview.records.max-event-time-ahead); a time in seconds read as milliseconds,"
+            + " or the reverse, is a common cause",
+        null);
+  }
+
+  /** The key the view groups by is null. */
+  public static RecordDecodingException nullKey(String view, boolean computed) {
+    return new RecordDecodingException(
+        view,
+        Problem.NULL_KEY,
+        "View '"
+            + view
+            + "' cannot group the record: "
+            + (computed ? "the grouping key computed from its value" : "its key")
+            + " is null",
+        null);
+  }
+
+  /** The record's value reads as null, such as the JSON {@code null}. */
+  public static RecordDecodingException nullValue(String view) {
+    return new RecordDecodingException(
+        view, Problem.NULL_VALUE, "View '" + view + "' read a null value from the record", null);
+  }
+
+  /** Every window of the record had closed: its end plus grace was not after stream time. */
+  public static RecordDecodingException late(
+      String view, long eventTime, long streamTime, Duration grace) {
+    return new RecordDecodingException(
+        view,
+        Problem.LATE,
+        "View '"
+            + view
+            + "' received the record after its window closed: its event time "
+            + Instant.ofEpochMilli(eventTime)
+            + " lies more than the grace of "
+            + grace
+            + " behind the stream time "
+            + Instant.ofEpochMilli(streamTime)
+            + "; a record whose event time lies far ahead moves stream time on, and records after"
+            + " it count as late",
+        null);
   }
 
   /** The name of the view that could not use the record. */
@@ -44,8 +136,13 @@ public final class RecordDecodingException extends RuntimeException {
     return this.view;
   }
 
-  /** Whether the event time, rather than the value, is what could not be read. */
+  /** What was wrong with the record. */
+  public Problem problem() {
+    return this.problem;
+  }
+
+  /** Whether the event time, rather than the value, is what could not be used. */
   public boolean isEventTime() {
-    return this.eventTime;
+    return this.problem == Problem.EVENT_TIME;
   }
 }

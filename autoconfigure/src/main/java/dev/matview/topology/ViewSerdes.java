@@ -1,5 +1,6 @@
 package dev.matview.topology;
 
+import dev.matview.view.DecimalBounds;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -23,9 +24,22 @@ public final class ViewSerdes {
 
   private final ObjectMapper mapper;
 
-  /** Serdes whose JSON is read and written by {@code mapper}. */
+  private final ObjectMapper recordMapper;
+
+  /**
+   * Serdes whose JSON is read and written by {@code mapper}, decimals within the standard bounds.
+   */
   public ViewSerdes(ObjectMapper mapper) {
+    this(mapper, DecimalBounds.STANDARD);
+  }
+
+  /**
+   * Serdes whose JSON is read and written by {@code mapper}, with every decimal of records and
+   * aggregates within {@code bounds}.
+   */
+  public ViewSerdes(ObjectMapper mapper, DecimalBounds bounds) {
     this.mapper = mapper;
+    this.recordMapper = BoundedDecimals.apply(mapper, bounds);
   }
 
   /** Whether {@code type} may be a key: String, Long, Integer, UUID or a record (as JSON). */
@@ -37,7 +51,7 @@ public final class ViewSerdes {
   @SuppressWarnings("unchecked")
   public <T> Serde<T> forType(Class<T> type) {
     Serde<?> simple = SIMPLE.get(type);
-    return simple != null ? (Serde<T>) simple : new JsonSerde<>(type, this.mapper);
+    return simple != null ? (Serde<T>) simple : new JsonSerde<>(type, this.recordMapper);
   }
 
   /** The mapper used for JSON. */

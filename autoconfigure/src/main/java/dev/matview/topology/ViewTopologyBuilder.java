@@ -6,6 +6,7 @@ import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -20,6 +21,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Merger;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -29,8 +31,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Adds every view of a registry to a {@link StreamsBuilder}: one source per topic, then per view
- * decoding, grouping (repartitioning when re-keyed), optional windowing and an aggregation
- * materialized in a RocksDB store named after the view.
+ * decoding (value, null checks and event time bounds, before anything reaches an internal topic),
+ * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} just before
+ * the aggregation, optional windowing and an aggregation materialized in a RocksDB store named
+ * after the view.
  *
  * <p>Stores are not cached: interactive queries of ranges and windows bypass Kafka Streams' record
  * cache, so a cache would hide the latest updates from scans and lookups until the next commit.
@@ -41,9 +45,19 @@ public final class ViewTopologyBuilder {
 
   private final StreamsBuilder builder;
 
-  /** A topology builder that adds to {@code builder}. */
+  private final RecordRules rules;
+
+  /** A topology builder that adds to {@code builder}, with the standard record rules. */
   public ViewTopologyBuilder(StreamsBuilder builder) {
+    this(builder, RecordRules.STANDARD);
+  }
+
+  /**
+   * A topology builder that adds to {@code builder} and treats unusable records by {@code rules}.
+   */
+  public ViewTopologyBuilder(StreamsBuilder builder, RecordRules rules) {
     this.builder = builder;
+    this.rules = rules;
   }
 
   /** Adds every view of {@code registry}. */
@@ -59,10 +73,20 @@ public final class ViewTopologyBuilder {
             .processValues(
                 () ->
                     new RecordDecoder<>(
-                        view.name(), view.valueSerde().deserializer(), definition.eventTime()),
+                        view.name(),
+                        view.valueSerde().deserializer(),
+                        definition.eventTime(),
+                        definition.keySelector() == null,
+                        this.rules.eventTime(),
+                        this.rules.drops()),
                 Named.as(ProcessorNames.decoder(view.name())));
-    KGroupedStream<K, V> grouped = group(view, decoded);
     ViewWindow window = definition.window();
+    TimeWindows timeWindows =
+        (window != null && window.type() != ViewWindow.Type.SESSION)
+            ? TimeWindows.ofSizeAndGrace(window.size(), window.grace()).advanceBy(window.advance())
+            : null;
+    KGroupedStream<K, V> grouped =
+        (timeWindows != null) ? gatedGroup(view, decoded, timeWindows) : group(view, decoded);
     Initializer<A> initializer = initializer(definition.aggregation());
     Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
     Named named = Named.as(ProcessorNames.aggregator(view.name()));
@@ -90,8 +114,7 @@ public final class ViewTopologyBuilder {
                   .withCachingDisabled());
     } else {
       grouped
-          .windowedBy(
-              TimeWindows.ofSizeAndGrace(window.size(), window.grace()).advanceBy(window.advance()))
+          .windowedBy(Objects.requireNonNull(timeWindows))
           .aggregate(
               initializer,
               aggregator,
@@ -124,7 +147,49 @@ public final class ViewTopologyBuilder {
     if (keySelector == null) {
       return ((KStream<K, V>) (KStream<?, V>) decoded).groupByKey(grouped);
     }
-    return decoded.groupBy((key, value) -> keySelector.apply(value), grouped);
+    String name = view.name();
+    return decoded.groupBy((key, value) -> groupKey(name, keySelector, value), grouped);
+  }
+
+  /**
+   * Groups a time-windowed view's records with a {@link LateRecordGate} just before the
+   * aggregation: after the repartition topic when the view is re-keyed (the topic keeps the name
+   * {@code groupBy} would give it), so the gate sees the records the aggregation sees.
+   */
+  @SuppressWarnings("unchecked")
+  private <K, V, A> KGroupedStream<K, V> gatedGroup(
+      ResolvedView<K, V, A> view, KStream<Object, V> decoded, TimeWindows windows) {
+    Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
+    String name = view.name();
+    KStream<K, V> keyed;
+    if (keySelector == null) {
+      keyed = (KStream<K, V>) (KStream<?, V>) decoded;
+    } else {
+      KStream<K, V> rekeyed =
+          decoded.<K>selectKey(
+              (key, value) -> groupKey(name, keySelector, value),
+              Named.as(ProcessorNames.keySelector(name)));
+      keyed =
+          rekeyed.repartition(
+              Repartitioned.<K, V>as(name)
+                  .withKeySerde(view.keySerde())
+                  .withValueSerde(view.valueSerde()));
+    }
+    RecordRules rules = this.rules;
+    return keyed
+        .processValues(
+            () -> new LateRecordGate<K, V>(name, windows, rules),
+            Named.as(ProcessorNames.lateGate(name)))
+        .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()));
+  }
+
+  private static <K, V> K groupKey(
+      String view, Function<? super V, ? extends @Nullable K> keySelector, V value) {
+    K groupKey = keySelector.apply(value);
+    if (groupKey == null) {
+      throw RecordDecodingException.nullKey(view, true);
+    }
+    return groupKey;
   }
 
   private static <K, V, A> Initializer<A> initializer(Aggregation<? super K, ? super V, A> agg) {

@@ -22,11 +22,25 @@ public final class Aggregations {
     return new LongSum<>(field);
   }
 
-  /** Sums a decimal field of each key's records exactly; records whose field is null add zero. */
+  /**
+   * Sums a decimal field of each key's records exactly, within {@link DecimalBounds#STANDARD};
+   * records whose field is null add zero.
+   */
   public static <K, V> MergeableAggregation<K, V, BigDecimal> sumDecimal(
       Function<? super V, ? extends @Nullable BigDecimal> field) {
+    return sumDecimal(field, DecimalBounds.STANDARD);
+  }
+
+  /**
+   * Sums a decimal field of each key's records exactly; records whose field is null add zero. A
+   * field or a sum outside {@code bounds} throws {@link NumberOutOfBoundsException}, checked before
+   * any arithmetic, and the sum stays as it was.
+   */
+  public static <K, V> MergeableAggregation<K, V, BigDecimal> sumDecimal(
+      Function<? super V, ? extends @Nullable BigDecimal> field, DecimalBounds bounds) {
     Objects.requireNonNull(field, "field must not be null");
-    return new DecimalSum<>(field);
+    Objects.requireNonNull(bounds, "bounds must not be null");
+    return new DecimalSum<>(field, bounds);
   }
 
   /** Keeps the smallest value of a field among each key's records. */
@@ -92,8 +106,11 @@ public final class Aggregations {
 
     private final Function<? super V, ? extends @Nullable BigDecimal> field;
 
-    DecimalSum(Function<? super V, ? extends @Nullable BigDecimal> field) {
+    private final DecimalBounds bounds;
+
+    DecimalSum(Function<? super V, ? extends @Nullable BigDecimal> field, DecimalBounds bounds) {
       this.field = field;
+      this.bounds = bounds;
     }
 
     @Override
@@ -105,13 +122,17 @@ public final class Aggregations {
     public BigDecimal add(K key, V value, @Nullable BigDecimal aggregate) {
       BigDecimal addend = this.field.apply(value);
       BigDecimal sum = aggregate != null ? aggregate : BigDecimal.ZERO;
-      return addend != null ? sum.add(addend) : sum;
+      return addend != null ? add(sum, addend) : sum;
     }
 
     @Override
     public BigDecimal merge(K key, @Nullable BigDecimal older, @Nullable BigDecimal newer) {
       BigDecimal sum = older != null ? older : BigDecimal.ZERO;
-      return newer != null ? sum.add(newer) : sum;
+      return newer != null ? add(sum, newer) : sum;
+    }
+
+    private BigDecimal add(BigDecimal sum, BigDecimal addend) {
+      return this.bounds.check(this.bounds.check(sum).add(this.bounds.check(addend)));
     }
   }
 

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.matview.deadletter.DeadLetterDeserializationExceptionHandler;
 import dev.matview.deadletter.DeadLetterListener;
 import dev.matview.deadletter.DeadLetterProcessingExceptionHandler;
+import dev.matview.deadletter.DeadLetterProductionExceptionHandler;
 import dev.matview.deadletter.DeadLetterPublisher;
 import dev.matview.deadletter.DeadLetters;
 import dev.matview.metrics.DeadLetterMetrics;
+import dev.matview.metrics.DroppedRecordMetrics;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -16,6 +18,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.DefaultProductionExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
@@ -58,7 +61,10 @@ class MatviewDeadLetterAutoConfigurationTests {
                       DeadLetterDeserializationExceptionHandler.class.getName())
                   .containsEntry(
                       StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                      DeadLetterProcessingExceptionHandler.class.getName());
+                      DeadLetterProcessingExceptionHandler.class.getName())
+                  .containsEntry(
+                      StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                      DeadLetterProductionExceptionHandler.class.getName());
               DeadLetters deadLetters = (DeadLetters) streams.get(DeadLetters.CONFIG);
               assertThat(deadLetters.publisher())
                   .isSameAs(context.getBean(DeadLetterPublisher.class));
@@ -134,10 +140,12 @@ class MatviewDeadLetterAutoConfigurationTests {
   }
 
   @Test
-  void leavesItsDeadLettersOutWhenTheUserSetBothHandlers() {
+  void leavesItsDeadLettersOutWhenTheUserSetAllThreeHandlers() {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
         .withPropertyValues(
+            "spring.kafka.streams.properties.production.exception.handler="
+                + DefaultProductionExceptionHandler.class.getName(),
             "spring.kafka.streams.properties.deserialization.exception.handler="
                 + LogAndFailExceptionHandler.class.getName(),
             "spring.kafka.streams.properties.processing.exception.handler="
@@ -165,10 +173,12 @@ class MatviewDeadLetterAutoConfigurationTests {
                   .containsEntry(
                       StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
                       LogAndFailProcessingExceptionHandler.class.getName())
+                  .doesNotContainKey(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG)
                   .doesNotContainKey(DeadLetters.CONFIG);
               assertThat(context).doesNotHaveBean(DeadLetterPublisher.class);
               assertThat(context).doesNotHaveBean(NewTopic.class);
               assertThat(context).doesNotHaveBean(DeadLetterMetrics.class);
+              assertThat(context).hasSingleBean(DroppedRecordMetrics.class);
             });
   }
 
@@ -177,6 +187,32 @@ class MatviewDeadLetterAutoConfigurationTests {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
         .run((context) -> assertThat(context).hasSingleBean(DeadLetterMetrics.class));
+  }
+
+  @Test
+  void capsDeadLettersAtTheProducersMaxRequestSize() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withPropertyValues(
+            "matview.dead-letter.max-size=5MB",
+            "spring.kafka.streams.properties.max.request.size=100000")
+        .run(
+            (context) ->
+                assertThat(context.getBean(DeadLetterPublisher.class).maxBytes())
+                    .isEqualTo(100000));
+  }
+
+  @Test
+  void refusesADeadLetterSizeTooSmallForItsHeaders() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withPropertyValues("matview.dead-letter.max-size=16KB")
+        .run(
+            (context) ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("matview.dead-letter.max-size"));
   }
 
   @Test
@@ -240,7 +276,7 @@ class MatviewDeadLetterAutoConfigurationTests {
 
     @Bean
     DeadLetterPublisher myPublisher() {
-      return new DeadLetterPublisher("mine", MockProducer::new, DeadLetterListener.NONE);
+      return new DeadLetterPublisher("mine", MockProducer::new, DeadLetterListener.NONE, 1048576);
     }
   }
 }

@@ -51,6 +51,12 @@ class MatviewPropertiesTests {
           assertThat(properties.getStartupChecks().getTimeout()).isEqualTo(Duration.ofSeconds(30));
           assertThat(properties.getDeadLetter().isEnabled()).isTrue();
           assertThat(properties.getDeadLetter().getTopic()).isNull();
+          assertThat(properties.getDeadLetter().getMaxSize()).isEqualTo(DataSize.ofMegabytes(1));
+          assertThat(properties.getDeadLetter().isLateRecords()).isTrue();
+          assertThat(properties.getRecords().getMaxDecimalPrecision()).isEqualTo(38);
+          assertThat(properties.getRecords().getMaxDecimalScale()).isEqualTo(18);
+          assertThat(properties.getRecords().getMaxEventTimeAhead())
+              .isEqualTo(Duration.ofMinutes(1));
           assertThat(properties.getHealth().getMaxRestoreLag()).isZero();
           assertThat(properties.getHealth().getMinFreeDisk()).isEqualTo(DataSize.ofGigabytes(1));
         });
@@ -85,6 +91,11 @@ class MatviewPropertiesTests {
             "matview.startup-checks.timeout=5s",
             "matview.dead-letter.enabled=false",
             "matview.dead-letter.topic=sales-dead-letters",
+            "matview.dead-letter.max-size=512KB",
+            "matview.dead-letter.late-records=false",
+            "matview.records.max-decimal-precision=20",
+            "matview.records.max-decimal-scale=4",
+            "matview.records.max-event-time-ahead=5m",
             "matview.health.max-restore-lag=5000",
             "matview.health.min-free-disk=20GB")
         .run(
@@ -106,6 +117,13 @@ class MatviewPropertiesTests {
                   .isEqualTo(Duration.ofSeconds(5));
               assertThat(properties.getDeadLetter().isEnabled()).isFalse();
               assertThat(properties.getDeadLetter().getTopic()).isEqualTo("sales-dead-letters");
+              assertThat(properties.getDeadLetter().getMaxSize())
+                  .isEqualTo(DataSize.ofKilobytes(512));
+              assertThat(properties.getDeadLetter().isLateRecords()).isFalse();
+              assertThat(properties.getRecords().getMaxDecimalPrecision()).isEqualTo(20);
+              assertThat(properties.getRecords().getMaxDecimalScale()).isEqualTo(4);
+              assertThat(properties.getRecords().getMaxEventTimeAhead())
+                  .isEqualTo(Duration.ofMinutes(5));
               assertThat(properties.getHealth().getMaxRestoreLag()).isEqualTo(5000);
               assertThat(properties.getHealth().getMinFreeDisk())
                   .isEqualTo(DataSize.ofGigabytes(20));

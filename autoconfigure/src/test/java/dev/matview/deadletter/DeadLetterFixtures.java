@@ -42,7 +42,7 @@ final class DeadLetterFixtures {
   static Map<String, Object> configs(
       MockProducer<byte[], byte[]> producer, DeadLetterListener listener) {
     DeadLetterPublisher publisher =
-        new DeadLetterPublisher(DEAD_LETTER_TOPIC, () -> producer, listener);
+        new DeadLetterPublisher(DEAD_LETTER_TOPIC, () -> producer, listener, 1048576);
     return Map.of(DeadLetters.CONFIG, new DeadLetters(ViewLocator.of(registry()), publisher));
   }
 

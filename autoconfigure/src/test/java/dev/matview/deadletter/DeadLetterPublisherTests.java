@@ -22,7 +22,8 @@ class DeadLetterPublisherTests {
             this.created.incrementAndGet();
             return this.producer;
           },
-          DeadLetterListener.NONE);
+          DeadLetterListener.NONE,
+          1048576);
 
   @Test
   void createsItsProducerOnTheFirstDeadLetterOnly() {

@@ -12,6 +12,7 @@ import dev.matview.view.Aggregation;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -130,6 +131,21 @@ class DeadLetterTopologyTests {
   }
 
   @Test
+  void neverStoresAnAggregateOutsideTheDecimalBoundsAndKeepsTheLastOneItCanReadBack() {
+    this.views.put(
+        "total", Views.from(TOPIC, Order.class).aggregate(BigDecimal.class, new UnboundedTotal()));
+    TestInputTopic<String, byte[]> input = start();
+    input.pipeInput("c-1", order(1, T0), T0);
+    input.pipeInput("c-1", order(7, T0), T0);
+    input.pipeInput("c-1", order(2, T0), T0);
+    assertThat(this.published)
+        .extracting(DeadLetter::view, letter -> letter.reason().tag())
+        .containsExactly(tuple("total", "number-out-of-bounds"));
+    assertThat(this.driver.<String, BigDecimal>getKeyValueStore("total").get("c-1"))
+        .isEqualByComparingTo("3");
+  }
+
+  @Test
   void sendsARecordWhoseKeyCannotBeDeserialized() {
     this.views.put("per-id", Views.from(TOPIC, Long.class, Order.class).count());
     TestInputTopic<byte[], byte[]> input = start(new ByteArraySerializer());
@@ -169,7 +185,7 @@ class DeadLetterTopologyTests {
         DeadLetters.CONFIG,
         new DeadLetters(
             ViewLocator.of(registry),
-            new DeadLetterPublisher("app-dlq", () -> this.producer, this.published::add)));
+            new DeadLetterPublisher("app-dlq", () -> this.producer, this.published::add, 1048576)));
     this.driver = new TopologyTestDriver(builder.build(), config);
     return this.driver.createInputTopic(TOPIC, keySerializer, new ByteArraySerializer());
   }
@@ -186,6 +202,23 @@ class DeadLetterTopologyTests {
   }
 
   record Order(long quantity, @Nullable Instant at) {}
+
+  /** Adds quantities, but turns 7 into a total with 2000 digits: an aggregation with no bound. */
+  static final class UnboundedTotal implements Aggregation<Object, Order, BigDecimal> {
+
+    @Override
+    public BigDecimal initial() {
+      return BigDecimal.ZERO;
+    }
+
+    @Override
+    public BigDecimal add(Object key, Order order, @Nullable BigDecimal total) {
+      BigDecimal sum = (total != null) ? total : BigDecimal.ZERO;
+      return (order.quantity() == 7)
+          ? sum.add(new BigDecimal("1e2000"))
+          : sum.add(BigDecimal.valueOf(order.quantity()));
+    }
+  }
 
   /** Sums quantities, but refuses 13. */
   static final class Picky implements Aggregation<Object, Order, Long> {

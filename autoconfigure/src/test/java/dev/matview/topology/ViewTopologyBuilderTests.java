@@ -10,8 +10,10 @@ import dev.matview.view.Views;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +57,10 @@ class ViewTopologyBuilderTests {
   private final Map<String, ViewDefinition<?, ?, ?>> views = new LinkedHashMap<>();
 
   private final Properties config = new Properties();
+
+  private final List<String> drops = new ArrayList<>();
+
+  private RecordRules rules = RecordRules.STANDARD;
 
   @TempDir Path stateDir;
 
@@ -155,6 +161,7 @@ class ViewTopologyBuilderTests {
 
   @Test
   void dropsRecordsLaterThanTheGracePeriod() {
+    this.rules = new RecordRules(EventTimeBounds.STANDARD, false, this::dropped);
     view(
         "per-minute",
         Views.from(TOPIC, Sale.class)
@@ -169,6 +176,100 @@ class ViewTopologyBuilderTests {
     send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(30)));
     assertThat(windows("per-minute", "shop-1"))
         .containsExactly(KeyValue.pair(T0, 2L), KeyValue.pair(T0.plusSeconds(60), 2L));
+    assertThat(this.drops).containsExactly("per-minute:late");
+  }
+
+  @Test
+  void refusesARecordWhoseEveryWindowClosedAsLateBeforeKafkaStreamsCouldDropItSilently() {
+    view(
+        "per-minute",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .groupBy(String.class, Sale::customer)
+            .windowedBy(
+                ViewWindow.tumbling(Duration.ofMinutes(1)).withGrace(Duration.ofSeconds(30))));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(95)));
+    RecordDecodingException late =
+        decodingFailure("shop-1", this.mapper.writeValueAsBytes(sale("shop-1", "alice", 1, T0)));
+    assertThat(late.problem()).isEqualTo(RecordDecodingException.Problem.LATE);
+    assertThat(late.getMessage()).contains("after its window closed", "PT30S");
+  }
+
+  @Test
+  void addsARecordLateForSomeHoppingWindowsToTheOpenOnesAndCountsItLate() {
+    this.rules = new RecordRules(EventTimeBounds.STANDARD, true, this::dropped);
+    view(
+        "hopping",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(ViewWindow.hopping(Duration.ofMinutes(1), Duration.ofSeconds(30))));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(70)));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(40)));
+    assertThat(windows("hopping", "shop-1"))
+        .contains(KeyValue.pair(T0.plusSeconds(30), 2L), KeyValue.pair(T0.plusSeconds(60), 1L))
+        .doesNotContain(KeyValue.pair(T0, 1L));
+    assertThat(this.drops).containsExactly("hopping:late");
+  }
+
+  @Test
+  void refusesAnEventTimeFurtherAheadThanTheBoundBeforeItIsRepartitioned() {
+    view(
+        "per-customer",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .groupBy(String.class, Sale::customer)
+            .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1))));
+    start();
+    Instant yearFiftySevenThousand = Instant.ofEpochSecond(T0.toEpochMilli());
+    RecordDecodingException failure =
+        decodingFailure(
+            "shop-1",
+            this.mapper.writeValueAsBytes(sale("shop-1", "alice", 1, yearFiftySevenThousand)));
+    assertThat(failure.problem()).isEqualTo(RecordDecodingException.Problem.EVENT_TIME);
+    assertThat(failure.getMessage()).contains("+57", "matview.records.max-event-time-ahead");
+    assertThat(this.driver.producedTopicNames())
+        .doesNotContain("test-app-per-customer-repartition");
+  }
+
+  @Test
+  void acceptsEventTimesUpToTheBoundAheadOfTheClockAndRefusesLaterOnesAndOnesBefore1970() {
+    Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+    this.rules =
+        new RecordRules(new EventTimeBounds(Duration.ofMinutes(1), clock), true, this::dropped);
+    view(
+        "per-minute",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1))));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(60)));
+    assertThat(windows("per-minute", "shop-1"))
+        .containsExactly(KeyValue.pair(T0.plusSeconds(60), 1L));
+    for (Instant refused :
+        List.of(T0.plus(Duration.ofMinutes(50)), Instant.parse("1969-12-31T23:59:59Z"))) {
+      assertThat(
+              decodingFailure(
+                      "shop-1", this.mapper.writeValueAsBytes(sale("shop-1", "alice", 1, refused)))
+                  .getMessage())
+          .contains("refused the record's event time " + refused);
+    }
+  }
+
+  @Test
+  void refusesANullGroupingKeyAndANullValueAndCountsATombstone() {
+    this.rules = new RecordRules(EventTimeBounds.STANDARD, true, this::dropped);
+    view("per-customer", Views.from(TOPIC, Sale.class).groupBy(String.class, Sale::customer));
+    start();
+    assertThat(
+            decodingFailure("shop-1", this.mapper.writeValueAsBytes(sale("shop-1", null, 1, T0)))
+                .problem())
+        .isEqualTo(RecordDecodingException.Problem.NULL_KEY);
+    assertThat(decodingFailure("shop-1", "null".getBytes(StandardCharsets.UTF_8)).problem())
+        .isEqualTo(RecordDecodingException.Problem.NULL_VALUE);
+    this.input.pipeInput("shop-1", (byte[]) null);
+    assertThat(this.drops).containsExactly("per-customer:tombstone");
   }
 
   @Test
@@ -334,7 +435,7 @@ class ViewTopologyBuilderTests {
   private void start() {
     ViewRegistry registry = ViewRegistry.of(this.views, new ViewSerdes(this.mapper), "test-app");
     StreamsBuilder builder = new StreamsBuilder();
-    new ViewTopologyBuilder(builder).addAll(registry);
+    new ViewTopologyBuilder(builder, this.rules).addAll(registry);
     Properties config = this.config;
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, "test-app");
     config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -352,6 +453,10 @@ class ViewTopologyBuilderTests {
       }
     }
     throw new AssertionError("No RecordDecodingException in " + failure, failure);
+  }
+
+  private void dropped(String view, String reason) {
+    this.drops.add(view + ":" + reason);
   }
 
   private TopologyDescription describe() {
@@ -403,12 +508,16 @@ class ViewTopologyBuilderTests {
     return sale(shop, "alice", quantity, T0);
   }
 
-  private static Sale sale(String shop, String customer, long quantity, Instant at) {
+  private static Sale sale(String shop, @Nullable String customer, long quantity, Instant at) {
     return new Sale(shop, customer, quantity, BigDecimal.ONE, at);
   }
 
   record Sale(
-      String shop, String customer, long quantity, BigDecimal price, @Nullable Instant at) {}
+      String shop,
+      @Nullable String customer,
+      long quantity,
+      BigDecimal price,
+      @Nullable Instant at) {}
 
   record ShopCustomer(String shop, String customer) {}
 

@@ -71,6 +71,12 @@ final class OrderViewsClient {
     assertThat(response.status()).as("POST /orders %s: %s", order, response.body()).isEqualTo(202);
   }
 
+  /** Posts {@code json} to {@code POST /orders} as it is. */
+  Response postOrder(String json) {
+    return exchange(
+        this.http.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).body(json));
+  }
+
   /** The number of orders the {@code orders-per-customer} view holds for {@code customerId}. */
   long orders(String customerId) {
     return found(key(ORDERS_PER_CUSTOMER, customerId)).longValue();

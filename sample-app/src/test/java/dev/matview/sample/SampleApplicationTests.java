@@ -171,6 +171,21 @@ class SampleApplicationTests {
   }
 
   @Test
+  void refusesAnAmountOutsideTheDecimalBoundsAndAnOrderWithoutCustomerWith400() {
+    for (String amount : List.of("1e100000000", "1e2000", "0.0000000000000000001")) {
+      Response response =
+          client.postOrder("{\"customerId\": \"mallory\", \"amount\": " + amount + "}");
+      assertProblem(response, 400);
+      assertThat(response.body().path("detail").stringValue()).contains("amount is out of range");
+    }
+    assertProblem(client.postOrder("{\"amount\": 1}"), 400);
+    assertProblem(
+        client.postOrder(
+            "{\"customerId\": \"mallory\", \"amount\": 1, \"ts\": \"+57900-01-01T00:00:00Z\"}"),
+        400);
+  }
+
+  @Test
   void listsTheThreeViews() {
     Response response = client.views();
     assertThat(response.status()).isEqualTo(200);

@@ -1,0 +1,70 @@
+package dev.matview.topology;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Window;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Stands just before a view's time-windowed aggregation and applies Kafka Streams' own rule for
+ * late records first, so that none is dropped silently: with stream time the largest event time
+ * this task's aggregation has seen, a window is closed once its end plus grace is not after stream
+ * time. A record all of whose windows are closed is a dead letter (reason {@code late}) or counted
+ * and left out; one that still has open windows (hopping windows) goes on to them and is counted
+ * for the closed ones.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+final class LateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
+
+  private final String view;
+
+  private final TimeWindows windows;
+
+  private final RecordRules rules;
+
+  private long streamTime = ConsumerRecord.NO_TIMESTAMP;
+
+  private @Nullable FixedKeyProcessorContext<K, V> context;
+
+  LateRecordGate(String view, TimeWindows windows, RecordRules rules) {
+    this.view = view;
+    this.windows = windows;
+    this.rules = rules;
+  }
+
+  @Override
+  public void init(FixedKeyProcessorContext<K, V> context) {
+    this.context = context;
+  }
+
+  @Override
+  public void process(FixedKeyRecord<K, V> record) {
+    FixedKeyProcessorContext<K, V> context = this.context;
+    if (context == null) {
+      return;
+    }
+    long timestamp = record.timestamp();
+    this.streamTime = Math.max(this.streamTime, timestamp);
+    long closeTime = this.streamTime - this.windows.gracePeriodMs();
+    Map<Long, ? extends Window> all = this.windows.windowsFor(timestamp);
+    long closed = all.values().stream().filter(window -> window.end() <= closeTime).count();
+    if (closed == 0) {
+      context.forward(record);
+    } else if (closed < all.size()) {
+      this.rules.drops().dropped(this.view, RecordDrops.LATE);
+      context.forward(record);
+    } else if (this.rules.deadLetterLate()) {
+      throw RecordDecodingException.late(
+          this.view, timestamp, this.streamTime, Duration.ofMillis(this.windows.gracePeriodMs()));
+    } else {
+      this.rules.drops().dropped(this.view, RecordDrops.LATE);
+    }
+  }
+}
