@@ -4,9 +4,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
@@ -56,6 +59,8 @@ final class LookupTally {
 
   private final Map<String, String> problemExamples = new ConcurrentHashMap<>();
 
+  private final List<String> settledNotFound = new CopyOnWriteArrayList<>();
+
   LookupTally() {
     for (Mode mode : Mode.values()) {
       this.outcomes.put(mode, new ConcurrentHashMap<>());
@@ -74,6 +79,21 @@ final class LookupTally {
       Instant sent,
       @Nullable Instant firstOrder) {
     boolean settled = firstOrder != null && !firstOrder.plus(SETTLED).isAfter(sent);
+    if (response.statusCode() == 404 && settled) {
+      this.settledNotFound.add(
+          String.format(
+              Locale.ROOT,
+              "%s %s (%s): %.1f s after the customer's first order; Matview-Served-By %s,"
+                  + " Matview-Replica %s, Matview-Offset-Lag %s; body %s",
+              mode == Mode.STALE ? "stale" : "strict",
+              response.uri().getPath(),
+              response.uri().getAuthority(),
+              Duration.between(firstOrder, sent).toMillis() / 1000.0,
+              header(response, "Matview-Served-By"),
+              header(response, "Matview-Replica"),
+              header(response, "Matview-Offset-Lag"),
+              response.body().replace('\n', ' ')));
+    }
     count(
         mode,
         (response.statusCode() == 404 && settled)
@@ -115,9 +135,18 @@ final class LookupTally {
     return counts;
   }
 
+  /** Each {@link #NOT_FOUND_SETTLED} answer: what was asked, of whom, and who answered. */
+  List<String> settledNotFound() {
+    return List.copyOf(this.settledNotFound);
+  }
+
   /** The first full body seen of a problem group. */
   String example(String group) {
     return this.problemExamples.get(group);
+  }
+
+  private static String header(HttpResponse<String> response, String name) {
+    return response.headers().firstValue(name).orElse("(none)");
   }
 
   private void count(Mode mode, String outcome) {

@@ -160,6 +160,18 @@ final class ReliabilityReport {
       md.append('\n');
     }
 
+    List<String> settledNotFound = run.tally().settledNotFound();
+    if (!settledNotFound.isEmpty()) {
+      md.append("## 404s for keys that had orders (`404, key settled`)\n\n");
+      settledNotFound.stream()
+          .limit(50)
+          .forEach(answer -> md.append("- ").append(answer).append('\n'));
+      if (settledNotFound.size() > 50) {
+        md.append("- … and ").append(settledNotFound.size() - 50).append(" more\n");
+      }
+      md.append('\n');
+    }
+
     md.append("## Faults, in order\n\n");
     for (String event : run.faults().log()) {
       md.append("- ").append(event).append('\n');
