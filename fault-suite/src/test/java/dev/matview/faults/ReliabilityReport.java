@@ -18,6 +18,8 @@ import java.util.TreeSet;
 /** Writes a run's figures as Markdown: {@code docs/reliability.md} for the long form. */
 final class ReliabilityReport {
 
+  private static final int SHOWN = 10;
+
   private ReliabilityReport() {}
 
   /**
@@ -163,11 +165,12 @@ final class ReliabilityReport {
     List<String> settledNotFound = run.tally().settledNotFound();
     if (!settledNotFound.isEmpty()) {
       md.append("## 404s for keys that had orders (`404, key settled`)\n\n");
+      md.append(settledNotFound.size()).append(" answers; the first ones:\n\n");
       settledNotFound.stream()
-          .limit(50)
+          .limit(SHOWN)
           .forEach(answer -> md.append("- ").append(answer).append('\n'));
-      if (settledNotFound.size() > 50) {
-        md.append("- … and ").append(settledNotFound.size() - 50).append(" more\n");
+      if (settledNotFound.size() > SHOWN) {
+        md.append("- … and ").append(settledNotFound.size() - SHOWN).append(" more\n");
       }
       md.append('\n');
     }
