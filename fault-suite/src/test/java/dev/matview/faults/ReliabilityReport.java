@@ -188,14 +188,17 @@ final class ReliabilityReport {
         table views, `/keys/{customer}/windows` on the windowed one) on one instance, with the \
         customer, the view and the instance chosen at random; half of them carry \
         `allowStale=true`. Each instance gets one every %d ms for the whole load.
-        - **Outcome**: the HTTP status; `404, key settled` for a 404 although the broker had         acknowledged an order of that customer at least %d s before the lookup was sent (a 404         that an up-to-date replica would not give; within the contract for a stale read whose         replica lags less than `maxLag`, not for a strict one); `no connection` when the instance refused or dropped the \
-        connection (it was being killed or restarting); `timed out` when no answer came within \
-        %d s.
-        - **Share answered**: lookups answered 200 or 404 (of either kind), out of the lookups that got an HTTP \
-        answer. A 404 is an answer: the key had no value yet in that view (the early orders of a \
-        customer may still be on their way through the repartition topic). 503 and 504 are \
-        refusals (rebalancing, restoring, standby over its lag bound, owner unreachable), and \
-        lookups that reached no instance are left out because no instance could be asked.
+        - **Outcome**: the HTTP status; `404, key settled` for a 404 although the broker had \
+        acknowledged an order of that customer at least %d s before the lookup was sent (an \
+        up-to-date replica would have answered 200; a stale read may still answer 404 from a \
+        replica that lags less than `maxLag`); `no connection` when the instance refused or \
+        dropped the connection (it was being killed or restarting); `timed out` when no answer \
+        came within %d s.
+        - **Share answered**: lookups answered 200 or 404 (of either kind), out of the lookups \
+        that got an HTTP answer. A 404 is an answer: the key had no value in that view (the early \
+        orders of a customer may still be on their way through the repartition topic). 503 and \
+        504 are refusals (rebalancing, restoring, standby over its lag bound, owner unreachable), \
+        and lookups that reached no instance are left out because no instance could be asked.
         - **Largest lag**: the largest `Matview-Offset-Lag` header of any answer: the answering \
         store partition's changelog lag in offsets (0 for a caught-up active replica).
         - **Exact**: once the load stops, the orders are read back from the `orders` topic \
