@@ -1,0 +1,113 @@
+package dev.matview.faults;
+
+import dev.matview.faults.LookupTally.Mode;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Looks keys up on every instance all the time: each instance gets a lookup every few milliseconds,
+ * on a random view and customer, half of them with {@code allowStale=true}.
+ */
+final class LookupLoad implements AutoCloseable {
+
+  private final List<SampleInstance> instances;
+
+  private final List<String> customers;
+
+  private final String windowRange;
+
+  private final LookupTally tally;
+
+  private final Function<String, @Nullable Instant> firstOrder;
+
+  private final ScheduledExecutorService scheduler;
+
+  LookupLoad(
+      List<SampleInstance> instances,
+      List<String> customers,
+      EventClock eventClock,
+      Function<String, @Nullable Instant> firstOrder,
+      LookupTally tally) {
+    this.firstOrder = firstOrder;
+    this.instances = List.copyOf(instances);
+    this.customers = List.copyOf(customers);
+    this.windowRange =
+        "from="
+            + URLEncoder.encode(eventClock.earliestWindow().toString(), StandardCharsets.UTF_8)
+            + "&to="
+            + URLEncoder.encode(eventClock.latestWindow().toString(), StandardCharsets.UTF_8);
+    this.tally = tally;
+    this.scheduler = Executors.newScheduledThreadPool(instances.size());
+  }
+
+  /** Starts looking up, one lookup per instance every {@code periodMillis}. */
+  void start(long periodMillis) {
+    for (SampleInstance instance : this.instances) {
+      this.scheduler.scheduleAtFixedRate(
+          () -> lookUp(instance), 0, periodMillis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Stops looking up and waits for lookups in flight. */
+  void stop() throws InterruptedException {
+    this.scheduler.shutdown();
+    this.scheduler.awaitTermination(1, TimeUnit.MINUTES);
+  }
+
+  @Override
+  public void close() {
+    this.scheduler.shutdownNow();
+  }
+
+  private void lookUp(SampleInstance instance) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    Mode mode = random.nextBoolean() ? Mode.STALE : Mode.STRICT;
+    String customer = this.customers.get(random.nextInt(this.customers.size()));
+    String stale = (mode == Mode.STALE) ? "allowStale=true" : "";
+    String view;
+    String path;
+    switch (random.nextInt(3)) {
+      case 0 -> {
+        view = ViewContents.ORDERS_PER_CUSTOMER;
+        path = "/views/" + view + "/keys/" + customer + (stale.isEmpty() ? "" : "?" + stale);
+      }
+      case 1 -> {
+        view = ViewContents.REVENUE_PER_CUSTOMER;
+        path = "/views/" + view + "/keys/" + customer + (stale.isEmpty() ? "" : "?" + stale);
+      }
+      default -> {
+        view = ViewContents.ORDERS_PER_MINUTE;
+        path =
+            "/views/"
+                + view
+                + "/keys/"
+                + customer
+                + "/windows?"
+                + this.windowRange
+                + (stale.isEmpty() ? "" : "&" + stale);
+      }
+    }
+    Instant sent = Instant.now();
+    Instant firstOrderOfCustomer = this.firstOrder.apply(customer);
+    try {
+      this.tally.answered(mode, view, Http.get(instance.uri(path)), sent, firstOrderOfCustomer);
+    } catch (HttpConnectTimeoutException ex) {
+      this.tally.unanswered(mode, LookupTally.NO_CONNECTION);
+    } catch (HttpTimeoutException ex) {
+      this.tally.unanswered(mode, LookupTally.TIMED_OUT);
+    } catch (IOException ex) {
+      this.tally.unanswered(mode, LookupTally.NO_CONNECTION);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package dev.matview.faults;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What the lookups got: answers by mode and outcome, the largest {@code Matview-Offset-Lag} seen,
+ * and every 5xx problem detail, grouped.
+ */
+final class LookupTally {
+
+  /** How a lookup asked. */
+  enum Mode {
+    STRICT("without stale reads"),
+    STALE("with `allowStale=true`");
+
+    final String description;
+
+    Mode(String description) {
+      this.description = description;
+    }
+  }
+
+  /** The outcome of a lookup that got no HTTP answer because the connection failed. */
+  static final String NO_CONNECTION = "no connection";
+
+  /**
+   * The outcome of a lookup answered 404 although the broker had acknowledged an order of its
+   * customer at least {@link #SETTLED} before the lookup was sent.
+   */
+  static final String NOT_FOUND_SETTLED = "404, key settled";
+
+  /**
+   * How long after its first acknowledged order a customer's 404 counts as {@link
+   * #NOT_FOUND_SETTLED}.
+   */
+  static final Duration SETTLED = Duration.ofSeconds(30);
+
+  /** The outcome of a lookup that got no HTTP answer within {@link Http#REQUEST_TIMEOUT}. */
+  static final String TIMED_OUT = "timed out";
+
+  private final Map<Mode, Map<String, LongAdder>> outcomes = new EnumMap<>(Mode.class);
+
+  private final Map<Mode, AtomicLong> largestLag = new EnumMap<>(Mode.class);
+
+  private final Map<String, LongAdder> problems = new ConcurrentHashMap<>();
+
+  private final Map<String, String> problemExamples = new ConcurrentHashMap<>();
+
+  private final List<String> settledNotFound = new CopyOnWriteArrayList<>();
+
+  LookupTally() {
+    for (Mode mode : Mode.values()) {
+      this.outcomes.put(mode, new ConcurrentHashMap<>());
+      this.largestLag.put(mode, new AtomicLong());
+    }
+  }
+
+  /**
+   * Records an HTTP answer to a lookup sent at {@code sent} of a customer whose first order the
+   * broker acknowledged at {@code firstOrder} (null if none was yet).
+   */
+  void answered(
+      Mode mode,
+      String view,
+      HttpResponse<String> response,
+      Instant sent,
+      @Nullable Instant firstOrder) {
+    boolean settled = firstOrder != null && !firstOrder.plus(SETTLED).isAfter(sent);
+    if (response.statusCode() == 404 && settled) {
+      this.settledNotFound.add(
+          String.format(
+              Locale.ROOT,
+              "%s %s (%s): %.1f s after the customer's first order; Matview-Served-By %s,"
+                  + " Matview-Replica %s, Matview-Offset-Lag %s; body %s",
+              mode == Mode.STALE ? "stale" : "strict",
+              response.uri().getPath(),
+              response.uri().getAuthority(),
+              Duration.between(firstOrder, sent).toMillis() / 1000.0,
+              header(response, "Matview-Served-By"),
+              header(response, "Matview-Replica"),
+              header(response, "Matview-Offset-Lag"),
+              response.body().replace('\n', ' ')));
+    }
+    count(
+        mode,
+        (response.statusCode() == 404 && settled)
+            ? NOT_FOUND_SETTLED
+            : Integer.toString(response.statusCode()));
+    response
+        .headers()
+        .firstValue("Matview-Offset-Lag")
+        .ifPresent(
+            lag -> this.largestLag.get(mode).accumulateAndGet(Long.parseLong(lag), Math::max));
+    if (response.statusCode() >= 500) {
+      String group = problemGroup(response, view);
+      this.problems.computeIfAbsent(group, key -> new LongAdder()).increment();
+      this.problemExamples.putIfAbsent(group, response.body());
+    }
+  }
+
+  /** Records a lookup that got no HTTP answer. */
+  void unanswered(Mode mode, String outcome) {
+    count(mode, outcome);
+  }
+
+  /** Lookups of {@code mode} by outcome: an HTTP status or one of the failures above. */
+  Map<String, Long> outcomes(Mode mode) {
+    Map<String, Long> counts = new TreeMap<>();
+    this.outcomes.get(mode).forEach((outcome, count) -> counts.put(outcome, count.sum()));
+    return counts;
+  }
+
+  /** The largest {@code Matview-Offset-Lag} an answer of {@code mode} carried. */
+  long largestLag(Mode mode) {
+    return this.largestLag.get(mode).get();
+  }
+
+  /** 5xx answers grouped by status, view, title and detail (digits folded to {@code #}). */
+  Map<String, Long> problems() {
+    Map<String, Long> counts = new TreeMap<>();
+    this.problems.forEach((group, count) -> counts.put(group, count.sum()));
+    return counts;
+  }
+
+  /** Each {@link #NOT_FOUND_SETTLED} answer: what was asked, of whom, and who answered. */
+  List<String> settledNotFound() {
+    return List.copyOf(this.settledNotFound);
+  }
+
+  /** The first full body seen of a problem group. */
+  String example(String group) {
+    return this.problemExamples.get(group);
+  }
+
+  private static String header(HttpResponse<String> response, String name) {
+    return response.headers().firstValue(name).orElse("(none)");
+  }
+
+  private void count(Mode mode, String outcome) {
+    this.outcomes.get(mode).computeIfAbsent(outcome, key -> new LongAdder()).increment();
+  }
+
+  private static String problemGroup(HttpResponse<String> response, String view) {
+    String title = "";
+    String detail = response.body();
+    try {
+      JsonNode problem = ViewReader.JSON.readTree(response.body());
+      title = problem.path("title").asString("");
+      detail = problem.path("detail").asString("");
+    } catch (RuntimeException ex) {
+      // Not JSON: the body itself is the detail.
+    }
+    String folded = detail.replaceAll("[0-9]+", "#");
+    if (folded.length() > 300) {
+      folded = folded.substring(0, 300) + "…";
+    }
+    return response.statusCode() + " | " + view + " | " + title + " | " + folded;
+  }
+}
