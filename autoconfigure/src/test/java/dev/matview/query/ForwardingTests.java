@@ -160,6 +160,30 @@ class ForwardingTests {
     assertThat(this.owner.received()).isEmpty();
   }
 
+  @Test
+  void saysTheInstancesDoNotShareASecretWhenTheOwnerRefusesASliceRequest() {
+    this.owner.answering(403, Map.of(), "{\"status\":403}");
+    ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
+    ViewScanService scans =
+        new ViewScanService(
+            this.service,
+            new StubRouting(this.owner.owner(3)),
+            new LocalStores(() -> null),
+            new PeerClient("/views", ANSWER_TIMEOUT, null, TestPeers.requests(), false),
+            new KeyParser(serdes.mapper()),
+            new CursorCodec(TestPeers.trust()),
+            serdes.mapper(),
+            Clock.systemUTC(),
+            100);
+    assertThatExceptionOfType(ViewUnavailableException.class)
+        .isThrownBy(() -> scans.keys("counts", null, null, 10, null, CallerContext.direct()))
+        .withMessageContaining("do not share one secret")
+        .withMessageContaining("matview.peers.secret")
+        .withMessageNotContaining("127.0.0.1");
+    assertThat(this.owner.received().get(0).get("path"))
+        .isEqualTo("/views/counts/partitions/3/keys?limit=10");
+  }
+
   private ViewQueryService service(int port, boolean trustedNetwork, Duration timeout) {
     ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
     ViewRegistry registry =
