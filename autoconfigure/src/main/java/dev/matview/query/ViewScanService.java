@@ -307,6 +307,26 @@ public final class ViewScanService {
     path.param("after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
     PeerResponse response =
         PeerClient.join(this.peers.get(view.name(), owner, path.toString(), caller, timeout));
+    if (response.status() == 403) {
+      logger.warn(
+          "The owner "
+              + owner.describe()
+              + " of partition "
+              + owner.partition()
+              + " of view '"
+              + view.name()
+              + "' refused this instance's signed request: the two do not share one secret;"
+              + " give every instance the same matview.peers.secret");
+      throw new ViewUnavailableException(
+          view.name(),
+          null,
+          owner.partition(),
+          "The instance that owns partition "
+              + owner.partition()
+              + " refused this instance's request: the instances do not share one secret, so"
+              + " give every instance the same matview.peers.secret",
+          StreamsRouting.REBALANCE_RETRY);
+    }
     if (!response.isSuccess()) {
       throw new PeerProblemException(response);
     }

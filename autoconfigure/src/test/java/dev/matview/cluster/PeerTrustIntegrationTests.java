@@ -87,12 +87,9 @@ class PeerTrustIntegrationTests {
   void startTwoInstancesThatAgreeOnTheirSecret() {
     this.broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS, TOPIC);
     this.broker.afterPropertiesSet();
-    List<CompletableFuture<Instance>> starting = new ArrayList<>();
     for (int n = 1; n <= 2; n++) {
-      int number = n;
-      starting.add(CompletableFuture.supplyAsync(() -> Instance.start(number, this.broker)));
+      this.instances.add(Instance.start(n, this.broker));
     }
-    starting.forEach(future -> this.instances.add(future.join()));
     for (int i = 0; i < 40; i++) {
       this.keys.add("page-" + i);
     }

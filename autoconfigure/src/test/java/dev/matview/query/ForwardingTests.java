@@ -34,11 +34,15 @@ class ForwardingTests {
 
   private static final Duration TIMEOUT = Duration.ofMillis(500);
 
+  /** Long enough for a first request in a busy JVM, where the owner is meant to answer. */
+  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(5);
+
   private final StubInstance owner =
       new StubInstance()
           .answering(200, Map.of("Matview-Served-By", "owner:1"), "{\"key\":\"k-1\",\"value\":42}");
 
-  private final ViewQueryService service = service(this.owner.owner(3).host().port());
+  private final ViewQueryService service =
+      service(this.owner.owner(3).host().port(), false, ANSWER_TIMEOUT);
 
   @AfterEach
   void stopStubOwner() {
@@ -78,7 +82,7 @@ class ForwardingTests {
 
   @Test
   void passesTheCallersCredentialsOnOverPlainHttpWhenTheNetworkIsTrusted() {
-    ViewQueryService trusting = service(this.owner.owner(3).host().port(), true);
+    ViewQueryService trusting = service(this.owner.owner(3).host().port(), true, ANSWER_TIMEOUT);
     trusting.get("counts", "k-1", new CallerContext(false, "Bearer secret"));
     assertThat(this.owner.received())
         .singleElement()
@@ -110,9 +114,10 @@ class ForwardingTests {
   @Test
   void answersGatewayTimeoutWithinTheTimeoutWhenTheOwnerIsSlow() {
     this.owner.hanging();
+    ViewQueryService impatient = service(this.owner.owner(3).host().port(), false, TIMEOUT);
     long started = System.nanoTime();
     assertThatExceptionOfType(ViewTimeoutException.class)
-        .isThrownBy(() -> this.service.get("counts", "k-1", CallerContext.direct()))
+        .isThrownBy(() -> impatient.get("counts", "k-1", CallerContext.direct()))
         .satisfies(
             ex -> {
               assertThat(ex.getView()).isEqualTo("counts");
@@ -133,7 +138,7 @@ class ForwardingTests {
     try (ServerSocket socket = new ServerSocket(0)) {
       closedPort = socket.getLocalPort();
     }
-    ViewQueryService unreachable = service(closedPort);
+    ViewQueryService unreachable = service(closedPort, false, TIMEOUT);
     assertThatExceptionOfType(ViewUnavailableException.class)
         .isThrownBy(() -> unreachable.get("counts", "k-1", CallerContext.direct()))
         .satisfies(
@@ -155,11 +160,31 @@ class ForwardingTests {
     assertThat(this.owner.received()).isEmpty();
   }
 
-  private ViewQueryService service(int port) {
-    return service(port, false);
+  @Test
+  void saysTheInstancesDoNotShareASecretWhenTheOwnerRefusesASliceRequest() {
+    this.owner.answering(403, Map.of(), "{\"status\":403}");
+    ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
+    ViewScanService scans =
+        new ViewScanService(
+            this.service,
+            new StubRouting(this.owner.owner(3)),
+            new LocalStores(() -> null),
+            new PeerClient("/views", ANSWER_TIMEOUT, null, TestPeers.requests(), false),
+            new KeyParser(serdes.mapper()),
+            new CursorCodec(TestPeers.trust()),
+            serdes.mapper(),
+            Clock.systemUTC(),
+            100);
+    assertThatExceptionOfType(ViewUnavailableException.class)
+        .isThrownBy(() -> scans.keys("counts", null, null, 10, null, CallerContext.direct()))
+        .withMessageContaining("do not share one secret")
+        .withMessageContaining("matview.peers.secret")
+        .withMessageNotContaining("127.0.0.1");
+    assertThat(this.owner.received().get(0).get("path"))
+        .isEqualTo("/views/counts/partitions/3/keys?limit=10");
   }
 
-  private ViewQueryService service(int port, boolean trustedNetwork) {
+  private ViewQueryService service(int port, boolean trustedNetwork, Duration timeout) {
     ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
     ViewRegistry registry =
         ViewRegistry.of(
@@ -179,7 +204,7 @@ class ForwardingTests {
         registry,
         remoteOwner,
         new LocalStores(() -> null),
-        new PeerClient("/views", TIMEOUT, null, TestPeers.requests(), trustedNetwork),
+        new PeerClient("/views", timeout, null, TestPeers.requests(), trustedNetwork),
         self,
         new KeyParser(serdes.mapper()),
         Clock.systemUTC());

@@ -160,7 +160,7 @@ class StaleReadTests {
         registry,
         new FixedReplicas(new KeyReplicas(active, standbys), self),
         new LocalStores(() -> null),
-        new PeerClient("/views", Duration.ofMillis(500), null, TestPeers.requests(), false),
+        new PeerClient("/views", Duration.ofSeconds(5), null, TestPeers.requests(), false),
         self,
         new KeyParser(serdes.mapper()),
         Clock.systemUTC(),
