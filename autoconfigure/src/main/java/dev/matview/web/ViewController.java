@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -99,9 +100,12 @@ public class ViewController {
     }
     KeyAnswer answer = ((Routed.Local<KeyAnswer>) routed).answer();
     if (answer.value() == null) {
-      throw new KeyNotFoundException(view, answer.key());
+      return withReplica(HttpStatus.NOT_FOUND, answer.replica())
+          .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+          .body(ViewProblemHandler.keyNotFound(view, answer.key()));
     }
-    return withReplica(answer.replica()).body(new KeyValue(answer.key(), answer.value()));
+    return withReplica(HttpStatus.OK, answer.replica())
+        .body(new KeyValue(answer.key(), answer.value()));
   }
 
   /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
@@ -125,7 +129,8 @@ public class ViewController {
       return Relay.of(relayed.response());
     }
     WindowsAnswer answer = ((Routed.Local<WindowsAnswer>) routed).answer();
-    return withReplica(answer.replica()).body(new KeyWindows(answer.key(), answer.windows()));
+    return withReplica(HttpStatus.OK, answer.replica())
+        .body(new KeyWindows(answer.key(), answer.windows()));
   }
 
   /**
@@ -143,8 +148,9 @@ public class ViewController {
     return new BatchAnswer(this.batchService.lookup(view, keys, Callers.from(headers)));
   }
 
-  private static ResponseEntity.BodyBuilder withReplica(Replica replica) {
-    return ResponseEntity.ok()
+  /** An answer with {@code status} and the headers that say which replica answered. */
+  private static ResponseEntity.BodyBuilder withReplica(HttpStatus status, Replica replica) {
+    return ResponseEntity.status(status)
         .header(SERVED_BY_HEADER, replica.servedBy())
         .header(REPLICA_HEADER, replica.role().label())
         .header(OFFSET_LAG_HEADER, Long.toString(replica.offsetLag()));

@@ -47,12 +47,16 @@ public class ViewProblemHandler {
     return respond(problem);
   }
 
-  @ExceptionHandler
-  ResponseEntity<ProblemDetail> keyNotFound(KeyNotFoundException ex) {
-    ProblemDetail problem = problem(HttpStatus.NOT_FOUND, "key-not-found", "Key not found", ex);
-    problem.setProperty("view", ex.getView());
-    problem.setProperty("key", ex.getKey());
-    return respond(problem);
+  /** The problem detail of a lookup that found no value for {@code key} in {@code view}. */
+  static ProblemDetail keyNotFound(String view, Object key) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.NOT_FOUND, "View '" + view + "' has no value for key '" + key + "'");
+    problem.setType(URI.create(TYPE_BASE + "key-not-found"));
+    problem.setTitle("Key not found");
+    problem.setProperty("view", view);
+    problem.setProperty("key", key);
+    return problem;
   }
 
   @ExceptionHandler

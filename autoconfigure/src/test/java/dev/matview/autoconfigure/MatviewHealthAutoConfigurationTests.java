@@ -168,6 +168,7 @@ class MatviewHealthAutoConfigurationTests {
   void setsTheStandbyListenerThroughTheCustomizerThatWasThereBefore() {
     this.contextRunner
         .withUserConfiguration(UserCustomizerConfiguration.class)
+        .withPropertyValues("matview.peers.secret=" + "s".repeat(32))
         .run(
             (context) -> {
               KafkaStreamsCustomizer user =

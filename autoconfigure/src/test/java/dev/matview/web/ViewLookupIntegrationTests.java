@@ -301,7 +301,7 @@ class ViewLookupIntegrationTests {
   }
 
   @Test
-  void saysNotFoundForAnUnknownViewAndAnAbsentKey() {
+  void saysNotFoundForAnUnknownViewAndAnAbsentKeyNamingTheReplicaThatHadNoValue() {
     HttpProbe.Answer unknownView = this.http.get("/views/nope/keys/shop-1");
     assertThat(unknownView.status()).isEqualTo(404);
     assertThat(unknownView.header("Content-Type")).startsWith("application/problem+json");
@@ -310,6 +310,10 @@ class ViewLookupIntegrationTests {
     assertThat(absentKey.status()).isEqualTo(404);
     assertThat(absentKey.json().path("key").asString()).isEqualTo("shop-9");
     assertThat(absentKey.json().path("detail").asString()).contains("no value for key 'shop-9'");
+    assertThat(absentKey.header("Content-Type")).startsWith("application/problem+json");
+    assertThat(absentKey.header("Matview-Served-By")).isEqualTo("localhost:" + this.port);
+    assertThat(absentKey.header("Matview-Replica")).isEqualTo("active");
+    assertThat(absentKey.header("Matview-Offset-Lag")).isEqualTo("0");
   }
 
   @Test
