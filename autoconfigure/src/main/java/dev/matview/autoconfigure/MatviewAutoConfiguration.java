@@ -119,7 +119,7 @@ public final class MatviewAutoConfiguration {
             new EventTimeBounds(maxAhead, Clock.systemUTC()),
             properties.getDeadLetter().isLateRecords(),
             drops.getIfAvailable(() -> RecordDrops.NONE),
-            ProducerLimits.maxRequestSize(streamsConfiguration, registry.applicationId()));
+            ProducerLimits.changelogRecordLimit(streamsConfiguration, registry.applicationId()));
     ViewTopologyBuilder topology = new ViewTopologyBuilder(streamsBuilder, rules);
     topology.addAll(registry);
     return topology;

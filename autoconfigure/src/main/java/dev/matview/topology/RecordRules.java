@@ -7,8 +7,9 @@ package dev.matview.topology;
  * @param deadLetterLate whether a record that arrives after all its windows closed is a dead letter
  *     (else it is only counted)
  * @param drops told of records left out without a dead letter
- * @param maxChangelogRecordBytes the producer's {@code max.request.size}: an aggregate whose
- *     changelog record would be larger is refused before its store keeps it
+ * @param maxChangelogRecordBytes the largest changelog record, the producer's {@code
+ *     max.request.size} or a smaller {@code topic.max.message.bytes}: an aggregate whose changelog
+ *     record would be larger is refused before its store keeps it
  */
 public record RecordRules(
     EventTimeBounds eventTime,

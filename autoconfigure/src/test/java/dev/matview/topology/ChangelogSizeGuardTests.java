@@ -33,7 +33,7 @@ class ChangelogSizeGuardTests {
         .isThrownBy(() -> this.aggregates.serializer().serialize("changelog", tooLarge))
         .withMessageContaining("view 'notes'")
         .withMessageContaining((MAX_BYTES + 1) + " bytes")
-        .withMessageContaining("max.request.size of " + MAX_BYTES + " bytes")
+        .withMessageContaining("limit of its changelog records, " + MAX_BYTES + " bytes")
         .satisfies(refused -> assertThat(refused.view()).isEqualTo("notes"));
   }
 
