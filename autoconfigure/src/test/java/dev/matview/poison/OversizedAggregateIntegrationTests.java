@@ -8,6 +8,7 @@ import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -42,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * On a real broker, an aggregate too large for its changelog topic (a {@code latest()} view of a
  * 100 KB value with the producer's max.request.size at 64 KB) is refused before its store keeps it:
  * one dead letter from the view's aggregation, the lookup and the changelog both keep the previous
- * value, and the records after it are counted.
+ * value, the records after it are counted, and a restore from the changelog answers the same.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.NONE,
@@ -111,6 +113,23 @@ class OversizedAggregateIntegrationTests {
           this.mapper.readValue(update.value(), Note.class));
     }
     assertThat(changelog).isEqualTo(Map.of("alice", new Note("first"), "bob", new Note("after-2")));
+
+    Path stateDir =
+        Path.of(
+            this.streams.getStreamsConfiguration().getProperty(StreamsConfig.STATE_DIR_CONFIG),
+            "oversized-it");
+    this.streams.stop();
+    assertThat(stateDir.resolve("0_0")).doesNotExist();
+    this.streams.start();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(this.<Note>lookup(LATEST, "alice")).isEqualTo(new Note("first"));
+              assertThat(this.<Long>lookup(COUNT, "bob")).isEqualTo(2L);
+            });
   }
 
   private ProducerRecord<byte[], byte[]> note(String author, String text) {
