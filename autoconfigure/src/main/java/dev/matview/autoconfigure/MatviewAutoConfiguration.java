@@ -111,6 +111,8 @@ public final class MatviewAutoConfiguration {
       StreamsBuilder streamsBuilder,
       ViewRegistry registry,
       MatviewProperties properties,
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_CONFIG_BEAN_NAME)
+          KafkaStreamsConfiguration streamsConfiguration,
       ObjectProvider<RecordDrops> drops) {
     Duration maxAhead = properties.getRecords().getMaxEventTimeAhead();
     if (maxAhead.isNegative()) {
@@ -123,7 +125,8 @@ public final class MatviewAutoConfiguration {
         new RecordRules(
             new EventTimeBounds(maxAhead, Clock.systemUTC()),
             properties.getDeadLetter().isLateRecords(),
-            drops.getIfAvailable(() -> RecordDrops.NONE));
+            drops.getIfAvailable(() -> RecordDrops.NONE),
+            ProducerLimits.changelogRecordLimit(streamsConfiguration, registry.applicationId()));
     ViewTopologyBuilder topology = new ViewTopologyBuilder(streamsBuilder, rules);
     topology.addAll(registry);
     return topology;

@@ -8,7 +8,6 @@ import dev.matview.metrics.DeadLetterMetrics;
 import dev.matview.metrics.DroppedRecordMetrics;
 import dev.matview.topology.ViewRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,19 +95,7 @@ public final class MatviewDeadLetterAutoConfiguration {
             properties.getMaxSize(),
             "It must be between 32KB (room for Matview's headers) and 2GB, for example 1MB.");
       }
-      Map<String, Object> configs =
-          new StreamsConfig(streams.asProperties()).getProducerConfigs(clientId);
-      int producerLimit =
-          new ProducerConfig(withByteArraySerializers(configs))
-              .getInt(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
-      return (int) Math.min(configured, producerLimit);
-    }
-
-    private static Map<String, Object> withByteArraySerializers(Map<String, Object> configs) {
-      Map<String, Object> all = new HashMap<>(configs);
-      all.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-      all.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-      return all;
+      return (int) Math.min(configured, ProducerLimits.maxRequestSize(streams, clientId));
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.matview.deadletter;
 
+import dev.matview.topology.AggregateTooLargeException;
 import dev.matview.topology.RecordDecodingException;
 import dev.matview.view.NumberOutOfBoundsException;
 import org.jspecify.annotations.Nullable;
@@ -37,6 +38,12 @@ public enum DeadLetterReason {
   /** The view's aggregation threw. */
   AGGREGATION("aggregation", "its aggregation failed"),
 
+  /**
+   * The aggregate the record would make is too large for the view's changelog topic; the view keeps
+   * its previous aggregate.
+   */
+  AGGREGATE_TOO_LARGE("aggregate-too-large", "its aggregate is too large for the changelog"),
+
   /** A processor that belongs to no view threw. */
   PROCESSING("processing", "processing it failed");
 
@@ -50,14 +57,17 @@ public enum DeadLetterReason {
   }
 
   /**
-   * The reason that {@code exception} or one of its causes states: a refused number, or a record
-   * that a view could not decode; null when none does.
+   * The reason that {@code exception} or one of its causes states: a refused number, an aggregate
+   * too large for its changelog, or a record that a view could not decode; null when none does.
    */
   static @Nullable DeadLetterReason of(Throwable exception) {
     Throwable cause = exception;
     for (int depth = 0; cause != null && depth < 16; depth++) {
       if (cause instanceof NumberOutOfBoundsException) {
         return NUMBER_OUT_OF_BOUNDS;
+      }
+      if (cause instanceof AggregateTooLargeException) {
+        return AGGREGATE_TOO_LARGE;
       }
       cause = cause.getCause();
     }

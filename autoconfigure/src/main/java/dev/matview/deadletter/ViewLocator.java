@@ -5,8 +5,10 @@ import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /** Finds the view that a failed record belongs to, from the processor or topic where it failed. */
@@ -17,6 +19,8 @@ public final class ViewLocator {
   private final Map<String, List<String>> topics = new HashMap<>();
 
   private final Map<String, String> written = new HashMap<>();
+
+  private final Set<String> changelogs = new HashSet<>();
 
   private ViewLocator() {}
 
@@ -32,6 +36,7 @@ public final class ViewLocator {
       locator.topics.computeIfAbsent(view.sourceTopic(), topic -> new ArrayList<>()).add(name);
       locator.processors.put(ProcessorNames.lateGate(name), new Step(name, DeadLetterReason.LATE));
       locator.written.put(view.changelogTopic(registry.applicationId()), name);
+      locator.changelogs.add(view.changelogTopic(registry.applicationId()));
       String repartitionTopic = view.repartitionTopic(registry.applicationId());
       if (repartitionTopic != null) {
         locator.processors.put(
@@ -58,6 +63,11 @@ public final class ViewLocator {
   /** The view that writes {@code topic} (its repartition or changelog topic), or null. */
   public @Nullable String viewWriting(String topic) {
     return this.written.get(topic);
+  }
+
+  /** Whether {@code topic} is the changelog topic of a view's store. */
+  public boolean isChangelog(String topic) {
+    return this.changelogs.contains(topic);
   }
 
   /**

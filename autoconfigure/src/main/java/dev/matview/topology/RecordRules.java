@@ -7,10 +7,28 @@ package dev.matview.topology;
  * @param deadLetterLate whether a record that arrives after all its windows closed is a dead letter
  *     (else it is only counted)
  * @param drops told of records left out without a dead letter
+ * @param maxChangelogRecordBytes the largest changelog record, the producer's {@code
+ *     max.request.size} or a smaller {@code topic.max.message.bytes}: an aggregate whose changelog
+ *     record would be larger is refused before its store keeps it
  */
-public record RecordRules(EventTimeBounds eventTime, boolean deadLetterLate, RecordDrops drops) {
+public record RecordRules(
+    EventTimeBounds eventTime,
+    boolean deadLetterLate,
+    RecordDrops drops,
+    int maxChangelogRecordBytes) {
 
-  /** The standard event time bounds, late records as dead letters, drops told to nobody. */
+  /** The producer's default {@code max.request.size}, 1 MB. */
+  public static final int DEFAULT_MAX_CHANGELOG_RECORD_BYTES = 1_048_576;
+
+  /**
+   * The standard event time bounds, late records as dead letters, drops told to nobody, and the
+   * producer's default size limit.
+   */
   public static final RecordRules STANDARD =
       new RecordRules(EventTimeBounds.STANDARD, true, RecordDrops.NONE);
+
+  /** Rules with changelog records limited to the producer's default {@code max.request.size}. */
+  public RecordRules(EventTimeBounds eventTime, boolean deadLetterLate, RecordDrops drops) {
+    this(eventTime, deadLetterLate, drops, DEFAULT_MAX_CHANGELOG_RECORD_BYTES);
+  }
 }

@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  * decoding (value, null checks and event time bounds, before anything reaches an internal topic),
  * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} just before
  * the aggregation, optional windowing and an aggregation materialized in a RocksDB store named
- * after the view.
+ * after the view, whose serdes refuse an aggregate too large for its changelog topic before the
+ * store keeps it ({@link ChangelogSizeGuard}).
  *
  * <p>Stores are not cached: interactive queries of ranges and windows bypass Kafka Streams' record
  * cache, so a cache would hide the latest updates from scans and lookups until the next commit.
@@ -90,14 +91,16 @@ public final class ViewTopologyBuilder {
     Initializer<A> initializer = initializer(definition.aggregation());
     Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
     Named named = Named.as(ProcessorNames.aggregator(view.name()));
+    ChangelogSizeGuard guard =
+        new ChangelogSizeGuard(view.name(), this.rules.maxChangelogRecordBytes());
     if (window == null) {
       grouped.aggregate(
           initializer,
           aggregator,
           named,
           Materialized.<K, A, KeyValueStore<Bytes, byte[]>>as(view.storeName())
-              .withKeySerde(view.keySerde())
-              .withValueSerde(view.aggregateSerde())
+              .withKeySerde(guard.keys(view.keySerde()))
+              .withValueSerde(guard.aggregates(view.aggregateSerde()))
               .withCachingDisabled());
     } else if (window.type() == ViewWindow.Type.SESSION) {
       grouped
@@ -108,8 +111,8 @@ public final class ViewTopologyBuilder {
               merger(definition.aggregation()),
               named,
               Materialized.<K, A, SessionStore<Bytes, byte[]>>as(view.storeName())
-                  .withKeySerde(view.keySerde())
-                  .withValueSerde(view.aggregateSerde())
+                  .withKeySerde(guard.keys(view.keySerde()))
+                  .withValueSerde(guard.aggregates(view.aggregateSerde()))
                   .withRetention(window.effectiveRetention())
                   .withCachingDisabled());
     } else {
@@ -120,8 +123,8 @@ public final class ViewTopologyBuilder {
               aggregator,
               named,
               Materialized.<K, A, WindowStore<Bytes, byte[]>>as(view.storeName())
-                  .withKeySerde(view.keySerde())
-                  .withValueSerde(view.aggregateSerde())
+                  .withKeySerde(guard.keys(view.keySerde()))
+                  .withValueSerde(guard.aggregates(view.aggregateSerde()))
                   .withRetention(window.effectiveRetention())
                   .withCachingDisabled());
     }

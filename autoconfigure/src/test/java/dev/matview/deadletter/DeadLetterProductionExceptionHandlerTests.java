@@ -88,6 +88,23 @@ class DeadLetterProductionExceptionHandlerTests {
     assertThat(this.published).hasSize(1);
   }
 
+  @Test
+  void failsWhenAWriteToAChangelogFailsSoThatStoreAndChangelogNeverDifferAndWritesNoDeadLetter() {
+    ProductionExceptionHandlerResponse response =
+        this.handler.handle(
+            context(1000L),
+            new ProducerRecord<>(
+                "shop-app-per-customer-changelog",
+                null,
+                1000L,
+                bytes("huge"),
+                bytes("{\"total\": 1}")),
+            new RecordTooLargeException("refused by the broker"));
+    assertThat(response).isEqualTo(ProductionExceptionHandlerResponse.FAIL);
+    assertThat(this.producer.history()).isEmpty();
+    assertThat(this.published).isEmpty();
+  }
+
   private DeadLetterProductionExceptionHandler handler() {
     DeadLetterProductionExceptionHandler handler = new DeadLetterProductionExceptionHandler();
     handler.configure(DeadLetterFixtures.configs(this.producer, this.published::add));
