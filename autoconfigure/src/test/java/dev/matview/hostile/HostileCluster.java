@@ -47,7 +47,10 @@ final class HostileCluster implements AutoCloseable {
 
   static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
-  /** Each key is sent (index + 1) times, with quantity index + 1, at T0 + index minutes. */
+  /**
+   * Each key is sent (index + 1) times, with quantity index + 1, at T0 + index minutes; the cluster
+   * is ready once both the source-keyed and the re-keyed table hold every key on every instance.
+   */
   static final List<String> KEYS =
       List.of(
           "alpha", "a;b", "100%", "a+b", "ünï-cödé", "sp ace", "sl/ash", "q?x", "h#sh", "x=1&y");
@@ -92,6 +95,14 @@ final class HostileCluster implements AutoCloseable {
                       http.send("GET", keyPath(PER_ITEM, KEYS.get(i)), Map.of(), new byte[0]);
                   assertThat(answer.status()).isEqualTo(200);
                   assertThat(answer.text()).contains("\"value\":" + (i + 1));
+                  RawHttp.Answer byQuantity =
+                      http.send(
+                          "GET",
+                          keyPath(PER_QUANTITY, Long.toString(i + 1)),
+                          Map.of(),
+                          new byte[0]);
+                  assertThat(byQuantity.status()).isEqualTo(200);
+                  assertThat(byQuantity.text()).contains("\"value\":" + (i + 1));
                 }
               }
             });
