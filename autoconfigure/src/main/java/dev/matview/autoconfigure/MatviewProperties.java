@@ -357,7 +357,7 @@ public class MatviewProperties {
     private DataSize maxSize = DataSize.ofMegabytes(1);
 
     /**
-     * Whether a record that arrives after its window closed (past the window's grace, measured
+     * Whether a record that arrives after its window or session closed (past the grace, measured
      * against stream time) is sent to the dead-letter topic with reason 'late', besides being
      * counted.
      */

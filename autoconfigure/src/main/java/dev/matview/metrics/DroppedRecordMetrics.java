@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * Counts every record a view left out in the counter {@code matview.dropped.records}, tagged with
  * the {@code view} ({@code none} when the failed processor belongs to no view) and the {@code
  * reason}: each dead letter under its reason, and the records left out without one ({@code
- * tombstone}, and {@code late} when late records are not dead letters or were late for some of
- * their hopping windows only).
+ * tombstone}, and {@code late} when late records, of time or session windows, are not dead letters
+ * or were late for some of their hopping windows only).
  */
 public final class DroppedRecordMetrics implements MeterBinder, DeadLetterListener, RecordDrops {
 

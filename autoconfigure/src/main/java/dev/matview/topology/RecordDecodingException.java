@@ -23,7 +23,10 @@ public final class RecordDecodingException extends RuntimeException {
     NULL_KEY,
     /** The value reads as null. */
     NULL_VALUE,
-    /** Every window the record belongs to had closed when it arrived. */
+    /**
+     * Every window the record belongs to had closed when it arrived, or the session it would join
+     * had.
+     */
     LATE
   }
 
@@ -123,6 +126,31 @@ public final class RecordDecodingException extends RuntimeException {
             + "' received the record after its window closed: its event time "
             + Instant.ofEpochMilli(eventTime)
             + " lies more than the grace of "
+            + grace
+            + " behind the stream time "
+            + Instant.ofEpochMilli(streamTime)
+            + "; a record whose event time lies far ahead moves stream time on, and records after"
+            + " it count as late",
+        null);
+  }
+
+  /**
+   * Kafka Streams dropped the record from a session-windowed view as late: the session it would
+   * make, merged with the sessions it joins, ends more than the inactivity gap plus grace before
+   * stream time.
+   */
+  public static RecordDecodingException lateForSession(
+      String view, long eventTime, long streamTime, Duration inactivityGap, Duration grace) {
+    return new RecordDecodingException(
+        view,
+        Problem.LATE,
+        "View '"
+            + view
+            + "' received the record after its session closed: its event time "
+            + Instant.ofEpochMilli(eventTime)
+            + ", and the end of any session it would join, lie more than the inactivity gap of "
+            + inactivityGap
+            + " plus the grace of "
             + grace
             + " behind the stream time "
             + Instant.ofEpochMilli(streamTime)

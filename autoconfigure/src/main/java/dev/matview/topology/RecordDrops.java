@@ -14,9 +14,9 @@ public interface RecordDrops {
   String TOMBSTONE = "tombstone";
 
   /**
-   * Records that arrived after some or all of their windows had closed, left out of those windows
-   * without a dead letter (when late dead letters are off, or for a hopping window that still had
-   * open windows for the record).
+   * Records that arrived after some or all of their windows, or the session they would join, had
+   * closed, left out of those windows without a dead letter (when late dead letters are off, or for
+   * a hopping window that still had open windows for the record).
    */
   String LATE = "late";
 

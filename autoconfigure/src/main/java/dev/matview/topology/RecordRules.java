@@ -4,8 +4,8 @@ package dev.matview.topology;
  * What the views do with records they cannot use, besides sending them to the dead-letter topic.
  *
  * @param eventTime the event times the views accept
- * @param deadLetterLate whether a record that arrives after all its windows closed is a dead letter
- *     (else it is only counted)
+ * @param deadLetterLate whether a record that arrives after all its windows, or the session it
+ *     would join, closed is a dead letter (else it is only counted)
  * @param drops told of records left out without a dead letter
  * @param maxChangelogRecordBytes the largest changelog record, the producer's {@code
  *     max.request.size} or a smaller {@code topic.max.message.bytes}: an aggregate whose changelog

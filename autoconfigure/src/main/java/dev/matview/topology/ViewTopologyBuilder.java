@@ -24,6 +24,7 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.WindowStore;
@@ -32,10 +33,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Adds every view of a registry to a {@link StreamsBuilder}: one source per topic, then per view
  * decoding (value, null checks and event time bounds, before anything reaches an internal topic),
- * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} just before
- * the aggregation, optional windowing and an aggregation materialized in a RocksDB store named
- * after the view, whose serdes refuse an aggregate too large for its changelog topic before the
- * store keeps it ({@link ChangelogSizeGuard}).
+ * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} and for
+ * session windows a {@link SessionLateRecordGate} just before the aggregation, optional windowing
+ * and an aggregation materialized in a RocksDB store named after the view, whose serdes refuse an
+ * aggregate too large for its changelog topic before the store keeps it ({@link
+ * ChangelogSizeGuard}).
  *
  * <p>Stores are not cached: interactive queries of ranges and windows bypass Kafka Streams' record
  * cache, so a cache would hide the latest updates from scans and lookups until the next commit.
@@ -86,8 +88,26 @@ public final class ViewTopologyBuilder {
         (window != null && window.type() != ViewWindow.Type.SESSION)
             ? TimeWindows.ofSizeAndGrace(window.size(), window.grace()).advanceBy(window.advance())
             : null;
-    KGroupedStream<K, V> grouped =
-        (timeWindows != null) ? gatedGroup(view, decoded, timeWindows) : group(view, decoded);
+    SessionWindows sessionWindows =
+        (window != null && window.type() == ViewWindow.Type.SESSION)
+            ? SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace())
+            : null;
+    SessionAggregationProbe probe = new SessionAggregationProbe();
+    KGroupedStream<K, V> grouped;
+    if (timeWindows != null) {
+      grouped =
+          gatedGroup(
+              view, decoded, () -> new LateRecordGate<K, V>(view.name(), timeWindows, this.rules));
+    } else if (sessionWindows != null) {
+      grouped =
+          gatedGroup(
+              view,
+              decoded,
+              () ->
+                  new SessionLateRecordGate<K, V>(view.name(), sessionWindows, probe, this.rules));
+    } else {
+      grouped = group(view, decoded);
+    }
     Initializer<A> initializer = initializer(definition.aggregation());
     Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
     Named named = Named.as(ProcessorNames.aggregator(view.name()));
@@ -102,13 +122,13 @@ public final class ViewTopologyBuilder {
               .withKeySerde(guard.keys(view.keySerde()))
               .withValueSerde(guard.aggregates(view.aggregateSerde()))
               .withCachingDisabled());
-    } else if (window.type() == ViewWindow.Type.SESSION) {
+    } else if (sessionWindows != null) {
       grouped
-          .windowedBy(SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace()))
+          .windowedBy(sessionWindows)
           .aggregate(
-              initializer,
-              aggregator,
-              merger(definition.aggregation()),
+              probe.initializer(initializer),
+              probe.aggregator(aggregator),
+              probe.merger(merger(definition.aggregation())),
               named,
               Materialized.<K, A, SessionStore<Bytes, byte[]>>as(view.storeName())
                   .withKeySerde(guard.keys(view.keySerde()))
@@ -155,13 +175,15 @@ public final class ViewTopologyBuilder {
   }
 
   /**
-   * Groups a time-windowed view's records with a {@link LateRecordGate} just before the
-   * aggregation: after the repartition topic when the view is re-keyed (the topic keeps the name
-   * {@code groupBy} would give it), so the gate sees the records the aggregation sees.
+   * Groups a windowed view's records with a late-record gate just before the aggregation: after the
+   * repartition topic when the view is re-keyed (the topic keeps the name {@code groupBy} would
+   * give it), so the gate sees the records the aggregation sees.
    */
   @SuppressWarnings("unchecked")
   private <K, V, A> KGroupedStream<K, V> gatedGroup(
-      ResolvedView<K, V, A> view, KStream<Object, V> decoded, TimeWindows windows) {
+      ResolvedView<K, V, A> view,
+      KStream<Object, V> decoded,
+      FixedKeyProcessorSupplier<K, V, V> gate) {
     Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
     String name = view.name();
     KStream<K, V> keyed;
@@ -178,11 +200,8 @@ public final class ViewTopologyBuilder {
                   .withKeySerde(view.keySerde())
                   .withValueSerde(view.valueSerde()));
     }
-    RecordRules rules = this.rules;
     return keyed
-        .processValues(
-            () -> new LateRecordGate<K, V>(name, windows, rules),
-            Named.as(ProcessorNames.lateGate(name)))
+        .processValues(gate, Named.as(ProcessorNames.lateGate(name)))
         .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()));
   }
 

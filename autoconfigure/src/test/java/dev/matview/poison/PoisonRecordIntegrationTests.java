@@ -34,6 +34,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
@@ -52,7 +54,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The poison-record suite: on a real broker, records that once stopped Kafka Streams, blamed a
  * neighbour or vanished silently are published between known good orders. Processing never stops,
  * each bad record reaches the dead-letter topic exactly once per view that cannot use it with the
- * right reason, a tombstone is counted, and every good order is counted exactly in every view.
+ * right reason (a late record once per time- and session-windowed view), a tombstone is counted,
+ * and every good order is counted exactly in every view.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.NONE,
@@ -82,7 +85,12 @@ class PoisonRecordIntegrationTests {
 
   private static final String PER_MINUTE = "orders-per-customer-per-minute";
 
-  private static final List<String> VIEWS = List.of(COUNT, REVENUE, PER_MINUTE);
+  private static final String SESSIONS = "orders-per-customer-session";
+
+  private static final List<String> VIEWS = List.of(COUNT, REVENUE, PER_MINUTE, SESSIONS);
+
+  /** The views with an event time, which refuse records by their time. */
+  private static final List<String> WINDOWED = List.of(PER_MINUTE, SESSIONS);
 
   private static final String ID = "test-id";
 
@@ -145,7 +153,9 @@ class PoisonRecordIntegrationTests {
                       .isEqualTo(orders));
     }
     for (String refused : List.of("far-future", "ahead", "late")) {
-      assertThat(count(PER_MINUTE, refused, now)).as("orders of %s per minute", refused).isZero();
+      for (String view : WINDOWED) {
+        assertThat(count(view, refused, now)).as("orders of %s in %s", refused, view).isZero();
+      }
     }
     this.expectedTotals.forEach(
         (customer, total) ->
@@ -171,7 +181,9 @@ class PoisonRecordIntegrationTests {
     for (String view : VIEWS) {
       assertThat(dropped(view, "tombstone")).isEqualTo(1);
     }
-    assertThat(dropped(PER_MINUTE, "late")).isEqualTo(1);
+    for (String view : WINDOWED) {
+      assertThat(dropped(view, "late")).as("late records of %s", view).isEqualTo(1);
+    }
     assertThat(dropped(COUNT, "number-out-of-bounds")).isEqualTo(2);
   }
 
@@ -199,13 +211,11 @@ class PoisonRecordIntegrationTests {
             json("{\"customerId\": \"alice\", \"amount\": 1e2000, \"ts\": \"" + now + "\"}"),
             "number-out-of-bounds"));
     poisons.add(
-        Poison.only(
-            "year-57900", json(epochMillisAsSeconds), PER_MINUTE, "event-time", "far-future"));
+        Poison.windowed("year-57900", json(epochMillisAsSeconds), "event-time", "far-future"));
     poisons.add(
-        Poison.only(
+        Poison.windowed(
             "fifty-minutes-ahead",
             orderJson("ahead", "2", now.plus(Duration.ofMinutes(50)), null),
-            PER_MINUTE,
             "event-time",
             "ahead"));
     poisons.add(
@@ -226,10 +236,9 @@ class PoisonRecordIntegrationTests {
             json("{\"customerId\": \"alice\", \"amount\": " + "9".repeat(1500) + "}"),
             "deserialization"));
     poisons.add(
-        Poison.only(
+        Poison.windowed(
             "five-minutes-late",
             orderJson("late", "3", now.minus(Duration.ofMinutes(5)), null),
-            PER_MINUTE,
             "late",
             "late"));
     poisons.add(
@@ -336,6 +345,20 @@ class PoisonRecordIntegrationTests {
       }
       return total;
     }
+    if (view.equals(SESSIONS)) {
+      long total = 0;
+      try (KeyValueIterator<Windowed<String>, Long> sessions =
+          kafkaStreams
+              .store(
+                  StoreQueryParameters.fromNameAndType(
+                      view, QueryableStoreTypes.<String, Long>sessionStore()))
+              .fetch(customer)) {
+        while (sessions.hasNext()) {
+          total += sessions.next().value;
+        }
+      }
+      return total;
+    }
     if (view.equals(REVENUE)) {
       Revenue revenue = revenue(customer);
       return revenue.orders();
@@ -398,15 +421,18 @@ class PoisonRecordIntegrationTests {
       return new Poison(id, value, reasons, List.of(), "", BigDecimal.ZERO);
     }
 
-    static Poison only(String id, byte[] value, String view, String reason, String customer) {
-      List<String> others = VIEWS.stream().filter(other -> !other.equals(view)).toList();
+    /** A record that the views with an event time refuse for {@code reason}, the others count. */
+    static Poison windowed(String id, byte[] value, String reason, String customer) {
+      Map<String, String> reasons = new HashMap<>();
+      WINDOWED.forEach(view -> reasons.put(view, reason));
+      List<String> others = VIEWS.stream().filter(other -> !WINDOWED.contains(other)).toList();
       BigDecimal amount =
           switch (customer) {
             case "ahead" -> new BigDecimal("2");
             case "late" -> new BigDecimal("3");
             default -> BigDecimal.ONE;
           };
-      return new Poison(id, value, Map.of(view, reason), others, customer, amount);
+      return new Poison(id, value, reasons, others, customer, amount);
     }
 
     static Poison good(String id, byte[] value, String customer) {
@@ -476,6 +502,15 @@ class PoisonRecordIntegrationTests {
           .eventTime(Order::ts)
           .groupBy(String.class, Order::customerId)
           .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)).withGrace(Duration.ofSeconds(10)))
+          .count();
+    }
+
+    @MaterializedView(SESSIONS)
+    ViewDefinition<String, Order, Long> ordersPerCustomerSession() {
+      return Views.from(ORDERS, Order.class)
+          .eventTime(Order::ts)
+          .groupBy(String.class, Order::customerId)
+          .windowedBy(ViewWindow.session(Duration.ofMinutes(1)).withGrace(Duration.ofSeconds(10)))
           .count();
     }
   }

@@ -311,6 +311,67 @@ class ViewTopologyBuilderTests {
   }
 
   @Test
+  void refusesASessionRecordThatKafkaStreamsWouldDropAsLateWithReasonLate() {
+    view("sessions", sessions());
+    start();
+    send("o-1", sale("shop-1", "alice", 1, T0));
+    send("o-2", sale("shop-1", "bob", 1, T0.plusSeconds(1200)));
+    RecordDecodingException late =
+        decodingFailure(
+            "o-3", this.mapper.writeValueAsBytes(sale("shop-1", "alice", 1, T0.plusSeconds(60))));
+    assertThat(late.problem()).isEqualTo(RecordDecodingException.Problem.LATE);
+    assertThat(late.view()).isEqualTo("sessions");
+    assertThat(late.getMessage())
+        .contains("after its session closed", "PT5M", "PT1M", T0.plusSeconds(1200).toString());
+    assertThat(sessions("sessions", "alice")).containsExactly(KeyValue.pair(T0 + "/" + T0, 1L));
+  }
+
+  @Test
+  void countsOnlyTheSessionRecordsThatKafkaStreamsDropsAsLateAndKeepsTheOthers() {
+    this.rules = new RecordRules(EventTimeBounds.STANDARD, false, this::dropped);
+    view("sessions", sessions());
+    start();
+    send("o-1", sale("shop-1", "alice", 1, T0));
+    send("o-2", sale("shop-1", "alice", 1, T0.plusSeconds(60)));
+    send("o-3", sale("shop-1", "bob", 1, T0.plusSeconds(1200)));
+    // Sessions close 6 minutes (gap plus grace) behind stream time: T0 + 14 min.
+    send("o-4", sale("shop-1", "alice", 1, T0.plusSeconds(900)));
+    send("o-5", sale("shop-1", "carol", 1, T0.plusSeconds(960)));
+    send("o-6", sale("shop-1", "carol", 1, T0.plusSeconds(720)));
+    assertThat(this.drops).isEmpty();
+    send("o-7", sale("shop-1", "alice", 1, T0.plusSeconds(120)));
+    assertThat(this.drops).containsExactly("sessions:late");
+    assertThat(sessions("sessions", "alice"))
+        .containsExactly(
+            KeyValue.pair(T0 + "/" + T0.plusSeconds(60), 2L),
+            KeyValue.pair(T0.plusSeconds(900) + "/" + T0.plusSeconds(900), 1L));
+    assertThat(sessions("sessions", "carol"))
+        .containsExactly(KeyValue.pair(T0.plusSeconds(720) + "/" + T0.plusSeconds(960), 2L));
+  }
+
+  @Test
+  void takesAFailedSessionAggregationOfARecordThatCouldBeLateForAFailureNotForALateRecord() {
+    this.rules = new RecordRules(EventTimeBounds.STANDARD, false, this::dropped);
+    view(
+        "sessions",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .groupBy(String.class, Sale::customer)
+            .windowedBy(ViewWindow.session(Duration.ofMinutes(5)).withGrace(Duration.ofMinutes(1)))
+            .aggregate(Long.class, new PositiveQuantities()));
+    this.config.put(
+        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        LogAndContinueProcessingExceptionHandler.class.getName());
+    start();
+    send("o-1", sale("shop-1", "bob", 1, T0.plusSeconds(1200)));
+    send("o-2", sale("shop-1", "carol", 1, T0.plusSeconds(960)));
+    send("o-3", sale("shop-1", "carol", -1, T0.plusSeconds(720)));
+    assertThat(this.drops).isEmpty();
+    send("o-4", sale("shop-1", "carol", 1, T0.plusSeconds(60)));
+    assertThat(this.drops).containsExactly("sessions:late");
+  }
+
+  @Test
   void skipsRecordsThatCannotBeReadAndGoesOnWithKafkasLogAndContinueHandler() {
     view("per-shop", Views.from(TOPIC, Sale.class).count());
     view("per-minute", Views.from(TOPIC, Sale.class).eventTime(Sale::at).windowedBy(minutes()));
@@ -504,6 +565,14 @@ class ViewTopologyBuilderTests {
     return sessions;
   }
 
+  private static ViewDefinition<String, Sale, Long> sessions() {
+    return Views.from(TOPIC, Sale.class)
+        .eventTime(Sale::at)
+        .groupBy(String.class, Sale::customer)
+        .windowedBy(ViewWindow.session(Duration.ofMinutes(5)).withGrace(Duration.ofMinutes(1)))
+        .count();
+  }
+
   private static Sale sale(String shop, long quantity) {
     return sale(shop, "alice", quantity, T0);
   }
@@ -542,6 +611,28 @@ class ViewTopologyBuilderTests {
       List<String> names = new ArrayList<>(older != null ? older.names() : List.of());
       names.addAll(newer != null ? newer.names() : List.of());
       return new Customers(names);
+    }
+  }
+
+  /** Sums quantities and refuses a negative one, as an aggregation that fails on a record. */
+  static final class PositiveQuantities implements MergeableAggregation<String, Sale, Long> {
+
+    @Override
+    public Long initial() {
+      return 0L;
+    }
+
+    @Override
+    public Long add(String key, Sale sale, @Nullable Long total) {
+      if (sale.quantity() < 0) {
+        throw new IllegalArgumentException("Negative quantity " + sale.quantity());
+      }
+      return ((total != null) ? total : 0L) + sale.quantity();
+    }
+
+    @Override
+    public Long merge(String key, @Nullable Long older, @Nullable Long newer) {
+      return ((older != null) ? older : 0L) + ((newer != null) ? newer : 0L);
     }
   }
 }
