@@ -268,7 +268,10 @@ final class RequestFuzzer {
       headers.put("Authorization", "Bearer " + Long.toHexString(this.random.nextLong()));
     }
     if (this.random.nextInt(20) == 0) {
-      headers.put("X-Filler", "x".repeat(this.random.nextInt(20_000)));
+      // Large headers within Tomcat's 8 KB limit; one over it is a fixed case in
+      // HostileRequestsIntegrationTests, since a server that refuses a request mid-write may reset
+      // the connection before its answer is read.
+      headers.put("X-Filler", "x".repeat(this.random.nextInt(6_000)));
     }
     String method = request.method();
     byte[] body = request.body();

@@ -16,8 +16,9 @@ import java.util.Map;
 /**
  * An HTTP/1.1 client for tests that writes the request exactly as given, bytes the JDK client would
  * refuse included (raw control characters, bad percent-escapes, any method), one connection per
- * request. A large body is written while the answer is read, so that a server that answers before
- * it reads the whole body is heard.
+ * request. A large body is written while the answer is read, and a request the server cut short
+ * (say, headers over its limit) is still read for its answer, so that a server that answers before
+ * it reads the whole request is heard.
  */
 public final class RawHttp {
 
@@ -59,18 +60,28 @@ public final class RawHttp {
       }
       head.append("\r\n");
       OutputStream out = socket.getOutputStream();
-      out.write(head.toString().getBytes(StandardCharsets.UTF_8));
+      IOException writeFailure = null;
       Thread writer = null;
-      if (body.length > STREAMED_BODY || chunked) {
-        writer = new Thread(() -> writeQuietly(out, body, chunked), "raw-http-body");
-        writer.setDaemon(true);
-        writer.start();
-      } else {
-        out.write(body);
-        out.flush();
+      try {
+        out.write(head.toString().getBytes(StandardCharsets.UTF_8));
+        if (body.length > STREAMED_BODY || chunked) {
+          writer = new Thread(() -> writeQuietly(out, body, chunked), "raw-http-body");
+          writer.setDaemon(true);
+          writer.start();
+        } else {
+          out.write(body);
+          out.flush();
+        }
+      } catch (IOException ex) {
+        writeFailure = ex;
       }
       try {
         return read(socket.getInputStream(), method.equals("HEAD"));
+      } catch (IOException ex) {
+        if (writeFailure != null) {
+          ex.addSuppressed(writeFailure);
+        }
+        throw ex;
       } finally {
         socket.close();
         if (writer != null) {
