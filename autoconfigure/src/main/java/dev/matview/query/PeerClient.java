@@ -199,7 +199,8 @@ public final class PeerClient {
         : new IllegalStateException("Forwarding to another instance failed", failure);
   }
 
-  private static void warn(PartitionOwner owner, String view, String what) {
+  /** Logs at WARN what went wrong with {@code owner} of a partition of {@code view}. */
+  static void warn(PartitionOwner owner, String view, String what) {
     logger.warn(
         "The owner "
             + owner.describe()

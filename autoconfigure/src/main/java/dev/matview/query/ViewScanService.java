@@ -308,14 +308,10 @@ public final class ViewScanService {
     PeerResponse response =
         PeerClient.join(this.peers.get(view.name(), owner, path.toString(), caller, timeout));
     if (response.status() == 403) {
-      logger.warn(
-          "The owner "
-              + owner.describe()
-              + " of partition "
-              + owner.partition()
-              + " of view '"
-              + view.name()
-              + "' refused this instance's signed request: the two do not share one secret;"
+      PeerClient.warn(
+          owner,
+          view.name(),
+          "refused this instance's signed request: the two do not share one secret;"
               + " give every instance the same matview.peers.secret");
       throw new ViewUnavailableException(
           view.name(),
@@ -342,15 +338,7 @@ public final class ViewScanService {
           last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
           body.path("exhausted").asBoolean());
     } catch (JacksonException | IllegalArgumentException ex) {
-      logger.warn(
-          "The owner "
-              + owner.describe()
-              + " of partition "
-              + owner.partition()
-              + " of view '"
-              + view.name()
-              + "' sent a slice that cannot be read: "
-              + ex.getMessage());
+      PeerClient.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
       throw new ViewUnavailableException(
           view.name(),
           null,
