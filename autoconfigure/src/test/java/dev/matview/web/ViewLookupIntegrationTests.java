@@ -150,7 +150,7 @@ class ViewLookupIntegrationTests {
   }
 
   @Test
-  void scansTheSessionsStartingInTheRangeOnceAcrossPagesOfOneFromTheRecordCache() {
+  void scansTheSessionsStartingInTheRangeOnceAcrossPagesOfOne() {
     String first =
         "/views/sessions-per-customer/windows?from="
             + T0.plusSeconds(10)
