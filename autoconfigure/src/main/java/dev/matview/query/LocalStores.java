@@ -143,7 +143,7 @@ public final class LocalStores {
         while (sessions.hasNext()) {
           KeyValue<Windowed<K>, Object> next = sessions.next();
           Instant start = next.key.window().startTime();
-          if (next.value != null && !start.isBefore(from) && !start.isAfter(to)) {
+          if (next.value != null && startsIn(start, from, to)) {
             windows.add(new WindowValue(start, next.key.window().endTime(), next.value));
           }
         }
@@ -222,7 +222,7 @@ public final class LocalStores {
       while (found.hasNext()) {
         KeyValue<Windowed<K>, Object> next = found.next();
         Instant start = next.key.window().startTime();
-        if (next.value == null || start.isBefore(from) || start.isAfter(to)) {
+        if (next.value == null || !startsIn(start, from, to)) {
           continue;
         }
         byte[] keyBytes = keySerde.serializer().serialize(view.storeName(), next.key.key());
@@ -284,6 +284,10 @@ public final class LocalStores {
             + ")");
   }
 
+  /**
+   * The windows of {@code partition} from {@code fromKey} (or the first key) on that may start in
+   * [from, to]: a superset the caller narrows to the windows that start in it.
+   */
   private <K> KeyValueIterator<Windowed<K>, Object> windowIterator(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,
@@ -299,7 +303,7 @@ public final class LocalStores {
                 StoreQueryParameters.fromNameAndType(
                         view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
                     .withPartition(partition));
-        return store.findSessions(fromKey, null, from, to);
+        return sessionsThatMayStartIn(store, fromKey, from, to);
       }
       ReadOnlyWindowStore<K, Object> store =
           kafkaStreams.store(
@@ -310,6 +314,23 @@ public final class LocalStores {
     } catch (InvalidStateStoreException ex) {
       throw unavailable(view, null, partition, ex.getMessage());
     }
+  }
+
+  /**
+   * The sessions from {@code fromKey} (or the first key) on that end at or after {@code from} and
+   * start at or before {@code to}: every session that starts in [from, to] ends at or after its
+   * start, so this holds them all, and some that start before {@code from}, which the caller drops.
+   * Kafka Streams' read-only session store answers a key range only through the variant in epoch
+   * milliseconds; the one taking instants is not implemented and throws.
+   */
+  private static <K> KeyValueIterator<Windowed<K>, Object> sessionsThatMayStartIn(
+      ReadOnlySessionStore<K, Object> store, @Nullable K fromKey, Instant from, Instant to) {
+    return store.findSessions(fromKey, null, from.toEpochMilli(), to.toEpochMilli());
+  }
+
+  /** Whether a window that starts at {@code start} lies in the range [from, to] asked. */
+  private static boolean startsIn(Instant start, Instant from, Instant to) {
+    return !start.isBefore(from) && !start.isAfter(to);
   }
 
   private <R> R query(

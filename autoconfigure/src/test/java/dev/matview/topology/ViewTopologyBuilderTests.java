@@ -311,6 +311,35 @@ class ViewTopologyBuilderTests {
   }
 
   @Test
+  void removesTheKeyWindowOrSessionWhoseAggregateBecomesNullAndStartsAgainFromTheInitialValue() {
+    view("table", Views.from(TOPIC, Sale.class).aggregate(Long.class, new ZeroRemoves()));
+    view(
+        "tumbling",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(minutes())
+            .aggregate(Long.class, new ZeroRemoves()));
+    view(
+        "sessions",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .groupBy(String.class, Sale::customer)
+            .windowedBy(ViewWindow.session(Duration.ofMinutes(5)).withGrace(Duration.ofHours(1)))
+            .aggregate(Long.class, new ZeroRemoves()));
+    start();
+    send("alice", sale("alice", "alice", 2, T0));
+    send("alice", sale("alice", "alice", 0, T0.plusSeconds(30)));
+    assertThat(table("table")).doesNotContainKey("alice");
+    assertThat(windows("tumbling", "alice")).isEmpty();
+    assertThat(sessions("sessions", "alice")).isEmpty();
+    send("alice", sale("alice", "alice", 3, T0.plusSeconds(40)));
+    assertThat(table("table")).containsEntry("alice", 3L);
+    assertThat(windows("tumbling", "alice")).containsExactly(KeyValue.pair(T0, 3L));
+    assertThat(sessions("sessions", "alice"))
+        .containsExactly(KeyValue.pair(T0.plusSeconds(40) + "/" + T0.plusSeconds(40), 3L));
+  }
+
+  @Test
   void refusesASessionRecordThatKafkaStreamsWouldDropAsLateWithReasonLate() {
     view("sessions", sessions());
     start();
@@ -611,6 +640,25 @@ class ViewTopologyBuilderTests {
       List<String> names = new ArrayList<>(older != null ? older.names() : List.of());
       names.addAll(newer != null ? newer.names() : List.of());
       return new Customers(names);
+    }
+  }
+
+  /** Sums quantities, and a quantity of zero makes the aggregate null. */
+  static final class ZeroRemoves implements MergeableAggregation<String, Sale, Long> {
+
+    @Override
+    public Long initial() {
+      return 0L;
+    }
+
+    @Override
+    public @Nullable Long add(String key, Sale sale, @Nullable Long total) {
+      return sale.quantity() == 0 ? null : ((total != null) ? total : 0L) + sale.quantity();
+    }
+
+    @Override
+    public Long merge(String key, @Nullable Long older, @Nullable Long newer) {
+      return ((older != null) ? older : 0L) + ((newer != null) ? newer : 0L);
     }
   }
 

@@ -150,6 +150,42 @@ class ViewLookupIntegrationTests {
   }
 
   @Test
+  void scansTheSessionsStartingInTheRangeOnceAcrossPagesOfOne() {
+    String first =
+        "/views/sessions-per-customer/windows?from="
+            + T0.plusSeconds(10)
+            + "&to="
+            + T0.plusSeconds(3600)
+            + "&limit=1";
+    List<String> sessions = new java.util.ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      HttpProbe.Answer answer =
+          this.http.get(first + (cursor != null ? "&cursor=" + encode(cursor) : ""));
+      assertThat(answer.status()).isEqualTo(200);
+      JsonNode page = answer.json();
+      page.path("items")
+          .forEach(
+              item ->
+                  sessions.add(
+                      item.path("key").asString()
+                          + "@"
+                          + item.path("start").asString()
+                          + ".."
+                          + item.path("end").asString()
+                          + "="
+                          + item.path("value").asLong()));
+      cursor = page.path("nextCursor").isNull() ? null : page.path("nextCursor").asString();
+      pages++;
+    } while (cursor != null && pages < 10);
+    assertThat(sessions)
+        .containsExactlyInAnyOrder(
+            "bob@" + T0.plusSeconds(40) + ".." + T0.plusSeconds(40) + "=1",
+            "alice@" + T0.plusSeconds(1000) + ".." + T0.plusSeconds(1000) + "=1");
+  }
+
+  @Test
   void answersABatchInTheOrderAsked() {
     JsonNode items =
         this.http
