@@ -90,7 +90,10 @@ class ConformanceMatrixIntegrationTests {
       assertThat(stats.late).as(view.name() + ": " + stats).isPositive();
       switch (view.window().type()) {
         case HOPPING -> assertThat(stats.partlyLate).as(view.name() + ": " + stats).isPositive();
-        case SESSION -> assertThat(stats.bridges).as(view.name() + ": " + stats).isPositive();
+        case SESSION -> {
+          assertThat(stats.bridges).as(view.name() + ": " + stats).isPositive();
+          assertThat(stats.keptByAnOpenSession).as(view.name() + ": " + stats).isPositive();
+        }
         default -> assertThat(stats.partlyLate).as(view.name()).isZero();
       }
     }

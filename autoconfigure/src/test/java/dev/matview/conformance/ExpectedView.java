@@ -172,6 +172,9 @@ final class ExpectedView {
         this.stats.count(outOfOrder, 0, 1);
         continue;
       }
+      if (time < closeTime) {
+        this.stats.keptByAnOpenSession++;
+      }
       Object aggregate = view.fold().initial();
       for (Session session : joined) {
         aggregate = view.fold().merge(aggregate, session.value());
@@ -220,6 +223,12 @@ final class ExpectedView {
     /** Records that joined two or more sessions into one. */
     int bridges;
 
+    /**
+     * Records whose own time lies before stream time minus grace and gap, kept because they joined
+     * a session that ends after it.
+     */
+    int keptByAnOpenSession;
+
     private void count(boolean outOfOrder, int open, int closed) {
       if (open == 0) {
         this.late++;
@@ -239,7 +248,9 @@ final class ExpectedView {
           + ", partlyLate="
           + this.partlyLate
           + ", bridges="
-          + this.bridges;
+          + this.bridges
+          + ", keptByAnOpenSession="
+          + this.keptByAnOpenSession;
     }
   }
 }
