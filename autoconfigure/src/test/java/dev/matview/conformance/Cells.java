@@ -1,15 +1,18 @@
 package dev.matview.conformance;
 
+import static dev.matview.conformance.Answers.assertSameValue;
+import static dev.matview.conformance.Answers.describe;
+import static dev.matview.conformance.Answers.json;
+import static dev.matview.conformance.Answers.keyPath;
+import static dev.matview.conformance.Answers.mapper;
+import static dev.matview.conformance.Answers.normal;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.matview.conformance.ConformanceApp.Event;
-import dev.matview.conformance.ConformanceApp.Visits;
 import dev.matview.conformance.ConformanceCluster.Instance;
 import dev.matview.conformance.ExpectedView.Window;
 import dev.matview.conformance.Matrix.Endpoint;
 import dev.matview.conformance.Matrix.Outcome;
 import dev.matview.web.HttpProbe;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,10 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.stream.Collectors;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.MissingNode;
 
 /**
  * Checks one cell of the matrix: asks one instance what the endpoint answers for the view and
@@ -31,31 +31,30 @@ import tools.jackson.databind.node.MissingNode;
  */
 final class Cells {
 
-  /** Reads decimals as written, not through a double. */
-  private static final JsonMapper mapper =
-      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
-
   private static final int PAGE = 2;
 
   private final DataSet data;
 
   private final Map<String, ExpectedView> expected;
 
+  private final ProblemCells problems;
+
   Cells(DataSet data, Map<String, ExpectedView> expected) {
     this.data = data;
     this.expected = expected;
+    this.problems = new ProblemCells(data, expected);
   }
 
   void check(ViewKind view, Endpoint endpoint, Outcome outcome, Instance asker) {
-    Request request = new Request(view, asker);
+    Asked request = new Asked(view, asker);
     if (outcome == Outcome.ANSWERS) {
       answers(request, endpoint);
     } else {
-      refuses(request, endpoint, outcome);
+      this.problems.check(request, endpoint, outcome);
     }
   }
 
-  private void answers(Request request, Endpoint endpoint) {
+  private void answers(Asked request, Endpoint endpoint) {
     switch (endpoint) {
       case LIST -> listed(request);
       case KEY -> keys(request);
@@ -70,7 +69,7 @@ final class Cells {
     }
   }
 
-  private void listed(Request request) {
+  private void listed(Asked request) {
     ViewKind view = request.view();
     HttpProbe.Answer answer = request.http().get("/views");
     assertThat(answer.status()).as(describe(answer)).isEqualTo(200);
@@ -100,7 +99,7 @@ final class Cells {
     }
   }
 
-  private void keys(Request request) {
+  private void keys(Asked request) {
     ExpectedView expected = expected(request);
     assertThat(expected.values()).isNotEmpty();
     expected
@@ -117,7 +116,7 @@ final class Cells {
             });
   }
 
-  private void keyWindows(Request request) {
+  private void keyWindows(Asked request) {
     ExpectedView expected = expected(request);
     assertThat(expected.windows()).isNotEmpty();
     expected
@@ -141,7 +140,7 @@ final class Cells {
   }
 
   private void assertWindows(
-      Request request, Object key, Instant from, Instant to, List<Window> windows) {
+      Asked request, Object key, Instant from, Instant to, List<Window> windows) {
     HttpProbe.Answer answer =
         request.http().get(keyPath(request.view(), key) + "/windows?from=" + from + "&to=" + to);
     assertThat(answer.status()).as(describe(answer)).isEqualTo(200);
@@ -154,11 +153,11 @@ final class Cells {
     }
     assertThat(actual)
         .as(describe(answer))
-        .containsExactlyElementsOf(windows.stream().map(Cells::describe).toList());
+        .containsExactlyElementsOf(windows.stream().map(Answers::describe).toList());
     assertServedByOwner(request, key, answer);
   }
 
-  private void keyBounds(Request request) {
+  private void keyBounds(Asked request) {
     List<Object> sorted = new ArrayList<>(expected(request).keys());
     sorted.sort(request.view().keyKind().storedOrder());
     assertThat(sorted).hasSizeGreaterThan(3);
@@ -173,7 +172,7 @@ final class Cells {
         sorted.subList(1, sorted.size() - 1));
   }
 
-  private void keyScan(Request request, String bounds, List<Object> keys) {
+  private void keyScan(Asked request, String bounds, List<Object> keys) {
     ExpectedView expected = expected(request);
     List<JsonNode> items =
         scan(request, "/views/" + request.view().name() + "/keys?limit=" + PAGE + bounds);
@@ -189,7 +188,7 @@ final class Cells {
     assertThat(partitions).as("partitions of " + scanned).isSorted();
   }
 
-  private void windowScan(Request request) {
+  private void windowScan(Asked request) {
     ExpectedView expected = expected(request);
     assertWindowScan(request, this.data.start(), this.data.end(), expected);
     List<Window> all = expected.windowsBetween(this.data.start(), this.data.end());
@@ -199,7 +198,7 @@ final class Cells {
     assertWindowScan(request, from, to, expected);
   }
 
-  private void assertWindowScan(Request request, Instant from, Instant to, ExpectedView expected) {
+  private void assertWindowScan(Asked request, Instant from, Instant to, ExpectedView expected) {
     List<JsonNode> items =
         scan(
             request,
@@ -222,11 +221,11 @@ final class Cells {
     assertThat(windows).as("windows in [" + from + ", " + to + "]").isNotEmpty();
     assertThat(scanned)
         .as("every window in [" + from + ", " + to + "] exactly once")
-        .containsExactlyInAnyOrderElementsOf(windows.stream().map(Cells::describe).toList());
+        .containsExactlyInAnyOrderElementsOf(windows.stream().map(Answers::describe).toList());
     assertThat(partitions).as("partitions in scan order").isSorted();
   }
 
-  private void batch(Request request) {
+  private void batch(Asked request) {
     ExpectedView expected = expected(request);
     KeyKind keyKind = request.view().keyKind();
     List<Object> keys = new ArrayList<>(expected.keys());
@@ -259,7 +258,7 @@ final class Cells {
     }
   }
 
-  private void noWindows(Request request) {
+  private void noWindows(Asked request) {
     Object absent = this.data.absent(request.view().keyKind());
     HttpProbe.Answer answer =
         request
@@ -276,114 +275,8 @@ final class Cells {
     assertThat(json(answer).path("windows")).as(describe(answer)).isEmpty();
   }
 
-  private void refuses(Request request, Endpoint endpoint, Outcome outcome) {
-    ViewKind view = request.view();
-    HttpProbe http = request.http();
-    Object key = anyKey(view);
-    String base = "/views/" + view.name();
-    String range = "from=" + this.data.start() + "&to=" + this.data.end();
-    String reversed = "from=" + this.data.end() + "&to=" + this.data.start();
-    switch (endpoint) {
-      case LIST -> {
-        HttpProbe.Answer answer = http.get("/views");
-        assertThat(answer.status()).isEqualTo(200);
-        List<String> names = new ArrayList<>();
-        json(answer).forEach(item -> names.add(item.path("name").asString()));
-        assertThat(names).as("views listed").doesNotContain(view.name());
-      }
-      case KEY -> assertProblem(http.get(keyPath(view, key)), outcome, view);
-      case KEY_WINDOWS ->
-          assertProblem(http.get(keyPath(view, key) + "/windows?" + range), outcome, view);
-      case KEY_SCAN -> assertProblem(http.get(base + "/keys?limit=" + PAGE), outcome, view);
-      case KEY_BOUNDS ->
-          assertProblem(
-              http.get(
-                  base
-                      + "/keys?from="
-                      + view.keyKind().inUrl(key)
-                      + "&to="
-                      + view.keyKind().inUrl(key)),
-              outcome,
-              view);
-      case WINDOW_SCAN -> assertProblem(http.get(base + "/windows?" + range), outcome, view);
-      case BATCH ->
-          assertProblem(
-              http.post(
-                  base + "/batch",
-                  mapper.writeValueAsString(Map.of("keys", List.of(view.keyKind().json(key))))),
-              outcome,
-              view);
-      case ABSENT_KEY -> {
-        Object absent = this.data.absent(view.keyKind());
-        HttpProbe.Answer answer = http.get(keyPath(view, absent));
-        assertProblem(answer, outcome, view);
-        if (view != Matrix.UNKNOWN) {
-          assertThat(view.keyKind().read(json(answer).path("key")))
-              .as(describe(answer))
-              .isEqualTo(absent);
-          assertThat(answer.header("Matview-Served-By"))
-              .as(describe(answer))
-              .isEqualTo(request.asker().owner(view, absent));
-        }
-      }
-      case BAD_KEY -> {
-        String bad = view == Matrix.UNKNOWN ? "x" : view.keyKind().badKeyInUrl();
-        String path = base + "/keys/" + bad + (view.table() ? "" : "/windows?" + range);
-        assertProblem(http.get(path), outcome, view);
-        if (view.table() && view != Matrix.UNKNOWN) {
-          HttpProbe.Answer batch =
-              http.post(
-                  base + "/batch",
-                  mapper.writeValueAsString(
-                      Map.of(
-                          "keys",
-                          List.of(view.keyKind().json(key), view.keyKind().badKeyInBatch()))));
-          assertProblem(batch, Outcome.BAD_REQUEST, view);
-          assertThat(json(batch).path("detail").asString()).contains("Key 1 of the batch");
-        }
-      }
-      case REVERSED_RANGE -> {
-        if (view.table()) {
-          List<Object> sorted =
-              new ArrayList<>(
-                  view == Matrix.UNKNOWN ? List.of("b", "a") : expected(request).keys());
-          sorted.sort(view.keyKind().storedOrder().reversed());
-          assertProblem(
-              http.get(
-                  base
-                      + "/keys?from="
-                      + view.keyKind().inUrl(sorted.get(0))
-                      + "&to="
-                      + view.keyKind().inUrl(sorted.get(sorted.size() - 1))),
-              outcome,
-              view);
-        } else {
-          assertProblem(http.get(keyPath(view, key) + "/windows?" + reversed), outcome, view);
-          assertProblem(http.get(base + "/windows?" + reversed), outcome, view);
-        }
-      }
-    }
-  }
-
-  private void assertProblem(HttpProbe.Answer answer, Outcome outcome, ViewKind view) {
-    int status =
-        switch (outcome) {
-          case NOT_FOUND -> 404;
-          case BAD_REQUEST -> 400;
-          case URI_TOO_LONG -> 414;
-          case ANSWERS -> throw new AssertionError("not a problem");
-        };
-    String what = describe(answer);
-    assertThat(answer.status()).as(what).isEqualTo(status);
-    assertThat(answer.header("Content-Type")).as(what).startsWith("application/problem+json");
-    assertThat(json(answer).path("status").asInt()).as(what).isEqualTo(status);
-    assertThat(json(answer).path("title").asString()).as(what).isNotBlank();
-    assertThat(json(answer).path("detail").asString()).as(what).isNotBlank();
-    assertThat(json(answer).path("view").asString()).as(what).isEqualTo(view.name());
-  }
-
   /** Every item of a scan, following cursors until there are none. */
-  private static List<JsonNode> scan(Request request, String first) {
+  private static List<JsonNode> scan(Asked request, String first) {
     List<JsonNode> items = new ArrayList<>();
     String cursor = null;
     for (int page = 0; page < 500; page++) {
@@ -404,14 +297,14 @@ final class Cells {
     throw new AssertionError("A scan of " + first + " did not end after 500 pages");
   }
 
-  private void assertServedByOwner(Request request, Object key, HttpProbe.Answer answer) {
+  private void assertServedByOwner(Asked request, Object key, HttpProbe.Answer answer) {
     assertThat(answer.header("Matview-Served-By"))
         .as(describe(answer))
         .isEqualTo(request.asker().owner(request.view(), key));
     assertThat(answer.header("Matview-Replica")).as(describe(answer)).isEqualTo("active");
   }
 
-  private String window(Request request, Object key, JsonNode window) {
+  private String window(Asked request, Object key, JsonNode window) {
     Object value = expectedValueType(request, window.path("value"));
     return describe(
         new Window(
@@ -422,7 +315,7 @@ final class Cells {
   }
 
   /** The answered value read as the model's type of value for the view. */
-  private Object expectedValueType(Request request, JsonNode value) {
+  private Object expectedValueType(Asked request, JsonNode value) {
     Class<?> type =
         expected(request).windows().values().stream()
             .flatMap(List::stream)
@@ -432,72 +325,8 @@ final class Cells {
     return normal(mapper.treeToValue(value, type));
   }
 
-  private static String describe(Window window) {
-    return window.key()
-        + " ["
-        + window.start()
-        + ", "
-        + window.end()
-        + "] "
-        + normal(window.value());
-  }
-
-  /** {@code value} with its decimals in their shortest form: the README promises no scale. */
-  private static Object normal(Object value) {
-    if (value instanceof BigDecimal decimal) {
-      return decimal.stripTrailingZeros();
-    }
-    if (value instanceof Visits visits) {
-      return new Visits(visits.records(), visits.amount().stripTrailingZeros(), visits.quantity());
-    }
-    if (value instanceof Event event) {
-      return new Event(
-          event.name(),
-          event.number(),
-          event.id(),
-          event.pair(),
-          event.quantity(),
-          event.amount().stripTrailingZeros(),
-          event.at());
-    }
-    return value;
-  }
-
-  private static void assertSameValue(Object expected, JsonNode actual, String what) {
-    assertThat(normal(mapper.treeToValue(actual, expected.getClass())))
-        .as(what)
-        .isEqualTo(normal(expected));
-  }
-
-  /** The answer's body, read with decimals as written. */
-  private static JsonNode json(HttpProbe.Answer answer) {
-    String body = answer.response().body();
-    return body == null || body.isBlank() ? MissingNode.getInstance() : mapper.readTree(body);
-  }
-
-  private Object anyKey(ViewKind view) {
-    if (view == Matrix.UNKNOWN) {
-      return "any";
-    }
-    return this.expected.get(view.name()).keys().get(0);
-  }
-
-  private ExpectedView expected(Request request) {
+  private ExpectedView expected(Asked request) {
     return Objects.requireNonNull(this.expected.get(request.view().name()));
-  }
-
-  private static String keyPath(ViewKind view, Object key) {
-    return "/views/" + view.name() + "/keys/" + view.keyKind().inUrl(key);
-  }
-
-  static String describe(HttpProbe.Answer answer) {
-    return answer.response().request().method()
-        + " "
-        + answer.response().uri()
-        + " -> "
-        + answer.status()
-        + " "
-        + answer.response().body();
   }
 
   /** Counts, per instance, the keys whose lookups that instance must forward. */
@@ -516,12 +345,5 @@ final class Cells {
                         .count(),
                 (a, b) -> a,
                 LinkedHashMap::new));
-  }
-
-  private record Request(ViewKind view, Instance asker) {
-
-    HttpProbe http() {
-      return this.asker.http();
-    }
   }
 }

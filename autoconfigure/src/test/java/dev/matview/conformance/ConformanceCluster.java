@@ -103,9 +103,10 @@ final class ConformanceCluster implements AutoCloseable {
   /**
    * Publishes every record of {@code data} to the partition it names, in order, with the record
    * timestamp set to its event time, and waits until the application has committed every record of
-   * the source and repartition topics.
+   * the source topics and of the repartition topics of {@code groupedViews} (which must be all
+   * repartition topics there are).
    */
-  void publish(DataSet data) throws Exception {
+  void publish(DataSet data, List<String> groupedViews) throws Exception {
     Map<String, Object> config = KafkaTestUtils.producerProps(this.broker.getBrokersAsString());
     config.put("enable.idempotence", "true");
     config.put("acks", "all");
@@ -133,17 +134,25 @@ final class ConformanceCluster implements AutoCloseable {
       await("the application has committed every record it reads")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(250))
-          .untilAsserted(() -> assertThat(uncommitted(admin)).isEmpty());
+          .untilAsserted(() -> assertThat(uncommitted(admin, groupedViews)).isEmpty());
     }
   }
 
   /** The partitions of the source and repartition topics whose records are not all committed. */
-  private Map<TopicPartition, String> uncommitted(Admin admin) throws Exception {
+  private Map<TopicPartition, String> uncommitted(Admin admin, List<String> groupedViews)
+      throws Exception {
+    List<String> repartitionTopics =
+        admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+            .filter(name -> name.startsWith(APPLICATION_ID) && name.endsWith("-repartition"))
+            .toList();
+    assertThat(repartitionTopics)
+        .as("repartition topics")
+        .containsExactlyInAnyOrderElementsOf(
+            groupedViews.stream()
+                .map(view -> APPLICATION_ID + "-" + view + "-repartition")
+                .toList());
     List<String> topics = new ArrayList<>(DataSet.TOPICS.keySet());
-    admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-        .filter(name -> name.startsWith(APPLICATION_ID) && name.endsWith("-repartition"))
-        .forEach(topics::add);
-    assertThat(topics).as("source and repartition topics").hasSize(DataSet.TOPICS.size() + 4);
+    topics.addAll(repartitionTopics);
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (String topic : topics) {
       for (int p = 0; p < DataSet.PARTITIONS; p++) {

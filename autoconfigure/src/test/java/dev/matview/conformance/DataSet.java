@@ -165,9 +165,4 @@ final class DataSet {
   Map<String, List<List<Event>>> records() {
     return this.records;
   }
-
-  /** The keys of {@code kind} that records of partition {@code p} carry. */
-  List<Object> keys(KeyKind kind, int p) {
-    return this.keys.get(kind).get(p);
-  }
 }
