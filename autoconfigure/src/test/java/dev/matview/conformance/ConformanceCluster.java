@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.matview.conformance.ConformanceApp.Event;
 import dev.matview.web.HttpProbe;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,15 +13,21 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -176,6 +183,46 @@ final class ConformanceCluster implements AutoCloseable {
           }
         });
     return behind;
+  }
+
+  /**
+   * How many dead letters there are per view and reason (as {@code "view reason"}), read from the
+   * start of the dead-letter topic to its end.
+   */
+  Map<String, Long> deadLetters() {
+    Map<String, Object> config =
+        KafkaTestUtils.consumerProps(this.broker, "conformance-dlq", false);
+    Map<String, Long> counts = new TreeMap<>();
+    try (Consumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(APPLICATION_ID + "-dlq").stream()
+              .map(info -> new TopicPartition(info.topic(), info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      await("the dead-letter topic read to its end")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                for (ConsumerRecord<byte[], byte[]> record :
+                    consumer.poll(Duration.ofMillis(200))) {
+                  counts.merge(
+                      header(record, "matview.view") + " " + header(record, "matview.reason"),
+                      1L,
+                      Long::sum);
+                }
+                return partitions.stream()
+                    .allMatch(partition -> consumer.position(partition) >= ends.get(partition));
+              });
+    }
+    return counts;
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header != null ? new String(header.value(), StandardCharsets.UTF_8) : "";
   }
 
   @Override
