@@ -228,7 +228,7 @@ public final class MatviewAutoConfiguration {
           "matview.forwarding.timeout", timeout, "It must be positive, for example 2s.");
     }
     return new PeerClient(
-        properties.getWeb().getBasePath(),
+        properties.getWeb().basePathWithoutTrailingSlash(),
         timeout,
         ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles),
         peerRequests,

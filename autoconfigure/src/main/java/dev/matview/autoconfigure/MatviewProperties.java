@@ -169,6 +169,13 @@ public class MatviewProperties {
       this.basePath = basePath;
     }
 
+    /** The base path without a trailing slash, as the paths below it are built from it. */
+    public String basePathWithoutTrailingSlash() {
+      return this.basePath.endsWith("/")
+          ? this.basePath.substring(0, this.basePath.length() - 1)
+          : this.basePath;
+    }
+
     public int getMaxPageSize() {
       return this.maxPageSize;
     }

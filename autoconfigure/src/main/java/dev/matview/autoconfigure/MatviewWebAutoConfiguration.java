@@ -5,7 +5,6 @@ import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
 import dev.matview.topology.ViewSerdes;
-import dev.matview.web.PeerOnlyProblemHandler;
 import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ProblemErrorPageFilter;
 import dev.matview.web.ProblemResolver;
@@ -64,21 +63,13 @@ public final class MatviewWebAutoConfiguration {
   }
 
   @Bean
-  @ConditionalOnMissingBean
-  PeerOnlyProblemHandler matviewPeerOnlyProblemHandler() {
-    return new PeerOnlyProblemHandler();
-  }
-
-  @Bean
   @ConditionalOnBean(PeerRequests.class)
   @ConditionalOnMissingBean(name = "matviewPeerRequestFilter")
   FilterRegistrationBean<PeerRequestFilter> matviewPeerRequestFilter(
       PeerRequests peerRequests, MatviewProperties properties) {
-    String basePath = properties.getWeb().getBasePath();
     FilterRegistrationBean<PeerRequestFilter> registration =
         new FilterRegistrationBean<>(new PeerRequestFilter(peerRequests));
-    registration.addUrlPatterns(
-        (basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath) + "/*");
+    registration.addUrlPatterns(properties.getWeb().basePathWithoutTrailingSlash() + "/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
   }
@@ -86,7 +77,7 @@ public final class MatviewWebAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ProblemResolver matviewProblemResolver(ViewSerdes serdes, MatviewProperties properties) {
-    return new ProblemResolver(properties.getWeb().getBasePath(), serdes.mapper());
+    return new ProblemResolver(properties.getWeb().basePathWithoutTrailingSlash(), serdes.mapper());
   }
 
   @Bean
@@ -95,7 +86,8 @@ public final class MatviewWebAutoConfiguration {
       ViewSerdes serdes, MatviewProperties properties) {
     FilterRegistrationBean<ProblemErrorPageFilter> registration =
         new FilterRegistrationBean<>(
-            new ProblemErrorPageFilter(properties.getWeb().getBasePath(), serdes.mapper()));
+            new ProblemErrorPageFilter(
+                properties.getWeb().basePathWithoutTrailingSlash(), serdes.mapper()));
     registration.setDispatcherTypes(DispatcherType.ERROR);
     registration.addUrlPatterns("/*");
     return registration;

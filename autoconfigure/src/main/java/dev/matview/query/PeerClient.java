@@ -44,10 +44,10 @@ public final class PeerClient {
   private final Duration timeout;
 
   /**
-   * A client that reaches other instances at {@code basePath} over {@code https} when {@code
-   * sslContext} is given, else {@code http}, giving each request at most {@code timeout} and
-   * signing it with {@code requests}; the caller's {@code Authorization} header goes along over
-   * {@code https}, or over {@code http} when {@code trustedNetwork}.
+   * A client that reaches other instances at {@code basePath} (without a trailing slash) over
+   * {@code https} when {@code sslContext} is given, else {@code http}, giving each request at most
+   * {@code timeout} and signing it with {@code requests}; the caller's {@code Authorization} header
+   * goes along over {@code https}, or over {@code http} when {@code trustedNetwork}.
    */
   public PeerClient(
       String basePath,
@@ -65,8 +65,7 @@ public final class PeerClient {
     }
     this.client = builder.build();
     this.scheme = sslContext != null ? "https" : "http";
-    this.basePath =
-        basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+    this.basePath = basePath;
     this.timeout = timeout;
     this.requests = requests;
     this.sendsCredentials = sslContext != null || trustedNetwork;

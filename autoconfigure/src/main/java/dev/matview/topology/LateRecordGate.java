@@ -53,18 +53,35 @@ final class LateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
     long timestamp = record.timestamp();
     this.streamTime = Math.max(this.streamTime, timestamp);
     long closeTime = this.streamTime - this.windows.gracePeriodMs();
+    if (earliestWindowEnd(timestamp) > closeTime) {
+      context.forward(record);
+      return;
+    }
     Map<Long, ? extends Window> all = this.windows.windowsFor(timestamp);
     long closed = all.values().stream().filter(window -> window.end() <= closeTime).count();
-    if (closed == 0) {
-      context.forward(record);
-    } else if (closed < all.size()) {
+    if (closed < all.size()) {
       this.rules.drops().dropped(this.view, RecordDrops.LATE);
       context.forward(record);
-    } else if (this.rules.deadLetterLate()) {
-      throw RecordDecodingException.late(
-          this.view, timestamp, this.streamTime, Duration.ofMillis(this.windows.gracePeriodMs()));
     } else {
-      this.rules.drops().dropped(this.view, RecordDrops.LATE);
+      long streamTime = this.streamTime;
+      this.rules.refuseLate(
+          this.view,
+          () ->
+              RecordDecodingException.late(
+                  this.view,
+                  timestamp,
+                  streamTime,
+                  Duration.ofMillis(this.windows.gracePeriodMs())));
     }
+  }
+
+  /**
+   * The end of the first window of {@code timestamp} to close, the earliest one it belongs to,
+   * computed as {@link TimeWindows#windowsFor} does, without building the windows of every record.
+   */
+  private long earliestWindowEnd(long timestamp) {
+    long size = this.windows.sizeMs;
+    long advance = this.windows.advanceMs;
+    return (Math.max(0, timestamp - size + advance) / advance) * advance + size;
   }
 }

@@ -76,8 +76,8 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
     if (this.groupedByRecordKey && record.key() == null) {
       throw RecordDecodingException.nullKey(this.view, false);
     }
-    long timestamp = (this.eventTime != null) ? eventTime(value) : record.timestamp();
     Instant now = this.bounds.clock().instant();
+    long timestamp = (this.eventTime != null) ? eventTime(value, now) : record.timestamp();
     if (!this.bounds.accepts(timestamp, now)) {
       throw RecordDecodingException.eventTimeOutOfRange(
           this.view, timestamp, now, this.bounds.maxAhead());
@@ -85,7 +85,8 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
     context.forward(record.withValue(value).withTimestamp(timestamp));
   }
 
-  private long eventTime(V value) {
+  /** The event time read from {@code value}, in epoch milliseconds, checked against the bounds. */
+  private long eventTime(V value, Instant now) {
     Function<? super V, ? extends @Nullable Instant> eventTime = this.eventTime;
     Instant time;
     try {
@@ -96,11 +97,11 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
     if (time == null) {
       throw RecordDecodingException.missingEventTime(this.view);
     }
-    Instant now = this.bounds.clock().instant();
-    if (time.getEpochSecond() < 0 || time.isAfter(now.plus(this.bounds.maxAhead()))) {
+    try {
+      return time.toEpochMilli();
+    } catch (ArithmeticException ex) {
       throw RecordDecodingException.eventTimeOutOfRange(
           this.view, time.toString(), now, this.bounds.maxAhead());
     }
-    return time.toEpochMilli();
   }
 }

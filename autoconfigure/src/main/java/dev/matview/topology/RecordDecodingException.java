@@ -68,11 +68,7 @@ public final class RecordDecodingException extends RuntimeException {
   /** The record's event time is before 1970 or further ahead than {@code maxAhead}. */
   public static RecordDecodingException eventTimeOutOfRange(
       String view, long eventTime, Instant now, Duration maxAhead) {
-    return eventTimeOutOfRange(
-        view,
-        (eventTime < 0) ? eventTime + " ms" : Instant.ofEpochMilli(eventTime).toString(),
-        now,
-        maxAhead);
+    return eventTimeOutOfRange(view, Instant.ofEpochMilli(eventTime).toString(), now, maxAhead);
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.matview.topology;
 
+import java.util.function.Supplier;
+
 /**
  * What the views do with records they cannot use, besides sending them to the dead-letter topic.
  *
@@ -26,6 +28,17 @@ public record RecordRules(
    */
   public static final RecordRules STANDARD =
       new RecordRules(EventTimeBounds.STANDARD, true, RecordDrops.NONE);
+
+  /**
+   * Leaves out a record that arrived after every window it belongs to closed: throws {@code letter}
+   * so that it becomes a dead letter, or only counts it when late records are not dead letters.
+   */
+  void refuseLate(String view, Supplier<RecordDecodingException> letter) {
+    if (this.deadLetterLate) {
+      throw letter.get();
+    }
+    this.drops.dropped(view, RecordDrops.LATE);
+  }
 
   /** Rules with changelog records limited to the producer's default {@code max.request.size}. */
   public RecordRules(EventTimeBounds eventTime, boolean deadLetterLate, RecordDrops drops) {

@@ -71,14 +71,15 @@ final class SessionLateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
     if (this.probe.outcome() != SessionAggregationProbe.Outcome.NONE) {
       return;
     }
-    if (this.rules.deadLetterLate()) {
-      throw RecordDecodingException.lateForSession(
-          this.view,
-          timestamp,
-          this.streamTime,
-          Duration.ofMillis(this.windows.inactivityGap()),
-          Duration.ofMillis(this.windows.gracePeriodMs()));
-    }
-    this.rules.drops().dropped(this.view, RecordDrops.LATE);
+    long streamTime = this.streamTime;
+    this.rules.refuseLate(
+        this.view,
+        () ->
+            RecordDecodingException.lateForSession(
+                this.view,
+                timestamp,
+                streamTime,
+                Duration.ofMillis(this.windows.inactivityGap()),
+                Duration.ofMillis(this.windows.gracePeriodMs())));
   }
 }

@@ -28,10 +28,12 @@ public final class ProblemErrorPageFilter implements Filter {
 
   private final ObjectMapper mapper;
 
-  /** A filter for the requests under {@code basePath} that writes JSON with {@code mapper}. */
+  /**
+   * A filter for the requests under {@code basePath} (without a trailing slash) that writes JSON
+   * with {@code mapper}.
+   */
   public ProblemErrorPageFilter(String basePath, ObjectMapper mapper) {
-    this.basePath =
-        basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+    this.basePath = basePath;
     this.mapper = mapper;
   }
 

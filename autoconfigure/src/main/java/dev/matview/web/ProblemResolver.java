@@ -31,10 +31,12 @@ public final class ProblemResolver implements HandlerExceptionResolver, Ordered 
 
   private final ObjectMapper mapper;
 
-  /** A resolver for the requests under {@code basePath} that writes JSON with {@code mapper}. */
+  /**
+   * A resolver for the requests under {@code basePath} (without a trailing slash) that writes JSON
+   * with {@code mapper}.
+   */
   public ProblemResolver(String basePath, ObjectMapper mapper) {
-    this.basePath =
-        basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+    this.basePath = basePath;
     this.mapper = mapper;
   }
 

@@ -32,11 +32,7 @@ final class RequestParameters {
         ServletRequestPathUtils.hasParsedRequestPath(request)
             ? ServletRequestPathUtils.getParsedRequestPath(request)
             : RequestPath.parse(request.getRequestURI(), request.getContextPath());
-    List<PathContainer.Element> segments =
-        path.pathWithinApplication().elements().stream()
-            .filter(element -> element instanceof PathContainer.PathSegment)
-            .toList();
-    String raw = segments.get(segments.size() - 1 - fromEnd).value();
+    String raw = segmentFromEnd(path.pathWithinApplication().elements(), fromEnd);
     String key;
     try {
       key = UriUtils.decode(raw, StandardCharsets.UTF_8);
@@ -44,11 +40,25 @@ final class RequestParameters {
       throw new InvalidQueryException(
           view, "key", "The key is not percent-encoded correctly: " + ex.getMessage());
     }
-    long length = key.getBytes(StandardCharsets.UTF_8).length;
-    if (length > maxKeyBytes) {
-      throw new KeyTooLongException(view, length, maxKeyBytes);
+    // A char takes at most 3 UTF-8 bytes, so most keys need no count of their bytes.
+    if (key.length() * 3L > maxKeyBytes) {
+      long length = key.getBytes(StandardCharsets.UTF_8).length;
+      if (length > maxKeyBytes) {
+        throw new KeyTooLongException(view, length, maxKeyBytes);
+      }
     }
     return key;
+  }
+
+  /** The value of the path segment {@code fromEnd} segments before the last one. */
+  private static String segmentFromEnd(List<PathContainer.Element> elements, int fromEnd) {
+    int skipped = 0;
+    for (int i = elements.size() - 1; i >= 0; i--) {
+      if (elements.get(i) instanceof PathContainer.PathSegment segment && skipped++ == fromEnd) {
+        return segment.value();
+      }
+    }
+    throw new IllegalStateException("The request path has fewer segments than its mapping");
   }
 
   static @Nullable Instant instant(String view, String parameter, @Nullable String value) {

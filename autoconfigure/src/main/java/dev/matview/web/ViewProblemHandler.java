@@ -60,6 +60,14 @@ public class ViewProblemHandler {
   }
 
   @ExceptionHandler
+  ResponseEntity<ProblemDetail> peerOnly(PeerOnlyException ex) {
+    ProblemDetail problem =
+        problem(HttpStatus.FORBIDDEN, "peers-only", "Only for the application's instances", ex);
+    problem.setProperty("view", ex.getView());
+    return respond(problem);
+  }
+
+  @ExceptionHandler
   ResponseEntity<ProblemDetail> invalidQuery(InvalidQueryException ex) {
     ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Bad request", ex);
     problem.setProperty("view", ex.getView());

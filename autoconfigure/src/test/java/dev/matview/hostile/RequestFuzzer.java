@@ -264,6 +264,18 @@ final class RequestFuzzer {
     if (this.random.nextInt(6) == 0) {
       headers.put("Matview-Forwarded", pick(List.of("1", "0", "yes", "")));
     }
+    if (this.random.nextInt(8) == 0) {
+      headers.put(
+          "Matview-Signature",
+          pick(
+              List.of(
+                  "",
+                  "v1",
+                  "1:" + Long.toHexString(this.random.nextLong()),
+                  System.currentTimeMillis() + ":" + "A".repeat(43),
+                  "-1:%%:" + "x".repeat(this.random.nextInt(4_000)),
+                  Long.MAX_VALUE + ":" + Long.MIN_VALUE)));
+    }
     if (this.random.nextInt(10) == 0) {
       headers.put("Authorization", "Bearer " + Long.toHexString(this.random.nextLong()));
     }
