@@ -1,0 +1,110 @@
+package dev.matview.benchmarks;
+
+import dev.matview.benchmarks.process.ChildJvm;
+import dev.matview.benchmarks.process.KafkaBroker;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What every benchmark of one run shares: the flags, the work dir, one broker started on first use,
+ * and the notes each benchmark leaves for the report.
+ */
+public final class BenchContext implements AutoCloseable {
+
+  private final Flags flags;
+
+  private final Path workDir;
+
+  private final PrintStream out;
+
+  private final Map<String, List<String>> notes = new LinkedHashMap<>();
+
+  private final Map<ClusterSpec, LoadedCluster> clusters = new LinkedHashMap<>();
+
+  private @Nullable KafkaBroker broker;
+
+  /**
+   * A context of a run with {@code flags}, working under {@code workDir}, logging to {@code out}.
+   */
+  public BenchContext(Flags flags, Path workDir, PrintStream out) {
+    this.flags = flags;
+    this.workDir = workDir.toAbsolutePath();
+    this.out = out;
+  }
+
+  /** The run's flags. */
+  public Flags flags() {
+    return this.flags;
+  }
+
+  /** The folder under the work dir where {@code name} keeps its files. */
+  public Path dir(String name) {
+    return this.workDir.resolve(name);
+  }
+
+  /** The run's broker, started on first use. */
+  public synchronized KafkaBroker broker() {
+    if (this.broker == null) {
+      log("starting the Kafka broker");
+      KafkaBroker started = new KafkaBroker(this.workDir);
+      started.start();
+      this.broker = started;
+    }
+    return this.broker;
+  }
+
+  /**
+   * The loaded instances of {@code spec}: the ones an earlier benchmark of this run started, else
+   * new ones.
+   */
+  public synchronized LoadedCluster cluster(ClusterSpec spec) {
+    LoadedCluster cluster = this.clusters.get(spec);
+    if (cluster == null) {
+      cluster = LoadedCluster.start(this, spec);
+      this.clusters.put(spec, cluster);
+    }
+    return cluster;
+  }
+
+  /** Kills the instances of {@code spec}, so that no later benchmark uses them. */
+  public synchronized void discard(ClusterSpec spec) {
+    LoadedCluster cluster = this.clusters.remove(spec);
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Writes a progress line. */
+  public void log(String message) {
+    this.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + message);
+  }
+
+  /** Keeps {@code note} for the report, under the benchmark {@code title}. */
+  public synchronized void note(String title, String note) {
+    this.notes.computeIfAbsent(title, (key) -> new ArrayList<>()).add(note);
+    log(title + ": " + note);
+  }
+
+  /** Every note, by benchmark. */
+  public synchronized Map<String, List<String>> notes() {
+    return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(this.notes));
+  }
+
+  @Override
+  public synchronized void close() {
+    this.clusters.values().forEach(LoadedCluster::close);
+    this.clusters.clear();
+    ChildJvm.killAll();
+    if (this.broker != null) {
+      this.broker.close();
+      this.broker = null;
+    }
+  }
+}

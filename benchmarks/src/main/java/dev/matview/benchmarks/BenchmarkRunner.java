@@ -1,0 +1,122 @@
+package dev.matview.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runs the benchmarks of issue 8, prints their table and writes the report.
+ *
+ * <p>Run it with {@code mvn -B -pl benchmarks -am package -DskipTests -Pbenchmarks}, flags in
+ * {@code -Dbenchmarks.args="..."}:
+ *
+ * <ul>
+ *   <li>{@code --only=lookups,scan}: the benchmarks to run, by name (all by default)
+ *   <li>{@code --keys=1000000}: keys of the views that lookups, scans and restores read
+ *   <li>{@code --orders=1000000} and {@code --customers=10000}: the aggregation's input
+ *   <li>{@code --forwarded-keys=100000}, {@code --failover-keys=100000}: keys loaded for rows 3, 8
+ *   <li>{@code --seconds=10}, {@code --rounds=3}, {@code --connections=16}: each HTTP load round
+ *   <li>{@code --jmh-forks=1}, {@code --jmh-iterations=5}, {@code --jmh-millis=1000}: row 2
+ *   <li>{@code --partitions=4}: partitions of the orders topics
+ *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}
+ * </ul>
+ */
+public final class BenchmarkRunner {
+
+  private BenchmarkRunner() {}
+
+  public static void main(String[] args) throws Exception {
+    Flags flags = Flags.parse(args);
+    List<Row> rows = run(flags, Benchmarks.all());
+    boolean failed = rows.stream().anyMatch(row -> row.verdict() == Verdict.NONE);
+    System.exit(failed ? 1 : 0);
+  }
+
+  /** Runs the benchmarks that {@code flags} select, prints the table, writes the report. */
+  public static List<Row> run(Flags flags, List<Benchmark> benchmarks) {
+    Set<String> only =
+        Set.copyOf(flags.list("only", benchmarks.stream().map(Benchmark::name).toList()));
+    Set<String> known = benchmarks.stream().map(Benchmark::name).collect(Collectors.toSet());
+    if (!known.containsAll(only)) {
+      throw new IllegalArgumentException("--only names one of " + known + ", not " + only);
+    }
+    String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    Path workDir = Path.of(flags.text("work-dir", "target/benchmarks"));
+    List<Row> rows = new ArrayList<>();
+    try (BenchContext context = new BenchContext(flags, workDir, System.out)) {
+      for (Benchmark benchmark : benchmarks) {
+        if (!only.contains(benchmark.name())) {
+          rows.add(Row.none(benchmark.row(), benchmark.title(), "not selected by --only"));
+          continue;
+        }
+        context.log("row " + benchmark.row() + ": " + benchmark.title());
+        long begin = System.nanoTime();
+        try {
+          rows.addAll(benchmark.run(context));
+        } catch (Exception ex) {
+          context.note(benchmark.title(), "failed: " + ex);
+          ex.printStackTrace(System.out);
+          rows.add(Row.none(benchmark.row(), benchmark.title(), "failed: " + ex.getMessage()));
+        }
+        context.log(
+            "row "
+                + benchmark.row()
+                + " took "
+                + Math.round((System.nanoTime() - begin) / 1e9)
+                + " s");
+      }
+      if (benchmarks.stream().noneMatch(benchmark -> benchmark.row() == Benchmarks.MEMORY_ROW)) {
+        rows.add(
+            Row.none(Benchmarks.MEMORY_ROW, "memory (RSS over time)", "built apart, not yet here"));
+      }
+      System.out.println();
+      System.out.print(Report.table(rows));
+      String reportFile = flags.text("report", "");
+      if (!reportFile.isEmpty()) {
+        Report.Machine machine =
+            new Report.Machine(
+                command(args(flags)),
+                Runtime.getRuntime().availableProcessors(),
+                memory(),
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
+                started);
+        Report.write(
+            Path.of(reportFile), "Benchmarks", Report.markdown(machine, rows, context.notes()));
+        context.log("wrote " + reportFile);
+      }
+    }
+    return rows;
+  }
+
+  private static String args(Flags flags) {
+    return flags.names().stream()
+        .filter(name -> !name.equals("report") && !name.equals("work-dir"))
+        .map(name -> "--" + name + "=" + flags.text(name, ""))
+        .collect(Collectors.joining(" "));
+  }
+
+  private static String command(String args) {
+    String base =
+        System.getProperty("benchmarks.command", "java ... " + BenchmarkRunner.class.getName());
+    return args.isEmpty() ? base : base + " -Dbenchmarks.args=\"" + args + "\"";
+  }
+
+  private static String memory() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        if (line.startsWith("MemTotal:")) {
+          long kib = Long.parseLong(line.replaceAll("[^0-9]", ""));
+          return Math.round(kib / 1024.0 / 1024.0) + " GiB";
+        }
+      }
+    } catch (java.io.IOException ex) {
+      return "unknown (no /proc/meminfo)";
+    }
+    return "unknown";
+  }
+}

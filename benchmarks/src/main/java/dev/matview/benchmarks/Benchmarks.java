@@ -1,0 +1,35 @@
+package dev.matview.benchmarks;
+
+import dev.matview.benchmarks.aggregation.AggregationBenchmark;
+import dev.matview.benchmarks.failover.FailoverBenchmark;
+import dev.matview.benchmarks.lookups.ForwardedLookupsBenchmark;
+import dev.matview.benchmarks.lookups.HttpLookupsBenchmark;
+import dev.matview.benchmarks.lookups.LookupPathBenchmark;
+import dev.matview.benchmarks.restore.RestoreBenchmark;
+import dev.matview.benchmarks.scan.ScanBenchmark;
+import java.util.List;
+
+/** Every benchmark of issue 8's table, in the order of its rows. */
+public final class Benchmarks {
+
+  /**
+   * Row 7 of issue 8's table, memory, is built apart (package {@code
+   * dev.matview.benchmarks.memory}); its benchmark joins {@link #all()} between rows 6 and 8.
+   */
+  public static final int MEMORY_ROW = 7;
+
+  private Benchmarks() {}
+
+  /** Every benchmark, by row. */
+  public static List<Benchmark> all() {
+    return List.of(
+        new HttpLookupsBenchmark(),
+        new LookupPathBenchmark(),
+        new ForwardedLookupsBenchmark(),
+        new ScanBenchmark(),
+        new AggregationBenchmark(),
+        new RestoreBenchmark(),
+        // Row 7 (memory) goes here.
+        new FailoverBenchmark());
+  }
+}

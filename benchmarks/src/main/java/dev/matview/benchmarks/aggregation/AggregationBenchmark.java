@@ -1,0 +1,169 @@
+package dev.matview.benchmarks.aggregation;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.Flags;
+import dev.matview.benchmarks.Row;
+import dev.matview.benchmarks.Stats;
+import dev.matview.benchmarks.Throughput;
+import dev.matview.benchmarks.app.HandWrittenAggregation;
+import dev.matview.benchmarks.kafka.OrdersProducer;
+import dev.matview.benchmarks.kafka.StreamsProgress;
+import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.ChildJvm;
+import dev.matview.benchmarks.process.Http;
+import dev.matview.benchmarks.process.KafkaBroker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.awaitility.Awaitility;
+
+/**
+ * Row 5: {@code --orders} orders of {@code --customers} customers through {@code
+ * revenue-per-customer} until its store holds the final values, against the same topology written
+ * by hand, each reading the same topic from the start under an application id of its own.
+ */
+public final class AggregationBenchmark implements Benchmark {
+
+  private static final String TITLE = "aggregation into revenue-per-customer";
+
+  private static final String TOPIC = "aggregation-orders";
+
+  @Override
+  public int row() {
+    return 5;
+  }
+
+  @Override
+  public String name() {
+    return "aggregation";
+  }
+
+  @Override
+  public String title() {
+    return TITLE;
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    Flags flags = context.flags();
+    KafkaBroker broker = context.broker();
+    long orders = flags.integer("orders", 1_000_000);
+    long customers = Math.min(flags.integer("customers", 10_000), orders);
+    broker.createTopic(TOPIC, flags.integer("partitions", 4));
+    OrdersProducer.publish(broker.bootstrapServers(), TOPIC, orders, customers);
+    List<Double> baseline = new ArrayList<>();
+    List<Double> matview = new ArrayList<>();
+    for (int round = 1; round <= flags.integer("aggregation-rounds", 1); round++) {
+      baseline.add(handWritten(context, round, orders));
+      matview.add(matview(context, round, orders, customers));
+    }
+    return List.of(
+        Row.atLeast(
+                5,
+                "orders/s until the store is final (" + orders + " orders)",
+                Stats.median(matview),
+                Stats.median(baseline),
+                "orders/s",
+                0.95)
+            .boundedBy("see the analysis of row 5"));
+  }
+
+  private double handWritten(BenchContext context, int round, long orders) throws Exception {
+    String applicationId = "bench-aggregation-hand-" + round;
+    ChildJvm jvm =
+        new ChildJvm(
+            "aggregation-hand-" + round,
+            List.of("-Xmx512m"),
+            HandWrittenAggregation.class,
+            List.of(
+                "--bootstrap-servers=" + context.broker().bootstrapServers(),
+                "--topic=" + TOPIC,
+                "--application-id=" + applicationId,
+                "--state-dir=" + context.dir("aggregation").resolve("state-hand-" + round)),
+            context.dir("aggregation"));
+    jvm.start();
+    try {
+      double perSecond = measure(context, applicationId, orders, jvm::isAlive);
+      context.log(
+          TITLE + ": hand-written round " + round + ": " + Stats.format(perSecond, "orders/s"));
+      return perSecond;
+    } finally {
+      jvm.kill();
+    }
+  }
+
+  private double matview(BenchContext context, int round, long orders, long customers)
+      throws Exception {
+    String applicationId = "bench-aggregation-matview-" + round;
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (String view : ClusterSpec.ALL_VIEWS) {
+      properties.put("bench.views." + view, Boolean.toString(view.equals("revenue-per-customer")));
+    }
+    AppInstance app =
+        new AppInstance(
+            "aggregation-matview-" + round,
+            context.dir("aggregation"),
+            context.broker().bootstrapServers(),
+            applicationId,
+            TOPIC,
+            properties);
+    app.start();
+    try {
+      double perSecond =
+          measure(
+              context,
+              applicationId,
+              orders,
+              () -> {
+                app.requireAlive();
+                return true;
+              });
+      String answer =
+          Http.get(app.uri("/views/revenue-per-customer/keys/customer-0"), Duration.ofSeconds(10))
+              .body();
+      long expected = orders / customers;
+      if (!answer.contains("\"orders\":" + expected + ",")) {
+        throw new IllegalStateException(
+            "customer-0 should have " + expected + " orders, Matview answered " + answer);
+      }
+      context.log(TITLE + ": Matview round " + round + ": " + Stats.format(perSecond, "orders/s"));
+      return perSecond;
+    } finally {
+      app.kill();
+    }
+  }
+
+  /** Orders a second from the first committed progress of {@code applicationId} to the last. */
+  private static double measure(
+      BenchContext context, String applicationId, long orders, BooleanSupplier alive) {
+    Throughput throughput = new Throughput();
+    long started = System.nanoTime();
+    try (Admin admin = context.broker().admin()) {
+      Awaitility.await(applicationId + " aggregating " + orders + " orders")
+          .atMost(Duration.ofMinutes(10).plusSeconds(orders / 1_000))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                if (!alive.getAsBoolean()) {
+                  throw new IllegalStateException(applicationId + " exited");
+                }
+                StreamsProgress progress = StreamsProgress.of(admin, applicationId, TOPIC);
+                long done =
+                    progress.caughtUp() && progress.repartitionEnd() >= orders
+                        ? 2 * orders
+                        : Math.min(
+                            progress.sourceCommitted() + progress.repartitionCommitted(),
+                            2 * orders - 1);
+                throughput.observe(System.nanoTime(), done, 2 * orders);
+                return throughput.complete();
+              });
+    }
+    return throughput.perSecond(System.nanoTime() - started) / 2;
+  }
+}

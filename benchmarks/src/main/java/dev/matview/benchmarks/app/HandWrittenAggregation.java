@@ -1,0 +1,72 @@
+package dev.matview.benchmarks.app;
+
+import dev.matview.benchmarks.Flags;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Row 5's baseline: {@code revenue-per-customer} written by hand with the Kafka Streams DSL, the
+ * same topology (re-key by customer through a repartition topic, aggregate into a store) and the
+ * same settings as the benchmark app's Streams (commit interval, replication, defaults otherwise).
+ *
+ * <p>Flags: {@code --bootstrap-servers}, {@code --topic}, {@code --application-id}, {@code
+ * --state-dir}.
+ */
+public final class HandWrittenAggregation {
+
+  private HandWrittenAggregation() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    Flags flags = Flags.parse(args);
+    JsonMapper json = JsonMapper.builder().build();
+    Serde<Order> orders = jsonSerde(json, Order.class);
+    Serde<Revenue> revenues = jsonSerde(json, Revenue.class);
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(flags.text("topic", "orders"), Consumed.with(Serdes.String(), orders))
+        .groupBy((orderId, order) -> order.customerId(), Grouped.with(Serdes.String(), orders))
+        .aggregate(
+            Revenue::none,
+            (customerId, order, revenue) -> revenue.plus(order.amount()),
+            Materialized
+                .<String, Revenue,
+                    org.apache.kafka.streams.state.KeyValueStore<
+                        org.apache.kafka.common.utils.Bytes, byte[]>>
+                    as("revenue-per-customer")
+                .withKeySerde(Serdes.String())
+                .withValueSerde(revenues));
+    Properties config = new Properties();
+    config.put(StreamsConfig.APPLICATION_ID_CONFIG, flags.text("application-id", "hand-written"));
+    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, flags.text("bootstrap-servers", ""));
+    config.put(StreamsConfig.STATE_DIR_CONFIG, flags.text("state-dir", "state"));
+    config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+    config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    CountDownLatch stopped = new CountDownLatch(1);
+    KafkaStreams streams = new KafkaStreams(builder.build(), config);
+    streams.setStateListener(
+        (now, before) -> {
+          if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
+            stopped.countDown();
+          }
+        });
+    Runtime.getRuntime().addShutdownHook(new Thread(streams::close));
+    streams.start();
+    stopped.await();
+  }
+
+  private static <T> Serde<T> jsonSerde(JsonMapper json, Class<T> type) {
+    Serializer<T> serializer = (topic, value) -> json.writeValueAsBytes(value);
+    Deserializer<T> deserializer = (topic, bytes) -> json.readValue(bytes, type);
+    return Serdes.serdeFrom(serializer, deserializer);
+  }
+}

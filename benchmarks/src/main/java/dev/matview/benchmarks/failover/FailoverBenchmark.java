@@ -1,0 +1,175 @@
+package dev.matview.benchmarks.failover;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.KeySample;
+import dev.matview.benchmarks.LoadedCluster;
+import dev.matview.benchmarks.Row;
+import dev.matview.benchmarks.Stats;
+import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.Http;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.awaitility.Awaitility;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Row 8: two instances, the owner of a key killed with SIGKILL, and the time from the kill until
+ * the survivor answers that key again: stale ({@code allowStale=true}) and exact; once with a
+ * standby replica of every partition, once without.
+ */
+public final class FailoverBenchmark implements Benchmark {
+
+  private static final String TITLE = "failover after kill -9 of an owner";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @Override
+  public int row() {
+    return 8;
+  }
+
+  @Override
+  public String name() {
+    return "failover";
+  }
+
+  @Override
+  public String title() {
+    return TITLE;
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    Times standby = failover(context, true);
+    Times alone = failover(context, false);
+    return List.of(
+        Row.within(
+                8,
+                "stale answer after the kill, with a standby",
+                standby.stale,
+                alone.stale,
+                "s",
+                1.0)
+            .boundedBy("the forward to the dead owner failing"),
+        Row.info(8, "exact answer after the kill, with a standby", standby.exact, alone.exact, "s")
+            .boundedBy("session timeout, then rebalance"),
+        Row.info(
+                8,
+                "stale answer after the kill, without a standby (beside: with)",
+                alone.stale,
+                standby.stale,
+                "s")
+            .boundedBy("session timeout, rebalance and restore"),
+        Row.info(
+                8,
+                "exact answer after the kill, without a standby (beside: with)",
+                alone.exact,
+                standby.exact,
+                "s")
+            .boundedBy("session timeout, rebalance and restore"));
+  }
+
+  private Times failover(BenchContext context, boolean withStandby) throws Exception {
+    long keys = context.flags().integer("failover-keys", 100_000);
+    ClusterSpec spec =
+        new ClusterSpec(
+            withStandby ? "failover-standby" : "failover-alone",
+            2,
+            keys,
+            keys,
+            Set.of(Clusters.TABLE_VIEW),
+            Map.of("matview.standby-replicas", withStandby ? "1" : "0"));
+    try (LoadedCluster cluster = LoadedCluster.start(context, spec)) {
+      AppInstance survivor = cluster.instance(0);
+      AppInstance owner = cluster.instance(1);
+      if (withStandby) {
+        awaitStandbysCaughtUp(survivor, context.flags().integer("partitions", 4));
+      }
+      String key = keyOwnedBy(owner, survivor, spec);
+      String path = "/views/" + Clusters.TABLE_VIEW + "/keys/" + key;
+      long killed = System.nanoTime();
+      owner.kill();
+      double stale = -1;
+      double exact = -1;
+      long deadline = killed + Duration.ofMinutes(3).toNanos();
+      while ((stale < 0 || exact < 0) && System.nanoTime() < deadline) {
+        if (stale < 0 && answers(survivor, path + "?allowStale=true")) {
+          stale = (System.nanoTime() - killed) / 1e9;
+        }
+        if (exact < 0 && answers(survivor, path)) {
+          exact = (System.nanoTime() - killed) / 1e9;
+        }
+      }
+      if (stale < 0 || exact < 0) {
+        throw new IllegalStateException(key + " did not answer within 3 minutes of the kill");
+      }
+      context.note(
+          TITLE,
+          (withStandby ? "with" : "without")
+              + " a standby: stale after "
+              + Stats.format(stale, "s")
+              + ", exact after "
+              + Stats.format(exact, "s"));
+      return new Times(stale, exact);
+    }
+  }
+
+  /** Whether {@code instance} answers {@code path} with the key's value, one order. */
+  private static boolean answers(AppInstance instance, String path) {
+    try {
+      HttpResponse<String> answer = Http.get(instance.uri(path), Duration.ofSeconds(3));
+      return answer.statusCode() == 200 && answer.body().contains("\"value\":1");
+    } catch (IOException ex) {
+      return false;
+    }
+  }
+
+  private static void awaitStandbysCaughtUp(AppInstance instance, int partitions) {
+    Awaitility.await(instance.name() + " holding every partition, active or standby, caught up")
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(250))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              JsonNode views =
+                  JSON.readTree(
+                          Http.get(instance.uri("/actuator/health/matview"), Duration.ofSeconds(5))
+                              .body())
+                      .path("details")
+                      .path("views")
+                      .path(Clusters.TABLE_VIEW);
+              int caughtUp = 0;
+              for (JsonNode partition : views) {
+                caughtUp += partition.path("lag").asLong(-1) == 0 ? 1 : 0;
+              }
+              return caughtUp == partitions;
+            });
+  }
+
+  private static String keyOwnedBy(AppInstance owner, AppInstance asked, ClusterSpec spec)
+      throws IOException {
+    for (String key : KeySample.customers(spec.customers(), 200)) {
+      HttpResponse<String> answer =
+          Http.get(
+              asked.uri("/views/" + Clusters.TABLE_VIEW + "/keys/" + key), Duration.ofSeconds(5));
+      if (answer.statusCode() == 200
+          && owner
+              .hostAndPort()
+              .equals(answer.headers().firstValue("Matview-Served-By").orElse(""))) {
+        return key;
+      }
+    }
+    throw new IllegalStateException(owner.name() + " owns none of 200 keys asked");
+  }
+
+  /** Seconds from the kill to the first stale and the first exact answer. */
+  private record Times(double stale, double exact) {}
+}

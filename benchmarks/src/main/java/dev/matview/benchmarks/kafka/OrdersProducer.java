@@ -1,0 +1,64 @@
+package dev.matview.benchmarks.kafka;
+
+import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Publishes orders as the sample does: key {@code orderId}, JSON value; the {@code i}th order is
+ * from {@code customer-(i mod customers)} and its amount is {@code 1 + (i mod 100)} and a half.
+ */
+public final class OrdersProducer {
+
+  private OrdersProducer() {}
+
+  /** The customer id of order {@code index}. */
+  public static String customer(long index, long customers) {
+    return "customer-" + (index % customers);
+  }
+
+  /** The amount of order {@code index}, as JSON. */
+  public static String amount(long index) {
+    return (1 + index % 100) + ".5";
+  }
+
+  /** Publishes {@code count} orders to {@code topic} and waits until the broker has them all. */
+  public static void publish(String bootstrapServers, String topic, long count, long customers) {
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            StringSerializer.class,
+            ProducerConfig.LINGER_MS_CONFIG,
+            10,
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            256 * 1024,
+            ProducerConfig.COMPRESSION_TYPE_CONFIG,
+            "lz4",
+            ProducerConfig.ACKS_CONFIG,
+            "1");
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+      for (long i = 0; i < count; i++) {
+        String orderId = "order-" + i;
+        String value =
+            "{\"orderId\":\""
+                + orderId
+                + "\",\"customerId\":\""
+                + customer(i, customers)
+                + "\",\"amount\":"
+                + amount(i)
+                + ",\"ts\":\""
+                + Instant.now()
+                + "\"}";
+        producer.send(new ProducerRecord<>(topic, orderId, value));
+      }
+      producer.flush();
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package dev.matview.benchmarks.lookups;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.KeySample;
+import dev.matview.benchmarks.LoadedCluster;
+import dev.matview.benchmarks.Row;
+import dev.matview.benchmarks.load.LoadResult;
+import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.Http;
+import dev.matview.benchmarks.process.LoadDriverProcess;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Row 3: lookups sent to one of two instances for keys the other owns, which it forwards, against
+ * the same lookups sent to the owner and answered locally.
+ */
+public final class ForwardedLookupsBenchmark implements Benchmark {
+
+  private static final String TITLE = "forwarded key lookups, two instances";
+
+  @Override
+  public int row() {
+    return 3;
+  }
+
+  @Override
+  public String name() {
+    return "forwarded";
+  }
+
+  @Override
+  public String title() {
+    return TITLE;
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    ClusterSpec spec = Clusters.twoInstances(context.flags());
+    LoadedCluster cluster = context.cluster(spec);
+    AppInstance asked = cluster.instance(0);
+    AppInstance owner = cluster.instance(1);
+    List<String> keys =
+        keysOwnedBy(owner, asked, spec, context.flags().integer("forwarded-keys", 2_000));
+    context.log(TITLE + ": " + keys.size() + " keys owned by " + owner.name());
+    List<String> paths = KeySample.paths("/views/" + Clusters.TABLE_VIEW + "/keys/", keys);
+    LoadDriverProcess local = HttpLookupsBenchmark.load(context, paths);
+    LoadDriverProcess forwarded = HttpLookupsBenchmark.load(context, paths);
+    LoadRounds saturated =
+        new LoadRounds(context, TITLE).run(local, owner.port(), forwarded, asked.port(), 0);
+    double rate = saturated.matview(LoadResult::throughput) / 2;
+    LoadRounds fixed =
+        new LoadRounds(context, TITLE).run(local, owner.port(), forwarded, asked.port(), rate);
+    return List.of(
+        Row.atLeast(
+                3,
+                "forwarded lookups/s at saturation",
+                saturated.matview(LoadResult::throughput),
+                saturated.baseline(LoadResult::throughput),
+                "req/s",
+                0.6)
+            .boundedBy("two HTTP hops, both instances on the same 2 cores"),
+        Row.addedAtMost(
+                3,
+                "p50 at half the forwarded peak (" + Math.round(rate) + " req/s)",
+                fixed.matview(LoadResult::p50Micros) / 1000,
+                fixed.baseline(LoadResult::p50Micros) / 1000,
+                "ms",
+                0.5)
+            .boundedBy("one extra HTTP exchange on loopback"),
+        Row.info(
+            3,
+            "p99 at half the forwarded peak",
+            fixed.matview(LoadResult::p99Micros) / 1000,
+            fixed.baseline(LoadResult::p99Micros) / 1000,
+            "ms"));
+  }
+
+  /** Up to {@code wanted} keys that {@code asked} answers through {@code owner}. */
+  private static List<String> keysOwnedBy(
+      AppInstance owner, AppInstance asked, ClusterSpec spec, int wanted) throws Exception {
+    List<String> owned = new ArrayList<>();
+    for (String key : KeySample.customers(spec.customers(), Math.max(wanted * 4, 8))) {
+      HttpResponse<String> answer =
+          Http.get(
+              asked.uri("/views/" + Clusters.TABLE_VIEW + "/keys/" + key), Duration.ofSeconds(5));
+      if (answer.statusCode() == 200
+          && owner
+              .hostAndPort()
+              .equals(answer.headers().firstValue("Matview-Served-By").orElse(""))) {
+        owned.add(key);
+      }
+      if (owned.size() >= wanted) {
+        break;
+      }
+    }
+    if (owned.isEmpty()) {
+      throw new IllegalStateException(owner.name() + " owns none of the keys asked");
+    }
+    return owned;
+  }
+}

@@ -1,0 +1,95 @@
+package dev.matview.benchmarks.lookups;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.Flags;
+import dev.matview.benchmarks.KeySample;
+import dev.matview.benchmarks.Row;
+import dev.matview.benchmarks.load.LoadResult;
+import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.Http;
+import dev.matview.benchmarks.process.LoadDriverProcess;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Row 1: key lookups over HTTP on one instance holding {@code --keys} keys, against an endpoint of
+ * the same app that serves the same JSON from a {@code ConcurrentHashMap}.
+ */
+public final class HttpLookupsBenchmark implements Benchmark {
+
+  private static final String TITLE = "HTTP key lookups, one instance";
+
+  @Override
+  public int row() {
+    return 1;
+  }
+
+  @Override
+  public String name() {
+    return "lookups";
+  }
+
+  @Override
+  public String title() {
+    return TITLE;
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    Flags flags = context.flags();
+    ClusterSpec spec = Clusters.oneInstance(flags);
+    AppInstance app = context.cluster(spec).instance(0);
+    String filled =
+        Http.post(app.uri("/baseline/" + Clusters.TABLE_VIEW + "/fill"), Duration.ofMinutes(2))
+            .body();
+    context.log(TITLE + ": baseline map filled: " + filled);
+    List<String> keys =
+        KeySample.customers(spec.customers(), flags.integer("lookup-keys", 100_000));
+    LoadDriverProcess baseline =
+        load(context, KeySample.paths("/baseline/" + Clusters.TABLE_VIEW + "/keys/", keys));
+    LoadDriverProcess matview =
+        load(context, KeySample.paths("/views/" + Clusters.TABLE_VIEW + "/keys/", keys));
+    LoadRounds saturated =
+        new LoadRounds(context, TITLE).run(baseline, app.port(), matview, app.port(), 0);
+    double baselinePeak = saturated.baseline(LoadResult::throughput);
+    double rate = baselinePeak / 2;
+    LoadRounds fixed =
+        new LoadRounds(context, TITLE).run(baseline, app.port(), matview, app.port(), rate);
+    return List.of(
+        Row.atLeast(
+                1,
+                "lookups/s at saturation",
+                saturated.matview(LoadResult::throughput),
+                baselinePeak,
+                "req/s",
+                0.90)
+            .boundedBy("CPU: server and load driver share 2 cores"),
+        Row.addedAtMost(
+                1,
+                "p99 at half the baseline's peak (" + Math.round(rate) + " req/s)",
+                fixed.matview(LoadResult::p99Micros) / 1000,
+                fixed.baseline(LoadResult::p99Micros) / 1000,
+                "ms",
+                0.5)
+            .boundedBy("CO-corrected; stalls of either JVM"),
+        Row.info(
+            1,
+            "p50 at half the baseline's peak",
+            fixed.matview(LoadResult::p50Micros) / 1000,
+            fixed.baseline(LoadResult::p50Micros) / 1000,
+            "ms"));
+  }
+
+  static LoadDriverProcess load(BenchContext context, List<String> paths) {
+    Flags flags = context.flags();
+    return new LoadDriverProcess(
+        context.dir("load"),
+        paths,
+        flags.integer("connections", 16),
+        flags.decimal("seconds", 10),
+        flags.decimal("warmup-seconds", 3));
+  }
+}

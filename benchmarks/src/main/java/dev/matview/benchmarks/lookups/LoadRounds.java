@@ -1,0 +1,80 @@
+package dev.matview.benchmarks.lookups;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Stats;
+import dev.matview.benchmarks.load.LoadResult;
+import dev.matview.benchmarks.process.LoadDriverProcess;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Interleaved load rounds against a baseline and Matview (baseline, Matview, baseline, ...) whose
+ * figures are the medians over the rounds.
+ */
+final class LoadRounds {
+
+  private final BenchContext context;
+
+  private final String title;
+
+  private final int rounds;
+
+  private final List<LoadResult> baseline = new ArrayList<>();
+
+  private final List<LoadResult> matview = new ArrayList<>();
+
+  LoadRounds(BenchContext context, String title) {
+    this.context = context;
+    this.title = title;
+    this.rounds = context.flags().integer("rounds", 3);
+  }
+
+  /** Runs the rounds at saturation, or at {@code rate} requests a second when it is positive. */
+  LoadRounds run(
+      LoadDriverProcess baselineLoad,
+      int baselinePort,
+      LoadDriverProcess matviewLoad,
+      int matviewPort,
+      double rate) {
+    for (int round = 1; round <= this.rounds; round++) {
+      this.baseline.add(round(baselineLoad, baselinePort, rate, "baseline", round));
+      this.matview.add(round(matviewLoad, matviewPort, rate, "matview", round));
+    }
+    return this;
+  }
+
+  /** The median over the baseline's rounds of {@code figure}. */
+  double baseline(ToDoubleFunction<LoadResult> figure) {
+    return Stats.median(this.baseline.stream().map(figure::applyAsDouble).toList());
+  }
+
+  /** The median over Matview's rounds of {@code figure}. */
+  double matview(ToDoubleFunction<LoadResult> figure) {
+    return Stats.median(this.matview.stream().map(figure::applyAsDouble).toList());
+  }
+
+  private LoadResult round(LoadDriverProcess load, int port, double rate, String side, int round) {
+    LoadResult result = rate > 0 ? load.atRate(port, rate) : load.saturate(port);
+    String line =
+        side
+            + " round "
+            + round
+            + (rate > 0 ? " at " + Stats.format(rate, "req/s") : " at saturation")
+            + ": "
+            + Stats.format(result.throughput(), "req/s")
+            + ", p50 "
+            + Stats.format(result.p50Micros() / 1000, "ms")
+            + ", p99 "
+            + Stats.format(result.p99Micros() / 1000, "ms")
+            + ", "
+            + result.errors()
+            + " errors";
+    if (result.errors() > 0 || result.requests() == 0) {
+      this.context.note(this.title, line);
+    } else {
+      this.context.log(this.title + ": " + line);
+    }
+    return result;
+  }
+}

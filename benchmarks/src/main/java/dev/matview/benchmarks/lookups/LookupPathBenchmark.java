@@ -1,0 +1,115 @@
+package dev.matview.benchmarks.lookups;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.Flags;
+import dev.matview.benchmarks.Row;
+import dev.matview.benchmarks.kafka.OrdersProducer;
+import dev.matview.benchmarks.process.KafkaBroker;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Row 2: JMH with {@code -prof gc} of the in-process lookup path of a cached key, against a raw
+ * {@code ReadOnlyKeyValueStore.get} on the same store.
+ */
+public final class LookupPathBenchmark implements Benchmark {
+
+  private static final String TOPIC = "path-orders";
+
+  @Override
+  public int row() {
+    return 2;
+  }
+
+  @Override
+  public String name() {
+    return "lookup-path";
+  }
+
+  @Override
+  public String title() {
+    return "in-process lookup path (JMH)";
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    Flags flags = context.flags();
+    KafkaBroker broker = context.broker();
+    int keys = Math.max(flags.integer("path-keys", 10_000), 8);
+    broker.createTopic(TOPIC, flags.integer("partitions", 4));
+    OrdersProducer.publish(broker.bootstrapServers(), TOPIC, keys, keys);
+    int forks = flags.integer("jmh-forks", 1);
+    Path stateDir = context.dir("lookup-path");
+    Map<String, String> properties =
+        Map.of(
+            InProcessApp.BOOTSTRAP, broker.bootstrapServers(),
+            InProcessApp.TOPIC, TOPIC,
+            InProcessApp.STATE_DIR, stateDir.toString());
+    TimeValue time = TimeValue.milliseconds(flags.integer("jmh-millis", 1_000));
+    ChainedOptionsBuilder options =
+        new OptionsBuilder()
+            .include(LookupPathJmh.class.getName())
+            .forks(forks)
+            .warmupIterations(flags.integer("jmh-warmups", 3))
+            .warmupTime(time)
+            .measurementIterations(flags.integer("jmh-iterations", 5))
+            .measurementTime(time)
+            .threads(1)
+            .addProfiler(GCProfiler.class)
+            .shouldFailOnError(true);
+    if (forks > 0) {
+      options.jvmArgsAppend(
+          "-Xmx512m",
+          "-Djava.io.tmpdir=" + stateDir.resolve("tmp"),
+          "-D" + InProcessApp.BOOTSTRAP + "=" + broker.bootstrapServers(),
+          "-D" + InProcessApp.TOPIC + "=" + TOPIC,
+          "-D" + InProcessApp.STATE_DIR + "=" + stateDir);
+    } else {
+      properties.forEach(System::setProperty);
+    }
+    Collection<RunResult> results;
+    try {
+      results = new Runner(options.build()).run();
+    } finally {
+      InProcessApp.close();
+    }
+    RunResult matview = find(results, "matview");
+    RunResult raw = find(results, "raw");
+    return List.of(
+        Row.atMost(
+                2,
+                "lookup of a cached key",
+                matview.getPrimaryResult().getScore(),
+                raw.getPrimaryResult().getScore(),
+                "ns/op",
+                1.5)
+            .boundedBy("see the analysis of row 2"),
+        Row.info(2, "bytes allocated per lookup", allocated(matview), allocated(raw), "B/op"));
+  }
+
+  private static RunResult find(Collection<RunResult> results, String method) {
+    return results.stream()
+        .filter(result -> result.getParams().getBenchmark().endsWith("." + method))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("JMH ran no benchmark named " + method));
+  }
+
+  private static double allocated(RunResult result) {
+    Map<String, Result> secondary = result.getSecondaryResults();
+    return secondary.entrySet().stream()
+        .filter(entry -> entry.getKey().endsWith("gc.alloc.rate.norm"))
+        .mapToDouble(entry -> entry.getValue().getScore())
+        .findFirst()
+        .orElse(Double.NaN);
+  }
+}

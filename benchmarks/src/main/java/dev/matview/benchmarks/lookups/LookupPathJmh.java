@@ -1,0 +1,78 @@
+package dev.matview.benchmarks.lookups;
+
+import dev.matview.benchmarks.Clusters;
+import dev.matview.query.CallerContext;
+import dev.matview.query.KeyAnswer;
+import dev.matview.query.Routed;
+import dev.matview.query.ViewQueryService;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Row 2's JMH benchmarks: one cached key looked up through Matview's whole in-process path
+ * (routing, lag check, store, metrics) and through a raw {@code ReadOnlyKeyValueStore.get} on the
+ * same store partition.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class LookupPathJmh {
+
+  /** The key both benchmarks look up. */
+  static final String KEY = "customer-7";
+
+  @SuppressWarnings("NullAway.Init")
+  private ViewQueryService queryService;
+
+  @SuppressWarnings("NullAway.Init")
+  private ReadOnlyKeyValueStore<String, Object> store;
+
+  private final CallerContext caller = CallerContext.direct();
+
+  /** Starts the app in this JVM, once, and opens the key's store partition. */
+  @Setup
+  public void setUp() {
+    var app = InProcessApp.get();
+    this.queryService = app.getBean(ViewQueryService.class);
+    KafkaStreams streams = InProcessApp.streams(app);
+    String storeName = this.queryService.view(Clusters.TABLE_VIEW).storeName();
+    KeyQueryMetadata metadata =
+        streams.queryMetadataForKey(storeName, KEY, Serdes.String().serializer());
+    this.store =
+        streams.store(
+            StoreQueryParameters.fromNameAndType(
+                    storeName, QueryableStoreTypes.<String, Object>keyValueStore())
+                .withPartition(metadata.partition()));
+    Object raw = raw();
+    Object answer = matview();
+    if (raw == null || !Objects.equals(raw, ((Routed.Local<KeyAnswer>) answer).answer().value())) {
+      throw new IllegalStateException(
+          "Matview answered " + answer + " where the store holds " + raw);
+    }
+  }
+
+  /** The lookup through Matview's query service. */
+  @Benchmark
+  public Object matview() {
+    return this.queryService.get(Clusters.TABLE_VIEW, KEY, this.caller);
+  }
+
+  /** The raw lookup in the same store partition. */
+  @Benchmark
+  public Object raw() {
+    return this.store.get(KEY);
+  }
+}

@@ -1,0 +1,5 @@
+/** Rows 1 to 3: key lookups over HTTP, in process, and forwarded to the owner. */
+@NullMarked
+package dev.matview.benchmarks.lookups;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,99 @@
+package dev.matview.benchmarks.process;
+
+import dev.matview.benchmarks.app.BenchApplication;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+
+/** One instance of the benchmark app in a JVM of its own, on a local port and its own state dir. */
+public final class AppInstance {
+
+  private final String name;
+
+  private final int port = LocalPorts.free();
+
+  private final ChildJvm jvm;
+
+  /**
+   * An instance named {@code name} of the application {@code applicationId} reading {@code topic}
+   * on {@code bootstrapServers}, with its files under {@code workDir} and {@code properties} as
+   * further command-line properties.
+   */
+  public AppInstance(
+      String name,
+      Path workDir,
+      String bootstrapServers,
+      String applicationId,
+      String topic,
+      Map<String, String> properties) {
+    this.name = name;
+    List<String> arguments = new ArrayList<>();
+    arguments.add("--server.port=" + this.port);
+    arguments.add("--spring.kafka.bootstrap-servers=" + bootstrapServers);
+    arguments.add("--spring.kafka.streams.application-id=" + applicationId);
+    arguments.add("--spring.kafka.streams.state-dir=" + workDir.resolve("state-" + name));
+    arguments.add("--bench.topic=" + topic);
+    properties.forEach((key, value) -> arguments.add("--" + key + "=" + value));
+    this.jvm = new ChildJvm(name, List.of("-Xmx512m"), BenchApplication.class, arguments, workDir);
+  }
+
+  /** Starts the instance's JVM without waiting for it. */
+  public void start() {
+    this.jvm.start();
+  }
+
+  /** Kills the instance with SIGKILL (kill -9 by its PID). */
+  public void kill() {
+    this.jvm.kill();
+  }
+
+  /** Waits until the instance's views are ready to serve. */
+  public void awaitServing(Duration bound) {
+    Awaitility.await(this.name + " serving on port " + this.port)
+        .atMost(bound)
+        .pollInterval(Duration.ofMillis(250))
+        .until(this::serving);
+  }
+
+  /** Whether the instance runs and its {@code matview} health component is UP. */
+  public boolean serving() {
+    requireAlive();
+    try {
+      return Http.get(uri("/actuator/health/matview"), Duration.ofSeconds(5)).statusCode() == 200;
+    } catch (IOException ex) {
+      return false;
+    }
+  }
+
+  /** Fails when the instance's JVM has exited. */
+  public void requireAlive() {
+    if (!this.jvm.isAlive()) {
+      throw new IllegalStateException(this.name + " exited; see " + this.jvm.logFile());
+    }
+  }
+
+  /** The address of {@code pathAndQuery} on this instance. */
+  public URI uri(String pathAndQuery) {
+    return URI.create("http://127.0.0.1:" + this.port + pathAndQuery);
+  }
+
+  /** The port the instance listens on. */
+  public int port() {
+    return this.port;
+  }
+
+  /** {@code 127.0.0.1:port}, as its answers name it in {@code Matview-Served-By}. */
+  public String hostAndPort() {
+    return "127.0.0.1:" + this.port;
+  }
+
+  /** The instance's name. */
+  public String name() {
+    return this.name;
+  }
+}

@@ -1,0 +1,148 @@
+package dev.matview.benchmarks.process;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Java process on this JVM's classpath with its own {@code java.io.tmpdir}, its output in a log
+ * file, killed by its own PID with SIGKILL; a shutdown hook kills every one still running.
+ */
+public final class ChildJvm {
+
+  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(ChildJvm::killAll, "benchmarks-reaper"));
+  }
+
+  private final String name;
+
+  private final List<String> command;
+
+  private final Path tmpDir;
+
+  private final Path logFile;
+
+  private @Nullable Process process;
+
+  /**
+   * A process named {@code name} that runs {@code mainClass} with {@code jvmOptions} and {@code
+   * arguments}, with a temp dir and log file under {@code workDir}.
+   */
+  public ChildJvm(
+      String name,
+      List<String> jvmOptions,
+      Class<?> mainClass,
+      List<String> arguments,
+      Path workDir) {
+    this.name = name;
+    this.tmpDir = workDir.resolve("tmp-" + name);
+    this.logFile = workDir.resolve("logs").resolve(name + ".log");
+    List<String> line = new ArrayList<>();
+    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    line.add("-Djava.io.tmpdir=" + this.tmpDir);
+    line.addAll(jvmOptions);
+    line.add("-cp");
+    line.add(System.getProperty("java.class.path"));
+    line.add(mainClass.getName());
+    line.addAll(arguments);
+    this.command = List.copyOf(line);
+  }
+
+  /** Starts the process; it must not be running. */
+  public synchronized void start() {
+    if (isAlive()) {
+      throw new IllegalStateException(this.name + " is already running");
+    }
+    try {
+      Files.createDirectories(this.tmpDir);
+      Files.createDirectories(this.logFile.getParent());
+      Process started =
+          new ProcessBuilder(this.command)
+              .redirectErrorStream(true)
+              .redirectOutput(Redirect.appendTo(this.logFile.toFile()))
+              .start();
+      RUNNING.add(started);
+      this.process = started;
+    } catch (IOException ex) {
+      throw new UncheckedIOException("Could not start " + this.name, ex);
+    }
+  }
+
+  /** Waits up to {@code bound} for the process to exit by itself and returns its exit code. */
+  public int awaitExit(Duration bound) {
+    Process running = requireStarted();
+    try {
+      if (!running.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+        kill();
+        throw new IllegalStateException(
+            this.name + " did not finish within " + bound + "; see " + this.logFile);
+      }
+      RUNNING.remove(running);
+      return running.exitValue();
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for " + this.name, ex);
+    }
+  }
+
+  /** Sends SIGKILL to the process (kill -9 by its PID) and waits until it has gone. */
+  public synchronized void kill() {
+    if (this.process != null) {
+      kill(this.process);
+    }
+  }
+
+  /** Whether the process is running. */
+  public synchronized boolean isAlive() {
+    return this.process != null && this.process.isAlive();
+  }
+
+  /** The file the process writes its output to. */
+  public Path logFile() {
+    return this.logFile;
+  }
+
+  /** The process's name. */
+  public String name() {
+    return this.name;
+  }
+
+  private synchronized Process requireStarted() {
+    if (this.process == null) {
+      throw new IllegalStateException(this.name + " was never started");
+    }
+    return this.process;
+  }
+
+  /** Kills every child process still running. */
+  public static void killAll() {
+    for (Process process : List.copyOf(RUNNING)) {
+      kill(process);
+    }
+  }
+
+  private static void kill(Process process) {
+    // On Linux and macOS destroyForcibly sends SIGKILL to this PID only.
+    process.destroyForcibly();
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("PID " + process.pid() + " survived SIGKILL for 30s");
+      }
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while killing PID " + process.pid(), ex);
+    }
+    RUNNING.remove(process);
+  }
+}

@@ -1,0 +1,130 @@
+package dev.matview.benchmarks.restore;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.Row;
+import dev.matview.benchmarks.Stats;
+import dev.matview.benchmarks.Throughput;
+import dev.matview.benchmarks.kafka.StreamsProgress;
+import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.Http;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.awaitility.Awaitility;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Row 6: an instance with an empty state dir restores a view of {@code --keys} keys from its
+ * changelog (the instance of row 1, killed first), against a plain consumer reading that changelog.
+ * Matview's rate runs from the first restore progress its health shows to the last.
+ */
+public final class RestoreBenchmark implements Benchmark {
+
+  private static final String TITLE = "restore from the changelog";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @Override
+  public int row() {
+    return 6;
+  }
+
+  @Override
+  public String name() {
+    return "restore";
+  }
+
+  @Override
+  public String title() {
+    return TITLE;
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    ClusterSpec spec = Clusters.oneInstance(context.flags());
+    context.cluster(spec);
+    context.discard(spec);
+    String changelog = spec.applicationId() + "-" + Clusters.TABLE_VIEW + "-changelog";
+    long records;
+    try (Admin admin = context.broker().admin()) {
+      records = StreamsProgress.endOffsets(admin, changelog);
+    }
+    context.log(TITLE + ": " + changelog + " holds " + records + " records");
+    double consumer =
+        ChangelogReader.read(
+            context.broker().bootstrapServers(), changelog, Duration.ofMinutes(10));
+    context.log(TITLE + ": plain consumer: " + Stats.format(consumer, "records/s"));
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (String view : ClusterSpec.ALL_VIEWS) {
+      properties.put("bench.views." + view, Boolean.toString(spec.views().contains(view)));
+    }
+    AppInstance restoring =
+        new AppInstance(
+            "restore-1",
+            context.dir("restore"),
+            context.broker().bootstrapServers(),
+            spec.applicationId(),
+            spec.topic(),
+            properties);
+    long started = System.nanoTime();
+    restoring.start();
+    Throughput throughput = new Throughput();
+    try {
+      Awaitility.await(restoring.name() + " restoring " + changelog)
+          .atMost(Duration.ofMinutes(10))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> observe(restoring, throughput, records));
+    } finally {
+      restoring.kill();
+    }
+    double matview = throughput.perSecond(System.nanoTime() - started);
+    context.note(
+        TITLE,
+        "from the restoring JVM's start to its health UP: "
+            + Stats.format((System.nanoTime() - started) / 1e9, "s")
+            + " for "
+            + records
+            + " records");
+    return List.of(
+        Row.atLeast(
+                6,
+                "records/s restored (" + records + " records)",
+                matview,
+                consumer,
+                "records/s",
+                0.7)
+            .boundedBy("see the analysis of row 6"));
+  }
+
+  /** Takes in the restore progress the instance's health shows; true once it is UP. */
+  private static boolean observe(AppInstance instance, Throughput throughput, long records) {
+    instance.requireAlive();
+    HttpResponse<String> health;
+    try {
+      health = Http.get(instance.uri("/actuator/health/matview"), Duration.ofSeconds(5));
+    } catch (IOException ex) {
+      return false;
+    }
+    long now = System.nanoTime();
+    if (health.statusCode() == 200) {
+      throughput.observe(now, records, records);
+      return true;
+    }
+    JsonNode partitions =
+        JSON.readTree(health.body()).path("details").path("views").path(Clusters.TABLE_VIEW);
+    long restored = 0;
+    for (JsonNode partition : partitions) {
+      restored += partition.path("currentOffset").asLong(0);
+    }
+    throughput.observe(now, Math.min(restored, records - 1), records);
+    return false;
+  }
+}

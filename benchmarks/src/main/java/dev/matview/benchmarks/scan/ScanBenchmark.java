@@ -1,0 +1,152 @@
+package dev.matview.benchmarks.scan;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.LoadedCluster;
+import dev.matview.benchmarks.Row;
+import dev.matview.benchmarks.Stats;
+import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.Http;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Row 4: every key of a view read through cursors, pages of 1,000, from one of two instances, so
+ * that the pages of the other's partitions are forwarded; against a raw range over each instance's
+ * local stores, timed inside the instance.
+ */
+public final class ScanBenchmark implements Benchmark {
+
+  private static final String TITLE = "full scans through cursors";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @Override
+  public int row() {
+    return 4;
+  }
+
+  @Override
+  public String name() {
+    return "scan";
+  }
+
+  @Override
+  public String title() {
+    return TITLE;
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    ClusterSpec spec = Clusters.twoInstances(context.flags());
+    LoadedCluster cluster = context.cluster(spec);
+    int rounds = context.flags().integer("rounds", 3);
+    Figures table = new Figures();
+    Figures windows = new Figures();
+    for (int round = 1; round <= rounds; round++) {
+      table.raw.add(raw(context, cluster, Clusters.TABLE_VIEW));
+      table.scans.add(
+          scan(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys"));
+      windows.raw.add(raw(context, cluster, Clusters.WINDOW_VIEW));
+      windows.scans.add(
+          scan(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows"));
+    }
+    Row tableRow =
+        Row.atLeast(
+                4,
+                "table scan keys/s (" + spec.customers() + " keys)",
+                Stats.median(table.scans),
+                Stats.median(table.raw),
+                "keys/s",
+                0.5)
+            .boundedBy("JSON and HTTP per page; half the pages forwarded");
+    Row windowRow =
+        Row.atLeast(
+                4,
+                "window scan windows/s",
+                Stats.median(windows.scans),
+                Stats.median(windows.raw),
+                "windows/s",
+                0.5)
+            .boundedBy("as the table scan, plus window bounds per item");
+    Row perKey =
+        Row.atLeast(
+                4,
+                "window scan ratio over table scan ratio",
+                windowRow.ratio(),
+                tableRow.ratio(),
+                "",
+                1.0)
+            .boundedBy("goal: window scans no worse per key");
+    return List.of(tableRow, windowRow, perKey);
+  }
+
+  /** Keys a second of a raw range over the local stores of both instances, one after the other. */
+  private static double raw(BenchContext context, LoadedCluster cluster, String view)
+      throws Exception {
+    long keys = 0;
+    long nanos = 0;
+    for (int i = 0; i < cluster.spec().instances(); i++) {
+      HttpResponse<String> answer =
+          Http.get(
+              cluster.instance(i).uri("/baseline/" + view + "/raw-scan"), Duration.ofMinutes(5));
+      JsonNode figures = JSON.readTree(answer.body());
+      keys += figures.get("keys").asLong();
+      nanos += figures.get("nanos").asLong();
+    }
+    double perSecond = keys / (nanos / 1e9);
+    context.log(
+        TITLE
+            + ": raw range of "
+            + view
+            + ": "
+            + keys
+            + " items, "
+            + Stats.format(perSecond, "/s"));
+    return perSecond;
+  }
+
+  /** Items a second of a scan that follows every cursor from the first page to the last. */
+  private static double scan(BenchContext context, AppInstance instance, String path)
+      throws Exception {
+    long items = 0;
+    long started = System.nanoTime();
+    String cursor = null;
+    do {
+      String query =
+          "?limit=1000"
+              + (cursor != null
+                  ? "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8)
+                  : "");
+      HttpResponse<String> page = Http.get(instance.uri(path + query), Duration.ofMinutes(1));
+      if (page.statusCode() != 200) {
+        throw new IllegalStateException(
+            path + " answered " + page.statusCode() + ": " + page.body());
+      }
+      JsonNode body = JSON.readTree(page.body());
+      items += body.get("items").size();
+      JsonNode next = body.get("nextCursor");
+      cursor = next == null || next.isNull() ? null : next.asString();
+    } while (cursor != null);
+    double perSecond = items / ((System.nanoTime() - started) / 1e9);
+    context.log(
+        TITLE + ": scan of " + path + ": " + items + " items, " + Stats.format(perSecond, "/s"));
+    return perSecond;
+  }
+
+  /** The figures of one kind of scan over the rounds. */
+  private static final class Figures {
+
+    private final List<Double> raw = new ArrayList<>();
+
+    private final List<Double> scans = new ArrayList<>();
+  }
+}
