@@ -33,7 +33,7 @@ public final class BenchmarkRunner {
   public static void main(String[] args) throws Exception {
     Flags flags = Flags.parse(args);
     List<Row> rows = run(flags, Benchmarks.all());
-    boolean failed = rows.stream().anyMatch(row -> row.verdict() == Verdict.NONE);
+    boolean failed = rows.stream().anyMatch(row -> row.verdict() == Verdict.FAILED);
     System.exit(failed ? 1 : 0);
   }
 
@@ -47,6 +47,7 @@ public final class BenchmarkRunner {
     }
     String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     Path workDir = Path.of(flags.text("work-dir", "target/benchmarks"));
+    WorkDir.clean(workDir);
     List<Row> rows = new ArrayList<>();
     try (BenchContext context = new BenchContext(flags, workDir, System.out)) {
       for (Benchmark benchmark : benchmarks) {
@@ -61,7 +62,7 @@ public final class BenchmarkRunner {
         } catch (Exception ex) {
           context.note(benchmark.title(), "failed: " + ex);
           ex.printStackTrace(System.out);
-          rows.add(Row.none(benchmark.row(), benchmark.title(), "failed: " + ex.getMessage()));
+          rows.add(Row.failed(benchmark.row(), benchmark.title(), String.valueOf(ex.getMessage())));
         }
         context.log(
             "row "

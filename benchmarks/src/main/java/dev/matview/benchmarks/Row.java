@@ -33,7 +33,7 @@ public record Row(
         Stats.format(value, unit),
         Stats.format(baseline, unit),
         ratio,
-        ">= " + Stats.format(least, "") + " of baseline",
+        ">= " + Stats.ratio(least) + " of baseline",
         ratio >= least ? Verdict.MET : Verdict.MISSED,
         "");
   }
@@ -48,7 +48,7 @@ public record Row(
         Stats.format(value, unit),
         Stats.format(baseline, unit),
         ratio,
-        "<= " + Stats.format(most, "") + "x baseline",
+        "<= " + Stats.ratio(most) + "x baseline",
         ratio <= most ? Verdict.MET : Verdict.MISSED,
         "");
   }
@@ -94,9 +94,14 @@ public record Row(
         "");
   }
 
-  /** A row without figures: the benchmark failed, or was not run, for {@code reason}. */
+  /** A row without figures: the benchmark was not run, for {@code reason}. */
   public static Row none(int number, String figure, String reason) {
     return new Row(number, figure, "-", "-", Double.NaN, "-", Verdict.NONE, reason);
+  }
+
+  /** A row without figures: the benchmark failed with {@code failure}. */
+  public static Row failed(int number, String figure, String failure) {
+    return new Row(number, figure, "-", "-", Double.NaN, "-", Verdict.FAILED, failure);
   }
 
   /** This row with {@code bound} as what bounds it. */

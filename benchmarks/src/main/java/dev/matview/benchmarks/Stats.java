@@ -43,6 +43,8 @@ public final class Stats {
       number = String.format(Locale.ROOT, "%.1f", value);
     } else if (magnitude >= 1) {
       number = String.format(Locale.ROOT, "%.2f", value);
+    } else if (magnitude >= 0.1) {
+      number = String.format(Locale.ROOT, "%.2f", value);
     } else {
       number = String.format(Locale.ROOT, "%.3f", value);
     }

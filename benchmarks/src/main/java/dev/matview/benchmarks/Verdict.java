@@ -8,8 +8,10 @@ public enum Verdict {
   MISSED("missed"),
   /** The figure has no goal of its own: it is reported for what it tells. */
   INFO("-"),
-  /** The benchmark failed or was not run, so there is no figure. */
-  NONE("not measured");
+  /** The benchmark was not run, so there is no figure. */
+  NONE("not measured"),
+  /** The benchmark failed, so there is no figure. */
+  FAILED("failed");
 
   private final String label;
 

@@ -67,6 +67,7 @@ public final class LookupPathBenchmark implements Benchmark {
             .threads(1)
             .addProfiler(GCProfiler.class)
             .shouldFailOnError(true);
+    java.nio.file.Files.createDirectories(stateDir.resolve("tmp"));
     if (forks > 0) {
       options.jvmArgsAppend(
           "-Xmx512m",
