@@ -20,9 +20,18 @@ public final class Clusters {
     return new ClusterSpec("one", 1, keys, keys, Set.of(TABLE_VIEW), Map.of());
   }
 
-  /** Two instances sharing {@code --keys} keys of a table and a windowed view (rows 3 and 4). */
+  /**
+   * Two instances sharing {@code --keys} keys of a table and a windowed view, each partition with a
+   * standby on the other instance (rows 3 and 4, then row 8, which kills one).
+   */
   public static ClusterSpec twoInstances(Flags flags) {
     long keys = flags.integer("keys", 1_000_000);
-    return new ClusterSpec("two", 2, keys, keys, Set.of(TABLE_VIEW, WINDOW_VIEW), Map.of());
+    return new ClusterSpec(
+        "two",
+        2,
+        keys,
+        keys,
+        Set.of(TABLE_VIEW, WINDOW_VIEW),
+        Map.of("matview.standby-replicas", "1"));
   }
 }

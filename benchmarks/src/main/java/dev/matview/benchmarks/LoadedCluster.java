@@ -42,7 +42,8 @@ public final class LoadedCluster implements AutoCloseable {
               broker.bootstrapServers(),
               spec.applicationId(),
               spec.topic(),
-              properties);
+              context.appJvmOptions(),
+              context.appProperties(properties));
       instance.start();
       instances.add(instance);
     }

@@ -79,7 +79,7 @@ public final class AggregationBenchmark implements Benchmark {
     ChildJvm jvm =
         new ChildJvm(
             "aggregation-hand-" + round,
-            List.of("-Xmx512m"),
+            context.appJvmOptions(),
             HandWrittenAggregation.class,
             List.of(
                 "--bootstrap-servers=" + context.broker().bootstrapServers(),
@@ -112,7 +112,8 @@ public final class AggregationBenchmark implements Benchmark {
             context.broker().bootstrapServers(),
             applicationId,
             TOPIC,
-            properties);
+            context.appJvmOptions(),
+            context.appProperties(properties));
     app.start();
     try {
       double perSecond =

@@ -48,78 +48,92 @@ public final class FailoverBenchmark implements Benchmark {
 
   @Override
   public List<Row> run(BenchContext context) throws Exception {
-    Times standby = failover(context, true);
-    Times alone = failover(context, false);
+    ClusterSpec shared = Clusters.twoInstances(context.flags());
+    Times standby;
+    try {
+      standby = failover(context, context.cluster(shared), true);
+    } finally {
+      context.discard(shared);
+    }
+    long keys = context.flags().integer("failover-keys", 100_000);
+    ClusterSpec alone =
+        new ClusterSpec(
+            "failover-alone",
+            2,
+            keys,
+            keys,
+            Set.of(Clusters.TABLE_VIEW),
+            Map.of("matview.standby-replicas", "0"));
+    Times withoutStandby;
+    try (LoadedCluster cluster = LoadedCluster.start(context, alone)) {
+      withoutStandby = failover(context, cluster, false);
+    }
     return List.of(
         Row.within(
                 8,
                 "stale answer after the kill, with a standby",
                 standby.stale,
-                alone.stale,
+                withoutStandby.stale,
                 "s",
                 1.0)
             .boundedBy("the forward to the dead owner failing"),
-        Row.info(8, "exact answer after the kill, with a standby", standby.exact, alone.exact, "s")
+        Row.info(
+                8,
+                "exact answer after the kill, with a standby",
+                standby.exact,
+                withoutStandby.exact,
+                "s")
             .boundedBy("session timeout, then rebalance"),
         Row.info(
                 8,
                 "stale answer after the kill, without a standby (beside: with)",
-                alone.stale,
+                withoutStandby.stale,
                 standby.stale,
                 "s")
             .boundedBy("session timeout, rebalance and restore"),
         Row.info(
                 8,
                 "exact answer after the kill, without a standby (beside: with)",
-                alone.exact,
+                withoutStandby.exact,
                 standby.exact,
                 "s")
             .boundedBy("session timeout, rebalance and restore"));
   }
 
-  private Times failover(BenchContext context, boolean withStandby) throws Exception {
-    long keys = context.flags().integer("failover-keys", 100_000);
-    ClusterSpec spec =
-        new ClusterSpec(
-            withStandby ? "failover-standby" : "failover-alone",
-            2,
-            keys,
-            keys,
-            Set.of(Clusters.TABLE_VIEW),
-            Map.of("matview.standby-replicas", withStandby ? "1" : "0"));
-    try (LoadedCluster cluster = LoadedCluster.start(context, spec)) {
-      AppInstance survivor = cluster.instance(0);
-      AppInstance owner = cluster.instance(1);
-      if (withStandby) {
-        awaitStandbysCaughtUp(survivor, context.flags().integer("partitions", 4));
-      }
-      String key = keyOwnedBy(owner, survivor, spec);
-      String path = "/views/" + Clusters.TABLE_VIEW + "/keys/" + key;
-      long killed = System.nanoTime();
-      owner.kill();
-      double stale = -1;
-      double exact = -1;
-      long deadline = killed + Duration.ofMinutes(3).toNanos();
-      while ((stale < 0 || exact < 0) && System.nanoTime() < deadline) {
-        if (stale < 0 && answers(survivor, path + "?allowStale=true")) {
-          stale = (System.nanoTime() - killed) / 1e9;
-        }
-        if (exact < 0 && answers(survivor, path)) {
-          exact = (System.nanoTime() - killed) / 1e9;
-        }
-      }
-      if (stale < 0 || exact < 0) {
-        throw new IllegalStateException(key + " did not answer within 3 minutes of the kill");
-      }
-      context.note(
-          TITLE,
-          (withStandby ? "with" : "without")
-              + " a standby: stale after "
-              + Stats.format(stale, "s")
-              + ", exact after "
-              + Stats.format(exact, "s"));
-      return new Times(stale, exact);
+  private Times failover(BenchContext context, LoadedCluster cluster, boolean withStandby)
+      throws Exception {
+    ClusterSpec spec = cluster.spec();
+    AppInstance survivor = cluster.instance(0);
+    AppInstance owner = cluster.instance(1);
+    if (withStandby) {
+      awaitStandbysCaughtUp(survivor, context.flags().integer("partitions", 4));
     }
+    String key = keyOwnedBy(owner, survivor, spec);
+    String path = "/views/" + Clusters.TABLE_VIEW + "/keys/" + key;
+    long killed = System.nanoTime();
+    owner.kill();
+    double stale = -1;
+    double exact = -1;
+    long deadline = killed + Duration.ofMinutes(3).toNanos();
+    while ((stale < 0 || exact < 0) && System.nanoTime() < deadline) {
+      if (stale < 0 && answers(survivor, path + "?allowStale=true")) {
+        stale = (System.nanoTime() - killed) / 1e9;
+      }
+      if (exact < 0 && answers(survivor, path)) {
+        exact = (System.nanoTime() - killed) / 1e9;
+      }
+    }
+    if (stale < 0 || exact < 0) {
+      throw new IllegalStateException(key + " did not answer within 3 minutes of the kill");
+    }
+    context.note(
+        TITLE,
+        (withStandby ? "with" : "without")
+            + " a standby: stale after "
+            + Stats.format(stale, "s")
+            + ", exact after "
+            + Stats.format(exact, "s"));
+    return new Times(stale, exact);
   }
 
   /** Whether {@code instance} answers {@code path} with the key's value, one order. */

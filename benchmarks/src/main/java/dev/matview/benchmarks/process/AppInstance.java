@@ -21,8 +21,8 @@ public final class AppInstance {
 
   /**
    * An instance named {@code name} of the application {@code applicationId} reading {@code topic}
-   * on {@code bootstrapServers}, with its files under {@code workDir} and {@code properties} as
-   * further command-line properties.
+   * on {@code bootstrapServers}, with its files under {@code workDir}, {@code jvmOptions} and
+   * {@code properties} as further command-line properties.
    */
   public AppInstance(
       String name,
@@ -30,6 +30,7 @@ public final class AppInstance {
       String bootstrapServers,
       String applicationId,
       String topic,
+      List<String> jvmOptions,
       Map<String, String> properties) {
     this.name = name;
     List<String> arguments = new ArrayList<>();
@@ -39,7 +40,7 @@ public final class AppInstance {
     arguments.add("--spring.kafka.streams.state-dir=" + workDir.resolve("state-" + name));
     arguments.add("--bench.topic=" + topic);
     properties.forEach((key, value) -> arguments.add("--" + key + "=" + value));
-    this.jvm = new ChildJvm(name, List.of("-Xmx512m"), BenchApplication.class, arguments, workDir);
+    this.jvm = new ChildJvm(name, jvmOptions, BenchApplication.class, arguments, workDir);
   }
 
   /** Starts the instance's JVM without waiting for it. */

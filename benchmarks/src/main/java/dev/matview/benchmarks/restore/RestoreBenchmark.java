@@ -73,7 +73,8 @@ public final class RestoreBenchmark implements Benchmark {
             context.broker().bootstrapServers(),
             spec.applicationId(),
             spec.topic(),
-            properties);
+            context.appJvmOptions(),
+            context.appProperties(properties));
     long started = System.nanoTime();
     restoring.start();
     Throughput throughput = new Throughput();
