@@ -1,0 +1,52 @@
+package dev.matview.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Runs every benchmark once at a tiny size, so that none can rot between full runs. */
+class BenchmarkSmokeTests {
+
+  private static final Path WORK_DIR = Path.of("target", "benchmarks-smoke");
+
+  @Test
+  void everyBenchmarkRunsAtATinySizeAndFillsItsRows() throws Exception {
+    Path report = WORK_DIR.resolveSibling("benchmarks-smoke.md");
+    Flags flags =
+        Flags.parse(
+            "--keys=2000",
+            "--lookup-keys=200",
+            "--forwarded-keys=20",
+            "--path-keys=100",
+            "--orders=4000",
+            "--customers=100",
+            "--failover-keys=500",
+            "--partitions=2",
+            "--rounds=1",
+            "--seconds=0.5",
+            "--warmup-seconds=0.3",
+            "--connections=4",
+            "--jmh-forks=0",
+            "--jmh-warmups=1",
+            "--jmh-iterations=1",
+            "--jmh-millis=100",
+            "--session-timeout-ms=2000",
+            "--app-jvm-options=-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "--work-dir=" + WORK_DIR,
+            "--report=" + report);
+    List<Row> rows = BenchmarkRunner.run(flags, Benchmarks.all());
+    assertThat(rows).noneMatch(row -> row.verdict() == Verdict.FAILED);
+    Set<Integer> measured =
+        rows.stream()
+            .filter(row -> row.verdict() != Verdict.NONE)
+            .map(Row::number)
+            .collect(Collectors.toSet());
+    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 8);
+    assertThat(Files.readString(report)).contains(Report.BEGIN).contains("| 8 |");
+  }
+}
