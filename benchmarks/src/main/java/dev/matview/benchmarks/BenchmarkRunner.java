@@ -19,8 +19,13 @@ import java.util.stream.Collectors;
  *   <li>{@code --only=lookups,scan}: the benchmarks to run, by name (all by default)
  *   <li>{@code --keys=1000000}: keys of the views that lookups, scans and restores read
  *   <li>{@code --orders=1000000} and {@code --customers=10000}: the aggregation's input
- *   <li>{@code --forwarded-keys=100000}, {@code --failover-keys=100000}: keys loaded for rows 3, 8
- *   <li>{@code --seconds=10}, {@code --rounds=3}, {@code --connections=16}: each HTTP load round
+ *   <li>{@code --forwarded-keys=2000}: owned keys looked up in row 3; {@code
+ *       --failover-keys=100000}: keys of the cluster without standbys in row 8; {@code
+ *       --path-keys=10000}: keys of row 2
+ *   <li>{@code --seconds=10}, {@code --warmup-seconds=3}, {@code --rounds=3}, {@code
+ *       --connections=16}, {@code --lookup-keys=100000}: the interleaved HTTP load rounds
+ *   <li>{@code --scan-rounds=1}, {@code --aggregation-rounds=1}: rounds of rows 4 and 5
+ *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances
  *   <li>{@code --jmh-forks=1}, {@code --jmh-iterations=5}, {@code --jmh-millis=1000}: row 2
  *   <li>{@code --partitions=4}: partitions of the orders topics
  *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}

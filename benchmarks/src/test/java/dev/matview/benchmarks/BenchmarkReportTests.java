@@ -23,15 +23,13 @@ class BenchmarkReportTests {
   @Test
   void tableListsTheRowsInTheOrderOfTheIssue() {
     String table = Report.table(this.rows);
-    assertThat(table.lines().map(line -> line.substring(0, 1)))
-        .containsExactly("#", "1", "7", "8");
+    assertThat(table.lines().map(line -> line.substring(0, 1))).containsExactly("#", "1", "7", "8");
     assertThat(table).contains("95 req/s").contains("0.95").contains("met");
   }
 
   @Test
   void markdownHoldsTheMachineEveryFigureItsGoalAndVerdict() {
-    String markdown =
-        Report.markdown(MACHINE, this.rows, Map.of("lookups", List.of("a note")));
+    String markdown = Report.markdown(MACHINE, this.rows, Map.of("lookups", List.of("a note")));
     assertThat(markdown)
         .startsWith(Report.BEGIN)
         .contains("Command: `mvn -Pbenchmarks`")
@@ -39,7 +37,8 @@ class BenchmarkReportTests {
         .contains("| memory | 23 GiB |")
         .contains("| JVM | OpenJDK 17 |")
         .contains("| date | 2026-11-30T18:00:00Z |")
-        .contains("| 1 | lookups/s | 95 req/s | 100 req/s | 0.95 | >= 0.90 of baseline | met | CPU \\| 2 cores |")
+        .contains(
+            "| 1 | lookups/s | 95 req/s | 100 req/s | 0.95 | >= 0.90 of baseline | met | CPU \\| 2 cores |")
         .contains("| 7 | memory | - | - | - | - | not measured | built apart |")
         .contains("  - a note")
         .endsWith(Report.END + "\n");

@@ -48,7 +48,7 @@ public final class ScanBenchmark implements Benchmark {
   public List<Row> run(BenchContext context) throws Exception {
     ClusterSpec spec = Clusters.twoInstances(context.flags());
     LoadedCluster cluster = context.cluster(spec);
-    int rounds = context.flags().integer("rounds", 3);
+    int rounds = context.flags().integer("scan-rounds", 1);
     Figures table = new Figures();
     Figures windows = new Figures();
     for (int round = 1; round <= rounds; round++) {
