@@ -5,6 +5,7 @@ import dev.matview.benchmarks.failover.FailoverBenchmark;
 import dev.matview.benchmarks.lookups.ForwardedLookupsBenchmark;
 import dev.matview.benchmarks.lookups.HttpLookupsBenchmark;
 import dev.matview.benchmarks.lookups.LookupPathBenchmark;
+import dev.matview.benchmarks.memory.MemoryBenchmark;
 import dev.matview.benchmarks.restore.RestoreBenchmark;
 import dev.matview.benchmarks.scan.ScanBenchmark;
 import java.util.List;
@@ -29,7 +30,7 @@ public final class Benchmarks {
         new ScanBenchmark(),
         new AggregationBenchmark(),
         new RestoreBenchmark(),
-        // Row 7 (memory) goes here.
+        new MemoryBenchmark(),
         new FailoverBenchmark());
   }
 }

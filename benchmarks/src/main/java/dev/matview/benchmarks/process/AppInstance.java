@@ -83,6 +83,11 @@ public final class AppInstance {
     return URI.create("http://127.0.0.1:" + this.port + pathAndQuery);
   }
 
+  /** The PID of the instance's JVM. */
+  public long pid() {
+    return this.jvm.pid();
+  }
+
   /** The port the instance listens on. */
   public int port() {
     return this.port;

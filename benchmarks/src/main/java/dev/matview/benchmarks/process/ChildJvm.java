@@ -108,6 +108,11 @@ public final class ChildJvm {
     return this.process != null && this.process.isAlive();
   }
 
+  /** The PID of the running process. */
+  public synchronized long pid() {
+    return requireStarted().pid();
+  }
+
   /** The file the process writes its output to. */
   public Path logFile() {
     return this.logFile;

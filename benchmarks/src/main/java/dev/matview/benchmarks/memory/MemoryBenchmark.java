@@ -1,0 +1,121 @@
+package dev.matview.benchmarks.memory;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.Row;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Row 7: one instance holds the sample's three views over {@code --memory-partitions} partitions
+ * (64, 256 and 512 by default), once with Matview's memory bound and once with Kafka Streams'
+ * default RocksDB settings. Each run processes {@code --memory-orders} orders published before it
+ * starts, then follows a trickle of {@code --memory-trickle-rate} orders a second for {@code
+ * --memory-steady-seconds}, while RSS (from {@code /proc}) and RocksDB's shared cache (from the
+ * health details) are sampled every second; at the end the JVM's own committed memory is read by
+ * native memory tracking and the state dir's disk blocks by {@code du}.
+ */
+public final class MemoryBenchmark implements Benchmark {
+
+  private static final String TITLE = "memory with and without the bound";
+
+  private static final double MIB = 1024 * 1024;
+
+  /** Spread of RSS over the trickle within which it counts as flat. */
+  private static final double FLAT_MEGABYTES = 64;
+
+  /** Catch-up with the bound may take this much longer than without it, for a noisy machine. */
+  private static final double CATCH_UP_TOLERANCE = 1.10;
+
+  @Override
+  public int row() {
+    return 7;
+  }
+
+  @Override
+  public String name() {
+    return "memory";
+  }
+
+  @Override
+  public String title() {
+    return TITLE;
+  }
+
+  @Override
+  public List<Row> run(BenchContext context) throws Exception {
+    MemorySettings settings = MemorySettings.of(context);
+    MemoryRun run = new MemoryRun(context, settings);
+    List<Row> rows = new ArrayList<>();
+    for (int partitions : settings.partitions()) {
+      MemoryResult bounded = run.run(partitions, true);
+      MemoryResult unbounded = run.run(partitions, false);
+      rows.addAll(rows(settings, bounded, unbounded));
+    }
+    context.note(
+        TITLE,
+        "RSS includes the JVM's own committed memory (heap, metaspace, threads, code cache, GC,"
+            + " direct buffers), RocksDB's shared cache, and per store about a quarter of a"
+            + " megabyte that no cache accounts for");
+    return rows;
+  }
+
+  static List<Row> rows(MemorySettings settings, MemoryResult bounded, MemoryResult unbounded) {
+    String at = ", " + bounded.partitions() + " partitions";
+    String stores =
+        Double.isNaN(bounded.maxOpenStores())
+            ? ""
+            : " (" + Math.round(bounded.maxOpenStores()) + " stores)";
+    return List.of(
+        Row.within(
+                7,
+                "peak RSS" + at + stores + ", bound vs none",
+                bounded.peakRssBytes() / MIB,
+                unbounded.peakRssBytes() / MIB,
+                "MB",
+                settings.rssGoalMegabytes())
+            .boundedBy("goal: -Xmx + matview.rocksdb.total-memory + 256 MB"),
+        Row.within(
+                7,
+                "RocksDB cache at most (memory.used)" + at,
+                bounded.maxCacheBytes() / MIB,
+                settings.boundMegabytes(),
+                "MB",
+                settings.boundMegabytes())
+            .boundedBy("baseline column: the bound"),
+        Row.within(
+                7,
+                "RSS spread while trickling" + at + ", bound vs none",
+                bounded.steadySpreadBytes() / MIB,
+                unbounded.steadySpreadBytes() / MIB,
+                "MB",
+                FLAT_MEGABYTES)
+            .boundedBy("flat: within " + Math.round(FLAT_MEGABYTES) + " MB"),
+        Row.atMost(
+                7,
+                "catch-up from start" + at + ", bound vs none",
+                bounded.catchUpSeconds(),
+                unbounded.catchUpSeconds(),
+                "s",
+                CATCH_UP_TOLERANCE)
+            .boundedBy("not slower than without the bound, within the machine's noise"),
+        Row.info(
+            7,
+            "JVM's own committed memory (NMT)" + at + ", bound vs none",
+            bounded.jvmCommittedBytes() / MIB,
+            unbounded.jvmCommittedBytes() / MIB,
+            "MB"),
+        Row.info(
+            7,
+            "peak RSS beyond the JVM's committed" + at + ", bound vs none",
+            bounded.beyondJvmBytes() / MIB,
+            unbounded.beyondJvmBytes() / MIB,
+            "MB"),
+        Row.info(
+            7,
+            "state dir on disk" + at + ", bound vs none",
+            bounded.diskBytes() / MIB,
+            unbounded.diskBytes() / MIB,
+            "MB"));
+  }
+}

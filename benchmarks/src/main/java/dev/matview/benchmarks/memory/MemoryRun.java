@@ -1,0 +1,190 @@
+package dev.matview.benchmarks.memory;
+
+import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.kafka.OrdersProducer;
+import dev.matview.benchmarks.kafka.StreamsProgress;
+import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.Http;
+import dev.matview.benchmarks.process.KafkaBroker;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One instance of the benchmark app over a fresh topic of {@code partitions} partitions: it starts
+ * on {@code orders} published orders, and once it has processed them all follows a trickle, while
+ * its RSS and RocksDB's cache are sampled every second.
+ */
+final class MemoryRun {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
+
+  private final BenchContext context;
+
+  private final MemorySettings settings;
+
+  MemoryRun(BenchContext context, MemorySettings settings) {
+    this.context = context;
+    this.settings = settings;
+  }
+
+  MemoryResult run(int partitions, boolean bounded) throws Exception {
+    String name = "memory-" + partitions + (bounded ? "-bounded" : "-unbounded");
+    String topic = name + "-orders";
+    KafkaBroker broker = this.context.broker();
+    broker.createTopic(topic, partitions);
+    this.context.log(name + ": publishing " + this.settings.orders() + " orders");
+    OrdersProducer.publish(
+        broker.bootstrapServers(), topic, this.settings.orders(), this.settings.customers());
+    AppInstance app =
+        new AppInstance(
+            name,
+            this.context.dir(name),
+            broker.bootstrapServers(),
+            "bench-" + name,
+            topic,
+            jvmOptions(),
+            this.context.appProperties(properties(bounded)));
+    Samples samples = new Samples();
+    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+    long started = System.nanoTime();
+    app.start();
+    sampler.scheduleAtFixedRate(
+        () -> samples.take(app), 0, SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      awaitCaughtUp(app, "bench-" + name, topic);
+      double catchUp = (System.nanoTime() - started) / 1e9;
+      this.context.log(name + ": caught up after " + Math.round(catchUp) + " s; trickling");
+      samples.startSteady();
+      trickle(broker, topic);
+      sampler.shutdownNow();
+      sampler.awaitTermination(10, TimeUnit.SECONDS);
+      long jvm = ProcessMemory.jvmCommittedBytes(app.pid());
+      long disk = ProcessMemory.diskBytes(this.context.dir(name).resolve("state-" + name));
+      MemoryResult result = samples.result(partitions, bounded, catchUp, jvm, disk);
+      this.context.log(name + ": " + result);
+      return result;
+    } finally {
+      sampler.shutdownNow();
+      app.kill();
+    }
+  }
+
+  private List<String> jvmOptions() {
+    List<String> options = new ArrayList<>(this.context.appJvmOptions());
+    options.add("-XX:NativeMemoryTracking=summary");
+    return options;
+  }
+
+  private Map<String, String> properties(boolean bounded) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("matview.rocksdb.bounded", Boolean.toString(bounded));
+    properties.put("matview.rocksdb.total-memory", this.settings.boundMegabytes() + "MB");
+    return properties;
+  }
+
+  private void awaitCaughtUp(AppInstance app, String applicationId, String topic) throws Exception {
+    long deadline = System.nanoTime() + this.settings.catchUpBound().toNanos();
+    try (Admin admin = this.context.broker().admin()) {
+      while (!StreamsProgress.of(admin, applicationId, topic).caughtUp()) {
+        app.requireAlive();
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              applicationId + " did not process its orders within " + this.settings.catchUpBound());
+        }
+        TimeUnit.MILLISECONDS.sleep(500);
+      }
+    }
+  }
+
+  /** Publishes {@code trickle-rate} orders each second for the steady phase. */
+  private void trickle(KafkaBroker broker, String topic) throws InterruptedException {
+    long end = System.nanoTime() + this.settings.steady().toNanos();
+    while (System.nanoTime() < end) {
+      long second = System.nanoTime();
+      OrdersProducer.publish(
+          broker.bootstrapServers(), topic, this.settings.trickleRate(), this.settings.customers());
+      long rest = TimeUnit.SECONDS.toNanos(1) - (System.nanoTime() - second);
+      if (rest > 0) {
+        TimeUnit.NANOSECONDS.sleep(rest);
+      }
+    }
+  }
+
+  /** The samples of one run, taken on the sampler's thread and read once it has stopped. */
+  private static final class Samples {
+
+    private long peakRss;
+
+    private long steadyMinRss = Long.MAX_VALUE;
+
+    private long steadyMaxRss;
+
+    private double maxCache = Double.NaN;
+
+    private double maxStores = Double.NaN;
+
+    private volatile boolean steady;
+
+    synchronized void take(AppInstance app) {
+      try {
+        long rss = ProcessMemory.rssBytes(app.pid());
+        this.peakRss = Math.max(this.peakRss, rss);
+        if (this.steady) {
+          this.steadyMinRss = Math.min(this.steadyMinRss, rss);
+          this.steadyMaxRss = Math.max(this.steadyMaxRss, rss);
+        }
+        JsonNode rocksdb = rocksdb(app);
+        if (rocksdb != null) {
+          this.maxCache = max(this.maxCache, rocksdb.path("usedBytes").asDouble());
+          this.maxStores = max(this.maxStores, rocksdb.path("openStores").asDouble());
+        }
+      } catch (IOException | RuntimeException ex) {
+        // The instance is starting or gone: this second has no sample.
+      }
+    }
+
+    void startSteady() {
+      this.steady = true;
+    }
+
+    synchronized MemoryResult result(
+        int partitions, boolean bounded, double catchUp, long jvm, long disk) {
+      return new MemoryResult(
+          partitions,
+          bounded,
+          catchUp,
+          this.peakRss,
+          this.steadyMinRss == Long.MAX_VALUE ? 0 : this.steadyMinRss,
+          this.steadyMaxRss,
+          this.maxCache,
+          this.maxStores,
+          jvm,
+          disk);
+    }
+
+    private static double max(double current, double value) {
+      return Double.isNaN(current) ? value : Math.max(current, value);
+    }
+
+    private static @Nullable JsonNode rocksdb(AppInstance app) throws IOException {
+      HttpResponse<String> health =
+          Http.get(app.uri("/actuator/health/matview"), Duration.ofSeconds(2));
+      JsonNode rocksdb = JSON.readTree(health.body()).path("details").path("rocksdb");
+      return rocksdb.isObject() ? rocksdb : null;
+    }
+  }
+}
