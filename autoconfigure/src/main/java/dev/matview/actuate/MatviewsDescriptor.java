@@ -90,8 +90,9 @@ public record MatviewsDescriptor(
    *
    * @param usedBytes bytes the shared block cache holds, memtables included
    * @param boundBytes the bound on them
+   * @param openStores RocksDB stores open on the shared pools, a windowed store's segments each
    */
-  public record MemoryDescriptor(long usedBytes, long boundBytes) {}
+  public record MemoryDescriptor(long usedBytes, long boundBytes, int openStores) {}
 
   /**
    * The state dir's disk.

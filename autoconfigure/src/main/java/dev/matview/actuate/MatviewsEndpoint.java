@@ -113,6 +113,7 @@ public final class MatviewsEndpoint {
     }
     return new MemoryDescriptor(
         pools.stream().mapToLong(SharedRocksDBMemory::usedBytes).sum(),
-        pools.stream().mapToLong(SharedRocksDBMemory::boundBytes).sum());
+        pools.stream().mapToLong(SharedRocksDBMemory::boundBytes).sum(),
+        pools.stream().mapToInt(SharedRocksDBMemory::openStores).sum());
   }
 }

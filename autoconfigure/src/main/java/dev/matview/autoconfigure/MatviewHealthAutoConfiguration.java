@@ -5,10 +5,12 @@ import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.AvailabilityUpdater;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.MatviewHealthIndicator;
+import dev.matview.health.MemoryPressure;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
 import dev.matview.health.TrackedReplicas;
 import dev.matview.query.LocalReplicas;
+import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.topology.ViewRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,6 +126,12 @@ public final class MatviewHealthAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  MemoryPressure matviewMemoryPressure() {
+    return new MemoryPressure(SharedRocksDBMemory::all);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
   @ConditionalOnBean(ApplicationAvailability.class)
   AvailabilityUpdater matviewAvailabilityUpdater(
       StreamsHealth health,
@@ -143,8 +151,9 @@ public final class MatviewHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "matviewHealthIndicator")
-    MatviewHealthIndicator matviewHealthIndicator(StreamsHealth health, DiskPressure disk) {
-      return new MatviewHealthIndicator(health, disk);
+    MatviewHealthIndicator matviewHealthIndicator(
+        StreamsHealth health, DiskPressure disk, MemoryPressure memory) {
+      return new MatviewHealthIndicator(health, disk, memory);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.matview.check;
 
+import dev.matview.rocksdb.RocksDBMemoryLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -77,6 +78,51 @@ public class StartupCheckException extends RuntimeException {
         "Allow this application to Describe and DescribeConfigs its topics, or " + SKIP + ".",
         List.of(),
         cause);
+  }
+
+  /**
+   * The stores of {@code plan} cannot all stay open within the memory bound of {@code limits}:
+   * their memtables' floors alone would fill the bound's share for memtables.
+   */
+  public static StartupCheckException memoryBoundTooSmall(
+      StorePlan plan, RocksDBMemoryLimits limits) {
+    String perView =
+        plan.storesByView().entrySet().stream()
+            .map(view -> "'" + view.getKey() + "' " + view.getValue())
+            .collect(Collectors.joining(", "));
+    return new StartupCheckException(
+        "The views need up to "
+            + plan.totalStores()
+            + " RocksDB stores in one instance ("
+            + perView
+            + "; a windowed or session view opens a store per segment), which an instance holds"
+            + " when it runs alone or takes over after the others fail. "
+            + RocksDBMemoryLimits.TOTAL_MEMORY_CONFIG
+            + "="
+            + mebibytes(limits.totalBytes())
+            + " with "
+            + RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG
+            + "="
+            + limits.writeBufferRatio()
+            + " leaves "
+            + mebibytes(limits.writeBufferBytes())
+            + " for memtables, and every open store holds at least "
+            + limits.memtableFloorBytes() / 1024
+            + "KB of them: only "
+            + limits.maxOpenStores()
+            + " stores fit before RocksDB's memory outgrows its bound.",
+        "Set "
+            + RocksDBMemoryLimits.TOTAL_MEMORY_CONFIG
+            + " to at least "
+            + mebibytes(limits.totalBytesFor(plan.totalStores()))
+            + ", give the views' source topics fewer partitions, or set"
+            + " matview.rocksdb.bounded=false to give up the bound.",
+        List.of(),
+        null);
+  }
+
+  private static String mebibytes(long bytes) {
+    return (bytes + (1024 * 1024) - 1) / (1024 * 1024) + "MB";
   }
 
   /** What is wrong. */

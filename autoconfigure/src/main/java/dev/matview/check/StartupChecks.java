@@ -1,7 +1,10 @@
 package dev.matview.check;
 
+import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
+import dev.matview.rocksdb.RocksDBMemoryLimits;
 import dev.matview.topology.ViewRegistry;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -63,6 +66,8 @@ public final class StartupChecks {
     if (!problems.isEmpty()) {
       throw StartupCheckException.topicProblems(bootstrapServers, problems);
     }
+    StorePlan plan = StorePlan.of(this.registry.all(), snapshot);
+    checkMemoryBound(streamsConfiguration, plan);
     if (logger.isInfoEnabled()) {
       logger.info(
           "Checked "
@@ -71,9 +76,26 @@ public final class StartupChecks {
               + this.registry.all().size()
               + " views on "
               + bootstrapServers
+              + " (up to "
+              + plan.totalStores()
+              + " RocksDB stores in one instance)"
               + " in "
               + Duration.ofNanos(System.nanoTime() - start).toMillis()
               + " ms: no problems");
+    }
+  }
+
+  private static void checkMemoryBound(Properties streamsConfiguration, StorePlan plan) {
+    Object setter = streamsConfiguration.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG);
+    String setterName = (setter instanceof Class<?> type) ? type.getName() : String.valueOf(setter);
+    if (!BoundedMemoryRocksDBConfigSetter.class.getName().equals(setterName)) {
+      return;
+    }
+    Map<String, Object> configs = new HashMap<>();
+    streamsConfiguration.forEach((key, value) -> configs.put(String.valueOf(key), value));
+    RocksDBMemoryLimits limits = RocksDBMemoryLimits.fromConfigs(configs);
+    if (plan.totalStores() > limits.maxOpenStores()) {
+      throw StartupCheckException.memoryBoundTooSmall(plan, limits);
     }
   }
 

@@ -10,8 +10,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * The health of this instance's views: {@code UP} when they can be served and the state dir has
  * room, {@code OUT_OF_SERVICE} while Kafka Streams starts, rebalances, restores beyond the bound or
  * shuts down, or when the state dir's free space is under its bound, {@code DOWN} when Kafka
- * Streams has failed or stopped; details show the state, the disk and every tracked partition's
- * lag.
+ * Streams has failed or stopped; details show the state, the disk, RocksDB's memory against its
+ * bound (an overshoot is a reason, not a change of status: lookups still work) and every tracked
+ * partition's lag.
  */
 public final class MatviewHealthIndicator implements HealthIndicator {
 
@@ -22,10 +23,13 @@ public final class MatviewHealthIndicator implements HealthIndicator {
 
   private final DiskPressure disk;
 
-  /** Reports the judgements of {@code health} and {@code disk}. */
-  public MatviewHealthIndicator(StreamsHealth health, DiskPressure disk) {
+  private final MemoryPressure memory;
+
+  /** Reports the judgements of {@code health}, {@code disk} and {@code memory}. */
+  public MatviewHealthIndicator(StreamsHealth health, DiskPressure disk, MemoryPressure memory) {
     this.health = health;
     this.disk = disk;
+    this.memory = memory;
   }
 
   @Override
@@ -39,12 +43,17 @@ public final class MatviewHealthIndicator implements HealthIndicator {
           case FAILED -> Health.down();
         };
     builder.withDetail("state", (report.state() != null) ? report.state().name() : NOT_STARTED);
-    String reason = reason(report.reason(), disk.reason());
+    MemoryPressure.Report memory = this.memory.report();
+    String reason =
+        reason(reason(report.reason(), disk.reason()), (memory != null) ? memory.reason() : null);
     if (reason != null) {
       builder.withDetail("reason", reason);
     }
     builder.withDetail("maxRestoreLag", this.health.maxRestoreLag());
     builder.withDetail("disk", disk(disk));
+    if (memory != null) {
+      builder.withDetail("rocksdb", memory(memory));
+    }
     builder.withDetail("views", views(report));
     return builder.build();
   }
@@ -61,6 +70,16 @@ public final class MatviewHealthIndicator implements HealthIndicator {
     details.put("stateDir", disk.stateDir());
     details.put("freeBytes", disk.freeBytes());
     details.put("minFreeBytes", disk.minFreeBytes());
+    return details;
+  }
+
+  private static Map<String, Object> memory(MemoryPressure.Report memory) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("usedBytes", memory.usedBytes());
+    details.put("boundBytes", memory.boundBytes());
+    details.put("pinnedBytes", memory.pinnedBytes());
+    details.put("overshootBytes", memory.overshootBytes());
+    details.put("openStores", memory.openStores());
     return details;
   }
 

@@ -10,8 +10,9 @@ import java.util.function.ToLongFunction;
 
 /**
  * Gauges {@code matview.rocksdb.memory.used}, the off-heap bytes RocksDB's shared block cache holds
- * (memtables included), and {@code matview.rocksdb.memory.bound}, its configured bound, summed over
- * the process's shared pools; both are NaN while no store uses a bounded pool.
+ * (memtables included), {@code matview.rocksdb.memory.bound}, its configured bound, and {@code
+ * matview.rocksdb.stores}, the stores open on them, summed over the process's shared pools; all are
+ * NaN while no store uses a bounded pool.
  */
 public final class RocksDBMemoryMetrics implements MeterBinder {
 
@@ -20,6 +21,9 @@ public final class RocksDBMemoryMetrics implements MeterBinder {
 
   /** Bytes the shared block caches are bounded to. */
   public static final String BOUND = "matview.rocksdb.memory.bound";
+
+  /** RocksDB stores open on the shared pools; a windowed store's segments each count. */
+  public static final String STORES = "matview.rocksdb.stores";
 
   @Override
   public void bindTo(MeterRegistry registry) {
@@ -30,6 +34,9 @@ public final class RocksDBMemoryMetrics implements MeterBinder {
     Gauge.builder(BOUND, () -> sum(SharedRocksDBMemory::boundBytes))
         .baseUnit(BaseUnits.BYTES)
         .description("Bound on the off-heap bytes of RocksDB's shared block cache")
+        .register(registry);
+    Gauge.builder(STORES, () -> sum(SharedRocksDBMemory::openStores))
+        .description("RocksDB stores open on the shared memory pools, each segment counted")
         .register(registry);
   }
 

@@ -36,6 +36,11 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
   /** Strict limit used when {@link #STRICT_LIMIT_CONFIG} is absent. */
   public static final boolean DEFAULT_STRICT_LIMIT = false;
 
+  private static final long ARENA_BLOCK_BYTES = 8 * 1024;
+
+  /** The block RocksDB's arena holds inline in every memtable before it allocates any other. */
+  private static final long INLINE_ARENA_BYTES = 2 * 1024;
+
   private static final String TOTAL_MEMORY_RANGE =
       "a whole number of bytes from 1 to " + Long.MAX_VALUE;
 
@@ -71,6 +76,25 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
         strictLimit(configs.get(STRICT_LIMIT_CONFIG)));
   }
 
+  /**
+   * Returns the smallest total, in whole MiB and at least this one, whose memtable share holds the
+   * floors of {@code stores} open stores, keeping the write buffer ratio.
+   */
+  public long totalBytesFor(long stores) {
+    long mib = 1024 * 1024;
+    double needed = stores * (double) memtableFloorBytes() * 8 / 7 / this.writeBufferRatio;
+    long total = Math.max(this.totalBytes, (long) Math.ceil(needed));
+    total = (total + mib - 1) / mib * mib;
+    while (withTotal(total).maxOpenStores() < stores) {
+      total += mib;
+    }
+    return total;
+  }
+
+  private RocksDBMemoryLimits withTotal(long total) {
+    return new RocksDBMemoryLimits(total, this.writeBufferRatio, this.strictLimit);
+  }
+
   /** Returns these limits as entries to add to a Kafka Streams config map. */
   public Map<String, Object> toConfigs() {
     return Map.of(
@@ -82,6 +106,34 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
   /** Returns the bytes memtables may use before being flushed, never less than one. */
   public long writeBufferBytes() {
     return Math.max(1, (long) (totalBytes * writeBufferRatio));
+  }
+
+  /**
+   * Returns the size of the blocks a memtable allocates: 8 KiB.
+   *
+   * <p>A memtable holding any record holds at least one block, so with RocksDB's default (an eighth
+   * of Kafka Streams' 16 MiB write buffer) 768 stores hold 1.5 GiB before any of them is full; with
+   * small blocks a memtable costs about what it holds, and thousands of stores fit.
+   */
+  public long arenaBlockBytes() {
+    return ARENA_BLOCK_BYTES;
+  }
+
+  /**
+   * Returns the memtable memory an open store holds however little it was written: one block of its
+   * written memtable and the first block RocksDB allocates for each of its two column families
+   * (Kafka Streams' timestamped stores keep a second one).
+   */
+  public long memtableFloorBytes() {
+    return arenaBlockBytes() + 2 * INLINE_ARENA_BYTES;
+  }
+
+  /**
+   * Returns how many stores can stay open before their memtables' floors alone fill the share of
+   * the write buffer at which RocksDB flushes (seven eighths).
+   */
+  public long maxOpenStores() {
+    return (writeBufferBytes() * 7 / 8) / memtableFloorBytes();
   }
 
   private static long totalBytes(@Nullable Object value) {

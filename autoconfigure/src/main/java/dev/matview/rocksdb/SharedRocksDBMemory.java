@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.rocksdb.Cache;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
@@ -34,6 +35,8 @@ public final class SharedRocksDBMemory {
   private final Cache cache;
 
   private final WriteBufferManager writeBufferManager;
+
+  private final AtomicInteger openStores = new AtomicInteger();
 
   private SharedRocksDBMemory(RocksDBMemoryLimits limits) {
     RocksDB.loadLibrary();
@@ -85,6 +88,24 @@ public final class SharedRocksDBMemory {
   /** Returns the share of the bound that memtables may use before the manager forces a flush. */
   public long writeBufferBytes() {
     return this.limits.writeBufferBytes();
+  }
+
+  /** Returns how many RocksDB stores (a windowed store's segments each count) use this pool now. */
+  public int openStores() {
+    return this.openStores.get();
+  }
+
+  /** Returns how far {@link #usedBytes()} is over the bound, zero while within it. */
+  public long overshootBytes() {
+    return Math.max(0, usedBytes() - boundBytes());
+  }
+
+  void storeOpened() {
+    this.openStores.incrementAndGet();
+  }
+
+  void storeClosed() {
+    this.openStores.decrementAndGet();
   }
 
   @Override

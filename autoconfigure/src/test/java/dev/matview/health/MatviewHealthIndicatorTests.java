@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.matview.disk.StateDirSpace;
+import dev.matview.rocksdb.RocksDBMemoryLimits;
+import dev.matview.rocksdb.SharedRocksDBMemory;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -182,14 +185,36 @@ class MatviewHealthIndicatorTests {
         .contains("matview.health.min-free-disk");
   }
 
+  @Test
+  void showsRocksDBMemoryAgainstItsBoundWithoutChangingTheStatus() {
+    this.state.set(KafkaStreams.State.RUNNING);
+    SharedRocksDBMemory pool =
+        SharedRocksDBMemory.forLimits(new RocksDBMemoryLimits(80L << 20, 0.25, false));
+    Health health = health(0, 0, new MemoryPressure(() -> List.of(pool)));
+    assertThat(health.getStatus()).isEqualTo(Status.UP);
+    assertThat(health.getDetails()).doesNotContainKey("reason");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> rocksdb = (Map<String, Object>) health.getDetails().get("rocksdb");
+    assertThat(rocksdb)
+        .containsEntry("boundBytes", 80L << 20)
+        .containsEntry("overshootBytes", 0L)
+        .containsKeys("usedBytes", "pinnedBytes", "openStores");
+    assertThat(health(0).getDetails()).doesNotContainKey("rocksdb");
+  }
+
   private Health health(long maxRestoreLag) {
     return health(maxRestoreLag, 0);
   }
 
   private Health health(long maxRestoreLag, long minFreeBytes) {
+    return health(maxRestoreLag, minFreeBytes, new MemoryPressure(List::of));
+  }
+
+  private Health health(long maxRestoreLag, long minFreeBytes, MemoryPressure memory) {
     return new MatviewHealthIndicator(
             new StreamsHealth(this.state::get, this.tracker, maxRestoreLag),
-            new DiskPressure(new StateDirSpace(this.stateDir), minFreeBytes))
+            new DiskPressure(new StateDirSpace(this.stateDir), minFreeBytes),
+            memory)
         .health();
   }
 }

@@ -30,6 +30,7 @@ import org.rocksdb.Cache;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.PlainTableConfig;
+import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
@@ -53,10 +54,10 @@ class BoundedMemoryRocksDBConfigSetterTests {
           .isSameAs(second.writeBufferManager())
           .isSameAs(memory.writeBufferManager());
       try (RocksDB firstDb = open(first, "first")) {
-        put(firstDb, 1_000);
+        put(firstDb, 20_000);
         long usedByFirst = memory.usedBytes();
         try (RocksDB secondDb = open(second, "second")) {
-          put(secondDb, 1_000);
+          put(secondDb, 20_000);
           assertThat(memory.usedBytes()).isGreaterThan(usedByFirst);
           assertThat(blockCacheUsage(firstDb))
               .isEqualTo(blockCacheUsage(secondDb))
@@ -148,6 +149,42 @@ class BoundedMemoryRocksDBConfigSetterTests {
   }
 
   @Test
+  void sizesEachStoreForAProcessThatHoldsThousands() {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(48 * MIB, 0.25, false);
+    try (Options options = configure("sized", limits.toConfigs())) {
+      assertThat(options.arenaBlockSize()).isEqualTo(limits.arenaBlockBytes()).isEqualTo(8 * 1024);
+      assertThat(options.writeBufferSize()).isEqualTo(4 * MIB);
+      assertThat(options.manifestPreallocationSize()).isEqualTo(16 * 1024);
+      assertThat(options.tableCacheNumshardbits()).isEqualTo(2);
+      assertThat(options.getEnv().getBackgroundThreads(Priority.HIGH)).isEqualTo(2);
+    }
+    RocksDBMemoryLimits roomy = new RocksDBMemoryLimits(1024 * MIB, 0.5, false);
+    try (Options options = configure("roomy", roomy.toConfigs())) {
+      assertThat(options.writeBufferSize()).isEqualTo(16 * MIB);
+    }
+  }
+
+  @Test
+  void countsTheStoresOpenOnAPool() {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(40 * MIB, 0.3, false);
+    SharedRocksDBMemory memory = SharedRocksDBMemory.forLimits(limits);
+    int before = memory.openStores();
+    BoundedMemoryRocksDBConfigSetter first = new BoundedMemoryRocksDBConfigSetter();
+    BoundedMemoryRocksDBConfigSetter second = new BoundedMemoryRocksDBConfigSetter();
+    try (Options firstOptions = tableFormatted(kafkaStreamsDefaults());
+        Options secondOptions = tableFormatted(kafkaStreamsDefaults())) {
+      first.setConfig("first", firstOptions, limits.toConfigs());
+      second.setConfig("second", secondOptions, limits.toConfigs());
+      assertThat(memory.openStores()).isEqualTo(before + 2);
+      first.close("first", firstOptions);
+      first.close("first", firstOptions);
+      assertThat(memory.openStores()).isEqualTo(before + 1);
+      second.close("second", secondOptions);
+      assertThat(memory.openStores()).isEqualTo(before);
+    }
+  }
+
+  @Test
   void invalidLimitsFailNamingTheKey() {
     Map<String, Object> configs = Map.of(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG, "2");
     try (Options options = tableFormatted(new Options())) {
@@ -218,9 +255,14 @@ class BoundedMemoryRocksDBConfigSetterTests {
   }
 
   private static Options configure(String storeName, Map<String, Object> configs) {
-    Options options = tableFormatted(new Options());
+    Options options = tableFormatted(kafkaStreamsDefaults());
     new BoundedMemoryRocksDBConfigSetter().setConfig(storeName, options, configs);
     return options;
+  }
+
+  /** The write buffers Kafka Streams gives each store before the config setter runs. */
+  private static Options kafkaStreamsDefaults() {
+    return new Options().setWriteBufferSize(16 * MIB).setMaxWriteBufferNumber(3);
   }
 
   private static Options tableFormatted(Options options) {

@@ -134,4 +134,34 @@ class RocksDBMemoryLimitsTests {
     return RocksDBMemoryLimits.fromConfigs(Map.of(RocksDBMemoryLimits.TOTAL_MEMORY_CONFIG, value))
         .totalBytes();
   }
+
+  @Test
+  void memtableBlocksAreSmallSoThatAStoreCostsAboutWhatItHolds() {
+    RocksDBMemoryLimits limits = RocksDBMemoryLimits.defaults();
+    assertThat(limits.arenaBlockBytes()).isEqualTo(8 * 1024);
+    assertThat(limits.memtableFloorBytes()).isEqualTo(12 * 1024);
+  }
+
+  @Test
+  void defaultsHoldTheFloorsOfThousandsOfStores() {
+    RocksDBMemoryLimits limits = RocksDBMemoryLimits.defaults();
+    assertThat(limits.maxOpenStores()).isEqualTo((64 * MIB * 7 / 8) / (12 * 1024));
+    assertThat(limits.maxOpenStores()).isGreaterThan(512 * 5);
+  }
+
+  @Test
+  void totalForAStoreCountIsTheSmallestWholeMebibyteThatHoldsThem() {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(8 * MIB, 0.25, false);
+    long total = limits.totalBytesFor(1200);
+    assertThat(total).isEqualTo(65 * MIB);
+    assertThat(new RocksDBMemoryLimits(total, 0.25, false).maxOpenStores())
+        .isGreaterThanOrEqualTo(1200);
+    assertThat(new RocksDBMemoryLimits(total - MIB, 0.25, false).maxOpenStores()).isLessThan(1200);
+    assertThat(limits.totalBytesFor(limits.maxOpenStores())).isEqualTo(8 * MIB);
+    for (long stores = 1; stores < 1_000_000; stores = stores * 3 + 1) {
+      long fitting = limits.totalBytesFor(stores);
+      assertThat(new RocksDBMemoryLimits(fitting, 0.25, false).maxOpenStores())
+          .isGreaterThanOrEqualTo(stores);
+    }
+  }
 }
