@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Row 7: one instance holds the sample's three views over {@code --memory-partitions} partitions
- * (64, 256 and 512 by default), once with Matview's memory bound and once with Kafka Streams'
- * default RocksDB settings. Each run processes {@code --memory-orders} orders published before it
- * starts, then follows a trickle of {@code --memory-trickle-rate} orders a second for {@code
+ * Row 7: one instance ({@code --memory-jvm-options}, {@code -Xmx1g} by default) holds the sample's
+ * three views over {@code --memory-partitions} partitions (64, 256 and 512 by default), once with
+ * Matview's memory bound ({@code --memory-bound-mb}, 256) and once with Kafka Streams' default
+ * RocksDB settings. Each run processes {@code --memory-orders} orders published before it starts,
+ * then follows a trickle of {@code --memory-trickle-rate} orders a second for {@code
  * --memory-steady-seconds}, while RSS (from {@code /proc}) and RocksDB's shared cache (from the
  * health details) are sampled every second; at the end the JVM's own committed memory is read by
  * native memory tracking and the state dir's disk blocks by {@code du}.
@@ -74,7 +75,16 @@ public final class MemoryBenchmark implements Benchmark {
                 unbounded.peakRssBytes() / MIB,
                 "MB",
                 settings.rssGoalMegabytes())
-            .boundedBy("goal: -Xmx + matview.rocksdb.total-memory + 256 MB"),
+            .boundedBy(
+                "goal: -Xmx + matview.rocksdb.total-memory + 256 MB; the JVM alone committed "
+                    + Math.round(bounded.jvmCommittedBytes() / MIB)
+                    + " MB ("
+                    + bounded.jvmLargest()
+                    + "), and RSS beyond it held the cache (at most "
+                    + Math.round(bounded.maxCacheBytes() / MIB)
+                    + " MB) and "
+                    + Math.round(bounded.perStoreOverheadBytes() / 1024)
+                    + " KB per open store"),
         Row.within(
                 7,
                 "RocksDB cache at most (memory.used)" + at,
@@ -111,6 +121,12 @@ public final class MemoryBenchmark implements Benchmark {
             bounded.beyondJvmBytes() / MIB,
             unbounded.beyondJvmBytes() / MIB,
             "MB"),
+        Row.info(
+            7,
+            "RSS per open store beyond the JVM and the cache" + at,
+            bounded.perStoreOverheadBytes() / 1024,
+            Double.NaN,
+            "KB"),
         Row.info(
             7,
             "state dir on disk" + at + ", bound vs none",

@@ -12,6 +12,7 @@ package dev.matview.benchmarks.memory;
  * @param maxCacheBytes the most RocksDB's shared cache held, memtables included (NaN unbounded)
  * @param maxOpenStores the most RocksDB stores open at once (NaN unbounded)
  * @param jvmCommittedBytes what the JVM committed for itself at the end, by native memory tracking
+ * @param jvmLargest the JVM's largest categories of committed memory, in words
  * @param diskBytes the disk blocks of the state dir at the end
  */
 record MemoryResult(
@@ -24,6 +25,7 @@ record MemoryResult(
     double maxCacheBytes,
     double maxOpenStores,
     long jvmCommittedBytes,
+    String jvmLargest,
     long diskBytes) {
 
   /** How far RSS moved while the trickle ran. */
@@ -34,5 +36,10 @@ record MemoryResult(
   /** What RSS held at its peak beyond the JVM's own committed memory: RocksDB and other natives. */
   long beyondJvmBytes() {
     return this.peakRssBytes - this.jvmCommittedBytes;
+  }
+
+  /** What each open store cost beyond the JVM and RocksDB's most cached bytes, or NaN unbounded. */
+  double perStoreOverheadBytes() {
+    return (beyondJvmBytes() - this.maxCacheBytes) / this.maxOpenStores;
   }
 }

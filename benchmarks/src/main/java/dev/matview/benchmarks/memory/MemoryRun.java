@@ -72,7 +72,7 @@ final class MemoryRun {
       trickle(broker, topic);
       sampler.shutdownNow();
       sampler.awaitTermination(10, TimeUnit.SECONDS);
-      long jvm = ProcessMemory.jvmCommittedBytes(app.pid());
+      ProcessMemory.JvmMemory jvm = ProcessMemory.jvmCommitted(app.pid());
       long disk = ProcessMemory.diskBytes(this.context.dir(name).resolve("state-" + name));
       MemoryResult result = samples.result(partitions, bounded, catchUp, jvm, disk);
       this.context.log(name + ": " + result);
@@ -83,8 +83,15 @@ final class MemoryRun {
     }
   }
 
+  /**
+   * The instances' JVM options with the heap committed and touched at start ({@code -Xms} as {@code
+   * -Xmx}, {@code -XX:+AlwaysPreTouch}), so that RSS moves only with native memory, and with native
+   * memory tracking on.
+   */
   private List<String> jvmOptions() {
-    List<String> options = new ArrayList<>(this.context.appJvmOptions());
+    List<String> options = new ArrayList<>(this.settings.jvmOptions());
+    options.add("-Xms" + this.settings.heapMegabytes() + "m");
+    options.add("-XX:+AlwaysPreTouch");
     options.add("-XX:NativeMemoryTracking=summary");
     return options;
   }
@@ -162,7 +169,7 @@ final class MemoryRun {
     }
 
     synchronized MemoryResult result(
-        int partitions, boolean bounded, double catchUp, long jvm, long disk) {
+        int partitions, boolean bounded, double catchUp, ProcessMemory.JvmMemory jvm, long disk) {
       return new MemoryResult(
           partitions,
           bounded,
@@ -172,7 +179,8 @@ final class MemoryRun {
           this.steadyMaxRss,
           this.maxCache,
           this.maxStores,
-          jvm,
+          jvm.totalBytes(),
+          jvm.largest(32L * 1024 * 1024),
           disk);
     }
 

@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /** What the operating system and the JVM say about another process's memory and files. */
 final class ProcessMemory {
@@ -16,6 +19,11 @@ final class ProcessMemory {
 
   private static final Pattern NMT_TOTAL =
       Pattern.compile("^Total: reserved=(\\d+)KB, committed=(\\d+)KB", Pattern.MULTILINE);
+
+  private static final Pattern NMT_CATEGORY =
+      Pattern.compile(
+          "^-\\s+([A-Za-z][A-Za-z ]*?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)",
+          Pattern.MULTILINE);
 
   private ProcessMemory() {}
 
@@ -27,9 +35,20 @@ final class ProcessMemory {
 
   /**
    * The memory the JVM of {@code pid} has committed for itself (heap, metaspace, threads, code, GC,
-   * direct buffers...), from its native memory tracking, in bytes.
+   * direct buffers...), from its native memory tracking: the total and the largest categories.
    */
-  static long jvmCommittedBytes(long pid) throws IOException, InterruptedException {
+  static JvmMemory jvmCommitted(long pid) throws IOException, InterruptedException {
+    String summary = nativeMemorySummary(pid);
+    long total = kibibytes(NMT_TOTAL, summary, 2, "the native memory summary of " + pid);
+    Map<String, Long> categories = new LinkedHashMap<>();
+    Matcher category = NMT_CATEGORY.matcher(summary);
+    while (category.find()) {
+      categories.put(category.group(1).trim(), Long.parseLong(category.group(2)) * 1024);
+    }
+    return new JvmMemory(total, categories);
+  }
+
+  private static String nativeMemorySummary(long pid) throws IOException, InterruptedException {
     String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
     Process process =
         new ProcessBuilder(jcmd, Long.toString(pid), "VM.native_memory", "summary")
@@ -40,7 +59,25 @@ final class ProcessMemory {
       process.destroyForcibly();
       throw new IOException("jcmd " + pid + " did not answer within 60 s");
     }
-    return kibibytes(NMT_TOTAL, output, 2, "the native memory summary of " + pid);
+    return output;
+  }
+
+  /**
+   * What native memory tracking says the JVM committed.
+   *
+   * @param totalBytes the total committed
+   * @param categoryBytes committed bytes by category, such as {@code Java Heap} or {@code Other}
+   *     (direct buffers), in the summary's order
+   */
+  record JvmMemory(long totalBytes, Map<String, Long> categoryBytes) {
+
+    /** The categories of at least {@code bytes}, as {@code Java Heap 512 MB, Class 70 MB}. */
+    String largest(long bytes) {
+      return this.categoryBytes.entrySet().stream()
+          .filter(category -> category.getValue() >= bytes)
+          .map(category -> category.getKey() + " " + category.getValue() / (1024 * 1024) + " MB")
+          .collect(Collectors.joining(", "));
+    }
   }
 
   /** The disk blocks the files under {@code dir} take, preallocated space included, in bytes. */
