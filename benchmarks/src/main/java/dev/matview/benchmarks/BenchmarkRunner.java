@@ -28,6 +28,11 @@ import java.util.stream.Collectors;
  *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances
  *   <li>{@code --jmh-forks=1}, {@code --jmh-iterations=5}, {@code --jmh-millis=1000}: row 2
  *   <li>{@code --partitions=4}: partitions of the orders topics
+ *   <li>{@code --memory-partitions=64,256,512}, {@code --memory-orders=300000}, {@code
+ *       --memory-customers=100000}, {@code --memory-steady-seconds=30}, {@code
+ *       --memory-trickle-rate=50}, {@code --memory-bound-mb=256}, {@code
+ *       --memory-jvm-options=-Xmx1g}: row 7, one instance per partition count with the bound and
+ *       without it
  *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}
  * </ul>
  */
