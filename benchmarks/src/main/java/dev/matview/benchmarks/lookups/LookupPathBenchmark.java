@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.profile.JavaFlightRecorderProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -67,6 +68,10 @@ public final class LookupPathBenchmark implements Benchmark {
             .threads(1)
             .addProfiler(GCProfiler.class)
             .shouldFailOnError(true);
+    String jfr = flags.text("jmh-jfr", "");
+    if (!jfr.isEmpty()) {
+      options.addProfiler(JavaFlightRecorderProfiler.class, "dir=" + jfr);
+    }
     java.nio.file.Files.createDirectories(stateDir.resolve("tmp"));
     if (forks > 0) {
       options.jvmArgsAppend(
