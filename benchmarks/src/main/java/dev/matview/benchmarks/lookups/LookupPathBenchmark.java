@@ -79,7 +79,8 @@ public final class LookupPathBenchmark implements Benchmark {
           "-Djava.io.tmpdir=" + stateDir.resolve("tmp"),
           "-D" + InProcessApp.BOOTSTRAP + "=" + broker.bootstrapServers(),
           "-D" + InProcessApp.TOPIC + "=" + TOPIC,
-          "-D" + InProcessApp.STATE_DIR + "=" + stateDir);
+          "-D" + InProcessApp.STATE_DIR + "=" + stateDir,
+          "-D" + InProcessApp.FORKED + "=true");
     } else {
       properties.forEach(System::setProperty);
     }
