@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  *   <li>{@code --seconds=10}, {@code --warmup-seconds=3}, {@code --rounds=3}, {@code
  *       --connections=16}, {@code --lookup-keys=100000}: the interleaved HTTP load rounds
  *   <li>{@code --warmup-rounds=1}: unrecorded saturated rounds of each side first
- *   <li>{@code --scan-rounds=1}, {@code --aggregation-rounds=1}: rounds of rows 4 and 5
+ *   <li>{@code --scan-rounds=1}, {@code --aggregation-rounds=2}: rounds of rows 4 and 5
  *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances
  *   <li>{@code --jmh-forks=1}, {@code --jmh-warmups=3}, {@code --jmh-iterations=5}, {@code
  *       --jmh-millis=1000}: row 2; {@code --jmh-jfr=DIR} adds a flight recording of each fork

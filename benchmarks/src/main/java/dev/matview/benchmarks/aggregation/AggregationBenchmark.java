@@ -59,7 +59,7 @@ public final class AggregationBenchmark implements Benchmark {
     OrdersProducer.publish(broker.bootstrapServers(), TOPIC, orders, customers);
     List<Double> baseline = new ArrayList<>();
     List<Double> matview = new ArrayList<>();
-    for (int round = 1; round <= flags.integer("aggregation-rounds", 1); round++) {
+    for (int round = 1; round <= flags.integer("aggregation-rounds", 2); round++) {
       baseline.add(handWritten(context, round, orders));
       matview.add(matview(context, round, orders, customers));
     }
