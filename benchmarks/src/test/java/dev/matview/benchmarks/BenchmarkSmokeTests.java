@@ -28,6 +28,7 @@ class BenchmarkSmokeTests {
             "--failover-keys=500",
             "--partitions=2",
             "--rounds=1",
+            "--aggregation-rounds=1",
             "--warmup-rounds=0",
             "--seconds=0.5",
             "--warmup-seconds=0.3",

@@ -102,7 +102,7 @@ public final class RestoreBenchmark implements Benchmark {
                 consumer,
                 "records/s",
                 0.7)
-            .boundedBy("see the analysis of row 6"));
+            .boundedBy("RocksDB writes, which the consumer does not do"));
   }
 
   /** Takes in the restore progress the instance's health shows; true once it is UP. */

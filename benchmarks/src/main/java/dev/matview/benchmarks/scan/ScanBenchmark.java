@@ -67,7 +67,7 @@ public final class ScanBenchmark implements Benchmark {
                 Stats.median(table.raw),
                 "keys/s",
                 0.5)
-            .boundedBy("JSON and HTTP per page; half the pages forwarded");
+            .boundedBy("JSON per item, half the pages from the other instance");
     Row windowRow =
         Row.atLeast(
                 4,
@@ -76,7 +76,7 @@ public final class ScanBenchmark implements Benchmark {
                 Stats.median(windows.raw),
                 "windows/s",
                 0.5)
-            .boundedBy("as the table scan, plus window bounds per item");
+            .boundedBy("each page re-reads the rest of the partition");
     Row perKey =
         Row.atLeast(
                 4,
