@@ -30,6 +30,8 @@ import java.util.stream.Collectors;
  *   <li>{@code --jmh-forks=1}, {@code --jmh-warmups=3}, {@code --jmh-iterations=5}, {@code
  *       --jmh-millis=1000}: row 2; {@code --jmh-jfr=DIR} adds a flight recording of each fork
  *   <li>{@code --partitions=4}: partitions of the orders topics
+ *   <li>{@code --prestart=false}: whether to load every cluster at once at the start (for the smoke
+ *       test: start-ups overlap, but loads then disturb the figures)
  *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}
  * </ul>
  */
@@ -57,6 +59,13 @@ public final class BenchmarkRunner {
     WorkDir.clean(workDir);
     List<Row> rows = new ArrayList<>();
     try (BenchContext context = new BenchContext(flags, workDir, System.out)) {
+      if (Boolean.parseBoolean(flags.text("prestart", "false"))) {
+        benchmarks.stream()
+            .filter(benchmark -> only.contains(benchmark.name()))
+            .flatMap(benchmark -> benchmark.clusters(flags).stream())
+            .distinct()
+            .forEach(context::prepare);
+      }
       for (Benchmark benchmark : benchmarks) {
         if (!only.contains(benchmark.name())) {
           rows.add(Row.none(benchmark.row(), benchmark.title(), "not selected by --only"));

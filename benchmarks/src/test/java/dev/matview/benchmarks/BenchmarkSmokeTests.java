@@ -27,6 +27,7 @@ class BenchmarkSmokeTests {
             "--customers=100",
             "--failover-keys=500",
             "--partitions=2",
+            "--prestart=true",
             "--rounds=1",
             "--aggregation-rounds=1",
             "--warmup-rounds=0",

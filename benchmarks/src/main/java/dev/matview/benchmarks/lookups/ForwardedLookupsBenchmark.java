@@ -4,6 +4,7 @@ import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Benchmark;
 import dev.matview.benchmarks.ClusterSpec;
 import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.KeySample;
 import dev.matview.benchmarks.LoadedCluster;
 import dev.matview.benchmarks.Row;
@@ -38,6 +39,11 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
   @Override
   public String title() {
     return TITLE;
+  }
+
+  @Override
+  public List<ClusterSpec> clusters(Flags flags) {
+    return List.of(Clusters.twoInstances(flags));
   }
 
   @Override

@@ -39,6 +39,11 @@ public final class HttpLookupsBenchmark implements Benchmark {
   }
 
   @Override
+  public List<ClusterSpec> clusters(Flags flags) {
+    return List.of(Clusters.oneInstance(flags));
+  }
+
+  @Override
   public List<Row> run(BenchContext context) throws Exception {
     Flags flags = context.flags();
     ClusterSpec spec = Clusters.oneInstance(flags);
