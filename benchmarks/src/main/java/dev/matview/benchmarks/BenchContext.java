@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +28,9 @@ public final class BenchContext implements AutoCloseable {
 
   private final Map<String, List<String>> notes = new LinkedHashMap<>();
 
-  private final Map<ClusterSpec, LoadedCluster> clusters = new LinkedHashMap<>();
+  private final Map<ClusterSpec, CompletableFuture<LoadedCluster>> clusters = new LinkedHashMap<>();
+
+  private final Object brokerLock = new Object();
 
   private @Nullable KafkaBroker broker;
 
@@ -50,34 +54,83 @@ public final class BenchContext implements AutoCloseable {
   }
 
   /** The run's broker, started on first use. */
-  public synchronized KafkaBroker broker() {
-    if (this.broker == null) {
-      log("starting the Kafka broker");
-      KafkaBroker started = new KafkaBroker(this.workDir);
-      started.start();
-      this.broker = started;
+  public KafkaBroker broker() {
+    synchronized (this.brokerLock) {
+      if (this.broker == null) {
+        log("starting the Kafka broker");
+        KafkaBroker started = new KafkaBroker(this.workDir);
+        started.start();
+        this.broker = started;
+      }
+      return this.broker;
     }
-    return this.broker;
   }
 
   /**
-   * The loaded instances of {@code spec}: the ones an earlier benchmark of this run started, else
-   * new ones.
+   * Starts loading the instances of {@code spec} in the background, so that a later {@link
+   * #cluster(ClusterSpec)} finds them ready: for short runs such as the smoke test, whose start-ups
+   * then overlap.
    */
-  public synchronized LoadedCluster cluster(ClusterSpec spec) {
-    LoadedCluster cluster = this.clusters.get(spec);
-    if (cluster == null) {
-      cluster = LoadedCluster.start(this, spec);
-      this.clusters.put(spec, cluster);
+  public void prepare(ClusterSpec spec) {
+    future(spec, true);
+  }
+
+  /**
+   * The loaded instances of {@code spec}: the ones an earlier benchmark of this run started or
+   * {@link #prepare(ClusterSpec) prepared}, else new ones.
+   */
+  public LoadedCluster cluster(ClusterSpec spec) {
+    return join(future(spec, false));
+  }
+
+  /** Kills the instances of {@code spec}, so that no later benchmark uses them. */
+  public void discard(ClusterSpec spec) {
+    CompletableFuture<LoadedCluster> cluster;
+    synchronized (this.clusters) {
+      cluster = this.clusters.remove(spec);
+    }
+    if (cluster != null) {
+      join(cluster).close();
+    }
+  }
+
+  private CompletableFuture<LoadedCluster> future(ClusterSpec spec, boolean background) {
+    CompletableFuture<LoadedCluster> cluster;
+    boolean created = false;
+    synchronized (this.clusters) {
+      cluster = this.clusters.get(spec);
+      if (cluster == null) {
+        cluster = new CompletableFuture<>();
+        this.clusters.put(spec, cluster);
+        created = true;
+      }
+    }
+    if (created) {
+      CompletableFuture<LoadedCluster> starting = cluster;
+      Runnable start =
+          () -> {
+            try {
+              starting.complete(LoadedCluster.start(this, spec));
+            } catch (RuntimeException ex) {
+              starting.completeExceptionally(ex);
+            }
+          };
+      if (background) {
+        Thread thread = new Thread(start, "prepare-" + spec.name());
+        thread.setDaemon(true);
+        thread.start();
+      } else {
+        start.run();
+      }
     }
     return cluster;
   }
 
-  /** Kills the instances of {@code spec}, so that no later benchmark uses them. */
-  public synchronized void discard(ClusterSpec spec) {
-    LoadedCluster cluster = this.clusters.remove(spec);
-    if (cluster != null) {
-      cluster.close();
+  private static LoadedCluster join(CompletableFuture<LoadedCluster> cluster) {
+    try {
+      return cluster.join();
+    } catch (CompletionException ex) {
+      throw (ex.getCause() instanceof RuntimeException runtime) ? runtime : ex;
     }
   }
 
@@ -120,13 +173,23 @@ public final class BenchContext implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    this.clusters.values().forEach(LoadedCluster::close);
-    this.clusters.clear();
+  public void close() {
+    List<CompletableFuture<LoadedCluster>> all;
+    synchronized (this.clusters) {
+      all = List.copyOf(this.clusters.values());
+      this.clusters.clear();
+    }
+    for (CompletableFuture<LoadedCluster> cluster : all) {
+      if (cluster.isDone() && !cluster.isCompletedExceptionally()) {
+        cluster.join().close();
+      }
+    }
     ChildJvm.killAll();
-    if (this.broker != null) {
-      this.broker.close();
-      this.broker = null;
+    synchronized (this.brokerLock) {
+      if (this.broker != null) {
+        this.broker.close();
+        this.broker = null;
+      }
     }
   }
 }

@@ -14,6 +14,11 @@ public interface Benchmark {
   /** What is measured, in a few words. */
   String title();
 
+  /** The loaded instances the benchmark uses, which {@code --prestart=true} starts ahead. */
+  default List<ClusterSpec> clusters(Flags flags) {
+    return List.of();
+  }
+
   /** Runs the benchmark with the sizes in {@code context}'s flags and returns its figures. */
   List<Row> run(BenchContext context) throws Exception;
 }

@@ -24,15 +24,19 @@ import java.util.stream.Collectors;
  *       --path-keys=10000}: keys of row 2
  *   <li>{@code --seconds=10}, {@code --warmup-seconds=3}, {@code --rounds=3}, {@code
  *       --connections=16}, {@code --lookup-keys=100000}: the interleaved HTTP load rounds
- *   <li>{@code --scan-rounds=1}, {@code --aggregation-rounds=1}: rounds of rows 4 and 5
+ *   <li>{@code --warmup-rounds=1}: unrecorded saturated rounds of each side first
+ *   <li>{@code --scan-rounds=1}, {@code --aggregation-rounds=2}: rounds of rows 4 and 5
  *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances
- *   <li>{@code --jmh-forks=1}, {@code --jmh-iterations=5}, {@code --jmh-millis=1000}: row 2
+ *   <li>{@code --jmh-forks=1}, {@code --jmh-warmups=3}, {@code --jmh-iterations=5}, {@code
+ *       --jmh-millis=1000}: row 2; {@code --jmh-jfr=DIR} adds a flight recording of each fork
  *   <li>{@code --partitions=4}: partitions of the orders topics
  *   <li>{@code --memory-partitions=64,256,512}, {@code --memory-orders=300000}, {@code
  *       --memory-customers=100000}, {@code --memory-steady-seconds=30}, {@code
  *       --memory-trickle-rate=50}, {@code --memory-bound-mb=256}, {@code
  *       --memory-jvm-options=-Xmx1g}: row 7, one instance per partition count with the bound and
  *       without it
+ *   <li>{@code --prestart=false}: whether to load every cluster at once at the start (for the smoke
+ *       test: start-ups overlap, but loads then disturb the figures)
  *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}
  * </ul>
  */
@@ -60,6 +64,13 @@ public final class BenchmarkRunner {
     WorkDir.clean(workDir);
     List<Row> rows = new ArrayList<>();
     try (BenchContext context = new BenchContext(flags, workDir, System.out)) {
+      if (Boolean.parseBoolean(flags.text("prestart", "false"))) {
+        benchmarks.stream()
+            .filter(benchmark -> only.contains(benchmark.name()))
+            .flatMap(benchmark -> benchmark.clusters(flags).stream())
+            .distinct()
+            .forEach(context::prepare);
+      }
       for (Benchmark benchmark : benchmarks) {
         if (!only.contains(benchmark.name())) {
           rows.add(Row.none(benchmark.row(), benchmark.title(), "not selected by --only"));

@@ -7,21 +7,24 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.state.KeyValueStore;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Row 5's baseline: {@code revenue-per-customer} written by hand with the Kafka Streams DSL, the
- * same topology (re-key by customer through a repartition topic, aggregate into a store) and the
- * same settings as the benchmark app's Streams (commit interval, replication, defaults otherwise).
+ * same topology (re-key by customer through a repartition topic, aggregate into a store without
+ * Kafka Streams' record cache, as Matview's views are) and the same settings as the benchmark app's
+ * Streams (commit interval, replication, defaults otherwise).
  *
  * <p>Flags: {@code --bootstrap-servers}, {@code --topic}, {@code --application-id}, {@code
- * --state-dir}.
+ * --state-dir}, {@code --caching} (whether the store keeps Kafka's record cache, false by default).
  */
 public final class HandWrittenAggregation {
 
@@ -32,19 +35,18 @@ public final class HandWrittenAggregation {
     JsonMapper json = JsonMapper.builder().build();
     Serde<Order> orders = jsonSerde(json, Order.class);
     Serde<Revenue> revenues = jsonSerde(json, Revenue.class);
+    boolean caching = Boolean.parseBoolean(flags.text("caching", "false"));
+    Materialized<String, Revenue, KeyValueStore<Bytes, byte[]>> store =
+        Materialized.<String, Revenue, KeyValueStore<Bytes, byte[]>>as("revenue-per-customer")
+            .withKeySerde(Serdes.String())
+            .withValueSerde(revenues);
     StreamsBuilder builder = new StreamsBuilder();
     builder.stream(flags.text("topic", "orders"), Consumed.with(Serdes.String(), orders))
         .groupBy((orderId, order) -> order.customerId(), Grouped.with(Serdes.String(), orders))
         .aggregate(
             Revenue::none,
             (customerId, order, revenue) -> revenue.plus(order.amount()),
-            Materialized
-                .<String, Revenue,
-                    org.apache.kafka.streams.state.KeyValueStore<
-                        org.apache.kafka.common.utils.Bytes, byte[]>>
-                    as("revenue-per-customer")
-                .withKeySerde(Serdes.String())
-                .withValueSerde(revenues));
+            caching ? store.withCachingEnabled() : store.withCachingDisabled());
     Properties config = new Properties();
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, flags.text("application-id", "hand-written"));
     config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, flags.text("bootstrap-servers", ""));

@@ -4,6 +4,7 @@ import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Benchmark;
 import dev.matview.benchmarks.ClusterSpec;
 import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.KeySample;
 import dev.matview.benchmarks.LoadedCluster;
 import dev.matview.benchmarks.Row;
@@ -47,6 +48,23 @@ public final class FailoverBenchmark implements Benchmark {
   }
 
   @Override
+  public List<ClusterSpec> clusters(Flags flags) {
+    return List.of(Clusters.twoInstances(flags), alone(flags));
+  }
+
+  /** Two instances without standbys, holding {@code --failover-keys} keys. */
+  private static ClusterSpec alone(Flags flags) {
+    long keys = flags.integer("failover-keys", 100_000);
+    return new ClusterSpec(
+        "failover-alone",
+        2,
+        keys,
+        keys,
+        Set.of(Clusters.TABLE_VIEW),
+        Map.of("matview.standby-replicas", "0"));
+  }
+
+  @Override
   public List<Row> run(BenchContext context) throws Exception {
     ClusterSpec shared = Clusters.twoInstances(context.flags());
     Times standby;
@@ -55,18 +73,12 @@ public final class FailoverBenchmark implements Benchmark {
     } finally {
       context.discard(shared);
     }
-    long keys = context.flags().integer("failover-keys", 100_000);
-    ClusterSpec alone =
-        new ClusterSpec(
-            "failover-alone",
-            2,
-            keys,
-            keys,
-            Set.of(Clusters.TABLE_VIEW),
-            Map.of("matview.standby-replicas", "0"));
+    ClusterSpec alone = alone(context.flags());
     Times withoutStandby;
-    try (LoadedCluster cluster = LoadedCluster.start(context, alone)) {
-      withoutStandby = failover(context, cluster, false);
+    try {
+      withoutStandby = failover(context, context.cluster(alone), false);
+    } finally {
+      context.discard(alone);
     }
     return List.of(
         Row.within(

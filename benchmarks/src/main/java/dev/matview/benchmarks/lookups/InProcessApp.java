@@ -29,6 +29,9 @@ final class InProcessApp {
 
   static final String STATE_DIR = "bench.state-dir";
 
+  /** Set in a JMH fork, which closes the app when its benchmark ends. */
+  static final String FORKED = "bench.forked";
+
   private static @Nullable ConfigurableApplicationContext context;
 
   private InProcessApp() {}

@@ -30,13 +30,23 @@ final class LoadRounds {
     this.rounds = context.flags().integer("rounds", 3);
   }
 
-  /** Runs the rounds at saturation, or at {@code rate} requests a second when it is positive. */
+  /**
+   * Runs the rounds at saturation, or at {@code rate} requests a second when it is positive; before
+   * saturated rounds, {@code --warmup-rounds} unrecorded ones of each side warm up both JITs.
+   */
   LoadRounds run(
       LoadDriverProcess baselineLoad,
       int baselinePort,
       LoadDriverProcess matviewLoad,
       int matviewPort,
       double rate) {
+    if (rate <= 0) {
+      for (int round = 1; round <= this.context.flags().integer("warmup-rounds", 1); round++) {
+        this.context.log(this.title + ": warm-up round " + round);
+        baselineLoad.saturate(baselinePort);
+        matviewLoad.saturate(matviewPort);
+      }
+    }
     for (int round = 1; round <= this.rounds; round++) {
       this.baseline.add(round(baselineLoad, baselinePort, rate, "baseline", round));
       this.matview.add(round(matviewLoad, matviewPort, rate, "matview", round));

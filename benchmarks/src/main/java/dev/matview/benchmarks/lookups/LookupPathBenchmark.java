@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.profile.JavaFlightRecorderProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -67,6 +68,10 @@ public final class LookupPathBenchmark implements Benchmark {
             .threads(1)
             .addProfiler(GCProfiler.class)
             .shouldFailOnError(true);
+    String jfr = flags.text("jmh-jfr", "");
+    if (!jfr.isEmpty()) {
+      options.addProfiler(JavaFlightRecorderProfiler.class, "dir=" + jfr);
+    }
     java.nio.file.Files.createDirectories(stateDir.resolve("tmp"));
     if (forks > 0) {
       options.jvmArgsAppend(
@@ -74,7 +79,8 @@ public final class LookupPathBenchmark implements Benchmark {
           "-Djava.io.tmpdir=" + stateDir.resolve("tmp"),
           "-D" + InProcessApp.BOOTSTRAP + "=" + broker.bootstrapServers(),
           "-D" + InProcessApp.TOPIC + "=" + TOPIC,
-          "-D" + InProcessApp.STATE_DIR + "=" + stateDir);
+          "-D" + InProcessApp.STATE_DIR + "=" + stateDir,
+          "-D" + InProcessApp.FORKED + "=true");
     } else {
       properties.forEach(System::setProperty);
     }
@@ -94,7 +100,7 @@ public final class LookupPathBenchmark implements Benchmark {
                 raw.getPrimaryResult().getScore(),
                 "ns/op",
                 1.5)
-            .boundedBy("see the analysis of row 2"),
+            .boundedBy("KafkaStreams.store and queryMetadataForKey per lookup"),
         Row.info(2, "bytes allocated per lookup", allocated(matview), allocated(raw), "B/op"));
   }
 

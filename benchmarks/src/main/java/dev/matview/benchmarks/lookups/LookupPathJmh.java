@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Row 2's JMH benchmarks: one cached key looked up through Matview's whole in-process path
@@ -61,6 +62,14 @@ public class LookupPathJmh {
     if (raw == null || !Objects.equals(raw, ((Routed.Local<KeyAnswer>) answer).answer().value())) {
       throw new IllegalStateException(
           "Matview answered " + answer + " where the store holds " + raw);
+    }
+  }
+
+  /** Closes the app when this JVM is a fork of its own, so that the fork ends at once. */
+  @TearDown
+  public void tearDown() {
+    if (Boolean.getBoolean(InProcessApp.FORKED)) {
+      InProcessApp.close();
     }
   }
 
