@@ -232,7 +232,10 @@ public class MatviewProperties {
     /** Share of the total memory that memtables may use, greater than 0 and at most 1. */
     private double writeBufferRatio = 0.25;
 
-    /** Whether the block cache fails reads instead of exceeding the total memory. */
+    /**
+     * Whether the block cache fails reads instead of exceeding the total memory; memtables are not
+     * held back by it, and their charges the cache refuses are no longer counted.
+     */
     private boolean strictLimit = false;
 
     public boolean isBounded() {

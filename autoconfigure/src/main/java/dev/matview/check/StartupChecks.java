@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.StreamsConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks the views' topics on the broker before Kafka Streams starts, through one short-lived
@@ -67,7 +68,7 @@ public final class StartupChecks {
       throw StartupCheckException.topicProblems(bootstrapServers, problems);
     }
     StorePlan plan = StorePlan.of(this.registry.all(), snapshot);
-    checkMemoryBound(streamsConfiguration, plan);
+    RocksDBMemoryLimits limits = checkMemoryBound(streamsConfiguration, plan);
     if (logger.isInfoEnabled()) {
       logger.info(
           "Checked "
@@ -78,18 +79,22 @@ public final class StartupChecks {
               + bootstrapServers
               + " (up to "
               + plan.totalStores()
-              + " RocksDB stores in one instance)"
+              + " RocksDB stores in one instance"
+              + ((limits != null) ? ", room for " + limits.maxOpenStores() + " in the bound" : "")
+              + ")"
               + " in "
               + Duration.ofNanos(System.nanoTime() - start).toMillis()
               + " ms: no problems");
     }
   }
 
-  private static void checkMemoryBound(Properties streamsConfiguration, StorePlan plan) {
+  /** Returns the bound the stores of {@code plan} fit, or null when no bound is set. */
+  private static @Nullable RocksDBMemoryLimits checkMemoryBound(
+      Properties streamsConfiguration, StorePlan plan) {
     Object setter = streamsConfiguration.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG);
     String setterName = (setter instanceof Class<?> type) ? type.getName() : String.valueOf(setter);
     if (!BoundedMemoryRocksDBConfigSetter.class.getName().equals(setterName)) {
-      return;
+      return null;
     }
     Map<String, Object> configs = new HashMap<>();
     streamsConfiguration.forEach((key, value) -> configs.put(String.valueOf(key), value));
@@ -97,6 +102,7 @@ public final class StartupChecks {
     if (plan.totalStores() > limits.maxOpenStores()) {
       throw StartupCheckException.memoryBoundTooSmall(plan, limits);
     }
+    return limits;
   }
 
   private TopicSnapshot read(
