@@ -22,11 +22,11 @@ import org.rocksdb.Priority;
  * process instead of Kafka Streams' one, so that the flushes the write buffer manager asks for do
  * not queue behind each other.
  *
- * <p>What it cannot cover: each open store also costs about a quarter of a megabyte outside the
- * cache (RocksDB's per-database and per-column-family structures, open files and their buffers),
- * and memtables waiting for a flush may briefly take the cache past its bound when writes outrun
- * the flush threads. Register it as {@code rocksdb.config.setter} and put the {@code
- * matview.rocksdb.*} keys of {@link RocksDBMemoryLimits} in the Kafka Streams config.
+ * <p>What it cannot cover: each open store also costs about a third of a megabyte outside the cache
+ * (RocksDB's per-database and per-column-family structures, open files and their buffers), and
+ * memtables waiting for a flush may briefly take the cache past its bound when writes outrun the
+ * flush threads. Register it as {@code rocksdb.config.setter} and put the {@code matview.rocksdb.*}
+ * keys of {@link RocksDBMemoryLimits} in the Kafka Streams config.
  */
 public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
 
