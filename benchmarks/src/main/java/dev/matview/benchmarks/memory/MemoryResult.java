@@ -1,5 +1,7 @@
 package dev.matview.benchmarks.memory;
 
+import java.util.List;
+
 /**
  * What one instance used while it aggregated the orders and then followed a trickle.
  *
@@ -27,6 +29,34 @@ record MemoryResult(
     long jvmCommittedBytes,
     String jvmLargest,
     long diskBytes) {
+
+  /**
+   * Several runs of one kind as one: the mean catch-up, and the most of every other figure (RSS
+   * spread from the run whose RSS moved most).
+   */
+  static MemoryResult of(List<MemoryResult> runs) {
+    if (runs.isEmpty()) {
+      throw new IllegalArgumentException("No run to summarize");
+    }
+    MemoryResult widest = runs.get(0);
+    MemoryResult mostCommitted = runs.get(0);
+    for (MemoryResult run : runs) {
+      widest = run.steadySpreadBytes() > widest.steadySpreadBytes() ? run : widest;
+      mostCommitted = run.jvmCommittedBytes > mostCommitted.jvmCommittedBytes ? run : mostCommitted;
+    }
+    return new MemoryResult(
+        widest.partitions,
+        widest.bounded,
+        runs.stream().mapToDouble(MemoryResult::catchUpSeconds).average().orElseThrow(),
+        runs.stream().mapToLong(MemoryResult::peakRssBytes).max().orElseThrow(),
+        widest.steadyMinRssBytes,
+        widest.steadyMaxRssBytes,
+        runs.stream().mapToDouble(MemoryResult::maxCacheBytes).max().orElseThrow(),
+        runs.stream().mapToDouble(MemoryResult::maxOpenStores).max().orElseThrow(),
+        mostCommitted.jvmCommittedBytes,
+        mostCommitted.jvmLargest,
+        runs.stream().mapToLong(MemoryResult::diskBytes).max().orElseThrow());
+  }
 
   /** How far RSS moved while the trickle ran. */
   long steadySpreadBytes() {

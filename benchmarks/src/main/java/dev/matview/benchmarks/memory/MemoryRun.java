@@ -36,13 +36,16 @@ final class MemoryRun {
 
   private final MemorySettings settings;
 
+  private int runs;
+
   MemoryRun(BenchContext context, MemorySettings settings) {
     this.context = context;
     this.settings = settings;
   }
 
   MemoryResult run(int partitions, boolean bounded) throws Exception {
-    String name = "memory-" + partitions + (bounded ? "-bounded" : "-unbounded");
+    this.runs++;
+    String name = "memory-" + partitions + (bounded ? "-bounded-" : "-unbounded-") + this.runs;
     String topic = name + "-orders";
     KafkaBroker broker = this.context.broker();
     broker.createTopic(topic, partitions);
@@ -80,6 +83,7 @@ final class MemoryRun {
     } finally {
       sampler.shutdownNow();
       app.kill();
+      broker.deleteTopics(topic, "bench-" + name + "-");
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.Locale;
  * @param jvmOptions the instance's JVM options, {@code -Xmx1g} by default: at 512 partitions
  *     Kafka's metrics of 1,536 tasks and their input buffers do not fit a 512 MB heap
  * @param heapMegabytes the instance's {@code -Xmx}, in MiB
+ * @param rounds runs of each kind per partition count, in alternating order
  */
 record MemorySettings(
     List<Integer> partitions,
@@ -27,7 +28,8 @@ record MemorySettings(
     int trickleRate,
     long boundMegabytes,
     List<String> jvmOptions,
-    long heapMegabytes) {
+    long heapMegabytes,
+    int rounds) {
 
   /** The settings that {@code context}'s flags give. */
   static MemorySettings of(BenchContext context) {
@@ -44,7 +46,8 @@ record MemorySettings(
         flags.integer("memory-trickle-rate", 50),
         flags.integer("memory-bound-mb", 256),
         jvmOptions,
-        heapMegabytes(jvmOptions));
+        heapMegabytes(jvmOptions),
+        Math.max(1, flags.integer("memory-rounds", 2)));
   }
 
   /** How long catching up may take before the run fails. */

@@ -60,6 +60,22 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
+  /**
+   * Deletes {@code topic} and every topic whose name starts with {@code prefix}, such as an
+   * application's changelogs, so that a later run finds the broker as this one found it.
+   */
+  public void deleteTopics(String topic, String prefix) {
+    try (Admin admin = admin()) {
+      List<String> doomed =
+          admin.listTopics().names().get(1, TimeUnit.MINUTES).stream()
+              .filter(name -> name.equals(topic) || name.startsWith(prefix))
+              .toList();
+      admin.deleteTopics(doomed).all().get(1, TimeUnit.MINUTES);
+    } catch (Exception ex) {
+      throw new IllegalStateException("Could not delete topic " + topic + " and " + prefix, ex);
+    }
+  }
+
   /** An admin client of this broker; the caller closes it. */
   public Admin admin() {
     return Admin.create(

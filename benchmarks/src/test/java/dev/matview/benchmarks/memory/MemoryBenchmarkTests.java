@@ -15,7 +15,7 @@ class MemoryBenchmarkTests {
 
   private final MemorySettings settings =
       new MemorySettings(
-          List.of(64), 1_000, 100, Duration.ofSeconds(5), 10, 256, List.of("-Xmx512m"), 512);
+          List.of(64), 1_000, 100, Duration.ofSeconds(5), 10, 256, List.of("-Xmx512m"), 512, 2);
 
   @Test
   void readsTheHeapFromTheJvmOptions() {
@@ -61,7 +61,7 @@ class MemoryBenchmarkTests {
             700 * MIB,
             "Java Heap 512 MB",
             800 * MIB);
-    List<Row> rows = MemoryBenchmark.rows(this.settings, bounded, unbounded);
+    List<Row> rows = MemoryBenchmark.rows(this.settings, List.of(bounded), List.of(unbounded));
     assertThat(rows).hasSize(8).allMatch(row -> row.number() == 7);
     assertThat(rows.get(0).bound())
         .contains("the JVM alone committed 700 MB (Java Heap 512 MB)")
@@ -75,6 +75,7 @@ class MemoryBenchmarkTests {
     assertThat(rows.get(2).verdict()).isEqualTo(Verdict.MET);
     assertThat(rows.get(3).ratio()).isEqualTo(1.25);
     assertThat(rows.get(3).verdict()).isEqualTo(Verdict.MISSED);
+    assertThat(rows.get(3).bound()).contains("50.0 s with the bound, 40.0 s without");
     assertThat(rows.get(5).measured()).isEqualTo("200 MB");
     assertThat(rows.get(5).verdict()).isEqualTo(Verdict.INFO);
     assertThat(rows.get(6).measured()).isEqualTo("0 KB");
@@ -95,7 +96,47 @@ class MemoryBenchmarkTests {
             700 * MIB,
             "Java Heap 512 MB",
             10 * MIB);
-    List<Row> rows = MemoryBenchmark.rows(this.settings, over, over);
+    List<Row> rows = MemoryBenchmark.rows(this.settings, List.of(over), List.of(over));
     assertThat(rows.get(1).verdict()).isEqualTo(Verdict.MISSED);
+  }
+
+  @Test
+  void severalRunsCountTheMeanCatchUpAndTheMostOfEverythingElse() {
+    MemoryResult calm =
+        new MemoryResult(
+            64,
+            true,
+            40,
+            900 * MIB,
+            880 * MIB,
+            890 * MIB,
+            100.0 * MIB,
+            192,
+            700 * MIB,
+            "calm",
+            10 * MIB);
+    MemoryResult busy =
+        new MemoryResult(
+            64,
+            true,
+            60,
+            950 * MIB,
+            850 * MIB,
+            900 * MIB,
+            90.0 * MIB,
+            190,
+            720 * MIB,
+            "busy",
+            12 * MIB);
+    MemoryResult both = MemoryResult.of(List.of(calm, busy));
+    assertThat(both.catchUpSeconds()).isEqualTo(50);
+    assertThat(both.peakRssBytes()).isEqualTo(950 * MIB);
+    assertThat(both.steadySpreadBytes()).isEqualTo(50 * MIB);
+    assertThat(both.maxCacheBytes()).isEqualTo(100.0 * MIB);
+    assertThat(both.maxOpenStores()).isEqualTo(192);
+    assertThat(both.jvmLargest()).isEqualTo("busy");
+    assertThat(both.diskBytes()).isEqualTo(12 * MIB);
+    List<Row> rows = MemoryBenchmark.rows(this.settings, List.of(calm, busy), List.of(calm));
+    assertThat(rows.get(3).bound()).contains("40.0, 60.0 s with the bound, 40.0 s without");
   }
 }
