@@ -1,8 +1,8 @@
 package dev.matview.check;
 
 import dev.matview.topology.ResolvedView;
+import dev.matview.topology.WindowSegments;
 import dev.matview.view.ViewWindow;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,9 +16,6 @@ import org.jspecify.annotations.Nullable;
  * for each partition of a windowed or session view.
  */
 public final class StorePlan {
-
-  /** Kafka Streams' shortest segment of a window or session store. */
-  private static final Duration MIN_SEGMENT_INTERVAL = Duration.ofMinutes(1);
 
   private final Map<String, Long> storesByView;
 
@@ -39,18 +36,11 @@ public final class StorePlan {
   }
 
   /**
-   * The stores one partition of a view opens: one for a table; for a windowed or session view the
-   * live segments of Kafka Streams' default segment interval, half the retention but at least a
-   * minute.
+   * The stores one partition of a view opens: one for a table; for a windowed or session view its
+   * live segments.
    */
   static long storesPerPartition(@Nullable ViewWindow window) {
-    if (window == null) {
-      return 1;
-    }
-    Duration retention = window.effectiveRetention();
-    Duration half = retention.dividedBy(2);
-    Duration interval = half.compareTo(MIN_SEGMENT_INTERVAL) > 0 ? half : MIN_SEGMENT_INTERVAL;
-    return retention.toMillis() / interval.toMillis() + 1;
+    return window == null ? 1 : WindowSegments.live(window);
   }
 
   /** The stores of all views. */

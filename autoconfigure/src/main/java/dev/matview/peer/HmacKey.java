@@ -14,13 +14,17 @@ public final class HmacKey {
 
   private final SecretKeySpec key;
 
+  /** An initialized MAC that each computation clones, cheaper than looking one up and keying it. */
+  private final Mac prototype;
+
   HmacKey(byte[] key) {
     this.key = new SecretKeySpec(key, ALGORITHM);
+    this.prototype = newMac();
   }
 
   /** The 32-byte HMAC-SHA256 of {@code parts}, each prefixed with its length. */
   public byte[] mac(byte[]... parts) {
-    Mac mac = newMac();
+    Mac mac = copyOfPrototype();
     for (byte[] part : parts) {
       mac.update(
           new byte[] {
@@ -47,6 +51,14 @@ public final class HmacKey {
 
   HmacKey derive(String purpose) {
     return new HmacKey(mac(purpose.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private Mac copyOfPrototype() {
+    try {
+      return (Mac) this.prototype.clone();
+    } catch (CloneNotSupportedException ex) {
+      return newMac();
+    }
   }
 
   private Mac newMac() {

@@ -1,15 +1,15 @@
 package dev.matview.query;
 
 import dev.matview.topology.ResolvedView;
+import dev.matview.topology.WindowSegments;
 import dev.matview.view.ViewWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -213,42 +213,16 @@ public final class LocalStores {
     Serde<K> keySerde = view.keySerde();
     K fromKey =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : null;
-    Comparator<Positioned> order =
-        (left, right) ->
-            left.position.compareTo(right.position.key(), right.position.windowStart());
-    PriorityQueue<Positioned> smallest = new PriorityQueue<>(order.reversed());
-    try (KeyValueIterator<Windowed<K>, Object> found =
-        windowIterator(view, window, partition, fromKey, from, to)) {
-      while (found.hasNext()) {
-        KeyValue<Windowed<K>, Object> next = found.next();
-        Instant start = next.key.window().startTime();
-        if (next.value == null || !startsIn(start, from, to)) {
-          continue;
-        }
-        byte[] keyBytes = keySerde.serializer().serialize(view.storeName(), next.key.key());
-        ScanPosition position = new ScanPosition(keyBytes, start.toEpochMilli());
-        if (after != null && after.compareTo(keyBytes, start.toEpochMilli()) >= 0) {
-          continue;
-        }
-        Instant end =
-            window.type() == ViewWindow.Type.SESSION
-                ? next.key.window().endTime()
-                : start.plus(window.size());
-        smallest.add(
-            new Positioned(position, new WindowItem(next.key.key(), start, end, next.value)));
-        if (smallest.size() > limit + 1) {
-          smallest.poll();
-        }
-      }
-    }
-    List<Positioned> ordered = new ArrayList<>(smallest);
-    ordered.sort(order);
-    boolean exhausted = ordered.size() <= limit;
-    List<Positioned> page = exhausted ? ordered : ordered.subList(0, limit);
-    return new Slice<>(
-        page.stream().map(Positioned::item).toList(),
-        page.isEmpty() ? null : page.get(page.size() - 1).position(),
-        exhausted);
+    WindowPage<K> page =
+        new WindowPage<>(
+            keySerde.serializer(),
+            view.storeName(),
+            window,
+            WindowSegments.interval(window).toMillis(),
+            from,
+            to,
+            after);
+    return page.read(windowIterators(view, window, partition, fromKey, from, to), limit);
   }
 
   /**
@@ -285,10 +259,11 @@ public final class LocalStores {
   }
 
   /**
-   * The windows of {@code partition} from {@code fromKey} (or the first key) on that may start in
-   * [from, to]: a superset the caller narrows to the windows that start in it.
+   * Opens iterators over the windows of {@code partition} from {@code fromKey} (or the first key)
+   * on whose segment time is at least the epoch millisecond given (and not before {@code from}) and
+   * that may start in [from, to]: a superset the caller narrows to the windows that start in it.
    */
-  private <K> KeyValueIterator<Windowed<K>, Object> windowIterator(
+  private <K> LongFunction<KeyValueIterator<Windowed<K>, Object>> windowIterators(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,
       int partition,
@@ -296,6 +271,7 @@ public final class LocalStores {
       Instant from,
       Instant to) {
     KafkaStreams kafkaStreams = running(view, null, partition);
+    long earliest = from.toEpochMilli();
     try {
       if (window.type() == ViewWindow.Type.SESSION) {
         ReadOnlySessionStore<K, Object> store =
@@ -303,29 +279,31 @@ public final class LocalStores {
                 StoreQueryParameters.fromNameAndType(
                         view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
                     .withPartition(partition));
-        return sessionsThatMayStartIn(store, fromKey, from, to);
+        return segmentFrom ->
+            sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
       }
       ReadOnlyWindowStore<K, Object> store =
           kafkaStreams.store(
               StoreQueryParameters.fromNameAndType(
                       view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
                   .withPartition(partition));
-      return store.fetch(fromKey, null, from, to);
+      return segmentFrom ->
+          store.fetch(fromKey, null, Instant.ofEpochMilli(Math.max(segmentFrom, earliest)), to);
     } catch (InvalidStateStoreException ex) {
       throw unavailable(view, null, partition, ex.getMessage());
     }
   }
 
   /**
-   * The sessions from {@code fromKey} (or the first key) on that end at or after {@code from} and
-   * start at or before {@code to}: every session that starts in [from, to] ends at or after its
-   * start, so this holds them all, and some that start before {@code from}, which the caller drops.
-   * Kafka Streams' read-only session store answers a key range only through the variant in epoch
-   * milliseconds; the one taking instants is not implemented and throws.
+   * The sessions from {@code fromKey} (or the first key) on that end at or after {@code
+   * earliestEnd} and start at or before {@code to}: every session that starts in [from, to] ends at
+   * or after its start, so this holds them all, and some that start before {@code from}, which the
+   * caller drops. Kafka Streams' read-only session store answers a key range only through the
+   * variant in epoch milliseconds; the one taking instants is not implemented and throws.
    */
   private static <K> KeyValueIterator<Windowed<K>, Object> sessionsThatMayStartIn(
-      ReadOnlySessionStore<K, Object> store, @Nullable K fromKey, Instant from, Instant to) {
-    return store.findSessions(fromKey, null, from.toEpochMilli(), to.toEpochMilli());
+      ReadOnlySessionStore<K, Object> store, @Nullable K fromKey, long earliestEnd, Instant to) {
+    return store.findSessions(fromKey, null, earliestEnd, to.toEpochMilli());
   }
 
   /** Whether a window that starts at {@code start} lies in the range [from, to] asked. */
@@ -412,6 +390,4 @@ public final class LocalStores {
         "Partition " + partition + " of view '" + view.name() + "' cannot answer now: " + reason,
         RETRY);
   }
-
-  private record Positioned(ScanPosition position, WindowItem item) {}
 }

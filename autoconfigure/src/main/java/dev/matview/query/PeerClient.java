@@ -77,21 +77,33 @@ public final class PeerClient {
   }
 
   /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner}; the future fails with {@link
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} and waits for the answer on the
+   * calling thread, so that no other thread has to complete it; fails with {@link
    * ViewUnavailableException} when the owner cannot be reached and {@link ViewTimeoutException}
    * when it does not answer within {@code timeout}.
    */
-  public CompletableFuture<PeerResponse> get(
+  public PeerResponse get(
       String view,
       PartitionOwner owner,
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
-    return send(
-        view,
-        owner,
-        request(view, owner, "GET", pathAndQuery, null, caller, timeout).GET(),
-        timeout);
+    HttpRequest request = request(view, owner, "GET", pathAndQuery, null, caller, timeout).build();
+    try {
+      return answer(this.client.send(request, HttpResponse.BodyHandlers.ofByteArray()));
+    } catch (IOException ex) {
+      throw translate(view, owner, ex, timeout);
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new ViewUnavailableException(
+          view,
+          null,
+          owner.partition(),
+          "This instance stopped waiting for the owner of partition "
+              + owner.partition()
+              + " because its request thread was interrupted",
+          StreamsRouting.REBALANCE_RETRY);
+    }
   }
 
   /** Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}. */
@@ -159,8 +171,12 @@ public final class PeerClient {
               if (failure != null) {
                 throw translate(view, owner, unwrap(failure), timeout);
               }
-              return new PeerResponse(response.statusCode(), response.headers(), response.body());
+              return answer(response);
             });
+  }
+
+  private static PeerResponse answer(HttpResponse<byte[]> response) {
+    return new PeerResponse(response.statusCode(), response.headers(), response.body());
   }
 
   private static RuntimeException translate(

@@ -11,10 +11,34 @@ import java.util.Arrays;
  */
 public record ScanPosition(byte[] key, long windowStart) {
 
-  /** Orders positions as the scan visits them: by key bytes, then window start. */
+  /**
+   * Orders positions as window and session stores keep them within a segment, which is the order a
+   * scan visits them in: by the key's bytes followed by the window start's eight big-endian bytes.
+   */
   public int compareTo(byte[] otherKey, long otherStart) {
-    int byKey = Arrays.compareUnsigned(this.key, otherKey);
-    return byKey != 0 ? byKey : Long.compare(this.windowStart, otherStart);
+    int common = Math.min(this.key.length, otherKey.length);
+    int mismatch = Arrays.mismatch(this.key, 0, common, otherKey, 0, common);
+    if (mismatch >= 0) {
+      return Byte.compareUnsigned(this.key[mismatch], otherKey[mismatch]);
+    }
+    int length = Math.max(this.key.length, otherKey.length) + Long.BYTES;
+    for (int index = common; index < length; index++) {
+      int left = storedByte(this.key, this.windowStart, index);
+      int right = storedByte(otherKey, otherStart, index);
+      if (left != right) {
+        return Integer.compare(left, right);
+      }
+    }
+    return 0;
+  }
+
+  /** The byte at {@code index} of the key followed by the start, or -1 past their end. */
+  private static int storedByte(byte[] key, long start, int index) {
+    if (index < key.length) {
+      return key[index] & 0xff;
+    }
+    int shift = Long.BYTES - 1 - (index - key.length);
+    return shift >= 0 ? (int) (start >>> (8 * shift)) & 0xff : -1;
   }
 
   @Override

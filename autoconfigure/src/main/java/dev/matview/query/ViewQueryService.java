@@ -327,8 +327,7 @@ public final class ViewQueryService {
     if (stale != null) {
       path.param("allowStale", "true").param("maxLag", stale.maxLag());
     }
-    return PeerClient.join(
-        this.peers.get(view.name(), owner, path.toString(), caller, this.peers.timeout()));
+    return this.peers.get(view.name(), owner, path.toString(), caller, this.peers.timeout());
   }
 
   private Replica localActive(ResolvedView<?, ?, ?> view, PartitionOwner active) {

@@ -305,8 +305,7 @@ public final class ViewScanService {
             .param("limit", limit);
     query.accept(path);
     path.param("after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
-    PeerResponse response =
-        PeerClient.join(this.peers.get(view.name(), owner, path.toString(), caller, timeout));
+    PeerResponse response = this.peers.get(view.name(), owner, path.toString(), caller, timeout);
     if (response.status() == 403) {
       PeerClient.warn(
           owner,
