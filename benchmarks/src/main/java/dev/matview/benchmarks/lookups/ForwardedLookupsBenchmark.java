@@ -79,7 +79,7 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
                 fixed.baseline(LoadResult::p50Micros) / 1000,
                 "ms",
                 0.5)
-            .boundedBy("a new thread per forwarded answer on 2 cores"),
+            .boundedBy("a second lookup path and HTTP exchange on the same 2 cores"),
         Row.info(
             3,
             "p99 at half the forwarded peak",

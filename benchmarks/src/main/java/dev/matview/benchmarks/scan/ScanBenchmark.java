@@ -82,7 +82,7 @@ public final class ScanBenchmark implements Benchmark {
                 Stats.median(windows.raw),
                 "windows/s",
                 0.5)
-            .boundedBy("each page re-reads the rest of the partition");
+            .boundedBy("JSON per window, half the pages from the other instance");
     Row perKey =
         Row.atLeast(
                 4,
