@@ -33,8 +33,9 @@ import java.util.stream.Collectors;
  *   <li>{@code --memory-partitions=64,256,512}, {@code --memory-orders=300000}, {@code
  *       --memory-customers=100000}, {@code --memory-steady-seconds=30}, {@code
  *       --memory-trickle-rate=50}, {@code --memory-bound-mb=256}, {@code
- *       --memory-jvm-options=-Xmx1g}: row 7, one instance per partition count with the bound and
- *       without it
+ *       --memory-jvm-options=-Xmx1g}, {@code --memory-rounds=2}: row 7, after a warm-up run, one
+ *       instance per partition count and round with the bound and one without it, in alternating
+ *       order
  *   <li>{@code --prestart=false}: whether to load every cluster at once at the start (for the smoke
  *       test: start-ups overlap, but loads then disturb the figures)
  *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}

@@ -45,6 +45,7 @@ class BenchmarkSmokeTests {
             "--memory-customers=50",
             "--memory-steady-seconds=1",
             "--memory-trickle-rate=5",
+            "--memory-rounds=1",
             "--memory-jvm-options=-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "--work-dir=" + WORK_DIR,
             "--report=" + report);
