@@ -3,6 +3,7 @@ package dev.matview.autoconfigure;
 import java.lang.reflect.Field;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.jspecify.annotations.Nullable;
 import org.springframework.kafka.config.KafkaStreamsCustomizer;
@@ -10,9 +11,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Reads the restore listener and streams customizer a {@link StreamsBuilderFactoryBean} already
- * holds, for which spring-kafka has setters but no getters, so that Matview can call them next to
- * its own instead of replacing them.
+ * Reads the restore listener, state listener and streams customizer a {@link
+ * StreamsBuilderFactoryBean} already holds, for which spring-kafka has setters but no getters, so
+ * that Matview can call them next to its own instead of replacing them.
  */
 final class FactoryBeanSettings {
 
@@ -24,6 +25,11 @@ final class FactoryBeanSettings {
   static @Nullable StateRestoreListener stateRestoreListener(
       StreamsBuilderFactoryBean factoryBean) {
     return read(factoryBean, "stateRestoreListener", StateRestoreListener.class);
+  }
+
+  /** The state listener set on {@code factoryBean}, or {@code null}. */
+  static KafkaStreams.@Nullable StateListener stateListener(StreamsBuilderFactoryBean factoryBean) {
+    return read(factoryBean, "stateListener", KafkaStreams.StateListener.class);
   }
 
   /** The streams customizer set on {@code factoryBean}, or {@code null}. */

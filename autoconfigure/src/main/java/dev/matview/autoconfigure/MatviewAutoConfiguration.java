@@ -12,6 +12,7 @@ import dev.matview.query.LocalReplicas;
 import dev.matview.query.LocalStores;
 import dev.matview.query.LookupMetrics;
 import dev.matview.query.PeerClient;
+import dev.matview.query.ReplicaDirectory;
 import dev.matview.query.Routing;
 import dev.matview.query.StaleReads;
 import dev.matview.query.StreamsRouting;
@@ -73,6 +74,12 @@ import tools.jackson.databind.json.JsonMapper;
 @EnableKafkaStreams
 @EnableConfigurationProperties(MatviewProperties.class)
 public final class MatviewAutoConfiguration {
+
+  /**
+   * How often, at most, lookups rebuild the replica directory themselves: while a view has no
+   * complete snapshot or the instances rebalance.
+   */
+  static final Duration DIRECTORY_REFRESH_INTERVAL = Duration.ofMillis(200);
 
   @Bean
   @ConditionalOnMissingBean
@@ -162,13 +169,21 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  Routing matviewRouting(
-      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
-          StreamsBuilderFactoryBean factoryBean,
-      LocalInstance localInstance,
-      ViewRegistry registry) {
-    return new StreamsRouting(
-        factoryBean::getKafkaStreams, localInstance, registry.applicationId());
+  ReplicaDirectory matviewReplicaDirectory(ViewRegistry registry) {
+    return new ReplicaDirectory(
+        registry.all(), registry.applicationId(), DIRECTORY_REFRESH_INTERVAL);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewReplicaDirectoryConfigurer")
+  ReplicaDirectoryConfigurer matviewReplicaDirectoryConfigurer(ReplicaDirectory directory) {
+    return new ReplicaDirectoryConfigurer(directory);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Routing matviewRouting(ReplicaDirectory directory, LocalInstance localInstance) {
+    return new StreamsRouting(directory, localInstance);
   }
 
   @Bean

@@ -4,36 +4,26 @@ import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.function.Supplier;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyQueryMetadata;
-import org.apache.kafka.streams.StreamsMetadata;
-import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Routing from Kafka Streams' own metadata, which every instance keeps locally: no call to the
- * broker or another instance per request.
+ * Routing by the {@link ReplicaDirectory}, which Kafka Streams' own metadata fills: a lookup
+ * serializes the key, computes its partition once and reads the directory's snapshot, with no call
+ * to the broker, to another instance or to Kafka Streams' metadata.
  */
 public final class StreamsRouting implements Routing {
 
   static final Duration REBALANCE_RETRY = Duration.ofSeconds(1);
 
-  private final Supplier<@Nullable KafkaStreams> streams;
+  private final ReplicaDirectory directory;
 
   private final LocalInstance localInstance;
 
-  private final String applicationId;
-
-  /** Routing by the metadata of {@code streams}, which runs as {@code localInstance}. */
-  public StreamsRouting(
-      Supplier<@Nullable KafkaStreams> streams, LocalInstance localInstance, String applicationId) {
-    this.streams = streams;
+  /** Routing by {@code directory} for this instance, {@code localInstance}. */
+  public StreamsRouting(ReplicaDirectory directory, LocalInstance localInstance) {
+    this.directory = directory;
     this.localInstance = localInstance;
-    this.applicationId = applicationId;
   }
 
   @Override
@@ -42,16 +32,9 @@ public final class StreamsRouting implements Routing {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key) {
-    KafkaStreams kafkaStreams = running(view, key);
-    KeyQueryMetadata metadata =
-        kafkaStreams.queryMetadataForKey(
-            view.storeName(), key, (Serializer<K>) view.keySerde().serializer());
-    if (metadata == null
-        || KeyQueryMetadata.NOT_AVAILABLE.equals(metadata)
-        || metadata.activeHost() == null
-        || metadata.activeHost().port() < 0) {
+    ViewReplicas replicas = running(view, key);
+    if (replicas == null) {
       throw new ViewUnavailableException(
           view.name(),
           key,
@@ -59,25 +42,19 @@ public final class StreamsRouting implements Routing {
           "The owner of this key's partition is not known while the instances rebalance",
           REBALANCE_RETRY);
     }
-    int partition = metadata.partition();
-    List<PartitionOwner> standbys =
-        metadata.standbyHosts().stream().map(host -> new PartitionOwner(partition, host)).toList();
-    return new KeyReplicas(new PartitionOwner(partition, metadata.activeHost()), standbys);
+    byte[] keyBytes = view.keySerde().serializer().serialize(replicas.inputTopic(), key);
+    KeyReplicas found = replicas.replicas(replicas.partitionOf(keyBytes));
+    if (found == null) {
+      throw new IllegalStateException(
+          "A complete directory of view '" + view.name() + "' lacks a partition");
+    }
+    return found;
   }
 
   @Override
   public List<PartitionOwner> owners(ResolvedView<?, ?, ?> view) {
-    KafkaStreams kafkaStreams = running(view, null);
-    String inputTopic = view.inputTopic(this.applicationId);
-    TreeMap<Integer, HostInfo> owners = new TreeMap<>();
-    for (StreamsMetadata metadata : kafkaStreams.streamsMetadataForStore(view.storeName())) {
-      for (TopicPartition partition : metadata.topicPartitions()) {
-        if (partition.topic().equals(inputTopic)) {
-          owners.put(partition.partition(), metadata.hostInfo());
-        }
-      }
-    }
-    if (owners.isEmpty() || owners.lastKey() != owners.size() - 1) {
+    ViewReplicas replicas = running(view, null);
+    if (replicas == null) {
       throw new ViewUnavailableException(
           view.name(),
           null,
@@ -87,9 +64,7 @@ public final class StreamsRouting implements Routing {
               + "' has a known owner while the instances rebalance",
           REBALANCE_RETRY);
     }
-    return owners.entrySet().stream()
-        .map(entry -> new PartitionOwner(entry.getKey(), entry.getValue()))
-        .toList();
+    return replicas.owners();
   }
 
   @Override
@@ -97,20 +72,25 @@ public final class StreamsRouting implements Routing {
     return Objects.equals(owner.host(), this.localInstance.hostInfo());
   }
 
-  private KafkaStreams running(ResolvedView<?, ?, ?> view, @Nullable Object key) {
-    KafkaStreams kafkaStreams = this.streams.get();
-    if (kafkaStreams == null || !kafkaStreams.state().isRunningOrRebalancing()) {
+  /**
+   * The directory's replicas of {@code view}, or {@code null} while none is complete.
+   *
+   * @throws ViewUnavailableException when Kafka Streams is neither running nor rebalancing
+   */
+  private @Nullable ViewReplicas running(ResolvedView<?, ?, ?> view, @Nullable Object key) {
+    KafkaStreams.State state = this.directory.state();
+    if (state == null || !state.isRunningOrRebalancing()) {
       throw new ViewUnavailableException(
           view.name(),
           key,
           null,
           "Kafka Streams is "
-              + (kafkaStreams != null ? kafkaStreams.state() : "not started")
+              + (state != null ? state : "not started")
               + "; view '"
               + view.name()
               + "' cannot be queried until it is running",
           REBALANCE_RETRY);
     }
-    return kafkaStreams;
+    return this.directory.replicas(view.storeName());
   }
 }

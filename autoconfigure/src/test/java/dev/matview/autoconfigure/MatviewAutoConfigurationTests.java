@@ -1,6 +1,8 @@
 package dev.matview.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
 
 import dev.matview.check.StartupChecks;
 import dev.matview.peer.TestPeers;
@@ -8,6 +10,8 @@ import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.LocalStores;
 import dev.matview.query.PeerClient;
+import dev.matview.query.ReplicaDirectory;
+import dev.matview.query.Routing;
 import dev.matview.query.StreamsRouting;
 import dev.matview.query.ViewQueryService;
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
@@ -22,10 +26,12 @@ import dev.matview.view.Views;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
@@ -368,6 +374,50 @@ class MatviewAutoConfigurationTests {
   }
 
   @Test
+  void routesByTheReplicaDirectoryWhichHearsOfStateChangesBeforeTheListenerAUserSet() {
+    List<KafkaStreams.State> heard = new ArrayList<>();
+    KafkaStreams.StateListener user = (newState, oldState) -> heard.add(newState);
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withBean(
+            "userStateListener",
+            StreamsBuilderFactoryBeanConfigurer.class,
+            () -> (factoryBean) -> factoryBean.setStateListener(user))
+        .run(
+            (context) -> {
+              assertThat(context.getBean(Routing.class)).isInstanceOf(StreamsRouting.class);
+              KafkaStreams.StateListener installed =
+                  FactoryBeanSettings.stateListener(factoryBean(context));
+              assertThat(installed)
+                  .isInstanceOf(ReplicaDirectoryConfigurer.CompositeStateListener.class);
+              assertThat(
+                      ((ReplicaDirectoryConfigurer.CompositeStateListener) installed).listeners())
+                  .containsExactly(context.getBean(ReplicaDirectory.class), user);
+              installed.onChange(KafkaStreams.State.REBALANCING, KafkaStreams.State.CREATED);
+              assertThat(heard).containsExactly(KafkaStreams.State.REBALANCING);
+            });
+  }
+
+  @Test
+  void pointsTheReplicaDirectoryAtEachKafkaStreamsTheFactoryBeanStartsAndAwayWhenItStops() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .run(
+            (context) -> {
+              ReplicaDirectory directory = context.getBean(ReplicaDirectory.class);
+              KafkaStreams streams = mock(KafkaStreams.class);
+              given(streams.state()).willReturn(KafkaStreams.State.RUNNING);
+              given(streams.metadataForAllStreamsClients()).willReturn(List.of());
+              List<StreamsBuilderFactoryBean.Listener> listeners =
+                  factoryBean(context).getListeners();
+              listeners.forEach((listener) -> listener.streamsAdded("streams", streams));
+              assertThat(directory.state()).isEqualTo(KafkaStreams.State.RUNNING);
+              listeners.forEach((listener) -> listener.streamsRemoved("streams", streams));
+              assertThat(directory.state()).isNull();
+            });
+  }
+
+  @Test
   void checksTheTopicsInThePhaseJustBeforeKafkaStreamsStartsAndOnlyWhenItStarts() {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
@@ -631,7 +681,8 @@ class MatviewAutoConfigurationTests {
       LocalInstance localInstance = new LocalInstance();
       return new ViewQueryService(
           ViewRegistry.of(Map.of(), serdes, "user"),
-          new StreamsRouting(() -> null, localInstance, "user"),
+          new StreamsRouting(
+              new ReplicaDirectory(List.of(), "user", Duration.ofSeconds(1)), localInstance),
           new LocalStores(() -> null),
           new PeerClient("/views", Duration.ofSeconds(1), null, TestPeers.requests(), false),
           localInstance,

@@ -24,7 +24,9 @@ class ViewBatchServiceTests {
     ViewRegistry registry =
         ViewRegistry.of(Map.of("counts", Views.from("events", Event.class).count()), serdes, "app");
     LocalInstance self = new LocalInstance();
-    Routing routing = new StreamsRouting(() -> null, self, "app");
+    Routing routing =
+        new StreamsRouting(
+            new ReplicaDirectory(registry.all(), "app", Duration.ofSeconds(1)), self);
     LocalStores stores = new LocalStores(() -> null);
     PeerClient peers =
         new PeerClient("/views", Duration.ofSeconds(1), null, TestPeers.requests(), false);

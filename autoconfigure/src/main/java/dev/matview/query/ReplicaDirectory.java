@@ -1,0 +1,238 @@
+package dev.matview.query;
+
+import dev.matview.topology.ResolvedView;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.StreamsNotStartedException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who can answer each partition of each view: one {@link ViewReplicas} per view, built from the
+ * Kafka Streams metadata of every instance and held in one immutable snapshot that is swapped
+ * whole. A lookup reads the snapshot: no metadata call, no lock, no copy.
+ *
+ * <p>Kafka Streams' state changes rebuild the snapshot ({@link #onChange}). While the instances
+ * rebalance, a view keeps the last snapshot in which every partition had an owner: a new one
+ * replaces it once it is complete too, or once Kafka Streams is running again. A lookup rebuilds as
+ * well, at most once per refresh interval and never waiting for another rebuild, while its view has
+ * no complete snapshot, while Kafka Streams rebalances (a new assignment may arrive without a
+ * change of state), or when the state changed since the last build (a listener set later may have
+ * replaced this one).
+ */
+public final class ReplicaDirectory implements KafkaStreams.StateListener {
+
+  private static final Log logger = LogFactory.getLog(ReplicaDirectory.class);
+
+  private final Map<String, String> inputTopics;
+
+  private final long refreshNanos;
+
+  private final LongSupplier nanoTime;
+
+  private final ReentrantLock rebuilding = new ReentrantLock();
+
+  private volatile @Nullable Source source;
+
+  private volatile Snapshot snapshot = Snapshot.EMPTY;
+
+  private volatile long nextRefresh;
+
+  /**
+   * A directory of {@code views}, whose topics {@code applicationId} names, that a lookup rebuilds
+   * at most every {@code refreshInterval}.
+   */
+  public ReplicaDirectory(
+      Collection<? extends ResolvedView<?, ?, ?>> views,
+      String applicationId,
+      Duration refreshInterval) {
+    this(views, applicationId, refreshInterval, System::nanoTime);
+  }
+
+  ReplicaDirectory(
+      Collection<? extends ResolvedView<?, ?, ?>> views,
+      String applicationId,
+      Duration refreshInterval,
+      LongSupplier nanoTime) {
+    Map<String, String> inputTopics = new LinkedHashMap<>();
+    views.forEach((view) -> inputTopics.put(view.storeName(), view.inputTopic(applicationId)));
+    this.inputTopics = Map.copyOf(inputTopics);
+    this.refreshNanos = refreshInterval.toNanos();
+    this.nanoTime = nanoTime;
+    this.nextRefresh = nanoTime.getAsLong();
+  }
+
+  /** Follows {@code streams}, which has just started, in place of any Kafka Streams before it. */
+  public void attach(KafkaStreams streams) {
+    attach(new StreamsSource(streams));
+  }
+
+  void attach(Source source) {
+    this.rebuilding.lock();
+    try {
+      this.snapshot = Snapshot.EMPTY;
+      this.source = source;
+      rebuild(source);
+    } finally {
+      this.rebuilding.unlock();
+    }
+  }
+
+  /** Forgets {@code streams}, which has closed; lookups say Kafka Streams is not started. */
+  public void detach(KafkaStreams streams) {
+    this.rebuilding.lock();
+    try {
+      if (this.source instanceof StreamsSource followed && followed.streams() == streams) {
+        this.source = null;
+        this.snapshot = Snapshot.EMPTY;
+      }
+    } finally {
+      this.rebuilding.unlock();
+    }
+  }
+
+  /** Rebuilds the snapshot from the metadata of the Kafka Streams followed, in its new state. */
+  @Override
+  public void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
+    Source current = this.source;
+    if (current == null) {
+      return;
+    }
+    this.rebuilding.lock();
+    try {
+      if (this.source == current) {
+        rebuild(current);
+      }
+    } finally {
+      this.rebuilding.unlock();
+    }
+  }
+
+  /** The state of the Kafka Streams followed, or {@code null} when none has started. */
+  public KafkaStreams.@Nullable State state() {
+    Source current = this.source;
+    return (current != null) ? current.state() : null;
+  }
+
+  /**
+   * The replicas of the view whose store is {@code storeName}, or {@code null} while no snapshot in
+   * which every partition of it has an owner has been built since Kafka Streams started.
+   */
+  public @Nullable ViewReplicas replicas(String storeName) {
+    Source followed = this.source;
+    if (followed == null) {
+      return null;
+    }
+    Snapshot current = this.snapshot;
+    ViewReplicas replicas = current.views().get(storeName);
+    KafkaStreams.State state = followed.state();
+    if (replicas == null
+        || !replicas.complete()
+        || state != KafkaStreams.State.RUNNING
+        || current.state() != state) {
+      refresh(followed);
+      replicas = this.snapshot.views().get(storeName);
+    }
+    return (replicas != null && replicas.complete()) ? replicas : null;
+  }
+
+  private void refresh(Source followed) {
+    if (this.nanoTime.getAsLong() - this.nextRefresh < 0 || !this.rebuilding.tryLock()) {
+      return;
+    }
+    try {
+      if (this.source == followed && this.nanoTime.getAsLong() - this.nextRefresh >= 0) {
+        rebuild(followed);
+      }
+    } finally {
+      this.rebuilding.unlock();
+    }
+  }
+
+  /** Builds and swaps in a new snapshot; called with the rebuilding lock held. */
+  private void rebuild(Source followed) {
+    this.nextRefresh = this.nanoTime.getAsLong() + this.refreshNanos;
+    KafkaStreams.State state = followed.state();
+    Snapshot previous = this.snapshot;
+    if (!state.isRunningOrRebalancing()) {
+      this.snapshot = new Snapshot(state, previous.views());
+      return;
+    }
+    Collection<StreamsMetadata> metadata;
+    try {
+      metadata = followed.metadata();
+    } catch (StreamsNotStartedException | IllegalStateException ex) {
+      if (logger.isDebugEnabled()) {
+        logger.debug("Kafka Streams left state " + state + " while its metadata was read", ex);
+      }
+      return;
+    }
+    Map<String, ViewReplicas> views = new HashMap<>();
+    for (Map.Entry<String, String> view : this.inputTopics.entrySet()) {
+      ViewReplicas chosen = ViewReplicas.of(view.getValue(), metadata);
+      ViewReplicas kept = previous.views().get(view.getKey());
+      if (kept != null
+          && kept.complete()
+          && !chosen.complete()
+          && state != KafkaStreams.State.RUNNING) {
+        if (logger.isDebugEnabled()) {
+          logger.debug(
+              "Not every partition of view '"
+                  + view.getKey()
+                  + "' has a known owner while Kafka Streams is "
+                  + state
+                  + "; lookups keep routing by the last complete snapshot");
+        }
+        chosen = kept;
+      }
+      views.put(view.getKey(), chosen);
+    }
+    this.snapshot = new Snapshot(state, Map.copyOf(views));
+  }
+
+  /** What the directory reads of a Kafka Streams, apart so that tests can feed it values. */
+  interface Source {
+
+    /** Its state now. */
+    KafkaStreams.State state();
+
+    /**
+     * The metadata of every instance.
+     *
+     * @throws StreamsNotStartedException or {@link IllegalStateException} when it is not running
+     */
+    Collection<StreamsMetadata> metadata();
+  }
+
+  private record StreamsSource(KafkaStreams streams) implements Source {
+
+    @Override
+    public KafkaStreams.State state() {
+      return this.streams.state();
+    }
+
+    @Override
+    public Collection<StreamsMetadata> metadata() {
+      return this.streams.metadataForAllStreamsClients();
+    }
+  }
+
+  /**
+   * The replicas of every view, as built while Kafka Streams was in {@code state}.
+   *
+   * @param state the state, or {@code null} before any build
+   * @param views the replicas of each view by store name
+   */
+  private record Snapshot(KafkaStreams.@Nullable State state, Map<String, ViewReplicas> views) {
+
+    static final Snapshot EMPTY = new Snapshot(null, Map.of());
+  }
+}
