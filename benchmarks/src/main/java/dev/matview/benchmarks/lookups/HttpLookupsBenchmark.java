@@ -72,7 +72,7 @@ public final class HttpLookupsBenchmark implements Benchmark {
                 baselinePeak,
                 "req/s",
                 0.90)
-            .boundedBy("store and owner metadata resolved by Kafka Streams per lookup"),
+            .boundedBy("the store resolved by Kafka Streams per lookup"),
         Row.addedAtMost(
                 1,
                 "p99 at half the baseline's peak (" + Stats.format(rate, "req/s") + ")",

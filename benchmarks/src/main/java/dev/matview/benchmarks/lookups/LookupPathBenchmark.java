@@ -100,7 +100,7 @@ public final class LookupPathBenchmark implements Benchmark {
                 raw.getPrimaryResult().getScore(),
                 "ns/op",
                 1.5)
-            .boundedBy("KafkaStreams.store and queryMetadataForKey per lookup"),
+            .boundedBy("KafkaStreams.store per lookup"),
         Row.info(2, "bytes allocated per lookup", allocated(matview), allocated(raw), "B/op"));
   }
 
