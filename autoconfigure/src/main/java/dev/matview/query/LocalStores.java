@@ -307,7 +307,7 @@ public final class LocalStores {
   }
 
   /** Whether a window that starts at {@code start} lies in the range [from, to] asked. */
-  private static boolean startsIn(Instant start, Instant from, Instant to) {
+  static boolean startsIn(Instant start, Instant from, Instant to) {
     return !start.isBefore(from) && !start.isAfter(to);
   }
 

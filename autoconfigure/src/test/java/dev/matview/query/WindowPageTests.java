@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
@@ -24,6 +25,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
@@ -47,56 +49,61 @@ class WindowPageTests {
 
   private static final String STORE = "counts";
 
+  private static final Instant FROM = DAY;
+
+  private static final Instant TO = DAY.plus(Duration.ofDays(2));
+
   @TempDir java.nio.file.Path stateDir;
 
   @Test
   void pagesOfTimeWindowsFollowScanOrderAcrossSegmentsAndReadLittleBeyondThePage() {
     ViewWindow window = ViewWindow.tumbling(Duration.ofHours(1)).withRetention(RETENTION);
-    StreamsBuilder builder = new StreamsBuilder();
-    builder.stream("orders", Consumed.with(Serdes.String(), Serdes.String()))
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofHours(1)))
-        .count(
-            Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE)
-                .withRetention(RETENTION));
-    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config())) {
-      pipeAcrossSegments(driver);
+    try (TopologyTestDriver driver =
+        driverAcrossSegments(
+            orders ->
+                orders
+                    .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofHours(1)))
+                    .count(
+                        Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE)
+                            .withRetention(RETENTION)))) {
       WindowStore<String, Long> store = driver.getWindowStore(STORE);
-      Instant from = DAY;
-      Instant to = DAY.plus(Duration.ofDays(2));
       assertPagesInScanOrder(
           window,
-          from,
-          to,
-          () -> cast(store.fetchAll(from, to)),
+          () -> cast(store.fetchAll(FROM, TO)),
           (fromKey, segmentFrom) ->
-              cast(store.fetch(fromKey, null, Instant.ofEpochMilli(segmentFrom), to)));
+              cast(store.fetch(fromKey, null, Instant.ofEpochMilli(segmentFrom), TO)));
     }
   }
 
   @Test
   void pagesOfSessionsFollowScanOrderAcrossSegments() {
     ViewWindow window = ViewWindow.session(Duration.ofMinutes(30)).withRetention(RETENTION);
-    StreamsBuilder builder = new StreamsBuilder();
-    builder.stream("orders", Consumed.with(Serdes.String(), Serdes.String()))
-        .groupByKey()
-        .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMinutes(30)))
-        .count(
-            Materialized.<String, Long, SessionStore<Bytes, byte[]>>as(STORE)
-                .withRetention(RETENTION));
-    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config())) {
-      pipeAcrossSegments(driver);
+    try (TopologyTestDriver driver =
+        driverAcrossSegments(
+            orders ->
+                orders
+                    .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMinutes(30)))
+                    .count(
+                        Materialized.<String, Long, SessionStore<Bytes, byte[]>>as(STORE)
+                            .withRetention(RETENTION)))) {
       SessionStore<String, Long> store = driver.getSessionStore(STORE);
-      Instant from = DAY;
-      Instant to = DAY.plus(Duration.ofDays(2));
+      long to = TO.toEpochMilli();
       assertPagesInScanOrder(
           window,
-          from,
-          to,
-          () -> cast(store.findSessions(null, null, from.toEpochMilli(), to.toEpochMilli())),
-          (fromKey, segmentFrom) ->
-              cast(store.findSessions(fromKey, null, segmentFrom, to.toEpochMilli())));
+          () -> cast(store.findSessions(null, null, FROM.toEpochMilli(), to)),
+          (fromKey, segmentFrom) -> cast(store.findSessions(fromKey, null, segmentFrom, to)));
     }
+  }
+
+  /** A test driver whose {@code aggregate} of the orders by key holds windows in three segments. */
+  private TopologyTestDriver driverAcrossSegments(
+      Consumer<KGroupedStream<String, String>> aggregate) {
+    StreamsBuilder builder = new StreamsBuilder();
+    aggregate.accept(
+        builder.stream("orders", Consumed.with(Serdes.String(), Serdes.String())).groupByKey());
+    TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config());
+    pipeAcrossSegments(driver);
+    return driver;
   }
 
   @Test
@@ -139,11 +146,7 @@ class WindowPageTests {
    * it, repeating every window, which the page's per-segment iterators never reach.
    */
   private static void assertPagesInScanOrder(
-      ViewWindow window,
-      Instant from,
-      Instant to,
-      Supplier<KeyValueIterator<Windowed<String>, Object>> all,
-      Opener opener) {
+      ViewWindow window, Supplier<KeyValueIterator<Windowed<String>, Object>> all, Opener opener) {
     StringSerializer keys = new StringSerializer();
     long interval = WindowSegments.interval(window).toMillis();
     assertThat(interval).isEqualTo(Duration.ofHours(12).toMillis());
@@ -175,7 +178,7 @@ class WindowPageTests {
       AtomicInteger read = new AtomicInteger();
       ScanPosition cursor = after;
       String fromKey = cursor != null ? new String(cursor.key(), StandardCharsets.UTF_8) : null;
-      WindowPage<String> page = new WindowPage<>(keys, STORE, window, interval, from, to, cursor);
+      WindowPage<String> page = new WindowPage<>(keys, STORE, window, interval, FROM, TO, cursor);
       LongFunction<KeyValueIterator<Windowed<String>, Object>> counted =
           segmentFrom -> new Counting(opener.open(fromKey, segmentFrom), read);
       Slice<WindowItem> slice = page.read(counted, limit);
