@@ -19,6 +19,7 @@ import dev.matview.query.StreamsRouting;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
+import dev.matview.replica.StoreHandles;
 import dev.matview.topology.EventTimeBounds;
 import dev.matview.topology.RecordDrops;
 import dev.matview.topology.RecordRules;
@@ -120,7 +121,8 @@ public final class MatviewAutoConfiguration {
       MatviewProperties properties,
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_CONFIG_BEAN_NAME)
           KafkaStreamsConfiguration streamsConfiguration,
-      ObjectProvider<RecordDrops> drops) {
+      ObjectProvider<RecordDrops> drops,
+      StoreHandles handles) {
     Duration maxAhead = properties.getRecords().getMaxEventTimeAhead();
     if (maxAhead.isNegative()) {
       throw new InvalidConfigurationPropertyValueException(
@@ -134,7 +136,7 @@ public final class MatviewAutoConfiguration {
             properties.getDeadLetter().isLateRecords(),
             drops.getIfAvailable(() -> RecordDrops.NONE),
             ProducerLimits.changelogRecordLimit(streamsConfiguration, registry.applicationId()));
-    ViewTopologyBuilder topology = new ViewTopologyBuilder(streamsBuilder, rules);
+    ViewTopologyBuilder topology = new ViewTopologyBuilder(streamsBuilder, rules, handles);
     topology.addAll(registry);
     return topology;
   }
@@ -159,12 +161,21 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  StoreHandles matviewStoreHandles() {
+    return new StoreHandles();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
   LocalStores matviewLocalStores(
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
-      ObjectProvider<LocalReplicas> localReplicas) {
+      ObjectProvider<LocalReplicas> localReplicas,
+      StoreHandles handles) {
     return new LocalStores(
-        factoryBean::getKafkaStreams, localReplicas.getIfAvailable(() -> LocalReplicas.NONE));
+        factoryBean::getKafkaStreams,
+        localReplicas.getIfAvailable(() -> LocalReplicas.NONE),
+        handles);
   }
 
   @Bean

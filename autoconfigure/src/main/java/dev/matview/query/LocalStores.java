@@ -1,5 +1,7 @@
 package dev.matview.query;
 
+import dev.matview.replica.ReplicaHandle;
+import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.WindowSegments;
 import dev.matview.view.ViewWindow;
@@ -14,6 +16,7 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -45,22 +48,29 @@ public final class LocalStores {
 
   private static final Duration RETRY = Duration.ofSeconds(1);
 
+  private static final int TIMESTAMP_BYTES = Long.BYTES;
+
   private final Supplier<@Nullable KafkaStreams> streams;
 
   private final LocalReplicas replicas;
 
+  private final StoreHandles handles;
+
   /** Reads the stores of {@code streams}, without knowing whether they are caught up. */
   public LocalStores(Supplier<@Nullable KafkaStreams> streams) {
-    this(streams, LocalReplicas.NONE);
+    this(streams, LocalReplicas.NONE, new StoreHandles());
   }
 
   /**
    * Reads the stores of {@code streams}, telling the restore progress {@code replicas} knows of
-   * when a replica cannot answer.
+   * when a replica cannot answer, and reads a table view's key from its open store in {@code
+   * handles} when it has one.
    */
-  public LocalStores(Supplier<@Nullable KafkaStreams> streams, LocalReplicas replicas) {
+  public LocalStores(
+      Supplier<@Nullable KafkaStreams> streams, LocalReplicas replicas, StoreHandles handles) {
     this.streams = streams;
     this.replicas = replicas;
+    this.handles = handles;
   }
 
   /**
@@ -117,11 +127,39 @@ public final class LocalStores {
    */
   public <K> @Nullable Object get(
       ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive) {
+    ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
     try {
-      return tableStore(view, key, partition, runningActive).get(key);
+      if (handle == null) {
+        return tableStore(view, key, partition, runningActive).get(key);
+      }
+      long readiness = handle.readiness();
+      if (runningActive && !ReplicaHandle.isReady(readiness)) {
+        Object value = tableStore(view, key, partition, true).get(key);
+        handle.markReady(readiness);
+        return value;
+      }
+      return value(view, handle.store().get(Bytes.wrap(serializedKey(view, key))));
     } catch (InvalidStateStoreException ex) {
       throw notServing(view, key, partition, ex);
     }
+  }
+
+  private static <K> byte[] serializedKey(ResolvedView<K, ?, ?> view, K key) {
+    byte[] bytes = view.keySerde().serializer().serialize(view.storeName(), key);
+    if (bytes == null) {
+      throw new IllegalArgumentException("View '" + view.name() + "' serialized a key as null");
+    }
+    return bytes;
+  }
+
+  /** The aggregate in a timestamped store's value: Kafka Streams' 8-byte timestamp, then it. */
+  private static @Nullable Object value(ResolvedView<?, ?, ?> view, byte @Nullable [] stored) {
+    if (stored == null) {
+      return null;
+    }
+    return view.aggregateSerde()
+        .deserializer()
+        .deserialize(view.storeName(), Arrays.copyOfRange(stored, TIMESTAMP_BYTES, stored.length));
   }
 
   /**

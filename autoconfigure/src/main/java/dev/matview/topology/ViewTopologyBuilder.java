@@ -1,5 +1,6 @@
 package dev.matview.topology;
 
+import dev.matview.replica.StoreHandles;
 import dev.matview.view.Aggregation;
 import dev.matview.view.MergeableAggregation;
 import dev.matview.view.ViewDefinition;
@@ -25,7 +26,6 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.jspecify.annotations.Nullable;
@@ -50,6 +50,8 @@ public final class ViewTopologyBuilder {
 
   private final RecordRules rules;
 
+  private final StoreHandles handles;
+
   /** A topology builder that adds to {@code builder}, with the standard record rules. */
   public ViewTopologyBuilder(StreamsBuilder builder) {
     this(builder, RecordRules.STANDARD);
@@ -59,8 +61,17 @@ public final class ViewTopologyBuilder {
    * A topology builder that adds to {@code builder} and treats unusable records by {@code rules}.
    */
   public ViewTopologyBuilder(StreamsBuilder builder, RecordRules rules) {
+    this(builder, rules, new StoreHandles());
+  }
+
+  /**
+   * A topology builder that adds to {@code builder}, treats unusable records by {@code rules} and
+   * registers the table views' store partitions with {@code handles} as Kafka Streams opens them.
+   */
+  public ViewTopologyBuilder(StreamsBuilder builder, RecordRules rules, StoreHandles handles) {
     this.builder = builder;
     this.rules = rules;
+    this.handles = handles;
   }
 
   /** Adds every view of {@code registry}. */
@@ -118,7 +129,7 @@ public final class ViewTopologyBuilder {
           initializer,
           aggregator,
           named,
-          Materialized.<K, A, KeyValueStore<Bytes, byte[]>>as(view.storeName())
+          Materialized.<K, A>as(this.handles.keyValueStore(view.storeName()))
               .withKeySerde(guard.keys(view.keySerde()))
               .withValueSerde(guard.aggregates(view.aggregateSerde()))
               .withCachingDisabled());

@@ -3,6 +3,8 @@ package dev.matview.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.replica.ReplicaHandle;
+import dev.matview.replica.StoreHandles;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
 import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.view.MaterializedView;
@@ -73,6 +75,8 @@ class ViewLookupIntegrationTests {
 
   @Autowired StreamsBuilderFactoryBean streams;
 
+  @Autowired StoreHandles handles;
+
   private HttpProbe http;
 
   @BeforeAll
@@ -111,6 +115,16 @@ class ViewLookupIntegrationTests {
     assertThat(answer.header("Matview-Served-By")).isEqualTo("localhost:" + this.port);
     assertThat(answer.header("Matview-Replica")).isEqualTo("active");
     assertThat(answer.header("Matview-Offset-Lag")).isEqualTo("0");
+  }
+
+  @Test
+  void holdsEveryPartitionOfATableViewsStoreByHandleReadyToAnswerAsTheActiveReplica() {
+    for (int partition = 0; partition < 3; partition++) {
+      ReplicaHandle handle = this.handles.handle("sales-per-shop", partition);
+      assertThat(handle).as("partition %d", partition).isNotNull();
+      assertThat(handle.ready()).as("partition %d", partition).isTrue();
+    }
+    assertThat(this.handles.handle("sales-per-shop", 3)).isNull();
   }
 
   @Test

@@ -1,0 +1,146 @@
+package dev.matview.replica;
+
+import java.util.List;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.TimestampedBytesStore;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Kafka's store of one partition, unchanged, that registers with the {@link StoreHandles} once
+ * Kafka Streams has opened it and leaves them before Kafka Streams closes it. It is a {@link
+ * TimestampedBytesStore} like the store it wraps, so Kafka Streams stores timestamps in it as
+ * usual.
+ */
+final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
+
+  private static final int NOT_OPENED = -1;
+
+  private final KeyValueStore<Bytes, byte[]> store;
+
+  private final StoreHandles handles;
+
+  private volatile int partition = NOT_OPENED;
+
+  RegisteredKeyValueStore(KeyValueStore<Bytes, byte[]> store, StoreHandles handles) {
+    if (!(store instanceof TimestampedBytesStore)) {
+      throw new IllegalArgumentException(
+          "Store '" + store.name() + "' does not keep timestamps; a timestamped store is needed");
+    }
+    this.store = store;
+    this.handles = handles;
+  }
+
+  @Override
+  public void init(StateStoreContext context, StateStore root) {
+    this.store.init(context, root);
+    int opened = context.taskId().partition();
+    this.partition = opened;
+    this.handles.opened(name(), opened, this.store);
+  }
+
+  @Override
+  public void close() {
+    int opened = this.partition;
+    if (opened != NOT_OPENED) {
+      this.handles.closed(name(), opened, this.store);
+    }
+    this.store.close();
+  }
+
+  @Override
+  public String name() {
+    return this.store.name();
+  }
+
+  @Override
+  public void flush() {
+    this.store.flush();
+  }
+
+  @Override
+  public boolean persistent() {
+    return this.store.persistent();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return this.store.isOpen();
+  }
+
+  @Override
+  public <R> QueryResult<R> query(Query<R> query, PositionBound bound, QueryConfig config) {
+    return this.store.query(query, bound, config);
+  }
+
+  @Override
+  public Position getPosition() {
+    return this.store.getPosition();
+  }
+
+  @Override
+  public void put(Bytes key, byte[] value) {
+    this.store.put(key, value);
+  }
+
+  @Override
+  public byte @Nullable [] putIfAbsent(Bytes key, byte[] value) {
+    return this.store.putIfAbsent(key, value);
+  }
+
+  @Override
+  public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+    this.store.putAll(entries);
+  }
+
+  @Override
+  public byte @Nullable [] delete(Bytes key) {
+    return this.store.delete(key);
+  }
+
+  @Override
+  public byte @Nullable [] get(Bytes key) {
+    return this.store.get(key);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+    return this.store.range(from, to);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+    return this.store.reverseRange(from, to);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> all() {
+    return this.store.all();
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> reverseAll() {
+    return this.store.reverseAll();
+  }
+
+  @Override
+  public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(
+      P prefix, PS prefixKeySerializer) {
+    return this.store.prefixScan(prefix, prefixKeySerializer);
+  }
+
+  @Override
+  public long approximateNumEntries() {
+    return this.store.approximateNumEntries();
+  }
+}

@@ -1,0 +1,70 @@
+package dev.matview.replica;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * One open store partition on this instance, and whether it may answer as the running active
+ * replica: true once Kafka Streams ended its restore or said so to a lookup, false again as soon as
+ * a restore or standby update of the partition starts.
+ *
+ * <p>The readiness is one counter: even while not ready, odd while ready. Losing readiness moves it
+ * to the next even value, so a lookup that saw it not ready, asked Kafka Streams, and heard "ready"
+ * makes it ready only if nothing happened in between ({@link #markReady(long)}).
+ */
+public final class ReplicaHandle {
+
+  private final KeyValueStore<Bytes, byte[]> store;
+
+  private final int partition;
+
+  private final AtomicLong readiness = new AtomicLong();
+
+  ReplicaHandle(KeyValueStore<Bytes, byte[]> store, int partition) {
+    this.store = store;
+    this.partition = partition;
+  }
+
+  /** The store partition's bytes store, whose values carry Kafka Streams' 8-byte timestamp. */
+  public KeyValueStore<Bytes, byte[]> store() {
+    return this.store;
+  }
+
+  /** The partition this handle holds. */
+  public int partition() {
+    return this.partition;
+  }
+
+  /** A mark to pass to {@link #markReady(long)} after asking Kafka Streams. */
+  public long readiness() {
+    return this.readiness.get();
+  }
+
+  /** Whether this replica may answer as the running active replica. */
+  public boolean ready() {
+    return isReady(this.readiness.get());
+  }
+
+  /** Whether {@code mark}, a value of {@link #readiness()}, says ready. */
+  public static boolean isReady(long mark) {
+    return (mark & 1) == 1;
+  }
+
+  /** Marks it ready, unless its readiness changed since {@code seen} was read. */
+  public void markReady(long seen) {
+    if (!isReady(seen)) {
+      this.readiness.compareAndSet(seen, seen + 1);
+    }
+  }
+
+  /** Marks it ready: Kafka Streams ended its restore. */
+  void restored() {
+    this.readiness.updateAndGet((mark) -> mark | 1);
+  }
+
+  /** Marks it not ready: a restore or a standby update of it starts. */
+  void updating() {
+    this.readiness.updateAndGet((mark) -> (mark | 1) + 1);
+  }
+}

@@ -1,0 +1,121 @@
+package dev.matview.replica;
+
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.StandbyUpdateListener;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The open partitions of the table views' stores on this instance, active and standby, by store
+ * name and partition: each registers when Kafka Streams opens it and leaves when Kafka Streams
+ * closes it. As a restore and standby listener it tells each handle whether it may answer as the
+ * running active replica. Reading a handle takes no lock but the store's own.
+ */
+public final class StoreHandles implements StateRestoreListener, StandbyUpdateListener {
+
+  private final ConcurrentMap<String, PartitionSlots> stores = new ConcurrentHashMap<>();
+
+  /** A persistent timestamped key-value store named {@code name} whose partitions register here. */
+  public KeyValueBytesStoreSupplier keyValueStore(String name) {
+    return new RegisteringStoreSupplier(Stores.persistentTimestampedKeyValueStore(name), this);
+  }
+
+  /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
+  public @Nullable ReplicaHandle handle(String name, int partition) {
+    PartitionSlots slots = this.stores.get(name);
+    return (slots != null) ? slots.get(partition) : null;
+  }
+
+  void opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
+    this.stores
+        .computeIfAbsent(name, (ignored) -> new PartitionSlots())
+        .put(new ReplicaHandle(store, partition));
+  }
+
+  void closed(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
+    PartitionSlots slots = this.stores.get(name);
+    if (slots != null) {
+      slots.remove(partition, store);
+    }
+  }
+
+  @Override
+  public void onRestoreStart(
+      TopicPartition changelog, String store, long startingOffset, long endingOffset) {
+    ReplicaHandle handle = handle(store, changelog.partition());
+    if (handle != null) {
+      handle.updating();
+    }
+  }
+
+  @Override
+  public void onBatchRestored(
+      TopicPartition changelog, String store, long batchEndOffset, long numRestored) {}
+
+  @Override
+  public void onRestoreEnd(TopicPartition changelog, String store, long totalRestored) {
+    ReplicaHandle handle = handle(store, changelog.partition());
+    if (handle != null) {
+      handle.restored();
+    }
+  }
+
+  @Override
+  public void onUpdateStart(TopicPartition changelog, String store, long startingOffset) {
+    onRestoreStart(changelog, store, startingOffset, startingOffset);
+  }
+
+  @Override
+  public void onBatchLoaded(
+      TopicPartition changelog,
+      String store,
+      TaskId taskId,
+      long batchEndOffset,
+      long batchSize,
+      long currentEndOffset) {}
+
+  @Override
+  public void onUpdateSuspended(
+      TopicPartition changelog,
+      String store,
+      long storeOffset,
+      long currentEndOffset,
+      SuspendReason reason) {}
+
+  /** One store's handles by partition, in an array replaced whole on each change. */
+  private static final class PartitionSlots {
+
+    private volatile @Nullable ReplicaHandle[] handles = new ReplicaHandle[0];
+
+    @Nullable ReplicaHandle get(int partition) {
+      @Nullable ReplicaHandle[] current = this.handles;
+      return (partition >= 0 && partition < current.length) ? current[partition] : null;
+    }
+
+    synchronized void put(ReplicaHandle handle) {
+      @Nullable ReplicaHandle[] current = this.handles;
+      @Nullable ReplicaHandle[] next =
+          Arrays.copyOf(current, Math.max(current.length, handle.partition() + 1));
+      next[handle.partition()] = handle;
+      this.handles = next;
+    }
+
+    synchronized void remove(int partition, KeyValueStore<Bytes, byte[]> store) {
+      @Nullable ReplicaHandle[] current = this.handles;
+      ReplicaHandle held = (partition < current.length) ? current[partition] : null;
+      if (held != null && held.store() == store) {
+        @Nullable ReplicaHandle[] next = current.clone();
+        next[partition] = null;
+        this.handles = next;
+      }
+    }
+  }
+}

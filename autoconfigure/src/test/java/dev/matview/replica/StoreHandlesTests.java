@@ -1,0 +1,144 @@
+package dev.matview.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.topology.RecordRules;
+import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
+import dev.matview.topology.ViewSerdes;
+import dev.matview.topology.ViewTopologyBuilder;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.TimestampedBytesStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Tests for {@link StoreHandles}: a table view's store partition registers when Kafka Streams opens
+ * it and leaves when Kafka Streams closes it, on real RocksDB run by Kafka Streams' {@link
+ * TopologyTestDriver}; and the readiness that restore and standby callbacks and lookups set.
+ */
+class StoreHandlesTests {
+
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  private static final TopicPartition CHANGELOG = new TopicPartition("app-clicks-changelog", 0);
+
+  @TempDir Path stateDir;
+
+  @Test
+  void holdsTheOpenStoreOfATableViewUntilKafkaStreamsClosesIt() {
+    JsonMapper mapper = JsonMapper.builder().build();
+    Map<String, ViewDefinition<?, ?, ?>> views =
+        Map.of("clicks", Views.from("clicks", Click.class).count());
+    ViewRegistry registry = ViewRegistry.of(views, new ViewSerdes(mapper), "app");
+    StoreHandles handles = new StoreHandles();
+    StreamsBuilder builder = new StreamsBuilder();
+    new ViewTopologyBuilder(builder, RecordRules.STANDARD, handles).addAll(registry);
+    assertThat(handles.handle("clicks", 0)).isNull();
+    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config())) {
+      ReplicaHandle handle = handles.handle("clicks", 0);
+      assertThat(handle).isNotNull();
+      assertThat(handle.partition()).isZero();
+      assertThat(handle.store()).isInstanceOf(TimestampedBytesStore.class);
+      assertThat(handles.handle("clicks", 1)).isNull();
+      assertThat(handles.handle("other", 0)).isNull();
+      TestInputTopic<String, String> clicks =
+          driver.createInputTopic("clicks", new StringSerializer(), new StringSerializer());
+      clicks.pipeInput("page-1", mapper.writeValueAsString(new Click("page-1")), T0);
+      clicks.pipeInput("page-1", mapper.writeValueAsString(new Click("page-1")), T0);
+
+      ResolvedView<?, ?, ?> view = registry.find("clicks").orElseThrow();
+      byte[] stored = handle.store().get(Bytes.wrap(keyBytes(view, "page-1")));
+      assertThat(stored).as("Kafka Streams' timestamp, then the count").hasSize(16);
+      Object count =
+          view.aggregateSerde()
+              .deserializer()
+              .deserialize("clicks", Arrays.copyOfRange(stored, 8, stored.length));
+      assertThat(count).isEqualTo(2L);
+      assertThat(driver.<String, Object>getTimestampedKeyValueStore("clicks").get("page-1").value())
+          .as("the same store, as Kafka Streams reads it")
+          .isEqualTo(2L);
+    }
+    assertThat(handles.handle("clicks", 0)).as("gone once Kafka Streams closed it").isNull();
+  }
+
+  @Test
+  void isReadyOnceItsRestoreEndsAndNotWhileARestoreOrStandbyUpdateRuns() {
+    StoreHandles handles = new StoreHandles();
+    KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore("clicks").get();
+    handles.opened("clicks", 0, store);
+    ReplicaHandle handle = handles.handle("clicks", 0);
+    assertThat(handle.ready()).as("opened, not yet known to run").isFalse();
+    handles.onRestoreStart(CHANGELOG, "clicks", 0, 10);
+    assertThat(handle.ready()).isFalse();
+    handles.onRestoreEnd(CHANGELOG, "clicks", 10);
+    assertThat(handle.ready()).isTrue();
+    handles.onUpdateStart(CHANGELOG, "clicks", 10);
+    assertThat(handle.ready()).as("moved to a standby").isFalse();
+    handles.onRestoreEnd(new TopicPartition("app-clicks-changelog", 1), "clicks", 0);
+    assertThat(handle.ready()).as("another partition's restore").isFalse();
+  }
+
+  @Test
+  void aLookupMarksItReadyOnlyIfNothingChangedSinceItLooked() {
+    StoreHandles handles = new StoreHandles();
+    handles.opened("clicks", 0, Stores.inMemoryKeyValueStore("clicks").get());
+    ReplicaHandle handle = handles.handle("clicks", 0);
+
+    long seen = handle.readiness();
+    handles.onRestoreStart(CHANGELOG, "clicks", 0, 10);
+    handle.markReady(seen);
+    assertThat(handle.ready()).as("a restore started after the lookup looked").isFalse();
+
+    seen = handle.readiness();
+    handle.markReady(seen);
+    assertThat(handle.ready()).isTrue();
+    handle.markReady(seen);
+    assertThat(handle.ready()).isTrue();
+  }
+
+  @Test
+  void aStoreClosedAfterAnotherOpenedTheSamePartitionLeavesTheNewOneRegistered() {
+    StoreHandles handles = new StoreHandles();
+    KeyValueStore<Bytes, byte[]> first = Stores.inMemoryKeyValueStore("clicks").get();
+    KeyValueStore<Bytes, byte[]> second = Stores.inMemoryKeyValueStore("clicks").get();
+    handles.opened("clicks", 3, first);
+    handles.opened("clicks", 3, second);
+    handles.closed("clicks", 3, first);
+    assertThat(handles.handle("clicks", 3).store()).isSameAs(second);
+    assertThat(handles.handle("clicks", 2)).isNull();
+    handles.closed("clicks", 3, second);
+    assertThat(handles.handle("clicks", 3)).isNull();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <K> byte[] keyBytes(ResolvedView<K, ?, ?> view, Object key) {
+    return view.keySerde().serializer().serialize("clicks", (K) key);
+  }
+
+  private Properties config() {
+    Properties config = new Properties();
+    config.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
+    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    config.put(StreamsConfig.STATE_DIR_CONFIG, this.stateDir.toString());
+    return config;
+  }
+
+  record Click(String page) {}
+}
