@@ -70,8 +70,9 @@ public record MatviewsDescriptor(
    * @param partition the partition
    * @param role {@code active} or {@code standby}
    * @param currentOffset the next changelog offset to apply
-   * @param endOffset one past the last changelog offset known
-   * @param lag changelog offsets still to apply
+   * @param endOffset one past the last changelog offset known, or {@code null} while a standby has
+   *     not learnt it yet
+   * @param lag changelog offsets still to apply, or {@code null} while the end is not known
    * @param recordsPerSecond records applied per second, recently
    * @param etaSeconds seconds until caught up, or {@code null} while no progress has been seen
    */
@@ -80,8 +81,8 @@ public record MatviewsDescriptor(
       int partition,
       String role,
       long currentOffset,
-      long endOffset,
-      long lag,
+      @Nullable Long endOffset,
+      @Nullable Long lag,
       long recordsPerSecond,
       @Nullable Long etaSeconds) {}
 

@@ -101,8 +101,8 @@ public final class MatviewsEndpoint {
         lag.partition(),
         lag.role().label(),
         lag.currentOffset(),
-        lag.endOffset(),
-        lag.lag(),
+        lag.lagKnown() ? lag.endOffset() : null,
+        lag.lagKnown() ? lag.lag() : null,
         Math.round(lag.recordsPerSecond()),
         (eta != null) ? (eta.toMillis() + 999) / 1000 : null);
   }

@@ -3,6 +3,7 @@ package dev.matview.autoconfigure;
 import dev.matview.health.CompositeStandbyUpdateListener;
 import dev.matview.health.CompositeStateRestoreListener;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.replica.StoreHandles;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
@@ -19,13 +20,16 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
  * Kafka Streams' standby update listener, composed with the user's listeners, never replacing them.
  *
  * <p>Runs after every other configurer. The restore listener calls the tracker first, then the
- * listener another configurer set on the factory bean, then every {@link StateRestoreListener}
- * bean; the standby listener calls the tracker, then every {@link StandbyUpdateListener} bean. The
- * standby listener is set by a streams customizer that wraps the one already set.
+ * store handles, then the listener another configurer set on the factory bean, then every {@link
+ * StateRestoreListener} bean; the standby listener calls the tracker and the store handles, then
+ * every {@link StandbyUpdateListener} bean. The standby listener is set by a streams customizer
+ * that wraps the one already set.
  */
 final class LagTrackingConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
   private final RestoreLagTracker tracker;
+
+  private final @Nullable StoreHandles handles;
 
   private final ObjectProvider<StateRestoreListener> restoreListeners;
 
@@ -33,9 +37,11 @@ final class LagTrackingConfigurer implements StreamsBuilderFactoryBeanConfigurer
 
   LagTrackingConfigurer(
       RestoreLagTracker tracker,
+      @Nullable StoreHandles handles,
       ObjectProvider<StateRestoreListener> restoreListeners,
       ObjectProvider<StandbyUpdateListener> standbyListeners) {
     this.tracker = tracker;
+    this.handles = handles;
     this.restoreListeners = restoreListeners;
     this.standbyListeners = standbyListeners;
   }
@@ -44,6 +50,7 @@ final class LagTrackingConfigurer implements StreamsBuilderFactoryBeanConfigurer
   public void configure(StreamsBuilderFactoryBean factoryBean) {
     List<StateRestoreListener> restore = new ArrayList<>();
     addOnce(restore, this.tracker);
+    addOnce(restore, this.handles);
     StateRestoreListener current = FactoryBeanSettings.stateRestoreListener(factoryBean);
     if (current instanceof CompositeStateRestoreListener composite) {
       composite.listeners().forEach((listener) -> addOnce(restore, listener));
@@ -55,6 +62,7 @@ final class LagTrackingConfigurer implements StreamsBuilderFactoryBeanConfigurer
 
     List<StandbyUpdateListener> standby = new ArrayList<>();
     addOnce(standby, this.tracker);
+    addOnce(standby, this.handles);
     this.standbyListeners.orderedStream().forEach((listener) -> addOnce(standby, listener));
     KafkaStreamsCustomizer customizer = FactoryBeanSettings.kafkaStreamsCustomizer(factoryBean);
     factoryBean.setKafkaStreamsCustomizer(

@@ -4,12 +4,14 @@ import dev.matview.disk.StateDirSpace;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.AvailabilityUpdater;
 import dev.matview.health.DiskPressure;
+import dev.matview.health.LagReports;
 import dev.matview.health.MatviewHealthIndicator;
 import dev.matview.health.MemoryPressure;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
 import dev.matview.health.TrackedReplicas;
 import dev.matview.query.LocalReplicas;
+import dev.matview.replica.StoreHandles;
 import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.topology.ViewRegistry;
 import java.nio.file.Path;
@@ -49,6 +51,8 @@ public final class MatviewHealthAutoConfiguration {
 
   private static final Duration AVAILABILITY_PERIOD = Duration.ofSeconds(1);
 
+  private static final Duration LAG_REPORT_PERIOD = Duration.ofSeconds(5);
+
   @Bean
   @ConditionalOnMissingBean
   RestoreLagTracker matviewRestoreLagTracker() {
@@ -62,12 +66,23 @@ public final class MatviewHealthAutoConfiguration {
   }
 
   @Bean
+  @ConditionalOnMissingBean
+  LagReports matviewLagReports(
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean,
+      RestoreLagTracker tracker) {
+    return new LagReports(factoryBean::getKafkaStreams, tracker, LAG_REPORT_PERIOD);
+  }
+
+  @Bean
   @ConditionalOnMissingBean(name = "matviewLagTrackingConfigurer")
   LagTrackingConfigurer matviewLagTrackingConfigurer(
       RestoreLagTracker tracker,
+      ObjectProvider<StoreHandles> handles,
       ObjectProvider<StateRestoreListener> restoreListeners,
       ObjectProvider<StandbyUpdateListener> standbyListeners) {
-    return new LagTrackingConfigurer(tracker, restoreListeners, standbyListeners);
+    return new LagTrackingConfigurer(
+        tracker, handles.getIfAvailable(), restoreListeners, standbyListeners);
   }
 
   @Bean

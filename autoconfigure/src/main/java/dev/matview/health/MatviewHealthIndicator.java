@@ -89,8 +89,8 @@ public final class MatviewHealthIndicator implements HealthIndicator {
       Map<String, Object> partition = new LinkedHashMap<>();
       partition.put("role", lag.role().label());
       partition.put("currentOffset", lag.currentOffset());
-      partition.put("endOffset", lag.endOffset());
-      partition.put("lag", lag.lag());
+      partition.put("endOffset", lag.lagKnown() ? lag.endOffset() : null);
+      partition.put("lag", lag.lagKnown() ? lag.lag() : null);
       partition.put("recordsPerSecond", Math.round(lag.recordsPerSecond()));
       if (lag.eta() != null) {
         partition.put("etaSeconds", (lag.eta().toMillis() + 999) / 1000);

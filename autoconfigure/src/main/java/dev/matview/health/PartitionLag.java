@@ -14,9 +14,10 @@ import org.jspecify.annotations.Nullable;
  * @param role whether this instance holds the partition as its active or as a standby replica
  * @param startOffset the position the restore or standby update started from
  * @param currentOffset the next changelog offset to apply
- * @param endOffset one past the last changelog offset known to Kafka Streams
- * @param lag changelog offsets still to apply: {@code endOffset - currentOffset}, or 0 once an
- *     active partition has finished restoring
+ * @param endOffset one past the last changelog offset known to Kafka Streams, or {@link #UNKNOWN}
+ *     while a standby has neither loaded a batch nor been in a lag report of Kafka Streams
+ * @param lag changelog offsets still to apply: {@code endOffset - currentOffset}, 0 once an active
+ *     partition has finished restoring, or {@link #UNKNOWN} while the end is unknown
  * @param records records applied since the restore or standby update started
  * @param recordsPerSecond records applied per second, recently
  * @param eta estimated time until caught up, or {@code null} while no progress has been seen
@@ -44,6 +45,14 @@ public record PartitionLag(
     public String label() {
       return name().toLowerCase(Locale.ROOT);
     }
+  }
+
+  /** The end offset and lag of a partition whose changelog end is not known yet. */
+  public static final long UNKNOWN = -1;
+
+  /** Whether the changelog's end, and so the lag, is known. */
+  public boolean lagKnown() {
+    return this.lag != UNKNOWN;
   }
 
   /** Whether this is the active replica of its partition. */

@@ -2,11 +2,16 @@ package dev.matview.health;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The running progress of one store partition through its changelog, updated in constant time per
  * batch; its rate is measured over windows of about a second.
+ *
+ * <p>Its offsets and lag are read without a lock: the restoring thread and Kafka Streams' lag
+ * reports only move them forward. A standby's changelog end is unknown until its first loaded batch
+ * or lag report; until then its lag is {@link PartitionLag#UNKNOWN}.
  */
 final class PartitionProgress {
 
@@ -20,13 +25,15 @@ final class PartitionProgress {
 
   private final long startOffset;
 
-  private long currentOffset;
+  private final AtomicLong currentOffset;
 
-  private long endOffset;
+  private final AtomicLong endOffset;
+
+  private volatile boolean endKnown;
+
+  private volatile boolean finished;
 
   private long records;
-
-  private boolean finished;
 
   private long markNanos;
 
@@ -36,7 +43,7 @@ final class PartitionProgress {
 
   private boolean windowCompleted;
 
-  private double offsetsPerSecond;
+  private volatile double offsetsPerSecond;
 
   private double recordsPerSecond;
 
@@ -44,6 +51,7 @@ final class PartitionProgress {
 
   private boolean logged;
 
+  /** Progress from {@code startOffset} to {@code endOffset}, both known. */
   PartitionProgress(
       String store,
       int partition,
@@ -51,12 +59,20 @@ final class PartitionProgress {
       long startOffset,
       long endOffset,
       long nanos) {
+    this(store, partition, role, startOffset, nanos);
+    this.endOffset.set(Math.max(startOffset, endOffset));
+    this.endKnown = true;
+  }
+
+  /** Progress from {@code startOffset} towards an end not known yet. */
+  PartitionProgress(
+      String store, int partition, PartitionLag.Role role, long startOffset, long nanos) {
     this.store = store;
     this.partition = partition;
     this.role = role;
     this.startOffset = startOffset;
-    this.currentOffset = startOffset;
-    this.endOffset = Math.max(startOffset, endOffset);
+    this.currentOffset = new AtomicLong(startOffset);
+    this.endOffset = new AtomicLong(startOffset);
     this.markNanos = nanos;
     this.markOffset = startOffset;
   }
@@ -67,32 +83,42 @@ final class PartitionProgress {
 
   /** Records a batch applied up to {@code position}, the next offset to apply. */
   synchronized void applied(long position, long batchRecords, long nanos) {
-    this.currentOffset = Math.max(this.currentOffset, position);
-    this.endOffset = Math.max(this.endOffset, this.currentOffset);
+    long current = this.currentOffset.accumulateAndGet(position, Math::max);
+    this.endOffset.accumulateAndGet(current, Math::max);
     this.records += batchRecords;
     long elapsed = nanos - this.markNanos;
     if (elapsed <= 0) {
       return;
     }
     if (!this.windowCompleted || elapsed >= RATE_WINDOW_NANOS) {
-      this.offsetsPerSecond = (this.currentOffset - this.markOffset) * 1e9 / elapsed;
+      this.offsetsPerSecond = (current - this.markOffset) * 1e9 / elapsed;
       this.recordsPerSecond = (this.records - this.markRecords) * 1e9 / elapsed;
     }
     if (elapsed >= RATE_WINDOW_NANOS) {
       this.markNanos = nanos;
-      this.markOffset = this.currentOffset;
+      this.markOffset = current;
       this.markRecords = this.records;
       this.windowCompleted = true;
     }
   }
 
   /** Moves the known end of the changelog, as a standby learns it with each batch. */
-  synchronized void endOffset(long endOffset) {
-    this.endOffset = Math.max(endOffset, this.currentOffset);
+  void endOffset(long endOffset) {
+    this.endOffset.accumulateAndGet(Math.max(endOffset, this.currentOffset.get()), Math::max);
+    this.endKnown = true;
+  }
+
+  /**
+   * Takes Kafka Streams' own report of the partition: {@code position}, the next offset to apply
+   * (for a running active replica, the end), and {@code end}, one past the last changelog offset.
+   */
+  void reported(long position, long end) {
+    long current = this.currentOffset.accumulateAndGet(position, Math::max);
+    endOffset(Math.max(end, current));
   }
 
   /** Marks an active partition as restored: Kafka Streams found no more records to apply. */
-  synchronized void finish() {
+  void finish() {
     this.finished = true;
   }
 
@@ -106,8 +132,26 @@ final class PartitionProgress {
     return true;
   }
 
-  synchronized long lag() {
-    return this.finished ? 0 : this.endOffset - this.currentOffset;
+  /** Changelog offsets still to apply, or {@link PartitionLag#UNKNOWN}; read without a lock. */
+  long lag() {
+    if (this.finished) {
+      return 0;
+    }
+    if (!this.endKnown) {
+      return PartitionLag.UNKNOWN;
+    }
+    return Math.max(0, this.endOffset.get() - this.currentOffset.get());
+  }
+
+  /** One past the last changelog offset known, or {@link PartitionLag#UNKNOWN}. */
+  long endOffset() {
+    return this.endKnown ? this.endOffset.get() : PartitionLag.UNKNOWN;
+  }
+
+  /** The estimated time until caught up, or {@code null} while unknown; read without a lock. */
+  @Nullable Duration eta() {
+    long lag = lag();
+    return lag == PartitionLag.UNKNOWN ? null : eta(lag, this.offsetsPerSecond);
   }
 
   synchronized PartitionLag snapshot() {
@@ -117,12 +161,12 @@ final class PartitionProgress {
         this.partition,
         this.role,
         this.startOffset,
-        this.currentOffset,
-        this.endOffset,
+        this.currentOffset.get(),
+        endOffset(),
         lag,
         this.records,
         this.recordsPerSecond,
-        eta(lag, this.offsetsPerSecond));
+        lag == PartitionLag.UNKNOWN ? null : eta(lag, this.offsetsPerSecond));
   }
 
   private static @Nullable Duration eta(long lag, double offsetsPerSecond) {

@@ -128,9 +128,39 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     }
   }
 
+  /**
+   * Starts tracking a standby from {@code startingOffset}; the changelog's end is not known until
+   * the first loaded batch or lag report ({@link #reported}), so its lag is unknown until then.
+   */
   @Override
   public void onUpdateStart(TopicPartition changelog, String store, long startingOffset) {
-    track(store, changelog, PartitionLag.Role.STANDBY, startingOffset, startingOffset);
+    track(
+        store,
+        changelog.partition(),
+        new PartitionProgress(
+            store,
+            changelog.partition(),
+            PartitionLag.Role.STANDBY,
+            startingOffset,
+            this.nanoTime.getAsLong()));
+  }
+
+  /**
+   * Takes Kafka Streams' own report of a tracked partition ({@code
+   * KafkaStreams#allLocalStorePartitionLags}): {@code position} is the next offset to apply, {@code
+   * end} one past the changelog's last offset. A partition not tracked is left alone: the report
+   * does not tell its role.
+   */
+  public void reported(String store, int partition, long position, long end) {
+    PartitionProgress progress = this.partitions.get(new StorePartition(store, partition));
+    if (progress != null) {
+      progress.reported(position, end);
+    }
+  }
+
+  /** The live progress of {@code partition} of {@code store}, or {@code null}; for lookups. */
+  @Nullable PartitionProgress progress(String store, int partition) {
+    return this.partitions.get(new StorePartition(store, partition));
   }
 
   @Override
@@ -164,10 +194,16 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
       PartitionLag.Role role,
       long startOffset,
       long endOffset) {
-    PartitionProgress progress =
+    track(
+        store,
+        changelog.partition(),
         new PartitionProgress(
-            store, changelog.partition(), role, startOffset, endOffset, this.nanoTime.getAsLong());
-    PartitionProgress previous = this.partitions.put(key(store, changelog), progress);
+            store, changelog.partition(), role, startOffset, endOffset, this.nanoTime.getAsLong()));
+  }
+
+  private void track(String store, int partition, PartitionProgress progress) {
+    PartitionProgress previous =
+        this.partitions.put(new StorePartition(store, partition), progress);
     if (previous != null) {
       PartitionLag replaced = previous.snapshot();
       this.listeners.forEach((listener) -> listener.dropped(replaced));

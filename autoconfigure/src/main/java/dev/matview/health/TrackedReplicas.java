@@ -14,17 +14,21 @@ public final class TrackedReplicas implements LocalReplicas {
     this.tracker = tracker;
   }
 
+  /**
+   * The replica's live role and lag, read without a lock; a lag not known yet is {@link
+   * Long#MAX_VALUE}, more than any bound a read accepts.
+   */
   @Override
   public @Nullable State state(String store, int partition) {
-    return this.tracker
-        .lag(store, partition)
-        .map(
-            lag ->
-                new State(
-                    lag.isActive() ? Replica.Role.ACTIVE : Replica.Role.STANDBY,
-                    lag.lag(),
-                    lag.endOffset(),
-                    lag.eta()))
-        .orElse(null);
+    PartitionProgress progress = this.tracker.progress(store, partition);
+    if (progress == null) {
+      return null;
+    }
+    long lag = progress.lag();
+    return new State(
+        progress.role() == PartitionLag.Role.ACTIVE ? Replica.Role.ACTIVE : Replica.Role.STANDBY,
+        lag == PartitionLag.UNKNOWN ? Long.MAX_VALUE : lag,
+        progress.endOffset(),
+        progress.eta());
   }
 }

@@ -65,7 +65,7 @@ public final class ViewLagMetrics implements MeterBinder, RestoreLagTracker.List
             (tracker) ->
                 tracker
                     .lag(store, number)
-                    .filter((lag) -> lag.role() == role)
+                    .filter((lag) -> lag.role() == role && lag.lagKnown())
                     .map((lag) -> (double) lag.lag())
                     .orElse(Double.NaN))
         .tags(tags(partition))

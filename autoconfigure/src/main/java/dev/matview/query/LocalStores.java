@@ -103,10 +103,9 @@ public final class LocalStores {
             + "' is "
             + (state.role() == Replica.Role.ACTIVE ? "restoring" : "catching up")
             + " from its changelog: "
-            + state.lag()
-            + " of "
-            + state.endOffset()
-            + " offsets to go"
+            + (state.endOffset() < 0
+                ? "how far it is behind is not known yet"
+                : state.lag() + " of " + state.endOffset() + " offsets to go")
             + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),
         eta != null ? clamp(eta) : RETRY);
   }

@@ -143,7 +143,16 @@ class MatviewsEndpointTests {
     this.tracker.onBatchRestored(changelog, "orders-per-customer", 499, 500);
     assertThat(endpoint(0).matviews().lags())
         .containsExactly(
-            new LagDescriptor("orders-per-customer", 0, "active", 500, 1000, 500, 500, 1L));
+            new LagDescriptor("orders-per-customer", 0, "active", 500, 1000L, 500L, 500, 1L));
+  }
+
+  @Test
+  void listsAStandbyWhoseChangelogEndIsNotKnownYetWithoutEndOrLag() {
+    TopicPartition changelog = new TopicPartition("app-orders-per-customer-changelog", 1);
+    this.tracker.onUpdateStart(changelog, "orders-per-customer", 300);
+    assertThat(endpoint(0).matviews().lags())
+        .containsExactly(
+            new LagDescriptor("orders-per-customer", 1, "standby", 300, null, null, 0, null));
   }
 
   @Test

@@ -14,6 +14,7 @@ import dev.matview.health.DiskPressure;
 import dev.matview.health.MatviewHealthIndicator;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
+import dev.matview.replica.StoreHandles;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -155,7 +156,10 @@ class MatviewHealthAutoConfigurationTests {
               assertThat(installed).isInstanceOf(CompositeStateRestoreListener.class);
               assertThat(((CompositeStateRestoreListener) installed).listeners())
                   .containsExactly(
-                      context.getBean(RestoreLagTracker.class), user.configured, user.bean);
+                      context.getBean(RestoreLagTracker.class),
+                      context.getBean(StoreHandles.class),
+                      user.configured,
+                      user.bean);
               installed.onRestoreStart(CHANGELOG, "sales", 0, 10);
               then(user.configured).should().onRestoreStart(CHANGELOG, "sales", 0, 10);
               then(user.bean).should().onRestoreStart(CHANGELOG, "sales", 0, 10);
@@ -207,7 +211,10 @@ class MatviewHealthAutoConfigurationTests {
               installed.getValue().onBatchLoaded(CHANGELOG, "sales", new TaskId(0, 0), 9, 10, 19);
               then(user).should().onBatchLoaded(CHANGELOG, "sales", new TaskId(0, 0), 9, 10, 19);
               assertThat(((CompositeStandbyUpdateListener) installed.getValue()).listeners())
-                  .containsExactly(context.getBean(RestoreLagTracker.class), user);
+                  .containsExactly(
+                      context.getBean(RestoreLagTracker.class),
+                      context.getBean(StoreHandles.class),
+                      user);
             });
   }
 

@@ -89,7 +89,10 @@ class RestoreLagTrackerTests {
   @Test
   void tracksAStandbyFromTheEndOffsetsItsBatchesReport() {
     this.tracker.onUpdateStart(CHANGELOG_1, "orders", 500);
-    assertThat(lag(1).lag()).isZero();
+    assertThat(lag(1).lagKnown()).as("no batch, no report: the end is not known").isFalse();
+    assertThat(lag(1).lag()).isEqualTo(PartitionLag.UNKNOWN);
+    assertThat(lag(1).endOffset()).isEqualTo(PartitionLag.UNKNOWN);
+    assertThat(lag(1).eta()).isNull();
     advance(100);
     this.tracker.onBatchLoaded(CHANGELOG_1, "orders", new TaskId(0, 1), 799, 300, 999);
     PartitionLag lag = lag(1);
@@ -102,6 +105,31 @@ class RestoreLagTrackerTests {
     assertThat(lag(1).lag()).isZero();
     this.tracker.onUpdateSuspended(CHANGELOG_1, "orders", 999, 999, SuspendReason.MIGRATED);
     assertThat(this.tracker.lag("orders", 1)).isEmpty();
+  }
+
+  @Test
+  void learnsAStandbysEndAndAnActivesLiveOffsetsFromKafkaStreamsLagReports() {
+    this.tracker.onUpdateStart(CHANGELOG_1, "orders", 500);
+    this.tracker.reported("orders", 1, 700, 750);
+    PartitionLag standby = lag(1);
+    assertThat(standby.currentOffset()).isEqualTo(700);
+    assertThat(standby.endOffset()).isEqualTo(750);
+    assertThat(standby.lag()).isEqualTo(50);
+
+    this.tracker.onRestoreStart(CHANGELOG_0, "orders", 0, 100);
+    this.tracker.onRestoreEnd(CHANGELOG_0, "orders", 100);
+    this.tracker.reported("orders", 0, 400, 400);
+    PartitionLag active = lag(0);
+    assertThat(active.currentOffset()).isEqualTo(400);
+    assertThat(active.endOffset()).isEqualTo(400);
+    assertThat(active.lag()).isZero();
+
+    this.tracker.reported("orders", 0, 300, 390);
+    assertThat(lag(0).currentOffset()).as("offsets only move forward").isEqualTo(400);
+    this.tracker.reported("orders", 2, 10, 20);
+    assertThat(this.tracker.lag("orders", 2))
+        .as("an untracked partition's role is unknown")
+        .isEmpty();
   }
 
   @Test

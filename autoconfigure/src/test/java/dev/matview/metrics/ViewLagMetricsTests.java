@@ -40,6 +40,15 @@ class ViewLagMetricsTests {
   }
 
   @Test
+  void gaugesNoValueForAStandbyWhoseChangelogEndIsNotKnownYet() {
+    new ViewLagMetrics(this.tracker).bindTo(this.registry);
+    this.tracker.onUpdateStart(CHANGELOG_1, "orders", 40);
+    assertThat(gauge("matview.standby.lag", 1).value()).isNaN();
+    this.tracker.reported("orders", 1, 40, 45);
+    assertThat(gauge("matview.standby.lag", 1).value()).isEqualTo(5);
+  }
+
+  @Test
   void removesTheGaugeOfAPartitionThatMovedAwayOrChangedRole() {
     new ViewLagMetrics(this.tracker).bindTo(this.registry);
     this.tracker.onRestoreStart(CHANGELOG_0, "orders", 0, 1000);

@@ -3,6 +3,8 @@ package dev.matview.standby;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.health.PartitionLag;
+import dev.matview.health.RestoreLagTracker;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -18,8 +20,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -35,6 +40,7 @@ import org.springframework.kafka.test.utils.KafkaTestUtils;
  * headers; without that permission the caller gets 503.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StandbyReadIntegrationTests {
 
   private static final String TOPIC = "visits";
@@ -83,6 +89,34 @@ class StandbyReadIntegrationTests {
   }
 
   @Test
+  @Order(1)
+  void reportsLiveOffsetsOfEveryActiveAndStandbyPartitionFromKafkaStreamsOwnLagReports() {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () -> {
+              for (ConfigurableApplicationContext instance : this.instances) {
+                List<PartitionLag> lags = instance.getBean(RestoreLagTracker.class).snapshot();
+                assertThat(lags).hasSize(4);
+                assertThat(lags)
+                    .allSatisfy(
+                        (lag) -> {
+                          assertThat(lag.lagKnown()).as(lag.toString()).isTrue();
+                          assertThat(lag.endOffset()).as(lag.toString()).isPositive();
+                          assertThat(lag.currentOffset()).as(lag.toString()).isPositive();
+                        });
+                assertThat(lags.stream().filter(PartitionLag::isActive))
+                    .as("restored from empty changelogs, then kept live by the lag reports")
+                    .hasSize(2)
+                    .allSatisfy(
+                        (lag) -> assertThat(lag.currentOffset()).isEqualTo(lag.endOffset()));
+              }
+            });
+  }
+
+  @Test
+  @Order(2)
   void answersFromTheStandbyWhenTheOwnerIsUnreachableAndStaleReadsAreAllowed() {
     String servedBySecond = "localhost:" + port(1);
     String keyOwnedBySecond =

@@ -1,0 +1,107 @@
+package dev.matview.health;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.LagInfo;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Feeds Kafka Streams' own lag reports ({@link KafkaStreams#allLocalStorePartitionLags()}, one
+ * offsets request to the broker) into the {@link RestoreLagTracker} every period, off any lookup's
+ * path: a standby learns its changelog's end even when no new batch arrives, and a running active
+ * replica's offsets stay live after its restore.
+ */
+public final class LagReports implements SmartLifecycle {
+
+  private static final Log logger = LogFactory.getLog(LagReports.class);
+
+  private final Supplier<@Nullable KafkaStreams> streams;
+
+  private final RestoreLagTracker tracker;
+
+  private final Duration period;
+
+  private @Nullable ScheduledExecutorService executor;
+
+  /** Reports of {@code streams} into {@code tracker}, every {@code period}. */
+  public LagReports(
+      Supplier<@Nullable KafkaStreams> streams, RestoreLagTracker tracker, Duration period) {
+    this.streams = streams;
+    this.tracker = tracker;
+    this.period = period;
+  }
+
+  /** Asks Kafka Streams for the lag of every local store partition and tells the tracker. */
+  public void refresh() {
+    KafkaStreams current = this.streams.get();
+    if (current == null || !current.state().isRunningOrRebalancing()) {
+      return;
+    }
+    Map<String, Map<Integer, LagInfo>> lags;
+    try {
+      lags = current.allLocalStorePartitionLags();
+    } catch (KafkaException | IllegalStateException ex) {
+      if (logger.isDebugEnabled()) {
+        logger.debug("Kafka Streams could not report the lag of its store partitions", ex);
+      }
+      return;
+    }
+    lags.forEach(
+        (store, partitions) ->
+            partitions.forEach(
+                (partition, lag) ->
+                    this.tracker.reported(
+                        store, partition, lag.currentOffsetPosition(), lag.endOffsetPosition())));
+  }
+
+  private void tick() {
+    try {
+      refresh();
+    } catch (RuntimeException ex) {
+      logger.warn("Could not read Kafka Streams' lag reports", ex);
+    }
+  }
+
+  @Override
+  public synchronized void start() {
+    if (this.executor == null) {
+      ScheduledExecutorService executor =
+          Executors.newSingleThreadScheduledExecutor(
+              (task) -> {
+                Thread thread = new Thread(task, "matview-lag-reports");
+                thread.setDaemon(true);
+                return thread;
+              });
+      executor.scheduleWithFixedDelay(
+          this::tick, this.period.toMillis(), this.period.toMillis(), TimeUnit.MILLISECONDS);
+      this.executor = executor;
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (this.executor != null) {
+      this.executor.shutdownNow();
+      this.executor = null;
+    }
+  }
+
+  @Override
+  public synchronized boolean isRunning() {
+    return this.executor != null;
+  }
+
+  @Override
+  public int getPhase() {
+    return AvailabilityUpdater.PHASE;
+  }
+}
