@@ -1,9 +1,6 @@
 package dev.matview.health;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -39,9 +36,7 @@ public final class AvailabilityUpdater
 
   private final ApplicationEventPublisher publisher;
 
-  private final Duration period;
-
-  private @Nullable ScheduledExecutorService executor;
+  private final DaemonSchedule schedule;
 
   private boolean refusedTraffic;
 
@@ -61,7 +56,7 @@ public final class AvailabilityUpdater
     this.shouldRun = shouldRun;
     this.availability = availability;
     this.publisher = publisher;
-    this.period = period;
+    this.schedule = new DaemonSchedule("matview-availability", this::tick, Duration.ZERO, period);
   }
 
   /** Compares the views' health with the availability and publishes what must change. */
@@ -113,38 +108,23 @@ public final class AvailabilityUpdater
       } else if (event.getState() instanceof LivenessState) {
         this.brokeLiveness = false;
       }
-      if (this.executor != null) {
-        this.executor.execute(this::tick);
-      }
+      this.schedule.runSoon();
     }
   }
 
   @Override
-  public synchronized void start() {
-    if (this.executor == null) {
-      ScheduledExecutorService executor =
-          Executors.newSingleThreadScheduledExecutor(
-              (task) -> {
-                Thread thread = new Thread(task, "matview-availability");
-                thread.setDaemon(true);
-                return thread;
-              });
-      executor.scheduleWithFixedDelay(this::tick, 0, this.period.toMillis(), TimeUnit.MILLISECONDS);
-      this.executor = executor;
-    }
+  public void start() {
+    this.schedule.start();
   }
 
   @Override
-  public synchronized void stop() {
-    if (this.executor != null) {
-      this.executor.shutdownNow();
-      this.executor = null;
-    }
+  public void stop() {
+    this.schedule.stop();
   }
 
   @Override
-  public synchronized boolean isRunning() {
-    return this.executor != null;
+  public boolean isRunning() {
+    return this.schedule.isRunning();
   }
 
   @Override

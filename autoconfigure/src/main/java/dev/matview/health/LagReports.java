@@ -2,9 +2,6 @@ package dev.matview.health;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,16 +25,14 @@ public final class LagReports implements SmartLifecycle {
 
   private final RestoreLagTracker tracker;
 
-  private final Duration period;
-
-  private @Nullable ScheduledExecutorService executor;
+  private final DaemonSchedule schedule;
 
   /** Reports of {@code streams} into {@code tracker}, every {@code period}. */
   public LagReports(
       Supplier<@Nullable KafkaStreams> streams, RestoreLagTracker tracker, Duration period) {
     this.streams = streams;
     this.tracker = tracker;
-    this.period = period;
+    this.schedule = new DaemonSchedule("matview-lag-reports", this::tick, period, period);
   }
 
   /** Asks Kafka Streams for the lag of every local store partition and tells the tracker. */
@@ -72,32 +67,18 @@ public final class LagReports implements SmartLifecycle {
   }
 
   @Override
-  public synchronized void start() {
-    if (this.executor == null) {
-      ScheduledExecutorService executor =
-          Executors.newSingleThreadScheduledExecutor(
-              (task) -> {
-                Thread thread = new Thread(task, "matview-lag-reports");
-                thread.setDaemon(true);
-                return thread;
-              });
-      executor.scheduleWithFixedDelay(
-          this::tick, this.period.toMillis(), this.period.toMillis(), TimeUnit.MILLISECONDS);
-      this.executor = executor;
-    }
+  public void start() {
+    this.schedule.start();
   }
 
   @Override
-  public synchronized void stop() {
-    if (this.executor != null) {
-      this.executor.shutdownNow();
-      this.executor = null;
-    }
+  public void stop() {
+    this.schedule.stop();
   }
 
   @Override
-  public synchronized boolean isRunning() {
-    return this.executor != null;
+  public boolean isRunning() {
+    return this.schedule.isRunning();
   }
 
   @Override
