@@ -58,6 +58,7 @@ class MatviewPropertiesTests {
           assertThat(properties.getRecords().getMaxEventTimeAhead())
               .isEqualTo(Duration.ofMinutes(1));
           assertThat(properties.getHealth().getMaxRestoreLag()).isZero();
+          assertThat(properties.getPeers().getDownTime()).isEqualTo(Duration.ofSeconds(2));
           assertThat(properties.getHealth().getMinFreeDisk()).isEqualTo(DataSize.ofGigabytes(1));
         });
   }
@@ -142,6 +143,20 @@ class MatviewPropertiesTests {
                   .isInstanceOf(InvalidConfigurationPropertyValueException.class)
                   .hasMessageContaining("matview.health.max-restore-lag")
                   .hasMessageContaining("at least 0");
+            });
+  }
+
+  @Test
+  void failsWhenThePeersDownTimeIsNegative() {
+    this.contextRunner
+        .withPropertyValues("matview.peers.down-time=-1s")
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContaining("matview.peers.down-time");
             });
   }
 
