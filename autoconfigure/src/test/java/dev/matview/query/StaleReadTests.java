@@ -177,7 +177,7 @@ class StaleReadTests {
   record Event(String id) {}
 
   /** The same replicas for every key; an owner on this instance's address is local. */
-  private record FixedReplicas(KeyReplicas replicas, LocalInstance self) implements Routing {
+  record FixedReplicas(KeyReplicas replicas, LocalInstance self) implements Routing {
 
     @Override
     public <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key) {
