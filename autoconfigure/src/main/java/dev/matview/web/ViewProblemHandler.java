@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -111,9 +112,18 @@ public class ViewProblemHandler {
   /**
    * The answer to a lookup that no replica answered: 503 with {@code Retry-After} when none may
    * answer now, 504 when the owner did not answer in time, 500 saying what failed when a store, a
-   * serde or another instance failed.
+   * serde or another instance failed. Typed {@code application/problem+json} here, as the lookup
+   * mappings produce JSON.
    */
   static ResponseEntity<ProblemDetail> refused(Refusal refusal) {
+    ResponseEntity<ProblemDetail> answer = answerTo(refusal);
+    return ResponseEntity.status(answer.getStatusCode())
+        .headers(answer.getHeaders())
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(answer.getBody());
+  }
+
+  private static ResponseEntity<ProblemDetail> answerTo(Refusal refusal) {
     debug("Lookup refused (" + refusal.reason() + ")", refusal.detail());
     if (refusal.reason() == Refusal.Reason.TIMEOUT) {
       return timeout(refusal.view(), refusal.partition(), refusal.detail());

@@ -160,6 +160,7 @@ class FallbackIntegrationTests {
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(FORWARDING_TIMEOUT);
       assertThat(refused.status()).as(refused.describe()).isEqualTo(503);
       assertThat(refused.header("Retry-After")).isNotEmpty();
+      assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
       assertThat(refused.json().path("detail").asString())
           .contains("did not answer in time a moment ago")
           .doesNotContain("localhost");
@@ -175,7 +176,7 @@ class FallbackIntegrationTests {
             .filter((instance) -> instance.webServer().getPort() > 0)
             .findFirst()
             .orElseThrow();
-    String key = "page-1";
+    String key = keyOwnedBy(closing);
     assertThat(closing.http().get(path(key, "")).status()).isEqualTo(200);
     Thread closer = new Thread(closing::close, "closer");
     closer.start();
@@ -227,12 +228,20 @@ class FallbackIntegrationTests {
   }
 
   private String keyOwnedByAnother(ClusterInstance caller) {
+    return keyWhere(caller, false);
+  }
+
+  private String keyOwnedBy(ClusterInstance owner) {
+    return keyWhere(owner, true);
+  }
+
+  private String keyWhere(ClusterInstance instance, boolean ownedByIt) {
     for (int i = 0; i < PAGES; i++) {
-      if (!replicas(caller, "page-" + i).active().host().equals(caller.host())) {
+      if (replicas(instance, "page-" + i).active().host().equals(instance.host()) == ownedByIt) {
         return "page-" + i;
       }
     }
-    throw new AssertionError("The caller owns every partition");
+    throw new AssertionError("No key " + (ownedByIt ? "owned by " : "not owned by ") + instance);
   }
 
   private ClusterInstance instanceAt(PartitionOwner owner) {

@@ -55,7 +55,8 @@ class ViewProblemHandlerTests {
         this.handler.unavailable(
             new ViewUnavailableException("orders", "k", 1, "restoring", Duration.ofSeconds(7)));
     assertThat(refused.getStatusCode()).isEqualTo(thrown.getStatusCode());
-    assertThat(refused.getHeaders()).isEqualTo(thrown.getHeaders());
+    assertThat(refused.getHeaders().getFirst("Retry-After")).isEqualTo("7");
+    assertThat(refused.getHeaders().getContentType()).hasToString("application/problem+json");
     assertThat(refused.getBody()).isEqualTo(thrown.getBody());
     ResponseEntity<ProblemDetail> late =
         ViewProblemHandler.refused(
