@@ -6,12 +6,15 @@ import dev.matview.peer.PeerSecret;
 import dev.matview.peer.PeerTrust;
 import dev.matview.peer.SecretAgreement;
 import dev.matview.query.CursorCodec;
+import dev.matview.query.Fallbacks;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.LocalReplicas;
 import dev.matview.query.LocalStores;
+import dev.matview.query.LookupGate;
 import dev.matview.query.LookupMetrics;
 import dev.matview.query.PeerClient;
+import dev.matview.query.PeerMarks;
 import dev.matview.query.ReplicaDirectory;
 import dev.matview.query.Routing;
 import dev.matview.query.StaleReads;
@@ -263,6 +266,29 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  LookupGate matviewLookupGate() {
+    return new LookupGate();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewLookupGateLifecycle")
+  LookupGateLifecycle matviewLookupGateLifecycle(LookupGate gate) {
+    return new LookupGateLifecycle(gate);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerMarks matviewPeerMarks(MatviewProperties properties, ReplicaDirectory directory) {
+    Duration downTime = properties.getPeers().getDownTime();
+    if (downTime.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.down-time", downTime, "It must not be negative, for example 2s.");
+    }
+    return new PeerMarks(downTime, directory::names);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
   ViewQueryService matviewViewQueryService(
       ViewRegistry registry,
       Routing routing,
@@ -271,6 +297,8 @@ public final class MatviewAutoConfiguration {
       LocalInstance localInstance,
       ViewSerdes serdes,
       MatviewProperties properties,
+      PeerMarks peerMarks,
+      LookupGate lookupGate,
       ObjectProvider<LocalReplicas> localReplicas,
       ObjectProvider<LookupMetrics> lookupMetrics) {
     MatviewProperties.StandbyReads standbyReads = properties.getStandbyReads();
@@ -280,16 +308,23 @@ public final class MatviewAutoConfiguration {
           standbyReads.getMaxLag(),
           "It must be at least 0, for example 10000.");
     }
+    LocalReplicas replicas = localReplicas.getIfAvailable(() -> LocalReplicas.NONE);
+    Fallbacks fallbacks =
+        new Fallbacks(
+            routing,
+            localStores,
+            peerClient,
+            localInstance,
+            replicas,
+            new StaleReads(standbyReads.isEnabled(), standbyReads.getMaxLag()),
+            peerMarks,
+            lookupGate);
     return new ViewQueryService(
         registry,
-        routing,
         localStores,
-        peerClient,
-        localInstance,
         new KeyParser(serdes.mapper()),
         Clock.systemUTC(),
-        new StaleReads(standbyReads.isEnabled(), standbyReads.getMaxLag()),
-        localReplicas.getIfAvailable(() -> LocalReplicas.NONE),
+        fallbacks,
         lookupMetrics.getIfAvailable(() -> LookupMetrics.NONE));
   }
 

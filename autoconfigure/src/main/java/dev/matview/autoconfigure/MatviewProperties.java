@@ -532,6 +532,13 @@ public class MatviewProperties {
     private Duration agreementTimeout = Duration.ofSeconds(30);
 
     /**
+     * How long lookups skip an instance that refused a connection or did not answer in time, going
+     * straight to a standby; longer while the assignment no longer names it, until it shows up
+     * again. Zero to never skip.
+     */
+    private Duration downTime = Duration.ofSeconds(2);
+
+    /**
      * How far a signed request's timestamp may lie from this instance's clock and still be
      * accepted, which also bounds the clock difference between instances.
      */
@@ -551,6 +558,14 @@ public class MatviewProperties {
 
     public void setAgreementTimeout(Duration agreementTimeout) {
       this.agreementTimeout = agreementTimeout;
+    }
+
+    public Duration getDownTime() {
+      return this.downTime;
+    }
+
+    public void setDownTime(Duration downTime) {
+      this.downTime = downTime;
     }
 
     public Duration getSignatureValidity() {

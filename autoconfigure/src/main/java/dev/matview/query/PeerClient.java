@@ -31,6 +31,8 @@ public final class PeerClient {
 
   private static final Log logger = LogFactory.getLog(PeerClient.class);
 
+  private static final Duration RETRY = StreamsRouting.REBALANCE_RETRY;
+
   private final HttpClient client;
 
   private final PeerRequests requests;
@@ -88,21 +90,37 @@ public final class PeerClient {
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
-    HttpRequest request = request(view, owner, "GET", pathAndQuery, null, caller, timeout).build();
+    Routed<PeerResponse> answer = fetch(view, owner, pathAndQuery, caller, timeout);
+    if (answer instanceof Routed.Refused<PeerResponse> refused) {
+      throw thrown(owner, refused.refusal());
+    }
+    return ((Routed.Relayed<PeerResponse>) answer).response();
+  }
+
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} as {@link #get} does, and tells a
+   * failure to reach it as a refusal: {@link Refusal.Reason#UNREACHABLE} when it refused the
+   * connection or could not be connected to, {@link Refusal.Reason#TIMEOUT} when it did not answer
+   * within {@code timeout}, {@link Refusal.Reason#UNAVAILABLE} when it failed otherwise.
+   */
+  public <T> Routed<T> fetch(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      CallerContext caller,
+      Duration timeout) {
     try {
-      return answer(this.client.send(request, HttpResponse.BodyHandlers.ofByteArray()));
+      HttpRequest request =
+          request(view, owner, "GET", pathAndQuery, null, caller, timeout).build();
+      return new Routed.Relayed<>(
+          answer(this.client.send(request, HttpResponse.BodyHandlers.ofByteArray())));
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
     } catch (IOException ex) {
-      throw translate(view, owner, ex, timeout);
+      return new Routed.Refused<>(refusal(view, owner, ex, timeout));
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
-      throw new ViewUnavailableException(
-          view,
-          null,
-          owner.partition(),
-          "This instance stopped waiting for the owner of partition "
-              + owner.partition()
-              + " because its request thread was interrupted",
-          StreamsRouting.REBALANCE_RETRY);
+      return new Routed.Refused<>(refusal(view, owner, ex, timeout));
     }
   }
 
@@ -147,7 +165,7 @@ public final class PeerClient {
           owner.partition(),
           "This instance has not agreed on a secret with the other instances yet, so it cannot"
               + " ask them",
-          StreamsRouting.REBALANCE_RETRY);
+          RETRY);
     }
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
@@ -181,37 +199,43 @@ public final class PeerClient {
 
   private static RuntimeException translate(
       String view, PartitionOwner owner, Throwable failure, Duration timeout) {
+    if (!(failure instanceof Exception exception)
+        || !(failure instanceof IOException || failure instanceof TimeoutException)) {
+      return failure instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException("Forwarding to another instance failed", failure);
+    }
+    return thrown(owner, refusal(view, owner, exception, timeout));
+  }
+
+  private static RuntimeException thrown(PartitionOwner owner, Refusal refusal) {
+    return refusal.reason() == Refusal.Reason.TIMEOUT
+        ? new ViewTimeoutException(
+            refusal.view(), owner.partition(), owner.describe(), refusal.detail())
+        : refusal.toException();
+  }
+
+  /**
+   * The refusal that a {@code failure} of a request to {@code owner} tells: an I/O failure, a
+   * timeout or an interrupt of the waiting thread.
+   */
+  private static Refusal refusal(
+      String view, PartitionOwner owner, Exception failure, Duration timeout) {
+    Refusal.Reason reason = Refusal.Reason.UNAVAILABLE;
+    String what = "failed to answer";
+    if (failure instanceof HttpConnectTimeoutException || failure instanceof ConnectException) {
+      reason = Refusal.Reason.UNREACHABLE;
+      what = "cannot be reached";
+    } else if (failure instanceof HttpTimeoutException || failure instanceof TimeoutException) {
+      reason = Refusal.Reason.TIMEOUT;
+      what = "did not answer within " + timeout.toMillis() + " ms";
+    } else if (failure instanceof InterruptedException) {
+      what = "was not waited for: the request thread was interrupted";
+    }
+    warn(owner, view, what + " (" + failure + ")");
     String owned =
         "Partition " + owner.partition() + " of view '" + view + "' is owned by another instance";
-    if (failure instanceof HttpConnectTimeoutException || failure instanceof ConnectException) {
-      warn(owner, view, "cannot be reached: " + failure);
-      return new ViewUnavailableException(
-          view,
-          null,
-          owner.partition(),
-          owned + ", which cannot be reached",
-          StreamsRouting.REBALANCE_RETRY);
-    }
-    if (failure instanceof HttpTimeoutException || failure instanceof TimeoutException) {
-      warn(owner, view, "did not answer within " + timeout.toMillis() + " ms");
-      return new ViewTimeoutException(
-          view,
-          owner.partition(),
-          owner.describe(),
-          owned + ", which did not answer within " + timeout.toMillis() + " ms");
-    }
-    if (failure instanceof IOException) {
-      warn(owner, view, "failed to answer: " + failure);
-      return new ViewUnavailableException(
-          view,
-          null,
-          owner.partition(),
-          owned + ", which failed to answer",
-          StreamsRouting.REBALANCE_RETRY);
-    }
-    return failure instanceof RuntimeException runtime
-        ? runtime
-        : new IllegalStateException("Forwarding to another instance failed", failure);
+    return new Refusal(reason, view, null, owner.partition(), owned + ", which " + what, RETRY);
   }
 
   /** Logs at WARN what went wrong with {@code owner} of a partition of {@code view}. */

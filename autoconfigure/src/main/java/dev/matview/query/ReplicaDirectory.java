@@ -4,8 +4,10 @@ import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.commons.logging.Log;
@@ -13,6 +15,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.StreamsNotStartedException;
+import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -157,13 +160,17 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
     }
   }
 
-  /** Builds and swaps in a new snapshot; called with the rebuilding lock held. */
+  /**
+   * Builds and swaps in a new snapshot; called with the rebuilding lock held. While the instances
+   * rebalance, each partition whose active replica moved since the last complete snapshot built
+   * while running names the instance that held it as its previous owner.
+   */
   private void rebuild(Source followed) {
     this.nextRefresh = this.nanoTime.getAsLong() + this.refreshNanos;
     KafkaStreams.State state = followed.state();
     Snapshot previous = this.snapshot;
     if (!state.isRunningOrRebalancing()) {
-      this.snapshot = new Snapshot(state, previous.views());
+      this.snapshot = new Snapshot(state, previous.views(), previous.stable(), previous.hosts());
       return;
     }
     Collection<StreamsMetadata> metadata;
@@ -175,14 +182,14 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
       }
       return;
     }
+    boolean running = state == KafkaStreams.State.RUNNING;
     Map<String, ViewReplicas> views = new HashMap<>();
+    Map<String, ViewReplicas> stable = new HashMap<>(previous.stable());
     for (Map.Entry<String, String> view : this.inputTopics.entrySet()) {
-      ViewReplicas chosen = ViewReplicas.of(view.getValue(), metadata);
+      ViewReplicas before = running ? null : previous.stable().get(view.getKey());
+      ViewReplicas chosen = ViewReplicas.of(view.getValue(), metadata, before);
       ViewReplicas kept = previous.views().get(view.getKey());
-      if (kept != null
-          && kept.complete()
-          && !chosen.complete()
-          && state != KafkaStreams.State.RUNNING) {
+      if (kept != null && kept.complete() && !chosen.complete() && !running) {
         if (logger.isDebugEnabled()) {
           logger.debug(
               "Not every partition of view '"
@@ -194,8 +201,21 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
         chosen = kept;
       }
       views.put(view.getKey(), chosen);
+      if (running && chosen.complete()) {
+        stable.put(view.getKey(), chosen);
+      }
     }
-    this.snapshot = new Snapshot(state, Map.copyOf(views));
+    Set<HostInfo> hosts = new HashSet<>();
+    metadata.forEach((instance) -> hosts.add(instance.hostInfo()));
+    this.snapshot = new Snapshot(state, Map.copyOf(views), Map.copyOf(stable), Set.copyOf(hosts));
+  }
+
+  /**
+   * Whether the last snapshot names {@code host} as an instance of the application, so that an
+   * instance marked down that shows up again in the assignment may be asked again.
+   */
+  public boolean names(HostInfo host) {
+    return this.snapshot.hosts().contains(host);
   }
 
   /** What the directory reads of a Kafka Streams, apart so that tests can feed it values. */
@@ -230,9 +250,15 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
    *
    * @param state the state, or {@code null} before any build
    * @param views the replicas of each view by store name
+   * @param stable the last complete replicas of each view built while Kafka Streams was running
+   * @param hosts every instance the metadata named
    */
-  private record Snapshot(KafkaStreams.@Nullable State state, Map<String, ViewReplicas> views) {
+  private record Snapshot(
+      KafkaStreams.@Nullable State state,
+      Map<String, ViewReplicas> views,
+      Map<String, ViewReplicas> stable,
+      Set<HostInfo> hosts) {
 
-    static final Snapshot EMPTY = new Snapshot(null, Map.of());
+    static final Snapshot EMPTY = new Snapshot(null, Map.of(), Map.of(), Set.of());
   }
 }

@@ -1,7 +1,8 @@
 package dev.matview.query;
 
 /**
- * An answer given by this instance, or the answer of the owning instance to pass on as it is.
+ * An answer given by this instance, the answer of another instance to pass on as it is, or a
+ * refusal: every outcome of a lookup that is not a bug or bad input, as a value.
  *
  * @param <T> the type of a local answer
  */
@@ -22,4 +23,12 @@ public sealed interface Routed<T> {
    * @param <T> the type a local answer would have had
    */
   record Relayed<T>(PeerResponse response) implements Routed<T> {}
+
+  /**
+   * No replica answered.
+   *
+   * @param refusal why, and when to ask again
+   * @param <T> the type a local answer would have had
+   */
+  record Refused<T>(Refusal refusal) implements Routed<T> {}
 }

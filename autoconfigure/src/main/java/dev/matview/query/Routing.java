@@ -21,6 +21,18 @@ public interface Routing {
   <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key);
 
   /**
+   * The replicas of the partition of {@code key}, or a refusal saying why they are not known; the
+   * default asks {@link #replicasOfKey}.
+   */
+  default <K> Placement placeKey(ResolvedView<K, ?, ?> view, K key) {
+    try {
+      return replicasOfKey(view, key);
+    } catch (ViewUnavailableException ex) {
+      return Refusal.of(ex);
+    }
+  }
+
+  /**
    * Every partition of the view's store in order, with its owner.
    *
    * @throws ViewUnavailableException while a partition has no known owner

@@ -4,6 +4,9 @@ import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.jspecify.annotations.Nullable;
 
@@ -15,6 +18,8 @@ import org.jspecify.annotations.Nullable;
 public final class StreamsRouting implements Routing {
 
   static final Duration REBALANCE_RETRY = Duration.ofSeconds(1);
+
+  private static final Log logger = LogFactory.getLog(StreamsRouting.class);
 
   private final ReplicaDirectory directory;
 
@@ -33,16 +38,46 @@ public final class StreamsRouting implements Routing {
 
   @Override
   public <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key) {
-    ViewReplicas replicas = running(view, key);
+    Placement placement = placeKey(view, key);
+    if (placement instanceof Refusal refusal) {
+      throw refusal.toException();
+    }
+    return (KeyReplicas) placement;
+  }
+
+  @Override
+  public <K> Placement placeKey(ResolvedView<K, ?, ?> view, K key) {
+    Refusal notRunning = notRunning(view, key);
+    if (notRunning != null) {
+      return notRunning;
+    }
+    ViewReplicas replicas = this.directory.replicas(view.storeName());
     if (replicas == null) {
-      throw new ViewUnavailableException(
+      return new Refusal(
+          Refusal.Reason.OWNER_UNKNOWN,
           view.name(),
           key,
           null,
           "The owner of this key's partition is not known while the instances rebalance",
           REBALANCE_RETRY);
     }
-    byte[] keyBytes = view.keySerde().serializer().serialize(replicas.inputTopic(), key);
+    byte[] keyBytes;
+    try {
+      keyBytes = view.keySerde().serializer().serialize(replicas.inputTopic(), key);
+    } catch (KafkaException ex) {
+      logger.warn("Key '" + key + "' of view '" + view.name() + "' cannot be serialized", ex);
+      return new Refusal(
+          Refusal.Reason.FAILED,
+          view.name(),
+          key,
+          null,
+          "This key cannot be serialized with the key serde of view '"
+              + view.name()
+              + "', so its partition is not known ("
+              + ex.getClass().getSimpleName()
+              + ", logged by this instance)",
+          REBALANCE_RETRY);
+    }
     KeyReplicas found = replicas.replicas(replicas.partitionOf(keyBytes));
     if (found == null) {
       throw new IllegalStateException(
@@ -53,7 +88,11 @@ public final class StreamsRouting implements Routing {
 
   @Override
   public List<PartitionOwner> owners(ResolvedView<?, ?, ?> view) {
-    ViewReplicas replicas = running(view, null);
+    Refusal notRunning = notRunning(view, null);
+    if (notRunning != null) {
+      throw notRunning.toException();
+    }
+    ViewReplicas replicas = this.directory.replicas(view.storeName());
     if (replicas == null) {
       throw new ViewUnavailableException(
           view.name(),
@@ -72,25 +111,22 @@ public final class StreamsRouting implements Routing {
     return Objects.equals(owner.host(), this.localInstance.hostInfo());
   }
 
-  /**
-   * The directory's replicas of {@code view}, or {@code null} while none is complete.
-   *
-   * @throws ViewUnavailableException when Kafka Streams is neither running nor rebalancing
-   */
-  private @Nullable ViewReplicas running(ResolvedView<?, ?, ?> view, @Nullable Object key) {
+  /** A refusal when Kafka Streams is neither running nor rebalancing, else {@code null}. */
+  private @Nullable Refusal notRunning(ResolvedView<?, ?, ?> view, @Nullable Object key) {
     KafkaStreams.State state = this.directory.state();
-    if (state == null || !state.isRunningOrRebalancing()) {
-      throw new ViewUnavailableException(
-          view.name(),
-          key,
-          null,
-          "Kafka Streams is "
-              + (state != null ? state : "not started")
-              + "; view '"
-              + view.name()
-              + "' cannot be queried until it is running",
-          REBALANCE_RETRY);
+    if (state != null && state.isRunningOrRebalancing()) {
+      return null;
     }
-    return this.directory.replicas(view.storeName());
+    return new Refusal(
+        Refusal.Reason.NOT_RUNNING,
+        view.name(),
+        key,
+        null,
+        "Kafka Streams is "
+            + (state != null ? state : "not started")
+            + "; view '"
+            + view.name()
+            + "' cannot be queried until it is running",
+        REBALANCE_RETRY);
   }
 }

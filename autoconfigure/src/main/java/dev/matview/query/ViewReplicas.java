@@ -47,6 +47,16 @@ public final class ViewReplicas {
 
   /** The replicas of the partitions of {@code inputTopic} named by {@code metadata}. */
   public static ViewReplicas of(String inputTopic, Collection<StreamsMetadata> metadata) {
+    return of(inputTopic, metadata, null);
+  }
+
+  /**
+   * The replicas of the partitions of {@code inputTopic} named by {@code metadata}, each with the
+   * active instance of {@code previous} as its previous owner where that is another instance that
+   * holds no standby now.
+   */
+  public static ViewReplicas of(
+      String inputTopic, Collection<StreamsMetadata> metadata, @Nullable ViewReplicas previous) {
     TreeMap<Integer, HostInfo> actives = new TreeMap<>();
     TreeMap<Integer, List<HostInfo>> standbys = new TreeMap<>();
     for (StreamsMetadata instance : metadata) {
@@ -76,10 +86,31 @@ public final class ViewReplicas {
           }
         }
         replicas[partition] =
-            new KeyReplicas(new PartitionOwner(partition, host), List.copyOf(standbyOwners));
+            new KeyReplicas(
+                new PartitionOwner(partition, host),
+                List.copyOf(standbyOwners),
+                previousOwner(previous, partitions, partition, host, standbyOwners));
       }
     }
     return new ViewReplicas(inputTopic, partitions, replicas);
+  }
+
+  private static @Nullable PartitionOwner previousOwner(
+      @Nullable ViewReplicas previous,
+      int partitions,
+      int partition,
+      HostInfo active,
+      List<PartitionOwner> standbys) {
+    KeyReplicas before =
+        (previous != null && previous.partitions == partitions)
+            ? previous.replicas(partition)
+            : null;
+    if (before == null
+        || before.active().host().equals(active)
+        || standbys.contains(before.active())) {
+      return null;
+    }
+    return before.active();
   }
 
   /** The replicas of a view whose partitions nobody is known to hold. */

@@ -98,6 +98,9 @@ public class ViewController {
     if (routed instanceof Routed.Relayed<KeyAnswer> relayed) {
       return Relay.of(relayed.response());
     }
+    if (routed instanceof Routed.Refused<KeyAnswer> refused) {
+      return ViewProblemHandler.refused(refused.refusal());
+    }
     KeyAnswer answer = ((Routed.Local<KeyAnswer>) routed).answer();
     if (answer.value() == null) {
       return withReplica(HttpStatus.NOT_FOUND, answer.replica())
@@ -127,6 +130,9 @@ public class ViewController {
             Callers.from(headers, view, allowStale, maxLag));
     if (routed instanceof Routed.Relayed<WindowsAnswer> relayed) {
       return Relay.of(relayed.response());
+    }
+    if (routed instanceof Routed.Refused<WindowsAnswer> refused) {
+      return ViewProblemHandler.refused(refused.refusal());
     }
     WindowsAnswer answer = ((Routed.Local<WindowsAnswer>) routed).answer();
     return withReplica(HttpStatus.OK, answer.replica())

@@ -58,6 +58,7 @@ class MatviewPropertiesTests {
           assertThat(properties.getRecords().getMaxEventTimeAhead())
               .isEqualTo(Duration.ofMinutes(1));
           assertThat(properties.getHealth().getMaxRestoreLag()).isZero();
+          assertThat(properties.getPeers().getDownTime()).isEqualTo(Duration.ofSeconds(2));
           assertThat(properties.getHealth().getMinFreeDisk()).isEqualTo(DataSize.ofGigabytes(1));
         });
   }
@@ -132,32 +133,21 @@ class MatviewPropertiesTests {
 
   @Test
   void failsWhenMaxRestoreLagIsNegative() {
-    this.contextRunner
-        .withPropertyValues("matview.health.max-restore-lag=-1")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.health.max-restore-lag")
-                  .hasMessageContaining("at least 0");
-            });
+    assertRefused(
+        "matview.health.max-restore-lag=-1", "matview.health.max-restore-lag", "at least 0");
+  }
+
+  @Test
+  void failsWhenThePeersDownTimeIsNegative() {
+    assertRefused("matview.peers.down-time=-1s", "matview.peers.down-time");
   }
 
   @Test
   void failsWhenMinFreeDiskIsNegative() {
-    this.contextRunner
-        .withPropertyValues("matview.health.min-free-disk=-1MB")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.health.min-free-disk")
-                  .hasMessageContaining("at least 0 (0 turns the check off)");
-            });
+    assertRefused(
+        "matview.health.min-free-disk=-1MB",
+        "matview.health.min-free-disk",
+        "at least 0 (0 turns the check off)");
   }
 
   @Test
@@ -186,61 +176,27 @@ class MatviewPropertiesTests {
 
   @Test
   void failsWhenWriteBufferRatioIsAboveOne() {
-    this.contextRunner
-        .withPropertyValues("matview.rocksdb.write-buffer-ratio=1.5")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.rocksdb.write-buffer-ratio")
-                  .hasMessageContaining("1.5")
-                  .hasMessageContaining("greater than 0 and at most 1");
-            });
+    assertRefused(
+        "matview.rocksdb.write-buffer-ratio=1.5",
+        "matview.rocksdb.write-buffer-ratio",
+        "1.5",
+        "greater than 0 and at most 1");
   }
 
   @Test
   void failsWhenWriteBufferRatioIsZero() {
-    this.contextRunner
-        .withPropertyValues("matview.rocksdb.write-buffer-ratio=0")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.rocksdb.write-buffer-ratio");
-            });
+    assertRefused("matview.rocksdb.write-buffer-ratio=0", "matview.rocksdb.write-buffer-ratio");
   }
 
   @Test
   void failsWhenTotalMemoryIsZero() {
-    this.contextRunner
-        .withPropertyValues("matview.rocksdb.total-memory=0")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.rocksdb.total-memory")
-                  .hasMessageContaining("must be positive");
-            });
+    assertRefused(
+        "matview.rocksdb.total-memory=0", "matview.rocksdb.total-memory", "must be positive");
   }
 
   @Test
   void failsWhenTotalMemoryIsNegative() {
-    this.contextRunner
-        .withPropertyValues("matview.rocksdb.total-memory=-1MB")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.rocksdb.total-memory");
-            });
+    assertRefused("matview.rocksdb.total-memory=-1MB", "matview.rocksdb.total-memory");
   }
 
   @Test
@@ -259,34 +215,20 @@ class MatviewPropertiesTests {
 
   @Test
   void failsWhenTheDeadLetterTopicIsNoLegalTopicName() {
-    this.contextRunner
-        .withPropertyValues("matview.dead-letter.topic=dead letters")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.dead-letter.topic")
-                  .hasMessageContaining("dead letters")
-                  .hasMessageContaining("1 to 249 characters");
-            });
+    assertRefused(
+        "matview.dead-letter.topic=dead letters",
+        "matview.dead-letter.topic",
+        "dead letters",
+        "1 to 249 characters");
   }
 
   @Test
   void failsWhenTheDeadLetterTopicIsOneThatAViewReads() {
-    this.contextRunner
-        .withPropertyValues("matview.dead-letter.topic=sales")
-        .run(
-            (context) -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                  .hasMessageContaining("matview.dead-letter.topic")
-                  .hasMessageContaining("View 'sales-per-shop' reads this topic")
-                  .hasMessageContaining("matview-test-dlq");
-            });
+    assertRefused(
+        "matview.dead-letter.topic=sales",
+        "matview.dead-letter.topic",
+        "View 'sales-per-shop' reads this topic",
+        "matview-test-dlq");
   }
 
   @Test
@@ -306,6 +248,20 @@ class MatviewPropertiesTests {
   }
 
   record Sale(String shop, long amount) {}
+
+  /** Asserts that the context fails at start-up on {@code setting}, with all of {@code told}. */
+  private void assertRefused(String setting, String... told) {
+    this.contextRunner
+        .withPropertyValues(setting)
+        .run(
+            (context) -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                  .hasMessageContainingAll(told);
+            });
+  }
 
   @Configuration(proxyBeanMethods = false)
   static class ViewConfiguration {

@@ -43,7 +43,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -279,18 +278,13 @@ class ReplicaDirectoryIntegrationTests {
   }
 
   private ConfigurableApplicationContext start(int n) {
-    return new SpringApplicationBuilder(DirectoryApp.class)
-        .run(
-            "--spring.main.banner-mode=off",
-            "--server.port=0",
-            "--spring.kafka.bootstrap-servers=" + this.broker.getBrokersAsString(),
-            "--spring.kafka.streams.application-id=directory-it",
-            "--spring.kafka.streams.state-dir=" + stateDirs.resolve("instance-" + n),
-            "--spring.kafka.streams.properties.commit.interval.ms=100",
-            "--spring.kafka.admin.auto-create=true",
-            "--matview.standby-replicas=1",
-            "--matview.advertised-host=localhost",
-            "--matview.rocksdb.total-memory=32MB");
+    return ClusterInstance.start(
+            DirectoryApp.class,
+            this.broker.getBrokersAsString(),
+            "directory-it",
+            stateDirs.resolve("instance-" + n),
+            "--matview.standby-replicas=1")
+        .context();
   }
 
   private static ReplicaDirectory directory(ConfigurableApplicationContext instance) {

@@ -116,17 +116,14 @@ class ForwardingTests {
     this.owner.hanging();
     ViewQueryService impatient = service(this.owner.owner(3).host().port(), false, TIMEOUT);
     long started = System.nanoTime();
-    assertThatExceptionOfType(ViewTimeoutException.class)
-        .isThrownBy(() -> impatient.get("counts", "k-1", CallerContext.direct()))
-        .satisfies(
-            ex -> {
-              assertThat(ex.getView()).isEqualTo("counts");
-              assertThat(ex.getPartition()).isEqualTo(3);
-              assertThat(ex.getOwner()).isEqualTo(this.owner.owner(3).describe());
-              assertThat(ex.getMessage())
-                  .contains("did not answer within 500 ms")
-                  .doesNotContain("127.0.0.1");
-            });
+    Refusal refusal =
+        StaleReadTests.refusal(impatient.get("counts", "k-1", CallerContext.direct()));
+    assertThat(refusal.reason()).isEqualTo(Refusal.Reason.TIMEOUT);
+    assertThat(refusal.view()).isEqualTo("counts");
+    assertThat(refusal.partition()).isEqualTo(3);
+    assertThat(refusal.detail())
+        .contains("did not answer within 500 ms")
+        .doesNotContain("127.0.0.1");
     assertThat(Duration.ofNanos(System.nanoTime() - started))
         .isGreaterThanOrEqualTo(TIMEOUT)
         .isLessThan(TIMEOUT.plusSeconds(5));
@@ -139,24 +136,23 @@ class ForwardingTests {
       closedPort = socket.getLocalPort();
     }
     ViewQueryService unreachable = service(closedPort, false, TIMEOUT);
-    assertThatExceptionOfType(ViewUnavailableException.class)
-        .isThrownBy(() -> unreachable.get("counts", "k-1", CallerContext.direct()))
-        .satisfies(
-            ex -> {
-              assertThat(ex.getPartition()).isEqualTo(3);
-              assertThat(ex.getMessage())
-                  .contains("another instance", "cannot be reached")
-                  .doesNotContain("127.0.0.1", Integer.toString(closedPort));
-              assertThat(ex.getRetryAfter()).isPositive();
-            });
+    Refusal refusal =
+        StaleReadTests.refusal(unreachable.get("counts", "k-1", CallerContext.direct()));
+    assertThat(refusal.reason()).isEqualTo(Refusal.Reason.UNREACHABLE);
+    assertThat(refusal.partition()).isEqualTo(3);
+    assertThat(refusal.detail())
+        .contains("another instance", "cannot be reached")
+        .doesNotContain("127.0.0.1", Integer.toString(closedPort));
+    assertThat(refusal.retryAfter()).isPositive();
   }
 
   @Test
   void neverForwardsARequestThatWasForwardedAlready() {
-    assertThatExceptionOfType(ViewUnavailableException.class)
-        .isThrownBy(() -> this.service.get("counts", "k-1", new CallerContext(true, null)))
-        .withMessageContaining("forwarded request for partition 3")
-        .withMessageNotContaining("127.0.0.1");
+    assertThat(
+            StaleReadTests.refusal(this.service.get("counts", "k-1", new CallerContext(true, null)))
+                .detail())
+        .contains("forwarded request for partition 3")
+        .doesNotContain("127.0.0.1");
     assertThat(this.owner.received()).isEmpty();
   }
 

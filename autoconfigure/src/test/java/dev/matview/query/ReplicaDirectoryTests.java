@@ -184,6 +184,61 @@ class ReplicaDirectoryTests {
   }
 
   @Test
+  void namesThePreviousOwnerOfAMovedPartitionWhileTheInstancesRebalance() {
+    this.streams.set(State.RUNNING, List.of(owning(A, REPARTITION, 0, 1, 2)));
+    this.directory.attach(this.streams);
+    this.streams.set(
+        State.REBALANCING, List.of(owning(A, REPARTITION, 0, 2), owning(B, REPARTITION, 1)));
+    this.directory.onChange(State.REBALANCING, State.RUNNING);
+    ViewReplicas rebalancing = this.directory.replicas("per-shop");
+    assertThat(rebalancing.replicas(1).active().host()).isEqualTo(B);
+    assertThat(rebalancing.replicas(1).previousActive()).isEqualTo(new PartitionOwner(1, A));
+    assertThat(rebalancing.replicas(0).previousActive()).as("did not move").isNull();
+    this.streams.set(
+        State.RUNNING, List.of(owning(A, REPARTITION, 0, 2), owning(B, REPARTITION, 1)));
+    this.directory.onChange(State.RUNNING, State.REBALANCING);
+    assertThat(this.directory.replicas("per-shop").replicas(1).previousActive())
+        .as("running again")
+        .isNull();
+  }
+
+  @Test
+  void namesEveryInstanceOfTheLastSnapshot() {
+    this.streams.set(
+        State.RUNNING, List.of(owning(A, REPARTITION, 0, 1, 2), owning(B, "sales", 0)));
+    this.directory.attach(this.streams);
+    assertThat(this.directory.names(A)).isTrue();
+    assertThat(this.directory.names(B)).isTrue();
+    this.streams.set(State.REBALANCING, List.of(owning(A, REPARTITION, 0, 1, 2)));
+    this.directory.onChange(State.REBALANCING, State.RUNNING);
+    assertThat(this.directory.names(B)).isFalse();
+  }
+
+  @Test
+  void refusesAKeyItsViewsSerdeCannotSerializeSayingSo() {
+    ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
+    ViewRegistry byShop =
+        ViewRegistry.of(
+            Map.of(
+                "per-shop", Views.from("sales", Sale.class).groupBy(Shop.class, Shop::of).count()),
+            serdes,
+            "app");
+    ReplicaDirectory shops = new ReplicaDirectory(byShop.all(), "app", REFRESH, this.clock::get);
+    this.streams.set(State.RUNNING, List.of(owning(A, REPARTITION, 0, 1, 2)));
+    shops.attach(this.streams);
+    @SuppressWarnings("unchecked")
+    ResolvedView<Shop, ?, ?> view =
+        (ResolvedView<Shop, ?, ?>) byShop.find("per-shop").orElseThrow();
+    Placement placement =
+        new StreamsRouting(shops, this.self).placeKey(view, new Shop("unwritable"));
+    assertThat(placement).isInstanceOf(Refusal.class);
+    Refusal refusal = (Refusal) placement;
+    assertThat(refusal.reason()).isEqualTo(Refusal.Reason.FAILED);
+    assertThat(refusal.detail())
+        .contains("cannot be serialized with the key serde of view 'per-shop'");
+  }
+
+  @Test
   void saysWhetherAnOwnerIsThisInstance() {
     this.self.setHostInfo(new HostInfo("a", 8080));
     assertThat(this.routing.isLocal(new PartitionOwner(0, A))).isTrue();
@@ -230,4 +285,17 @@ class ReplicaDirectoryTests {
   }
 
   record Sale(String shop) {}
+
+  /** A key that reads from JSON but cannot be written back: its accessor fails. */
+  record Shop(String name) {
+
+    static Shop of(Sale sale) {
+      return new Shop(sale.shop());
+    }
+
+    @Override
+    public String name() {
+      throw new IllegalStateException("cannot write " + this.name);
+    }
+  }
 }

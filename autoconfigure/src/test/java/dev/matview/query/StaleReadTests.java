@@ -1,7 +1,6 @@
 package dev.matview.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.matview.peer.TestPeers;
 import dev.matview.topology.ResolvedView;
@@ -101,9 +100,8 @@ class StaleReadTests {
   void saysServiceUnavailableWithoutAskingStandbysWhenStaleReadsAreOff() throws IOException {
     ViewQueryService service =
         service(unreachable(), List.of(this.standby.owner(2)), StaleReads.disabled(), null);
-    assertThatExceptionOfType(ViewUnavailableException.class)
-        .isThrownBy(() -> service.get("counts", "k-1", CallerContext.direct()))
-        .withMessageContaining("cannot be reached");
+    assertThat(refusal(service.get("counts", "k-1", CallerContext.direct())).detail())
+        .contains("cannot be reached");
     assertThat(this.standby.received()).isEmpty();
   }
 
@@ -125,15 +123,16 @@ class StaleReadTests {
         (store, partition) -> new LocalReplicas.State(Replica.Role.STANDBY, 50, 1000, null);
     ViewQueryService service =
         service(unreachable(), List.of(self), new StaleReads(true, 10), laggingStandby);
-    assertThatExceptionOfType(ViewUnavailableException.class)
-        .isThrownBy(() -> service.get("counts", "k-1", new CallerContext(true, null, true, 10L)))
-        .satisfies(
-            ex -> {
-              assertThat(ex.getMessage())
-                  .contains(
-                      "no standby within 10 offsets", "this instance's standby lags 50 offsets");
-              assertThat(ex.getPartition()).isEqualTo(2);
-            });
+    Refusal refusal =
+        refusal(service.get("counts", "k-1", new CallerContext(true, null, true, 10L)));
+    assertThat(refusal.detail())
+        .contains("no other replica within 10 offsets", "this instance's replica lags 50 offsets");
+    assertThat(refusal.partition()).isEqualTo(2);
+  }
+
+  static Refusal refusal(Routed<?> routed) {
+    assertThat(routed).isInstanceOf(Routed.Refused.class);
+    return ((Routed.Refused<?>) routed).refusal();
   }
 
   private ViewQueryService service(
@@ -178,7 +177,7 @@ class StaleReadTests {
   record Event(String id) {}
 
   /** The same replicas for every key; an owner on this instance's address is local. */
-  private record FixedReplicas(KeyReplicas replicas, LocalInstance self) implements Routing {
+  record FixedReplicas(KeyReplicas replicas, LocalInstance self) implements Routing {
 
     @Override
     public <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key) {

@@ -34,6 +34,8 @@ final class StubInstance implements AutoCloseable {
 
   private volatile boolean hanging;
 
+  private volatile boolean dropping;
+
   StubInstance() {
     try {
       this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -55,9 +57,13 @@ final class StubInstance implements AutoCloseable {
           if (this.hanging) {
             awaitRelease();
           }
+          if (this.dropping) {
+            exchange.close();
+            return;
+          }
           byte[] bytes = this.body.getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().add("Content-Type", "application/json");
-          this.headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+          this.headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
           exchange.sendResponseHeaders(this.status, bytes.length);
           try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
@@ -78,6 +84,12 @@ final class StubInstance implements AutoCloseable {
   /** Never answers, until closed. */
   StubInstance hanging() {
     this.hanging = true;
+    return this;
+  }
+
+  /** Closes the connection of every request without an answer. */
+  StubInstance closingWithoutAnswer() {
+    this.dropping = true;
     return this;
   }
 

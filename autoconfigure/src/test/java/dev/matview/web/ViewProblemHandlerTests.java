@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.query.PeerProblemException;
 import dev.matview.query.PeerResponse;
+import dev.matview.query.Refusal;
 import dev.matview.query.ViewTimeoutException;
 import dev.matview.query.ViewUnavailableException;
 import java.net.http.HttpHeaders;
@@ -42,6 +43,49 @@ class ViewProblemHandlerTests {
     assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
     assertThat(answer.getHeaders().getFirst("Retry-After")).isEqualTo("7");
     assertThat(answer.getBody().getProperties()).containsEntry("retryAfterSeconds", 7L);
+  }
+
+  @Test
+  void answersARefusalAsTheExceptionsOfTheSameKindWereAnswered() {
+    ResponseEntity<ProblemDetail> refused =
+        ViewProblemHandler.refused(
+            new Refusal(
+                Refusal.Reason.UNAVAILABLE, "orders", "k", 1, "restoring", Duration.ofSeconds(7)));
+    ResponseEntity<ProblemDetail> thrown =
+        this.handler.unavailable(
+            new ViewUnavailableException("orders", "k", 1, "restoring", Duration.ofSeconds(7)));
+    assertThat(refused.getStatusCode()).isEqualTo(thrown.getStatusCode());
+    assertThat(refused.getHeaders().getFirst("Retry-After")).isEqualTo("7");
+    assertThat(refused.getHeaders().getContentType()).hasToString("application/problem+json");
+    assertThat(refused.getBody()).isEqualTo(thrown.getBody());
+    ResponseEntity<ProblemDetail> late =
+        ViewProblemHandler.refused(
+            new Refusal(Refusal.Reason.TIMEOUT, "orders", null, 2, "too slow", Duration.ZERO));
+    assertThat(late.getBody())
+        .isEqualTo(
+            this.handler
+                .timeout(new ViewTimeoutException("orders", 2, "host-b:8080", "too slow"))
+                .getBody());
+  }
+
+  @Test
+  void answersAFailureOfAStoreWith500SayingWhatFailed() {
+    ResponseEntity<ProblemDetail> answer =
+        ViewProblemHandler.refused(
+            new Refusal(
+                Refusal.Reason.FAILED,
+                "orders",
+                "k",
+                3,
+                "The store of partition 3 of view 'orders' failed to read this key"
+                    + " (ProcessorStateException, logged by this instance)",
+                Duration.ofSeconds(1)));
+    assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
+    assertThat(answer.getBody().getType().toString()).endsWith("/lookup-failed");
+    assertThat(answer.getBody().getDetail()).contains("ProcessorStateException");
+    assertThat(answer.getBody().getProperties())
+        .containsEntry("view", "orders")
+        .containsEntry("partition", 3);
   }
 
   @Test

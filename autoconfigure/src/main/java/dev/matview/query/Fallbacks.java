@@ -1,0 +1,204 @@
+package dev.matview.query;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.topology.ResolvedView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Chooses the replica that answers a key lookup. The active replica first, here or on its instance;
+ * when it refuses and the caller allows stale reads, at once: this instance's own replica, then the
+ * standbys on other instances, then, while the instances rebalance, the instance that held the
+ * active replica before; each only within the caller's lag bound. Instances that refused a
+ * connection or did not answer in time are skipped while {@link PeerMarks} says they are down.
+ * Every outcome is a value; nothing here signals a refusal by throwing.
+ */
+public final class Fallbacks {
+
+  private final Routing routing;
+
+  private final LocalReads local;
+
+  private final PeerClient peers;
+
+  private final StaleReads staleReads;
+
+  private final PeerMarks marks;
+
+  private final LookupGate gate;
+
+  /**
+   * Fallbacks that find replicas through {@code routing}, read this instance's with {@code
+   * localStores} (judged by {@code localReplicas}), reach others with {@code peers} unless {@code
+   * marks} says they are down, allow stale reads as {@code staleReads} says, and refuse at once
+   * while {@code gate} is closed.
+   */
+  public Fallbacks(
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
+      LocalInstance localInstance,
+      LocalReplicas localReplicas,
+      StaleReads staleReads,
+      PeerMarks marks,
+      LookupGate gate) {
+    this.routing = routing;
+    this.local = new LocalReads(localStores, localInstance, localReplicas);
+    this.peers = peers;
+    this.staleReads = staleReads;
+    this.marks = marks;
+    this.gate = gate;
+  }
+
+  /** Whether lookups are refused because this instance shuts down. */
+  LookupGate gate() {
+    return this.gate;
+  }
+
+  /** Answers a lookup of {@code key} from the first replica that can, or says why none could. */
+  <K, T> Routed<T> route(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      CallerContext caller,
+      Supplier<PeerPath> pathInView,
+      LocalRead<T> read) {
+    if (this.gate.isClosed()) {
+      return new Routed.Refused<>(this.gate.refusal(view.name(), key));
+    }
+    Placement placement = this.routing.placeKey(view, key);
+    if (placement instanceof Refusal refusal) {
+      return new Routed.Refused<>(refusal);
+    }
+    KeyReplicas replicas = (KeyReplicas) placement;
+    StaleReads stale = this.staleReads.forCaller(caller);
+    PartitionOwner active = replicas.active();
+    Routed<T> answer;
+    if (this.routing.isLocal(active)) {
+      answer = this.local.active(view, key, active.partition(), stale, read);
+    } else if (caller.forwarded()) {
+      answer =
+          new Routed.Refused<>(
+              Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active)));
+    } else {
+      answer = forward(view, active, pathInView, caller, stale.enabled() ? stale : null);
+    }
+    if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
+      return answer;
+    }
+    return fromOthers(view, key, replicas, caller, stale, pathInView, read, refused.refusal());
+  }
+
+  private <K, T> Routed<T> fromOthers(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      KeyReplicas replicas,
+      CallerContext caller,
+      StaleReads stale,
+      Supplier<PeerPath> pathInView,
+      LocalRead<T> read,
+      Refusal activeRefusal) {
+    List<String> refusals = new ArrayList<>();
+    List<PartitionOwner> remote = new ArrayList<>(replicas.standbys().size() + 1);
+    boolean localNamed = false;
+    for (PartitionOwner standby : replicas.standbys()) {
+      if (this.routing.isLocal(standby)) {
+        localNamed = true;
+      } else {
+        remote.add(standby);
+      }
+    }
+    PartitionOwner previous = replicas.previousActive();
+    if (previous != null && this.routing.isLocal(previous)) {
+      localNamed = true;
+    } else if (previous != null) {
+      remote.add(previous);
+    }
+    if (!this.routing.isLocal(replicas.active())) {
+      Routed<T> answer =
+          this.local.replica(view, key, replicas.partition(), localNamed, stale, read, refusals);
+      if (answer != null) {
+        return answer;
+      }
+    }
+    for (PartitionOwner other : caller.forwarded() ? List.<PartitionOwner>of() : remote) {
+      Routed<T> answer = forward(view, other, pathInView, caller, stale);
+      if (answer instanceof Routed.Refused<T> refused) {
+        refusals.add("a replica on another instance: " + refused.refusal().detail());
+      } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
+        return answer;
+      } else {
+        refusals.add(
+            "a replica on another instance answered "
+                + ((Routed.Relayed<T>) answer).response().status());
+      }
+    }
+    return new Routed.Refused<>(
+        new Refusal(
+            activeRefusal.reason() == Refusal.Reason.FAILED
+                ? Refusal.Reason.FAILED
+                : Refusal.Reason.UNAVAILABLE,
+            view.name(),
+            key,
+            replicas.partition(),
+            "The active replica of partition "
+                + replicas.partition()
+                + " of view '"
+                + view.name()
+                + "' cannot answer ("
+                + activeRefusal.detail()
+                + ") and no other replica within "
+                + stale.maxLag()
+                + " offsets could"
+                + (refusals.isEmpty() ? " (there is none)" : ": " + String.join("; ", refusals)),
+            activeRefusal.retryAfter()));
+  }
+
+  /**
+   * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given, unless it is
+   * marked down; marks it down when it refuses the connection or does not answer in time. An error
+   * it answers without a problem detail, or any 5xx while stale reads may try another replica,
+   * comes back as a refusal.
+   */
+  private <T> Routed<T> forward(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      Supplier<PeerPath> pathInView,
+      CallerContext caller,
+      @Nullable StaleReads stale) {
+    if (this.marks.isDown(owner.host())) {
+      return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
+    }
+    PeerPath path = pathInView.get();
+    if (stale != null) {
+      path.param("allowStale", "true").param("maxLag", stale.maxLag());
+    }
+    Routed<T> answer =
+        this.peers.fetch(view.name(), owner, path.toString(), caller, this.peers.timeout());
+    if (answer instanceof Routed.Refused<T> refused) {
+      Refusal.Reason reason = refused.refusal().reason();
+      if (reason == Refusal.Reason.UNREACHABLE || reason == Refusal.Reason.TIMEOUT) {
+        this.marks.down(owner.host());
+      }
+      return refused;
+    }
+    this.marks.up(owner.host());
+    return PeerAnswers.checked(view.name(), owner, answer, stale != null);
+  }
+
+  private static boolean answeredLookup(PeerResponse response) {
+    return response.isSuccess() || response.status() == 404;
+  }
+
+  /**
+   * Reads one partition of this instance's store.
+   *
+   * @param <T> the answer
+   */
+  @FunctionalInterface
+  interface LocalRead<T> {
+
+    T read(int partition, Replica replica);
+  }
+}

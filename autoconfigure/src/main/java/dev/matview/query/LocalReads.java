@@ -1,0 +1,112 @@
+package dev.matview.query;
+
+import dev.matview.topology.ResolvedView;
+import java.util.List;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads this instance's replica of a partition for a key lookup, within the caller's lag bound, and
+ * tells every way it can fail as a value: a refusal when the replica cannot answer now, a failure
+ * that says what failed when the store or the view's serde does.
+ */
+final class LocalReads {
+
+  private static final Log logger = LogFactory.getLog(LocalReads.class);
+
+  private final LocalStores stores;
+
+  private final LocalInstance instance;
+
+  private final LocalReplicas replicas;
+
+  LocalReads(LocalStores stores, LocalInstance instance, LocalReplicas replicas) {
+    this.stores = stores;
+    this.instance = instance;
+    this.replicas = replicas;
+  }
+
+  /**
+   * Reads the active replica here; one that lags answers only when {@code stale} allows that lag.
+   */
+  <T> Routed<T> active(
+      ResolvedView<?, ?, ?> view,
+      Object key,
+      int partition,
+      StaleReads stale,
+      Fallbacks.LocalRead<T> read) {
+    LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
+    long lag = state != null && state.role() == Replica.Role.ACTIVE ? state.lag() : 0;
+    Replica replica = new Replica(this.instance.describe(), Replica.Role.ACTIVE, lag);
+    try {
+      if (!stale.enabled() || lag > stale.maxLag()) {
+        this.stores.requireCaughtUp(view, key, partition);
+      }
+      return new Routed.Local<>(read.read(partition, replica));
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
+    } catch (KafkaException ex) {
+      return new Routed.Refused<>(failed(view, key, partition, ex));
+    }
+  }
+
+  /**
+   * Reads this instance's replica of {@code partition} when it has one within the lag bound: a
+   * standby or previous owner as the directory says ({@code named}), or any replica it knows the
+   * lag of; else adds why not to {@code refusals} and answers {@code null}.
+   */
+  <T> @Nullable Routed<T> replica(
+      ResolvedView<?, ?, ?> view,
+      Object key,
+      int partition,
+      boolean named,
+      StaleReads stale,
+      Fallbacks.LocalRead<T> read,
+      List<String> refusals) {
+    LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
+    if (state == null && !named) {
+      return null;
+    }
+    if (state == null || state.lag() > stale.maxLag()) {
+      refusals.add(
+          "this instance's replica lags "
+              + (state != null ? state.lag() + " offsets" : "an unknown number of offsets"));
+      return null;
+    }
+    Replica replica = new Replica(this.instance.describe(), state.role(), state.lag());
+    try {
+      return new Routed.Local<>(read.read(partition, replica));
+    } catch (ViewUnavailableException ex) {
+      refusals.add("this instance's replica: " + ex.getMessage());
+    } catch (KafkaException ex) {
+      refusals.add("this instance's replica: " + failed(view, key, partition, ex).detail());
+    }
+    return null;
+  }
+
+  /**
+   * A failure of the store or of the view's serde, told as what failed; the exception is logged
+   * here at WARN with its trace, which the caller is never sent.
+   */
+  static Refusal failed(ResolvedView<?, ?, ?> view, Object key, int partition, KafkaException ex) {
+    String where = "partition " + partition + " of view '" + view.name() + "'";
+    String detail =
+        ex instanceof SerializationException
+            ? "The value of this key in "
+                + where
+                + " cannot be read with the view's value type "
+                + view.definition().aggregateType().getSimpleName()
+                + " (the serde failed; logged by this instance)"
+            : "The store of "
+                + where
+                + " failed to read this key ("
+                + ex.getClass().getSimpleName()
+                + ", logged by this instance)";
+    logger.warn(detail.replace("this key", "key '" + key + "'"), ex);
+    return new Refusal(
+        Refusal.Reason.FAILED, view.name(), key, partition, detail, StreamsRouting.REBALANCE_RETRY);
+  }
+}

@@ -1,0 +1,72 @@
+package dev.matview.query;
+
+import dev.matview.topology.ViewRegistry;
+import java.util.function.Supplier;
+
+/** Times each key lookup into {@link LookupMetrics}, by view, route and outcome. */
+final class LookupTimer {
+
+  private final ViewRegistry registry;
+
+  private final LookupMetrics metrics;
+
+  LookupTimer(ViewRegistry registry, LookupMetrics metrics) {
+    this.registry = registry;
+    this.metrics = metrics;
+  }
+
+  /** Runs {@code lookup} of a key in {@code viewName} and records how long it took and how. */
+  <T> Routed<T> timed(String viewName, Supplier<Routed<T>> lookup) {
+    long started = System.nanoTime();
+    String route = "none";
+    String outcome = "error";
+    try {
+      Routed<T> routed = lookup.get();
+      route = routeOf(routed);
+      outcome = outcomeOf(routed);
+      return routed;
+    } catch (InvalidQueryException | UnknownViewException ex) {
+      outcome = "invalid";
+      throw ex;
+    } finally {
+      String view = this.registry.find(viewName).isPresent() ? viewName : "unknown";
+      this.metrics.record(view, route, outcome, System.nanoTime() - started);
+    }
+  }
+
+  private static String routeOf(Routed<?> routed) {
+    if (routed instanceof Routed.Refused<?>) {
+      return "none";
+    }
+    if (routed instanceof Routed.Relayed<?> relayed) {
+      return "standby".equals(relayed.response().header("Matview-Replica"))
+          ? "standby"
+          : "forwarded";
+    }
+    return replica(((Routed.Local<?>) routed).answer()).role() == Replica.Role.STANDBY
+        ? "standby"
+        : "local";
+  }
+
+  private static String outcomeOf(Routed<?> routed) {
+    if (routed instanceof Routed.Refused<?> refused) {
+      return switch (refused.refusal().reason()) {
+        case TIMEOUT -> "timeout";
+        case FAILED -> "error";
+        default -> "unavailable";
+      };
+    }
+    if (routed instanceof Routed.Relayed<?> relayed) {
+      int status = relayed.response().status();
+      return status == 200
+          ? "found"
+          : status == 404 ? "absent" : status == 503 ? "unavailable" : "error";
+    }
+    Object answer = ((Routed.Local<?>) routed).answer();
+    return answer instanceof KeyAnswer key && key.value() == null ? "absent" : "found";
+  }
+
+  private static Replica replica(Object answer) {
+    return answer instanceof KeyAnswer key ? key.replica() : ((WindowsAnswer) answer).replica();
+  }
+}

@@ -1,0 +1,91 @@
+package dev.matview.cluster;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+
+/**
+ * One instance of a test application in a cluster on a real broker: its context, its port, its
+ * Kafka Streams and an HTTP client. Settings are command-line arguments so that system properties
+ * left by other tests in this JVM (such as the embedded broker's address) cannot override them.
+ */
+final class ClusterInstance {
+
+  private final ConfigurableApplicationContext context;
+
+  private final int port;
+
+  private ClusterInstance(ConfigurableApplicationContext context) {
+    this.context = context;
+    this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+  }
+
+  /**
+   * Starts {@code app} on a random port against {@code brokers} as a member of {@code
+   * applicationId}, with its state in {@code stateDir}, advertised as {@code localhost}, and {@code
+   * settings} on top.
+   */
+  static ClusterInstance start(
+      Class<?> app, String brokers, String applicationId, Path stateDir, String... settings) {
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "--spring.main.banner-mode=off",
+                "--server.port=0",
+                "--spring.kafka.bootstrap-servers=" + brokers,
+                "--spring.kafka.streams.application-id=" + applicationId,
+                "--spring.kafka.streams.state-dir=" + stateDir,
+                "--spring.kafka.streams.properties.commit.interval.ms=100",
+                "--spring.kafka.admin.auto-create=true",
+                "--matview.advertised-host=localhost",
+                "--matview.rocksdb.total-memory=32MB"));
+    arguments.addAll(List.of(settings));
+    return new ClusterInstance(
+        new SpringApplicationBuilder(app).run(arguments.toArray(String[]::new)));
+  }
+
+  ConfigurableApplicationContext context() {
+    return this.context;
+  }
+
+  <T> T bean(Class<T> type) {
+    return this.context.getBean(type);
+  }
+
+  WebServer webServer() {
+    return ((WebServerApplicationContext) this.context).getWebServer();
+  }
+
+  /** The port its web server took at start-up. */
+  int port() {
+    return this.port;
+  }
+
+  /** The address under which Kafka Streams' metadata names this instance. */
+  HostInfo host() {
+    return new HostInfo("localhost", port());
+  }
+
+  InstanceClient http() {
+    return new InstanceClient(port());
+  }
+
+  KafkaStreams streams() {
+    return bean(StreamsBuilderFactoryBean.class).getKafkaStreams();
+  }
+
+  boolean running() {
+    return this.context.isActive();
+  }
+
+  void close() {
+    this.context.close();
+  }
+}

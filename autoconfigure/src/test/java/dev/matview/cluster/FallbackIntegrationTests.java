@@ -1,0 +1,276 @@
+package dev.matview.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.query.KeyReplicas;
+import dev.matview.query.PartitionOwner;
+import dev.matview.query.Routing;
+import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+
+/**
+ * Three instances with one standby replica of each partition, on a real broker and over real HTTP.
+ * The owner of a partition stops answering (its port accepts connections and never answers, as a
+ * stuck process does): a lookup that allows stale reads is answered by the standby on the asking
+ * instance, or on another instance; the owner is asked once per asking instance and then skipped
+ * for the down time, so that later lookups go straight to the standby, and lookups without stale
+ * reads are refused at once. An instance that shuts down refuses lookups at once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FallbackIntegrationTests {
+
+  private static final String TOPIC = "page-views";
+
+  private static final String VIEW = "views-per-page";
+
+  private static final int PARTITIONS = 6;
+
+  private static final int PAGES = 120;
+
+  private static final Duration FORWARDING_TIMEOUT = Duration.ofSeconds(1);
+
+  @TempDir static Path stateDirs;
+
+  private final List<ClusterInstance> instances = new ArrayList<>();
+
+  private final List<Socket> stuck = new CopyOnWriteArrayList<>();
+
+  private EmbeddedKafkaKraftBroker broker;
+
+  private ServerSocket stuckOwner;
+
+  @BeforeAll
+  void startThreeInstancesWithStandbys() {
+    this.broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS, TOPIC);
+    this.broker.afterPropertiesSet();
+    for (int n = 1; n <= 3; n++) {
+      this.instances.add(
+          ClusterInstance.start(
+              FallbackApp.class,
+              this.broker.getBrokersAsString(),
+              "fallback-it",
+              stateDirs.resolve("instance-" + n),
+              "--matview.standby-replicas=1",
+              "--matview.forwarding.timeout=" + FORWARDING_TIMEOUT.toMillis() + "ms",
+              "--matview.peers.down-time=1m"));
+    }
+    try (Producer<String, String> producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(this.broker),
+            new StringSerializer(),
+            new StringSerializer())) {
+      for (int i = 0; i < PAGES * 3; i++) {
+        producer.send(new ProducerRecord<>(TOPIC, "page-" + (i % PAGES), "{\"page\":\"p\"}"));
+      }
+    }
+    await("every instance answers every page, and every partition has a standby")
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () -> {
+              for (ClusterInstance instance : this.instances) {
+                for (int i = 0; i < PAGES; i += 7) {
+                  assertThat(
+                          instance.http().get(path("page-" + i, "")).json().path("value").asLong())
+                      .isEqualTo(3);
+                  assertThat(replicas(instance, "page-" + i).standbys()).hasSize(1);
+                }
+              }
+            });
+  }
+
+  @AfterAll
+  void stopEverything() throws IOException {
+    if (this.stuckOwner != null) {
+      this.stuckOwner.close();
+    }
+    for (Socket socket : this.stuck) {
+      socket.close();
+    }
+    this.instances.stream().filter(ClusterInstance::running).forEach(ClusterInstance::close);
+    if (this.broker != null) {
+      this.broker.destroy();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void answersFromAStandbyAtOnceWhileTheOwnerIsStuckAndAsksTheOwnerOncePerInstance()
+      throws IOException {
+    ClusterInstance caller = this.instances.get(0);
+    String key = keyOwnedByAnother(caller);
+    KeyReplicas replicas = replicas(caller, key);
+    ClusterInstance owner = instanceAt(replicas.active());
+    ClusterInstance standby = instanceAt(replicas.standbys().get(0));
+    ClusterInstance third =
+        this.instances.stream()
+            .filter((instance) -> instance != owner && instance != standby)
+            .findFirst()
+            .orElseThrow();
+    makeStuck(owner);
+
+    InstanceClient.Answer fromOther = third.http().get(path(key, "?allowStale=true&maxLag=1000"));
+    assertServedByStandby(fromOther, standby);
+    InstanceClient.Answer fromItself =
+        standby.http().get(path(key, "?allowStale=true&maxLag=1000"));
+    assertServedByStandby(fromItself, standby);
+    assertThat(this.stuck).as("connections the stuck owner accepted").hasSize(2);
+
+    for (ClusterInstance asking : List.of(third, standby)) {
+      for (int n = 0; n < 5; n++) {
+        long started = System.nanoTime();
+        assertServedByStandby(
+            asking.http().get(path(key, "?allowStale=true&maxLag=1000")), standby);
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+            .as("a lookup that skips the owner marked down")
+            .isLessThan(FORWARDING_TIMEOUT);
+      }
+      long started = System.nanoTime();
+      InstanceClient.Answer refused = asking.http().get(path(key, "?allowStale=false"));
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(FORWARDING_TIMEOUT);
+      assertThat(refused.status()).as(refused.describe()).isEqualTo(503);
+      assertThat(refused.header("Retry-After")).isNotEmpty();
+      assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+      assertThat(refused.json().path("detail").asString())
+          .contains("did not answer in time a moment ago")
+          .doesNotContain("localhost");
+    }
+    assertThat(this.stuck).as("connections the stuck owner accepted").hasSize(2);
+  }
+
+  @Test
+  @Order(2)
+  void refusesLookupsAtOnceOnceItBeginsToShutDown() {
+    ClusterInstance closing =
+        this.instances.stream()
+            .filter((instance) -> instance.webServer().getPort() > 0)
+            .findFirst()
+            .orElseThrow();
+    String key = keyOwnedBy(closing);
+    assertThat(closing.http().get(path(key, "")).status()).isEqualTo(200);
+    Thread closer = new Thread(closing::close, "closer");
+    closer.start();
+    List<String> seen = new CopyOnWriteArrayList<>();
+    await("a lookup refused because the instance shuts down")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () -> {
+              long started = System.nanoTime();
+              InstanceClient.Answer answer = closing.http().get(path(key, ""));
+              seen.add(
+                  answer.status() + " in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+              return answer.status() == 503
+                  && answer.json().path("detail").asString().contains("shutting down")
+                  && answer.header("Retry-After").equals("1");
+            });
+    assertThat(seen).allMatch((answer) -> answer.startsWith("200") || answer.startsWith("503"));
+  }
+
+  private void makeStuck(ClusterInstance owner) throws IOException {
+    int port = owner.port();
+    owner.webServer().stop();
+    this.stuckOwner = new ServerSocket();
+    this.stuckOwner.setReuseAddress(true);
+    this.stuckOwner.bind(new InetSocketAddress(port));
+    Thread acceptor =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  this.stuck.add(this.stuckOwner.accept());
+                }
+              } catch (IOException ex) {
+                // closed
+              }
+            },
+            "stuck-owner");
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  private static void assertServedByStandby(InstanceClient.Answer answer, ClusterInstance standby) {
+    assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
+    assertThat(answer.json().path("value").asLong()).isEqualTo(3);
+    assertThat(answer.header("Matview-Replica")).isEqualTo("standby");
+    assertThat(answer.header("Matview-Served-By")).isEqualTo(standby.http().address());
+    assertThat(Long.parseLong(answer.header("Matview-Offset-Lag"))).isBetween(0L, 1000L);
+  }
+
+  private String keyOwnedByAnother(ClusterInstance caller) {
+    return keyWhere(caller, false);
+  }
+
+  private String keyOwnedBy(ClusterInstance owner) {
+    return keyWhere(owner, true);
+  }
+
+  private String keyWhere(ClusterInstance instance, boolean ownedByIt) {
+    for (int i = 0; i < PAGES; i++) {
+      if (replicas(instance, "page-" + i).active().host().equals(instance.host()) == ownedByIt) {
+        return "page-" + i;
+      }
+    }
+    throw new AssertionError("No key " + (ownedByIt ? "owned by " : "not owned by ") + instance);
+  }
+
+  private ClusterInstance instanceAt(PartitionOwner owner) {
+    return this.instances.stream()
+        .filter((instance) -> instance.host().equals(owner.host()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static KeyReplicas replicas(ClusterInstance instance, String key) {
+    ResolvedView<String, ?, ?> view =
+        (ResolvedView<String, ?, ?>) instance.bean(ViewRegistry.class).find(VIEW).orElseThrow();
+    return instance.bean(Routing.class).replicasOfKey(view, key);
+  }
+
+  private static String path(String key, String query) {
+    return "/views/" + VIEW + "/keys/" + key + query;
+  }
+
+  record PageView(String page) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class FallbackApp {
+
+    @MaterializedView(VIEW)
+    ViewDefinition<String, PageView, Long> viewsPerPage() {
+      return Views.from(TOPIC, PageView.class).count();
+    }
+  }
+}
