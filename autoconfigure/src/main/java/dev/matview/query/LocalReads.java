@@ -73,7 +73,9 @@ final class LocalReads {
     if (state == null || state.lag() > stale.maxLag()) {
       refusals.add(
           "this instance's replica lags "
-              + (state != null ? state.lag() + " offsets" : "an unknown number of offsets"));
+              + (state != null && state.endOffset() >= 0
+                  ? state.lag() + " offsets"
+                  : "an unknown number of offsets"));
       return null;
     }
     Replica replica = new Replica(this.instance.describe(), state.role(), state.lag());

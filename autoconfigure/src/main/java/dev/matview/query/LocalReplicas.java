@@ -17,8 +17,8 @@ public interface LocalReplicas {
    * A local replica's role and lag.
    *
    * @param role whether it is the active replica or a standby
-   * @param lag changelog offsets still to apply
-   * @param endOffset one past the last changelog offset known
+   * @param lag changelog offsets still to apply; {@link Long#MAX_VALUE} while not known
+   * @param endOffset one past the last changelog offset known, or negative while not known
    * @param eta estimated time until caught up, or {@code null}
    */
   record State(Replica.Role role, long lag, long endOffset, @Nullable Duration eta) {}
