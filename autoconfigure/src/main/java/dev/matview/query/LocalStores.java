@@ -3,58 +3,37 @@ package dev.matview.query;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
-import dev.matview.topology.WindowSegments;
 import dev.matview.view.ViewWindow;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.function.LongFunction;
 import java.util.function.Supplier;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.query.FailureReason;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryResult;
-import org.apache.kafka.streams.query.StateQueryRequest;
-import org.apache.kafka.streams.query.StateQueryResult;
-import org.apache.kafka.streams.query.WindowKeyQuery;
-import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.apache.kafka.streams.state.ReadOnlySessionStore;
-import org.apache.kafka.streams.state.ReadOnlyWindowStore;
-import org.apache.kafka.streams.state.ValueAndTimestamp;
-import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one partition of a view's store on this instance: windows of a key through IQv2, table keys
- * and scans through the store API, in stored key order.
+ * Reads one partition of a view's store on this instance: a table's key from the store partition's
+ * handle once it is known to run (through Kafka Streams until then), a table's scan through the
+ * store API in stored key order, and windows through {@link LocalWindows}.
  */
 public final class LocalStores {
 
-  private static final Log logger = LogFactory.getLog(LocalStores.class);
-
-  private static final Duration RETRY = Duration.ofSeconds(1);
-
   private static final int TIMESTAMP_BYTES = Long.BYTES;
 
-  private final Supplier<@Nullable KafkaStreams> streams;
-
-  private final LocalReplicas replicas;
-
   private final StoreHandles handles;
+
+  private final LocalRefusals refusals;
+
+  private final LocalWindows windows;
 
   /** Reads the stores of {@code streams}, without knowing whether they are caught up. */
   public LocalStores(Supplier<@Nullable KafkaStreams> streams) {
@@ -68,9 +47,9 @@ public final class LocalStores {
    */
   public LocalStores(
       Supplier<@Nullable KafkaStreams> streams, LocalReplicas replicas, StoreHandles handles) {
-    this.streams = streams;
-    this.replicas = replicas;
     this.handles = handles;
+    this.refusals = new LocalRefusals(streams, replicas);
+    this.windows = new LocalWindows(this.refusals);
   }
 
   /**
@@ -78,41 +57,7 @@ public final class LocalStores {
    * up, so that no partial state is served as current.
    */
   public void requireCaughtUp(ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
-    ViewUnavailableException lagging = lagging(view, key, partition);
-    if (lagging != null) {
-      throw lagging;
-    }
-  }
-
-  /** The refusal of a local replica that still restores or catches up, with its progress. */
-  private @Nullable ViewUnavailableException lagging(
-      ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
-    LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
-    if (state == null || state.lag() <= 0) {
-      return null;
-    }
-    Duration eta = state.eta();
-    return new ViewUnavailableException(
-        view.name(),
-        key,
-        partition,
-        "Partition "
-            + partition
-            + " of view '"
-            + view.name()
-            + "' is "
-            + (state.role() == Replica.Role.ACTIVE ? "restoring" : "catching up")
-            + " from its changelog: "
-            + (state.endOffset() < 0
-                ? "how far it is behind is not known yet"
-                : state.lag() + " of " + state.endOffset() + " offsets to go")
-            + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),
-        eta != null ? clamp(eta) : RETRY);
-  }
-
-  private static Duration clamp(Duration eta) {
-    Duration atLeast = eta.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : eta;
-    return atLeast.compareTo(Duration.ofSeconds(60)) > 0 ? Duration.ofSeconds(60) : atLeast;
+    this.refusals.requireCaughtUp(view, key, partition);
   }
 
   /** The value of {@code key} in {@code partition}, or {@code null}. */
@@ -139,7 +84,7 @@ public final class LocalStores {
       }
       return value(view, handle.store().get(Bytes.wrap(serializedKey(view, key))));
     } catch (InvalidStateStoreException ex) {
-      throw notServing(view, key, partition, ex);
+      throw this.refusals.notServing(view, key, partition, ex);
     }
   }
 
@@ -172,34 +117,7 @@ public final class LocalStores {
       Instant from,
       Instant to,
       boolean runningActive) {
-    List<WindowValue> windows = new ArrayList<>();
-    if (window.type() == ViewWindow.Type.SESSION) {
-      WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
-      try (KeyValueIterator<Windowed<K>, Object> sessions =
-          query(view, key, partition, query, runningActive)) {
-        while (sessions.hasNext()) {
-          KeyValue<Windowed<K>, Object> next = sessions.next();
-          Instant start = next.key.window().startTime();
-          if (next.value != null && startsIn(start, from, to)) {
-            windows.add(new WindowValue(start, next.key.window().endTime(), next.value));
-          }
-        }
-      }
-      return windows;
-    }
-    WindowKeyQuery<K, ValueAndTimestamp<Object>> query =
-        WindowKeyQuery.withKeyAndWindowStartRange(key, from, to);
-    try (WindowStoreIterator<ValueAndTimestamp<Object>> found =
-        query(view, key, partition, query, runningActive)) {
-      while (found.hasNext()) {
-        KeyValue<Long, ValueAndTimestamp<Object>> next = found.next();
-        if (next.value != null && next.value.value() != null) {
-          Instant start = Instant.ofEpochMilli(next.key);
-          windows.add(new WindowValue(start, start.plus(window.size()), next.value.value()));
-        }
-      }
-    }
-    return windows;
+    return this.windows.windows(view, window, key, partition, from, to, runningActive);
   }
 
   /**
@@ -231,7 +149,7 @@ public final class LocalStores {
       }
       return new Slice<>(items, last, !range.hasNext());
     } catch (InvalidStateStoreException ex) {
-      throw notServing(view, null, partition, ex);
+      throw this.refusals.notServing(view, null, partition, ex);
     }
   }
 
@@ -247,19 +165,7 @@ public final class LocalStores {
       Instant to,
       @Nullable ScanPosition after,
       int limit) {
-    Serde<K> keySerde = view.keySerde();
-    K fromKey =
-        after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : null;
-    WindowPage<K> page =
-        new WindowPage<>(
-            keySerde.serializer(),
-            view.storeName(),
-            window,
-            WindowSegments.interval(window).toMillis(),
-            from,
-            to,
-            after);
-    return page.read(windowIterators(view, window, partition, fromKey, from, to), limit);
+    return this.windows.windowItems(view, window, partition, from, to, after, limit);
   }
 
   /**
@@ -269,7 +175,7 @@ public final class LocalStores {
    */
   private <K> ReadOnlyKeyValueStore<K, Object> tableStore(
       ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
-    KafkaStreams kafkaStreams = running(view, key, partition);
+    KafkaStreams kafkaStreams = this.refusals.running(view, key, partition);
     StoreQueryParameters<ReadOnlyKeyValueStore<K, Object>> parameters =
         StoreQueryParameters.fromNameAndType(
                 view.storeName(), QueryableStoreTypes.<K, Object>keyValueStore())
@@ -277,154 +183,7 @@ public final class LocalStores {
     try {
       return kafkaStreams.store(runningActive ? parameters : parameters.enableStaleStores());
     } catch (InvalidStateStoreException ex) {
-      throw notServing(view, key, partition, ex);
+      throw this.refusals.notServing(view, key, partition, ex);
     }
-  }
-
-  private ViewUnavailableException notServing(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      int partition,
-      InvalidStateStoreException ex) {
-    return unavailable(
-        view,
-        key,
-        partition,
-        "its replica here is still restoring, being assigned or not here ("
-            + ex.getMessage()
-            + ")");
-  }
-
-  /**
-   * Opens iterators over the windows of {@code partition} from {@code fromKey} (or the first key)
-   * on whose segment time is at least the epoch millisecond given (and not before {@code from}) and
-   * that may start in [from, to]: a superset the caller narrows to the windows that start in it.
-   */
-  private <K> LongFunction<KeyValueIterator<Windowed<K>, Object>> windowIterators(
-      ResolvedView<K, ?, ?> view,
-      ViewWindow window,
-      int partition,
-      @Nullable K fromKey,
-      Instant from,
-      Instant to) {
-    KafkaStreams kafkaStreams = running(view, null, partition);
-    long earliest = from.toEpochMilli();
-    try {
-      if (window.type() == ViewWindow.Type.SESSION) {
-        ReadOnlySessionStore<K, Object> store =
-            kafkaStreams.store(
-                StoreQueryParameters.fromNameAndType(
-                        view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
-                    .withPartition(partition));
-        return segmentFrom ->
-            sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
-      }
-      ReadOnlyWindowStore<K, Object> store =
-          kafkaStreams.store(
-              StoreQueryParameters.fromNameAndType(
-                      view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
-                  .withPartition(partition));
-      return segmentFrom ->
-          store.fetch(fromKey, null, Instant.ofEpochMilli(Math.max(segmentFrom, earliest)), to);
-    } catch (InvalidStateStoreException ex) {
-      throw unavailable(view, null, partition, ex.getMessage());
-    }
-  }
-
-  /**
-   * The sessions from {@code fromKey} (or the first key) on that end at or after {@code
-   * earliestEnd} and start at or before {@code to}: every session that starts in [from, to] ends at
-   * or after its start, so this holds them all, and some that start before {@code from}, which the
-   * caller drops. Kafka Streams' read-only session store answers a key range only through the
-   * variant in epoch milliseconds; the one taking instants is not implemented and throws.
-   */
-  private static <K> KeyValueIterator<Windowed<K>, Object> sessionsThatMayStartIn(
-      ReadOnlySessionStore<K, Object> store, @Nullable K fromKey, long earliestEnd, Instant to) {
-    return store.findSessions(fromKey, null, earliestEnd, to.toEpochMilli());
-  }
-
-  /** Whether a window that starts at {@code start} lies in the range [from, to] asked. */
-  static boolean startsIn(Instant start, Instant from, Instant to) {
-    return !start.isBefore(from) && !start.isAfter(to);
-  }
-
-  private <R> R query(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      int partition,
-      Query<R> query,
-      boolean runningActive) {
-    KafkaStreams kafkaStreams = running(view, key, partition);
-    StateQueryResult<R> result;
-    try {
-      result =
-          kafkaStreams.query(
-              runningActive
-                  ? StateQueryRequest.inStore(view.storeName())
-                      .withQuery(query)
-                      .withPartitions(Set.of(partition))
-                      .requireActive()
-                  : StateQueryRequest.inStore(view.storeName())
-                      .withQuery(query)
-                      .withPartitions(Set.of(partition)));
-    } catch (InvalidStateStoreException ex) {
-      throw unavailable(view, key, partition, ex.getMessage());
-    }
-    QueryResult<R> partitionResult = result.getPartitionResults().get(partition);
-    if (partitionResult == null) {
-      throw unavailable(view, key, partition, "this instance does not host it");
-    }
-    if (partitionResult.isFailure()) {
-      throw unavailable(
-          view, key, partition, failureReason(view.name(), partition, partitionResult));
-    }
-    return partitionResult.getResult();
-  }
-
-  /**
-   * A short, true reason for a failed store query. Kafka Streams' failure message can hold a whole
-   * stack trace, so it is logged here, at WARN when the store itself failed, and never sent to the
-   * caller.
-   */
-  static String failureReason(String view, int partition, QueryResult<?> result) {
-    FailureReason failure = result.getFailureReason();
-    String message = "Query of partition " + partition + " of view '" + view + "' failed: ";
-    if (failure == FailureReason.STORE_EXCEPTION) {
-      logger.warn(message + failure + ": " + result.getFailureMessage());
-    } else if (logger.isDebugEnabled()) {
-      logger.debug(message + failure + ": " + result.getFailureMessage());
-    }
-    return switch (failure) {
-      case NOT_ACTIVE -> "its replica here is still restoring or being assigned";
-      case NOT_UP_TO_BOUND -> "its replica here has not yet caught up";
-      case NOT_PRESENT -> "this instance does not host it";
-      case DOES_NOT_EXIST -> "its store does not exist here";
-      case UNKNOWN_QUERY_TYPE -> "its store cannot answer this kind of query";
-      case STORE_EXCEPTION ->
-          "its store failed the query (" + failure + ", logged by this instance)";
-    };
-  }
-
-  private KafkaStreams running(ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
-    KafkaStreams kafkaStreams = this.streams.get();
-    if (kafkaStreams == null || !kafkaStreams.state().isRunningOrRebalancing()) {
-      throw unavailable(view, key, partition, "Kafka Streams is not running");
-    }
-    return kafkaStreams;
-  }
-
-  /** A refusal that tells the restore progress when the local replica is known to lag. */
-  private ViewUnavailableException unavailable(
-      ResolvedView<?, ?, ?> view, @Nullable Object key, int partition, @Nullable String reason) {
-    ViewUnavailableException lagging = lagging(view, key, partition);
-    if (lagging != null) {
-      return lagging;
-    }
-    return new ViewUnavailableException(
-        view.name(),
-        key,
-        partition,
-        "Partition " + partition + " of view '" + view.name() + "' cannot answer now: " + reason,
-        RETRY);
   }
 }

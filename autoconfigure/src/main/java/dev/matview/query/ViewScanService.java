@@ -7,15 +7,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -36,11 +32,11 @@ public final class ViewScanService {
 
   private final PeerClient peers;
 
-  private final KeyParser keyParser;
+  private final ScanBounds bounds;
 
-  private final CursorCodec cursors;
+  private final ScanCursors scanCursors;
 
-  private final ObjectMapper mapper;
+  private final PeerSlices slices;
 
   private final Clock clock;
 
@@ -61,9 +57,9 @@ public final class ViewScanService {
     this.routing = routing;
     this.localStores = localStores;
     this.peers = peers;
-    this.keyParser = keyParser;
-    this.cursors = cursors;
-    this.mapper = mapper;
+    this.bounds = new ScanBounds(keyParser, maxPageSize);
+    this.scanCursors = new ScanCursors(cursors);
+    this.slices = new PeerSlices(peers, cursors, mapper);
     this.clock = clock;
     this.maxPageSize = maxPageSize;
   }
@@ -92,22 +88,22 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    K fromKey = bound(view, "from", from);
-    K toKey = bound(view, "to", to);
-    requireOrdered(view, from, fromKey, to, toKey);
+    K fromKey = this.bounds.key(view, "from", from);
+    K toKey = this.bounds.key(view, "to", to);
+    ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
     Consumer<PeerPath> query = path -> path.param("from", from).param("to", to);
     List<PartitionOwner> owners = this.routing.owners(view);
     return scan(
         view,
         owners,
-        start(view, owners, "keys:" + from + ":" + to, cursor, 0, 0),
+        this.scanCursors.start(view, owners, "keys:" + from + ":" + to, cursor, 0, 0),
         limit,
         caller,
         (owner, after, sliceLimit, timeout) ->
             this.routing.isLocal(owner)
                 ? this.localStores.keys(view, owner.partition(), fromKey, toKey, after, sliceLimit)
-                : remoteSlice(
-                    view, owner, "keys", query, after, sliceLimit, caller, timeout, this::keyItem));
+                : this.slices.fetch(
+                    view, owner, PeerSlices.KEYS, query, after, sliceLimit, caller, timeout));
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
@@ -123,7 +119,7 @@ public final class ViewScanService {
     TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
     List<PartitionOwner> owners = this.routing.owners(view);
     ScanCursor first =
-        start(
+        this.scanCursors.start(
             view,
             owners,
             "windows:" + from + ":" + to,
@@ -143,20 +139,12 @@ public final class ViewScanService {
             this.routing.isLocal(owner)
                 ? this.localStores.windowItems(
                     view, window, owner.partition(), start, stop, after, sliceLimit)
-                : remoteSlice(
-                    view,
-                    owner,
-                    "windows",
-                    query,
-                    after,
-                    sliceLimit,
-                    caller,
-                    timeout,
-                    this::windowItem));
+                : this.slices.fetch(
+                    view, owner, PeerSlices.WINDOWS, query, after, sliceLimit, caller, timeout));
   }
 
   /** This instance's slice of one partition's keys, for the instance that coordinates a scan. */
-  public Slice<KeyItem> localKeySlice(
+  public PeerSlices.SliceBody<KeyItem> localKeySlice(
       String viewName,
       int partition,
       @Nullable String from,
@@ -164,7 +152,7 @@ public final class ViewScanService {
       @Nullable String after,
       int limit) {
     ResolvedView<?, ?, ?> view = table(viewName);
-    return localKeySliceOf(view, partition, from, to, after, limit);
+    return this.slices.body(viewName, localKeySliceOf(view, partition, from, to, after, limit));
   }
 
   private <K> Slice<KeyItem> localKeySliceOf(
@@ -178,43 +166,29 @@ public final class ViewScanService {
     return this.localStores.keys(
         view,
         partition,
-        bound(view, "from", from),
-        bound(view, "to", to),
-        position(view, after),
-        checkedLimit(view, limit));
+        this.bounds.key(view, "from", from),
+        this.bounds.key(view, "to", to),
+        this.scanCursors.position(view, after),
+        this.bounds.limit(view, limit));
   }
 
   /** This instance's slice of one partition's windows, for the instance that coordinates a scan. */
-  public Slice<WindowItem> localWindowSlice(
+  public PeerSlices.SliceBody<WindowItem> localWindowSlice(
       String viewName, int partition, Instant from, Instant to, @Nullable String after, int limit) {
     ResolvedView<?, ?, ?> view = this.views.view(viewName);
     ViewWindow window = ViewQueryService.windowOf(view, SCAN_KEYS);
     TimeRange range = TimeRange.exactly(viewName, from, to);
     requireLocal(view, partition);
-    return this.localStores.windowItems(
-        view,
-        window,
-        partition,
-        range.from(),
-        range.to(),
-        position(view, after),
-        checkedLimit(view, limit));
-  }
-
-  /**
-   * Where a scan starts: at the cursor, checked against the view and the bounds asked, or at the
-   * first partition with the given time range.
-   */
-  private ScanCursor start(
-      ResolvedView<?, ?, ?> view,
-      List<PartitionOwner> owners,
-      String bounds,
-      @Nullable String encodedCursor,
-      long rangeFrom,
-      long rangeTo) {
-    return encodedCursor != null
-        ? cursor(view, encodedCursor, owners.size(), bounds.hashCode())
-        : new ScanCursor(0, owners.size(), bounds.hashCode(), rangeFrom, rangeTo, null);
+    return this.slices.body(
+        viewName,
+        this.localStores.windowItems(
+            view,
+            window,
+            partition,
+            range.from(),
+            range.to(),
+            this.scanCursors.position(view, after),
+            this.bounds.limit(view, limit)));
   }
 
   private <T> ScanPage<T> scan(
@@ -224,7 +198,7 @@ public final class ViewScanService {
       int limit,
       CallerContext caller,
       SliceReader<T> reader) {
-    checkedLimit(view, limit);
+    this.bounds.limit(view, limit);
     Instant deadline = this.clock.instant().plus(this.peers.timeout());
     List<T> items = new ArrayList<>();
     for (int partition = cursor.partition(); partition < owners.size(); partition++) {
@@ -234,132 +208,11 @@ public final class ViewScanService {
           reader.read(owner, after, limit - items.size(), remaining(view, owner, deadline));
       items.addAll(slice.items());
       if (items.size() >= limit) {
-        ScanCursor next = nextCursor(cursor, partition, owners.size(), slice);
-        return new ScanPage<>(items, next != null ? this.cursors.encode(view.name(), next) : null);
+        ScanCursor next = ScanCursors.next(cursor, partition, owners.size(), slice);
+        return new ScanPage<>(items, next != null ? this.scanCursors.encode(view, next) : null);
       }
     }
     return new ScanPage<>(items, null);
-  }
-
-  private static @Nullable ScanCursor nextCursor(
-      ScanCursor cursor, int partition, int partitionCount, Slice<?> slice) {
-    if (!slice.exhausted()) {
-      return cursor.moveTo(partition, slice.last());
-    }
-    return partition + 1 < partitionCount ? cursor.moveTo(partition + 1, null) : null;
-  }
-
-  private ScanCursor cursor(
-      ResolvedView<?, ?, ?> view, String encoded, int partitionCount, int boundsHash) {
-    ScanCursor cursor;
-    try {
-      cursor = this.cursors.decode(view.name(), encoded);
-    } catch (IllegalArgumentException ex) {
-      throw new InvalidQueryException(view.name(), "cursor", "Invalid cursor: " + ex.getMessage());
-    }
-    if (cursor.partitionCount() != partitionCount) {
-      throw staleCursor(view, cursor, partitionCount);
-    }
-    if (cursor.boundsHash() != boundsHash) {
-      throw new InvalidQueryException(
-          view.name(),
-          "cursor",
-          "The cursor belongs to a scan with other bounds; pass the same from and to as the first"
-              + " page, or start again without a cursor");
-    }
-    if (cursor.partition() < 0 || cursor.partition() >= partitionCount) {
-      throw new InvalidQueryException(view.name(), "cursor", "The cursor names no partition");
-    }
-    return cursor;
-  }
-
-  private static InvalidQueryException staleCursor(
-      ResolvedView<?, ?, ?> view, ScanCursor cursor, int partitionCount) {
-    return new InvalidQueryException(
-        view.name(),
-        "cursor",
-        "The cursor is stale: view '"
-            + view.name()
-            + "' had "
-            + cursor.partitionCount()
-            + " partitions when it was issued and has "
-            + partitionCount
-            + " now; start the scan again without a cursor");
-  }
-
-  private <T> Slice<T> remoteSlice(
-      ResolvedView<?, ?, ?> view,
-      PartitionOwner owner,
-      String kind,
-      Consumer<PeerPath> query,
-      @Nullable ScanPosition after,
-      int limit,
-      CallerContext caller,
-      Duration timeout,
-      ItemReader<T> itemReader) {
-    if (caller.forwarded()) {
-      throw ViewUnavailableException.notOwner(view.name(), null, owner);
-    }
-    PeerPath path =
-        PeerPath.of(view.name(), "partitions", Integer.toString(owner.partition()), kind)
-            .param("limit", limit);
-    query.accept(path);
-    path.param("after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
-    PeerResponse response = this.peers.get(view.name(), owner, path.toString(), caller, timeout);
-    if (response.status() == 403) {
-      PeerClient.warn(
-          owner,
-          view.name(),
-          "refused this instance's signed request: the two do not share one secret;"
-              + " give every instance the same matview.peers.secret");
-      throw new ViewUnavailableException(
-          view.name(),
-          null,
-          owner.partition(),
-          "The instance that owns partition "
-              + owner.partition()
-              + " refused this instance's request: the instances do not share one secret, so"
-              + " give every instance the same matview.peers.secret",
-          StreamsRouting.REBALANCE_RETRY);
-    }
-    if (!response.isSuccess()) {
-      throw new PeerProblemException(response);
-    }
-    try {
-      JsonNode body = this.mapper.readTree(response.body());
-      List<T> items = new ArrayList<>();
-      for (JsonNode item : body.path("items")) {
-        items.add(itemReader.read(item));
-      }
-      JsonNode last = body.path("last");
-      return new Slice<>(
-          items,
-          last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
-          body.path("exhausted").asBoolean());
-    } catch (JacksonException | IllegalArgumentException ex) {
-      PeerClient.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
-      throw new ViewUnavailableException(
-          view.name(),
-          null,
-          owner.partition(),
-          "The instance that owns partition "
-              + owner.partition()
-              + " sent a slice that cannot be read: "
-              + ex.getMessage(),
-          StreamsRouting.REBALANCE_RETRY);
-    }
-  }
-
-  private KeyItem keyItem(JsonNode item) {
-    return new KeyItem(item.path("key"), item.path("value"));
-  }
-
-  private WindowItem windowItem(JsonNode item) {
-    return new WindowItem(
-        item.path("key"),
-        Instant.parse(item.path("start").asString()),
-        Instant.parse(item.path("end").asString()),
-        item.path("value"));
   }
 
   private Duration remaining(ResolvedView<?, ?, ?> view, PartitionOwner owner, Instant deadline) {
@@ -408,82 +261,9 @@ public final class ViewScanService {
     }
   }
 
-  private int checkedLimit(ResolvedView<?, ?, ?> view, int limit) {
-    if (limit < 1 || limit > this.maxPageSize) {
-      throw new InvalidQueryException(
-          view.name(),
-          "limit",
-          "'limit' must be between 1 and " + this.maxPageSize + ", was " + limit);
-    }
-    return limit;
-  }
-
-  private <K> @Nullable K bound(
-      ResolvedView<K, ?, ?> view, String parameter, @Nullable String raw) {
-    if (raw == null || raw.isEmpty()) {
-      return null;
-    }
-    try {
-      return this.keyParser.parse(view.definition().keyType(), raw);
-    } catch (IllegalArgumentException ex) {
-      throw new InvalidQueryException(
-          view.name(), parameter, "Bound '" + parameter + "': " + ex.getMessage());
-    }
-  }
-
-  /**
-   * Refuses key bounds whose {@code from} sorts after {@code to}: keys are compared as the store
-   * orders them, by their serialized bytes, so such a scan could never find a key.
-   */
-  private static <K> void requireOrdered(
-      ResolvedView<K, ?, ?> view,
-      @Nullable String rawFrom,
-      @Nullable K from,
-      @Nullable String rawTo,
-      @Nullable K to) {
-    if (from == null || to == null) {
-      return;
-    }
-    Serializer<K> serializer = view.keySerde().serializer();
-    byte[] fromBytes = serializer.serialize(view.storeName(), from);
-    byte[] toBytes = serializer.serialize(view.storeName(), to);
-    if (Arrays.compareUnsigned(fromBytes, toBytes) > 0) {
-      throw new InvalidQueryException(
-          view.name(),
-          "from",
-          "'from' ("
-              + rawFrom
-              + ") must not be after 'to' ("
-              + rawTo
-              + "); keys are ordered as stored, by their serialized bytes");
-    }
-  }
-
-  private @Nullable ScanPosition position(ResolvedView<?, ?, ?> view, @Nullable String after) {
-    if (after == null || after.isEmpty()) {
-      return null;
-    }
-    try {
-      return this.cursors.decodePosition(view.name(), after);
-    } catch (IllegalArgumentException ex) {
-      throw new InvalidQueryException(view.name(), "after", "Invalid position: " + ex.getMessage());
-    }
-  }
-
-  /** The token of {@code position} in {@code viewName}, as an instance sends it to another. */
-  public String positionToken(String viewName, ScanPosition position) {
-    return this.cursors.encodePosition(viewName, position);
-  }
-
   @FunctionalInterface
   private interface SliceReader<T> {
 
     Slice<T> read(PartitionOwner owner, @Nullable ScanPosition after, int limit, Duration timeout);
-  }
-
-  @FunctionalInterface
-  private interface ItemReader<T> {
-
-    T read(JsonNode item);
   }
 }

@@ -114,7 +114,7 @@ final class WindowPage<K> {
 
   private @Nullable Positioned positioned(KeyValue<Windowed<K>, Object> next) {
     Instant start = next.key.window().startTime();
-    if (next.value == null || !LocalStores.startsIn(start, this.from, this.to)) {
+    if (next.value == null || !LocalWindows.startsIn(start, this.from, this.to)) {
       return null;
     }
     byte[] keyBytes = this.keys.serialize(this.storeName, next.key.key());

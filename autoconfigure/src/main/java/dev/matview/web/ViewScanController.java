@@ -1,13 +1,10 @@
 package dev.matview.web;
 
 import dev.matview.query.KeyItem;
+import dev.matview.query.PeerSlices;
 import dev.matview.query.ScanPage;
-import dev.matview.query.ScanPosition;
-import dev.matview.query.Slice;
 import dev.matview.query.ViewScanService;
 import dev.matview.query.WindowItem;
-import java.util.List;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -71,7 +68,7 @@ public class ViewScanController {
   @GetMapping(
       path = "/{view}/partitions/{partition}/keys",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public SliceBody<KeyItem> keySlice(
+  public PeerSlices.SliceBody<KeyItem> keySlice(
       @PathVariable String view,
       @PathVariable int partition,
       @RequestParam(required = false) @Nullable String from,
@@ -80,10 +77,8 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String limit,
       @RequestHeader HttpHeaders headers) {
     Callers.requirePeer(view, headers);
-    return SliceBody.of(
-        this.scanService.localKeySlice(
-            view, partition, from, to, after, RequestParameters.limit(view, limit)),
-        last -> this.scanService.positionToken(view, last));
+    return this.scanService.localKeySlice(
+        view, partition, from, to, after, RequestParameters.limit(view, limit));
   }
 
   /**
@@ -93,7 +88,7 @@ public class ViewScanController {
   @GetMapping(
       path = "/{view}/partitions/{partition}/windows",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public SliceBody<WindowItem> windowSlice(
+  public PeerSlices.SliceBody<WindowItem> windowSlice(
       @PathVariable String view,
       @PathVariable int partition,
       @RequestParam(required = false) @Nullable String from,
@@ -102,31 +97,12 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String limit,
       @RequestHeader HttpHeaders headers) {
     Callers.requirePeer(view, headers);
-    return SliceBody.of(
-        this.scanService.localWindowSlice(
-            view,
-            partition,
-            RequestParameters.requiredInstant(view, "from", from),
-            RequestParameters.requiredInstant(view, "to", to),
-            after,
-            RequestParameters.limit(view, limit)),
-        last -> this.scanService.positionToken(view, last));
-  }
-
-  /**
-   * A partition slice as instances send it to each other.
-   *
-   * @param items the slice's items
-   * @param last the position of the last item, or {@code null}
-   * @param exhausted whether the partition has no items after these
-   * @param <T> the item type
-   */
-  public record SliceBody<T>(List<T> items, @Nullable String last, boolean exhausted) {
-
-    static <T> SliceBody<T> of(Slice<T> slice, Function<ScanPosition, String> token) {
-      ScanPosition last = slice.last();
-      return new SliceBody<>(
-          slice.items(), last != null ? token.apply(last) : null, slice.exhausted());
-    }
+    return this.scanService.localWindowSlice(
+        view,
+        partition,
+        RequestParameters.requiredInstant(view, "from", from),
+        RequestParameters.requiredInstant(view, "to", to),
+        after,
+        RequestParameters.limit(view, limit));
   }
 }

@@ -1,0 +1,152 @@
+package dev.matview.query;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.topology.ResolvedView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Both ends of a partition slice as instances send it to each other: the body the partition's owner
+ * answers ({@link SliceBody}) and the slice the instance that coordinates a scan reads back from
+ * it.
+ */
+public final class PeerSlices {
+
+  private final PeerClient peers;
+
+  private final CursorCodec cursors;
+
+  private final ObjectMapper mapper;
+
+  /**
+   * Slices fetched with {@code peers}, positions in {@code cursors}' tokens, JSON by {@code
+   * mapper}.
+   */
+  public PeerSlices(PeerClient peers, CursorCodec cursors, ObjectMapper mapper) {
+    this.peers = peers;
+    this.cursors = cursors;
+    this.mapper = mapper;
+  }
+
+  /**
+   * The body that answers another instance's request for {@code slice} of view {@code viewName}.
+   */
+  public <T> SliceBody<T> body(String viewName, Slice<T> slice) {
+    ScanPosition last = slice.last();
+    return new SliceBody<>(
+        slice.items(),
+        last != null ? this.cursors.encodePosition(viewName, last) : null,
+        slice.exhausted());
+  }
+
+  /** The token of a position that another instance sends back as {@code after}. */
+  @Nullable ScanPosition position(String viewName, @Nullable String token) {
+    return (token == null || token.isEmpty()) ? null : this.cursors.decodePosition(viewName, token);
+  }
+
+  /** Keys, read back as their JSON. */
+  static final Kind<KeyItem> KEYS =
+      new Kind<>("keys", (item) -> new KeyItem(item.path("key"), item.path("value")));
+
+  /** Windows, read back with their bounds. */
+  static final Kind<WindowItem> WINDOWS =
+      new Kind<>(
+          "windows",
+          (item) ->
+              new WindowItem(
+                  item.path("key"),
+                  Instant.parse(item.path("start").asString()),
+                  Instant.parse(item.path("end").asString()),
+                  item.path("value")));
+
+  /**
+   * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},
+   * within {@code bounds}, from the partition owner's instance.
+   */
+  <T> Slice<T> fetch(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      Kind<T> kind,
+      Consumer<PeerPath> bounds,
+      @Nullable ScanPosition after,
+      int limit,
+      CallerContext caller,
+      Duration timeout) {
+    if (caller.forwarded()) {
+      throw ViewUnavailableException.notOwner(view.name(), null, owner);
+    }
+    PeerPath path =
+        PeerPath.of(view.name(), "partitions", Integer.toString(owner.partition()), kind.path())
+            .param("limit", limit);
+    bounds.accept(path);
+    path.param("after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
+    PeerResponse response = this.peers.get(view.name(), owner, path.toString(), caller, timeout);
+    if (response.status() == 403) {
+      PeerClient.warn(
+          owner,
+          view.name(),
+          "refused this instance's signed request: the two do not share one secret;"
+              + " give every instance the same matview.peers.secret");
+      throw unreadable(
+          view,
+          owner,
+          "refused this instance's request: the instances do not share one secret, so give every"
+              + " instance the same matview.peers.secret");
+    }
+    if (!response.isSuccess()) {
+      throw new PeerProblemException(response);
+    }
+    try {
+      JsonNode body = this.mapper.readTree(response.body());
+      List<T> items = new ArrayList<>();
+      for (JsonNode item : body.path("items")) {
+        items.add(kind.reader().apply(item));
+      }
+      JsonNode last = body.path("last");
+      return new Slice<>(
+          items,
+          last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
+          body.path("exhausted").asBoolean());
+    } catch (JacksonException | IllegalArgumentException ex) {
+      PeerClient.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
+      throw unreadable(view, owner, "sent a slice that cannot be read: " + ex.getMessage());
+    }
+  }
+
+  private static ViewUnavailableException unreadable(
+      ResolvedView<?, ?, ?> view, PartitionOwner owner, String what) {
+    return new ViewUnavailableException(
+        view.name(),
+        null,
+        owner.partition(),
+        "The instance that owns partition " + owner.partition() + " " + what,
+        StreamsRouting.REBALANCE_RETRY);
+  }
+
+  /**
+   * What a slice holds: the path segment that asks for it and how an item is read back.
+   *
+   * @param path {@code keys} or {@code windows}
+   * @param reader reads one item of the body
+   * @param <T> the item type
+   */
+  record Kind<T>(String path, Function<JsonNode, T> reader) {}
+
+  /**
+   * A partition slice as instances send it to each other.
+   *
+   * @param items the slice's items
+   * @param last the position token of the last item, or {@code null}
+   * @param exhausted whether the partition has no items after these
+   * @param <T> the item type
+   */
+  public record SliceBody<T>(List<T> items, @Nullable String last, boolean exhausted) {}
+}
