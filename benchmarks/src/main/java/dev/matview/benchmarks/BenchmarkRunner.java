@@ -36,6 +36,9 @@ import java.util.stream.Collectors;
  *       --memory-jvm-options=-Xmx1g}, {@code --memory-rounds=2}: row 7, after a warm-up run, one
  *       instance per partition count and round with the bound and one without it, in alternating
  *       order
+ *   <li>{@code --directory-instances=100}, {@code --directory-partitions=1000}, {@code
+ *       --directory-views=3}, {@code --directory-goal-micros=2000}: row 9, with the {@code --jmh-*}
+ *       flags of row 2
  *   <li>{@code --prestart=false}: whether to load every cluster at once at the start (for the smoke
  *       test: start-ups overlap, but loads then disturb the figures)
  *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}
