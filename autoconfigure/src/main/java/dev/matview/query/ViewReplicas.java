@@ -1,10 +1,8 @@
 package dev.matview.query;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsMetadata;
@@ -34,52 +32,90 @@ public final class ViewReplicas {
     this.inputTopic = inputTopic;
     this.partitions = partitions;
     this.replicas = replicas;
-    List<PartitionOwner> owners = new ArrayList<>(replicas.length);
-    for (@Nullable KeyReplicas partition : replicas) {
-      if (partition == null) {
-        owners = List.of();
+    PartitionOwner[] owners = new PartitionOwner[replicas.length];
+    for (int partition = 0; partition < replicas.length; partition++) {
+      @Nullable KeyReplicas held = replicas[partition];
+      if (held == null) {
+        owners = new PartitionOwner[0];
         break;
       }
-      owners.add(partition.active());
+      owners[partition] = held.active();
     }
-    this.owners = List.copyOf(owners);
+    this.owners = List.of(owners);
   }
 
-  /** The replicas of the partitions of {@code inputTopic} named by {@code metadata}. */
+  /**
+   * The replicas of the partitions of {@code inputTopic} named by {@code metadata}, the standbys of
+   * a partition in the order of the instances. One pass over every instance's partitions into
+   * arrays indexed by partition: linear in the metadata, and little allocated beyond the snapshot.
+   */
   public static ViewReplicas of(String inputTopic, Collection<StreamsMetadata> metadata) {
-    TreeMap<Integer, HostInfo> actives = new TreeMap<>();
-    TreeMap<Integer, List<HostInfo>> standbys = new TreeMap<>();
+    @Nullable HostInfo[] actives = new HostInfo[0];
+    HostInfo[] @Nullable [] standbys = new HostInfo[0][];
+    int partitions = 0;
     for (StreamsMetadata instance : metadata) {
+      HostInfo host = instance.hostInfo();
       for (TopicPartition partition : instance.topicPartitions()) {
-        if (partition.topic().equals(inputTopic)) {
-          actives.put(partition.partition(), instance.hostInfo());
+        int number = partition.partition();
+        if (number >= 0 && partition.topic().equals(inputTopic)) {
+          actives = fit(actives, number);
+          if (actives[number] == null) {
+            partitions++;
+          }
+          actives[number] = host;
         }
       }
       for (TopicPartition partition : instance.standbyTopicPartitions()) {
-        if (partition.topic().equals(inputTopic)) {
-          standbys
-              .computeIfAbsent(partition.partition(), (p) -> new ArrayList<>())
-              .add(instance.hostInfo());
+        int number = partition.partition();
+        if (number >= 0 && partition.topic().equals(inputTopic)) {
+          standbys = fit(standbys, number);
+          HostInfo @Nullable [] held = standbys[number];
+          HostInfo[] more = (held != null) ? Arrays.copyOf(held, held.length + 1) : new HostInfo[1];
+          more[more.length - 1] = host;
+          standbys[number] = more;
         }
       }
     }
-    int partitions = actives.size();
+    // As Kafka Streams counts them: the partitions with an active replica (actives has as many
+    // slots or more).
     @Nullable KeyReplicas[] replicas = new KeyReplicas[partitions];
-    for (Map.Entry<Integer, HostInfo> active : actives.entrySet()) {
-      int partition = active.getKey();
-      HostInfo host = active.getValue();
-      if (partition < partitions && host.port() >= 0) {
-        List<PartitionOwner> standbyOwners = new ArrayList<>();
-        for (HostInfo standby : standbys.getOrDefault(partition, List.of())) {
-          if (standby.port() >= 0 && !standby.equals(host)) {
-            standbyOwners.add(new PartitionOwner(partition, standby));
-          }
-        }
+    for (int partition = 0; partition < partitions; partition++) {
+      HostInfo host = actives[partition];
+      if (host != null && host.port() >= 0) {
         replicas[partition] =
-            new KeyReplicas(new PartitionOwner(partition, host), List.copyOf(standbyOwners));
+            new KeyReplicas(
+                new PartitionOwner(partition, host),
+                standbyOwners(
+                    partition, host, (partition < standbys.length) ? standbys[partition] : null));
       }
     }
     return new ViewReplicas(inputTopic, partitions, replicas);
+  }
+
+  /** {@code array}, or a copy at least twice as long, with a slot at {@code index}. */
+  private static <T> T[] fit(T[] array, int index) {
+    return (index < array.length)
+        ? array
+        : Arrays.copyOf(array, Math.max(index + 1, array.length * 2));
+  }
+
+  private static List<PartitionOwner> standbyOwners(
+      int partition, HostInfo active, HostInfo @Nullable [] hosts) {
+    if (hosts == null) {
+      return List.of();
+    }
+    PartitionOwner[] owners = new PartitionOwner[hosts.length];
+    int count = 0;
+    for (HostInfo standby : hosts) {
+      if (standby.port() >= 0 && !standby.equals(active)) {
+        owners[count++] = new PartitionOwner(partition, standby);
+      }
+    }
+    return switch (count) {
+      case 0 -> List.of();
+      case 1 -> List.of(owners[0]);
+      default -> List.of(Arrays.copyOf(owners, count));
+    };
   }
 
   /** The replicas of a view whose partitions nobody is known to hold. */

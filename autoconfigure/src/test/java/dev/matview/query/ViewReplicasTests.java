@@ -3,7 +3,9 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -97,6 +99,59 @@ class ViewReplicasTests {
                 instance(HostInfo.unavailable(), Set.of(1), Set.of())));
     assertThat(replicas.complete()).isFalse();
     assertThat(replicas.replicas(1)).isNull();
+  }
+
+  @Test
+  void namesTheReplicasOfHundredsOfPartitionsWithTheStandbysInTheOrderOfTheInstances() {
+    int partitions = 600;
+    List<HostInfo> hosts =
+        IntStream.range(0, 7).mapToObj((n) -> new HostInfo("host-" + n, 8080)).toList();
+    List<Set<Integer>> actives =
+        hosts.stream().map((host) -> (Set<Integer>) new HashSet<Integer>()).toList();
+    List<Set<Integer>> standbys =
+        hosts.stream().map((host) -> (Set<Integer>) new HashSet<Integer>()).toList();
+    Random random = new Random(7);
+    int[] owner = new int[partitions];
+    for (int partition = partitions - 1; partition >= 0; partition--) {
+      owner[partition] = random.nextInt(hosts.size());
+      actives.get(owner[partition]).add(partition);
+      standbys.get(random.nextInt(hosts.size())).add(partition);
+      standbys.get(random.nextInt(hosts.size())).add(partition);
+    }
+    List<StreamsMetadata> metadata = new ArrayList<>();
+    for (int n = 0; n < hosts.size(); n++) {
+      metadata.add(instance(hosts.get(n), actives.get(n), standbys.get(n)));
+    }
+    ViewReplicas replicas = ViewReplicas.of(TOPIC, metadata);
+    assertThat(replicas.partitions()).isEqualTo(partitions);
+    assertThat(replicas.complete()).isTrue();
+    for (int partition = 0; partition < partitions; partition++) {
+      HostInfo active = hosts.get(owner[partition]);
+      List<PartitionOwner> expected = new ArrayList<>();
+      for (int n = 0; n < hosts.size(); n++) {
+        if (standbys.get(n).contains(partition) && n != owner[partition]) {
+          expected.add(new PartitionOwner(partition, hosts.get(n)));
+        }
+      }
+      assertThat(replicas.replicas(partition))
+          .as("partition %d", partition)
+          .isEqualTo(new KeyReplicas(new PartitionOwner(partition, active), expected));
+      assertThat(replicas.owners().get(partition)).isEqualTo(new PartitionOwner(partition, active));
+    }
+    assertThat(replicas.owners()).hasSize(partitions);
+  }
+
+  @Test
+  void namesNoStandbyOnTheActivesOwnInstanceNorOneWithoutAnAddress() {
+    ViewReplicas replicas =
+        ViewReplicas.of(
+            TOPIC,
+            List.of(
+                instance(A, Set.of(0), Set.of(0)),
+                instance(HostInfo.unavailable(), Set.of(), Set.of(0)),
+                instance(B, Set.of(), Set.of(0))));
+    assertThat(replicas.replicas(0))
+        .isEqualTo(new KeyReplicas(new PartitionOwner(0, A), List.of(new PartitionOwner(0, B))));
   }
 
   @Test
