@@ -2,7 +2,9 @@ package dev.matview.query;
 
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsMetadata;
@@ -46,76 +48,41 @@ public final class ViewReplicas {
 
   /**
    * The replicas of the partitions of {@code inputTopic} named by {@code metadata}, the standbys of
-   * a partition in the order of the instances. One pass over every instance's partitions into
-   * arrays indexed by partition: linear in the metadata, and little allocated beyond the snapshot.
+   * a partition in the order of the instances.
    */
   public static ViewReplicas of(String inputTopic, Collection<StreamsMetadata> metadata) {
-    @Nullable HostInfo[] actives = new HostInfo[0];
-    HostInfo[] @Nullable [] standbys = new HostInfo[0][];
-    int partitions = 0;
+    ViewReplicas replicas = ofEach(List.of(inputTopic), metadata).get(inputTopic);
+    return (replicas != null) ? replicas : none(inputTopic);
+  }
+
+  /**
+   * The replicas of each of {@code inputTopics}, by topic, as {@link #of} reads them, in one pass
+   * over {@code metadata}: every instance's partitions are read once, whatever the number of
+   * topics, into arrays indexed by partition, so a rebuild takes time linear in the metadata and
+   * allocates little beyond the snapshot.
+   */
+  public static Map<String, ViewReplicas> ofEach(
+      Collection<String> inputTopics, Collection<StreamsMetadata> metadata) {
+    Map<String, Placements> topics = new HashMap<>();
+    inputTopics.forEach((topic) -> topics.put(topic, new Placements()));
     for (StreamsMetadata instance : metadata) {
       HostInfo host = instance.hostInfo();
       for (TopicPartition partition : instance.topicPartitions()) {
-        int number = partition.partition();
-        if (number >= 0 && partition.topic().equals(inputTopic)) {
-          actives = fit(actives, number);
-          if (actives[number] == null) {
-            partitions++;
-          }
-          actives[number] = host;
+        Placements placements = topics.get(partition.topic());
+        if (placements != null) {
+          placements.active(partition.partition(), host);
         }
       }
       for (TopicPartition partition : instance.standbyTopicPartitions()) {
-        int number = partition.partition();
-        if (number >= 0 && partition.topic().equals(inputTopic)) {
-          standbys = fit(standbys, number);
-          HostInfo @Nullable [] held = standbys[number];
-          HostInfo[] more = (held != null) ? Arrays.copyOf(held, held.length + 1) : new HostInfo[1];
-          more[more.length - 1] = host;
-          standbys[number] = more;
+        Placements placements = topics.get(partition.topic());
+        if (placements != null) {
+          placements.standby(partition.partition(), host);
         }
       }
     }
-    // As Kafka Streams counts them: the partitions with an active replica (actives has as many
-    // slots or more).
-    @Nullable KeyReplicas[] replicas = new KeyReplicas[partitions];
-    for (int partition = 0; partition < partitions; partition++) {
-      HostInfo host = actives[partition];
-      if (host != null && host.port() >= 0) {
-        replicas[partition] =
-            new KeyReplicas(
-                new PartitionOwner(partition, host),
-                standbyOwners(
-                    partition, host, (partition < standbys.length) ? standbys[partition] : null));
-      }
-    }
-    return new ViewReplicas(inputTopic, partitions, replicas);
-  }
-
-  /** {@code array}, or a copy at least twice as long, with a slot at {@code index}. */
-  private static <T> T[] fit(T[] array, int index) {
-    return (index < array.length)
-        ? array
-        : Arrays.copyOf(array, Math.max(index + 1, array.length * 2));
-  }
-
-  private static List<PartitionOwner> standbyOwners(
-      int partition, HostInfo active, HostInfo @Nullable [] hosts) {
-    if (hosts == null) {
-      return List.of();
-    }
-    PartitionOwner[] owners = new PartitionOwner[hosts.length];
-    int count = 0;
-    for (HostInfo standby : hosts) {
-      if (standby.port() >= 0 && !standby.equals(active)) {
-        owners[count++] = new PartitionOwner(partition, standby);
-      }
-    }
-    return switch (count) {
-      case 0 -> List.of();
-      case 1 -> List.of(owners[0]);
-      default -> List.of(Arrays.copyOf(owners, count));
-    };
+    Map<String, ViewReplicas> replicas = new HashMap<>();
+    topics.forEach((topic, placements) -> replicas.put(topic, placements.replicas(topic)));
+    return Map.copyOf(replicas);
   }
 
   /** The replicas of a view whose partitions nobody is known to hold. */
@@ -160,5 +127,78 @@ public final class ViewReplicas {
   @Override
   public String toString() {
     return "ViewReplicas[" + this.inputTopic + ", " + this.partitions + " partitions]";
+  }
+
+  /** The hosts that hold partitions of one topic, in arrays indexed by partition. */
+  private static final class Placements {
+
+    private @Nullable HostInfo[] actives = new HostInfo[0];
+
+    private HostInfo[] @Nullable [] standbys = new HostInfo[0][];
+
+    /** As Kafka Streams counts them: the partitions with an active replica. */
+    private int partitions;
+
+    void active(int partition, HostInfo host) {
+      if (partition >= 0) {
+        this.actives = fit(this.actives, partition);
+        if (this.actives[partition] == null) {
+          this.partitions++;
+        }
+        this.actives[partition] = host;
+      }
+    }
+
+    void standby(int partition, HostInfo host) {
+      if (partition >= 0) {
+        this.standbys = fit(this.standbys, partition);
+        HostInfo @Nullable [] held = this.standbys[partition];
+        HostInfo[] more = (held != null) ? Arrays.copyOf(held, held.length + 1) : new HostInfo[1];
+        more[more.length - 1] = host;
+        this.standbys[partition] = more;
+      }
+    }
+
+    /** The replicas of {@code topic}; {@code actives} has a slot for each partition counted. */
+    ViewReplicas replicas(String topic) {
+      @Nullable KeyReplicas[] replicas = new KeyReplicas[this.partitions];
+      for (int partition = 0; partition < this.partitions; partition++) {
+        HostInfo host = this.actives[partition];
+        if (host != null && host.port() >= 0) {
+          HostInfo @Nullable [] standbys =
+              (partition < this.standbys.length) ? this.standbys[partition] : null;
+          replicas[partition] =
+              new KeyReplicas(
+                  new PartitionOwner(partition, host), standbyOwners(partition, host, standbys));
+        }
+      }
+      return new ViewReplicas(topic, this.partitions, replicas);
+    }
+
+    /** {@code array}, or a copy at least twice as long, with a slot at {@code index}. */
+    private static <T> T[] fit(T[] array, int index) {
+      return (index < array.length)
+          ? array
+          : Arrays.copyOf(array, Math.max(index + 1, array.length * 2));
+    }
+
+    private static List<PartitionOwner> standbyOwners(
+        int partition, HostInfo active, HostInfo @Nullable [] hosts) {
+      if (hosts == null) {
+        return List.of();
+      }
+      PartitionOwner[] owners = new PartitionOwner[hosts.length];
+      int count = 0;
+      for (HostInfo standby : hosts) {
+        if (standby.port() >= 0 && !standby.equals(active)) {
+          owners[count++] = new PartitionOwner(partition, standby);
+        }
+      }
+      return switch (count) {
+        case 0 -> List.of();
+        case 1 -> List.of(owners[0]);
+        default -> List.of(Arrays.copyOf(owners, count));
+      };
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -152,6 +153,42 @@ class ViewReplicasTests {
                 instance(B, Set.of(), Set.of(0))));
     assertThat(replicas.replicas(0))
         .isEqualTo(new KeyReplicas(new PartitionOwner(0, A), List.of(new PartitionOwner(0, B))));
+  }
+
+  @Test
+  void readsTheReplicasOfEveryTopicInOnePassAsItReadsThemOneTopicAtATime() {
+    String other = "app-per-region-repartition";
+    List<StreamsMetadata> metadata =
+        List.of(
+            instance(A, Set.of(0, 1), Set.of(2)),
+            instance(B, Set.of(2), Set.of(0, 1)),
+            new StreamsMetadataImpl(
+                C,
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 0), new TopicPartition("orders", 0)),
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 1))),
+            new StreamsMetadataImpl(
+                A,
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 1)),
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 0))));
+    Map<String, ViewReplicas> each = ViewReplicas.ofEach(List.of(TOPIC, other, "none"), metadata);
+    assertThat(each).containsOnlyKeys(TOPIC, other, "none");
+    for (String topic : List.of(TOPIC, other, "none")) {
+      ViewReplicas alone = ViewReplicas.of(topic, metadata);
+      ViewReplicas together = each.get(topic);
+      assertThat(together.inputTopic()).isEqualTo(topic);
+      assertThat(together.partitions()).as(topic).isEqualTo(alone.partitions());
+      assertThat(together.owners()).as(topic).isEqualTo(alone.owners());
+      for (int partition = 0; partition <= 3; partition++) {
+        assertThat(together.replicas(partition)).isEqualTo(alone.replicas(partition));
+      }
+    }
+    assertThat(each.get(other).replicas(1))
+        .isEqualTo(new KeyReplicas(new PartitionOwner(1, A), List.of(new PartitionOwner(1, C))));
+    assertThat(each.get("none").complete()).isFalse();
   }
 
   @Test

@@ -70,6 +70,15 @@ public class DirectoryRebuildJmh {
     }
   }
 
+  /**
+   * The replicas of every view read in one pass over the metadata ({@link ViewReplicas#ofEach}),
+   * which the directory could rebuild with instead of one {@link ViewReplicas#of} per view.
+   */
+  @Benchmark
+  public Object onePass() {
+    return ViewReplicas.ofEach(this.topics, this.metadata);
+  }
+
   /** One pass over every instance's active and standby partitions of every view, read only. */
   @Benchmark
   public void read(Blackhole blackhole) {
