@@ -36,13 +36,29 @@ public final class PeerSlices {
     this.mapper = mapper;
   }
 
+  /** The body that answers another instance's request for {@code slice} of keys of a view. */
+  public SliceBody<KeyItem> keysBody(String viewName, Slice<KeyItem> slice) {
+    return body(viewName, slice.items(), slice);
+  }
+
   /**
-   * The body that answers another instance's request for {@code slice} of view {@code viewName}.
+   * The body that answers another instance's request for {@code slice} of windows of a view: bounds
+   * as epoch milliseconds, which the other instance reads without parsing text.
    */
-  public <T> SliceBody<T> body(String viewName, Slice<T> slice) {
+  public SliceBody<PeerWindow> windowsBody(String viewName, Slice<WindowItem> slice) {
+    List<PeerWindow> windows = new ArrayList<>(slice.items().size());
+    for (WindowItem item : slice.items()) {
+      windows.add(
+          new PeerWindow(
+              item.key(), item.start().toEpochMilli(), item.end().toEpochMilli(), item.value()));
+    }
+    return body(viewName, windows, slice);
+  }
+
+  private <T> SliceBody<T> body(String viewName, List<T> items, Slice<?> slice) {
     ScanPosition last = slice.last();
     return new SliceBody<>(
-        slice.items(),
+        items,
         last != null ? this.cursors.encodePosition(viewName, last) : null,
         slice.exhausted());
   }
@@ -56,15 +72,15 @@ public final class PeerSlices {
   static final Kind<KeyItem> KEYS =
       new Kind<>("keys", (item) -> new KeyItem(item.path("key"), item.path("value")));
 
-  /** Windows, read back with their bounds. */
+  /** Windows, read back with their bounds, sent as epoch milliseconds ({@link PeerWindow}). */
   static final Kind<WindowItem> WINDOWS =
       new Kind<>(
           "windows",
           (item) ->
               new WindowItem(
                   item.path("key"),
-                  Instant.parse(item.path("start").asString()),
-                  Instant.parse(item.path("end").asString()),
+                  Instant.ofEpochMilli(item.path("start").asLong()),
+                  Instant.ofEpochMilli(item.path("end").asLong()),
                   item.path("value")));
 
   /**
@@ -139,6 +155,16 @@ public final class PeerSlices {
    * @param <T> the item type
    */
   record Kind<T>(String path, Function<JsonNode, T> reader) {}
+
+  /**
+   * A window as instances send it to each other.
+   *
+   * @param key the key
+   * @param start the window's start, in epoch milliseconds
+   * @param end the window's end, in epoch milliseconds
+   * @param value the window's value
+   */
+  public record PeerWindow(Object key, long start, long end, Object value) {}
 
   /**
    * A partition slice as instances send it to each other.

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -185,9 +186,20 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
     boolean running = state == KafkaStreams.State.RUNNING;
     Map<String, ViewReplicas> views = new HashMap<>();
     Map<String, ViewReplicas> stable = new HashMap<>(previous.stable());
+    Map<String, ViewReplicas> stableByTopic = new HashMap<>();
+    if (!running) {
+      this.inputTopics.forEach(
+          (store, topic) -> {
+            ViewReplicas before = previous.stable().get(store);
+            if (before != null) {
+              stableByTopic.put(topic, before);
+            }
+          });
+    }
+    Map<String, ViewReplicas> byTopic =
+        ViewReplicas.ofEach(this.inputTopics.values(), metadata, stableByTopic::get);
     for (Map.Entry<String, String> view : this.inputTopics.entrySet()) {
-      ViewReplicas before = running ? null : previous.stable().get(view.getKey());
-      ViewReplicas chosen = ViewReplicas.of(view.getValue(), metadata, before);
+      ViewReplicas chosen = Objects.requireNonNull(byTopic.get(view.getValue()));
       ViewReplicas kept = previous.views().get(view.getKey());
       if (kept != null && kept.complete() && !chosen.complete() && !running) {
         if (logger.isDebugEnabled()) {

@@ -1,10 +1,11 @@
 package dev.matview.query;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsMetadata;
@@ -34,18 +35,22 @@ public final class ViewReplicas {
     this.inputTopic = inputTopic;
     this.partitions = partitions;
     this.replicas = replicas;
-    List<PartitionOwner> owners = new ArrayList<>(replicas.length);
-    for (@Nullable KeyReplicas partition : replicas) {
-      if (partition == null) {
-        owners = List.of();
+    PartitionOwner[] owners = new PartitionOwner[replicas.length];
+    for (int partition = 0; partition < replicas.length; partition++) {
+      @Nullable KeyReplicas held = replicas[partition];
+      if (held == null) {
+        owners = new PartitionOwner[0];
         break;
       }
-      owners.add(partition.active());
+      owners[partition] = held.active();
     }
-    this.owners = List.copyOf(owners);
+    this.owners = List.of(owners);
   }
 
-  /** The replicas of the partitions of {@code inputTopic} named by {@code metadata}. */
+  /**
+   * The replicas of the partitions of {@code inputTopic} named by {@code metadata}, the standbys of
+   * a partition in the order of the instances.
+   */
   public static ViewReplicas of(String inputTopic, Collection<StreamsMetadata> metadata) {
     return of(inputTopic, metadata, null);
   }
@@ -57,60 +62,54 @@ public final class ViewReplicas {
    */
   public static ViewReplicas of(
       String inputTopic, Collection<StreamsMetadata> metadata, @Nullable ViewReplicas previous) {
-    TreeMap<Integer, HostInfo> actives = new TreeMap<>();
-    TreeMap<Integer, List<HostInfo>> standbys = new TreeMap<>();
+    ViewReplicas replicas =
+        ofEach(List.of(inputTopic), metadata, (topic) -> previous).get(inputTopic);
+    return (replicas != null) ? replicas : none(inputTopic);
+  }
+
+  /**
+   * The replicas of each of {@code inputTopics}, by topic, as {@link #of} reads them, in one pass
+   * over {@code metadata}: every instance's partitions are read once, whatever the number of
+   * topics, into arrays indexed by partition, so a rebuild takes time linear in the metadata and
+   * allocates little beyond the snapshot.
+   */
+  public static Map<String, ViewReplicas> ofEach(
+      Collection<String> inputTopics, Collection<StreamsMetadata> metadata) {
+    return ofEach(inputTopics, metadata, (topic) -> null);
+  }
+
+  /**
+   * The replicas of each of {@code inputTopics} in one pass over {@code metadata}, as {@link
+   * #ofEach(Collection, Collection)} reads them, each partition with a previous owner from the
+   * replicas {@code previous} gives for its topic, as {@link #of(String, Collection, ViewReplicas)}
+   * names it.
+   */
+  public static Map<String, ViewReplicas> ofEach(
+      Collection<String> inputTopics,
+      Collection<StreamsMetadata> metadata,
+      Function<String, @Nullable ViewReplicas> previous) {
+    Map<String, Placements> topics = new HashMap<>();
+    inputTopics.forEach((topic) -> topics.put(topic, new Placements()));
     for (StreamsMetadata instance : metadata) {
+      HostInfo host = instance.hostInfo();
       for (TopicPartition partition : instance.topicPartitions()) {
-        if (partition.topic().equals(inputTopic)) {
-          actives.put(partition.partition(), instance.hostInfo());
+        Placements placements = topics.get(partition.topic());
+        if (placements != null) {
+          placements.active(partition.partition(), host);
         }
       }
       for (TopicPartition partition : instance.standbyTopicPartitions()) {
-        if (partition.topic().equals(inputTopic)) {
-          standbys
-              .computeIfAbsent(partition.partition(), (p) -> new ArrayList<>())
-              .add(instance.hostInfo());
+        Placements placements = topics.get(partition.topic());
+        if (placements != null) {
+          placements.standby(partition.partition(), host);
         }
       }
     }
-    int partitions = actives.size();
-    @Nullable KeyReplicas[] replicas = new KeyReplicas[partitions];
-    for (Map.Entry<Integer, HostInfo> active : actives.entrySet()) {
-      int partition = active.getKey();
-      HostInfo host = active.getValue();
-      if (partition < partitions && host.port() >= 0) {
-        List<PartitionOwner> standbyOwners = new ArrayList<>();
-        for (HostInfo standby : standbys.getOrDefault(partition, List.of())) {
-          if (standby.port() >= 0 && !standby.equals(host)) {
-            standbyOwners.add(new PartitionOwner(partition, standby));
-          }
-        }
-        replicas[partition] =
-            new KeyReplicas(
-                new PartitionOwner(partition, host),
-                List.copyOf(standbyOwners),
-                previousOwner(previous, partitions, partition, host, standbyOwners));
-      }
-    }
-    return new ViewReplicas(inputTopic, partitions, replicas);
-  }
-
-  private static @Nullable PartitionOwner previousOwner(
-      @Nullable ViewReplicas previous,
-      int partitions,
-      int partition,
-      HostInfo active,
-      List<PartitionOwner> standbys) {
-    KeyReplicas before =
-        (previous != null && previous.partitions == partitions)
-            ? previous.replicas(partition)
-            : null;
-    if (before == null
-        || before.active().host().equals(active)
-        || standbys.contains(before.active())) {
-      return null;
-    }
-    return before.active();
+    Map<String, ViewReplicas> replicas = new HashMap<>();
+    topics.forEach(
+        (topic, placements) ->
+            replicas.put(topic, placements.replicas(topic, previous.apply(topic))));
+    return Map.copyOf(replicas);
   }
 
   /** The replicas of a view whose partitions nobody is known to hold. */
@@ -155,5 +154,102 @@ public final class ViewReplicas {
   @Override
   public String toString() {
     return "ViewReplicas[" + this.inputTopic + ", " + this.partitions + " partitions]";
+  }
+
+  /** The hosts that hold partitions of one topic, in arrays indexed by partition. */
+  private static final class Placements {
+
+    private @Nullable HostInfo[] actives = new HostInfo[0];
+
+    private HostInfo[] @Nullable [] standbys = new HostInfo[0][];
+
+    /** As Kafka Streams counts them: the partitions with an active replica. */
+    private int partitions;
+
+    void active(int partition, HostInfo host) {
+      if (partition >= 0) {
+        this.actives = fit(this.actives, partition);
+        if (this.actives[partition] == null) {
+          this.partitions++;
+        }
+        this.actives[partition] = host;
+      }
+    }
+
+    void standby(int partition, HostInfo host) {
+      if (partition >= 0) {
+        this.standbys = fit(this.standbys, partition);
+        HostInfo @Nullable [] held = this.standbys[partition];
+        HostInfo[] more = (held != null) ? Arrays.copyOf(held, held.length + 1) : new HostInfo[1];
+        more[more.length - 1] = host;
+        this.standbys[partition] = more;
+      }
+    }
+
+    /**
+     * The replicas of {@code topic}, with previous owners from {@code previous}; {@code actives}
+     * has a slot for each partition counted.
+     */
+    ViewReplicas replicas(String topic, @Nullable ViewReplicas previous) {
+      @Nullable KeyReplicas[] replicas = new KeyReplicas[this.partitions];
+      for (int partition = 0; partition < this.partitions; partition++) {
+        HostInfo host = this.actives[partition];
+        if (host != null && host.port() >= 0) {
+          HostInfo @Nullable [] standbys =
+              (partition < this.standbys.length) ? this.standbys[partition] : null;
+          List<PartitionOwner> standbyOwners = standbyOwners(partition, host, standbys);
+          replicas[partition] =
+              new KeyReplicas(
+                  new PartitionOwner(partition, host),
+                  standbyOwners,
+                  previousOwner(previous, this.partitions, partition, host, standbyOwners));
+        }
+      }
+      return new ViewReplicas(topic, this.partitions, replicas);
+    }
+
+    private static @Nullable PartitionOwner previousOwner(
+        @Nullable ViewReplicas previous,
+        int partitions,
+        int partition,
+        HostInfo active,
+        List<PartitionOwner> standbys) {
+      KeyReplicas before =
+          (previous != null && previous.partitions == partitions)
+              ? previous.replicas(partition)
+              : null;
+      if (before == null
+          || before.active().host().equals(active)
+          || standbys.contains(before.active())) {
+        return null;
+      }
+      return before.active();
+    }
+
+    /** {@code array}, or a copy at least twice as long, with a slot at {@code index}. */
+    private static <T> T[] fit(T[] array, int index) {
+      return (index < array.length)
+          ? array
+          : Arrays.copyOf(array, Math.max(index + 1, array.length * 2));
+    }
+
+    private static List<PartitionOwner> standbyOwners(
+        int partition, HostInfo active, HostInfo @Nullable [] hosts) {
+      if (hosts == null) {
+        return List.of();
+      }
+      PartitionOwner[] owners = new PartitionOwner[hosts.length];
+      int count = 0;
+      for (HostInfo standby : hosts) {
+        if (standby.port() >= 0 && !standby.equals(active)) {
+          owners[count++] = new PartitionOwner(partition, standby);
+        }
+      }
+      return switch (count) {
+        case 0 -> List.of();
+        case 1 -> List.of(owners[0]);
+        default -> List.of(Arrays.copyOf(owners, count));
+      };
+    }
   }
 }

@@ -152,7 +152,7 @@ public final class ViewScanService {
       @Nullable String after,
       int limit) {
     ResolvedView<?, ?, ?> view = table(viewName);
-    return this.slices.body(viewName, localKeySliceOf(view, partition, from, to, after, limit));
+    return this.slices.keysBody(viewName, localKeySliceOf(view, partition, from, to, after, limit));
   }
 
   private <K> Slice<KeyItem> localKeySliceOf(
@@ -173,13 +173,13 @@ public final class ViewScanService {
   }
 
   /** This instance's slice of one partition's windows, for the instance that coordinates a scan. */
-  public PeerSlices.SliceBody<WindowItem> localWindowSlice(
+  public PeerSlices.SliceBody<PeerSlices.PeerWindow> localWindowSlice(
       String viewName, int partition, Instant from, Instant to, @Nullable String after, int limit) {
     ResolvedView<?, ?, ?> view = this.views.view(viewName);
     ViewWindow window = ViewQueryService.windowOf(view, SCAN_KEYS);
     TimeRange range = TimeRange.exactly(viewName, from, to);
     requireLocal(view, partition);
-    return this.slices.body(
+    return this.slices.windowsBody(
         viewName,
         this.localStores.windowItems(
             view,

@@ -88,7 +88,7 @@ public class ViewScanController {
   @GetMapping(
       path = "/{view}/partitions/{partition}/windows",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public PeerSlices.SliceBody<WindowItem> windowSlice(
+  public PeerSlices.SliceBody<PeerSlices.PeerWindow> windowSlice(
       @PathVariable String view,
       @PathVariable int partition,
       @RequestParam(required = false) @Nullable String from,

@@ -3,7 +3,10 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -97,6 +100,95 @@ class ViewReplicasTests {
                 instance(HostInfo.unavailable(), Set.of(1), Set.of())));
     assertThat(replicas.complete()).isFalse();
     assertThat(replicas.replicas(1)).isNull();
+  }
+
+  @Test
+  void namesTheReplicasOfHundredsOfPartitionsWithTheStandbysInTheOrderOfTheInstances() {
+    int partitions = 600;
+    List<HostInfo> hosts =
+        IntStream.range(0, 7).mapToObj((n) -> new HostInfo("host-" + n, 8080)).toList();
+    List<Set<Integer>> actives =
+        hosts.stream().map((host) -> (Set<Integer>) new HashSet<Integer>()).toList();
+    List<Set<Integer>> standbys =
+        hosts.stream().map((host) -> (Set<Integer>) new HashSet<Integer>()).toList();
+    Random random = new Random(7);
+    int[] owner = new int[partitions];
+    for (int partition = partitions - 1; partition >= 0; partition--) {
+      owner[partition] = random.nextInt(hosts.size());
+      actives.get(owner[partition]).add(partition);
+      standbys.get(random.nextInt(hosts.size())).add(partition);
+      standbys.get(random.nextInt(hosts.size())).add(partition);
+    }
+    List<StreamsMetadata> metadata = new ArrayList<>();
+    for (int n = 0; n < hosts.size(); n++) {
+      metadata.add(instance(hosts.get(n), actives.get(n), standbys.get(n)));
+    }
+    ViewReplicas replicas = ViewReplicas.of(TOPIC, metadata);
+    assertThat(replicas.partitions()).isEqualTo(partitions);
+    assertThat(replicas.complete()).isTrue();
+    for (int partition = 0; partition < partitions; partition++) {
+      HostInfo active = hosts.get(owner[partition]);
+      List<PartitionOwner> expected = new ArrayList<>();
+      for (int n = 0; n < hosts.size(); n++) {
+        if (standbys.get(n).contains(partition) && n != owner[partition]) {
+          expected.add(new PartitionOwner(partition, hosts.get(n)));
+        }
+      }
+      assertThat(replicas.replicas(partition))
+          .as("partition %d", partition)
+          .isEqualTo(new KeyReplicas(new PartitionOwner(partition, active), expected));
+      assertThat(replicas.owners().get(partition)).isEqualTo(new PartitionOwner(partition, active));
+    }
+    assertThat(replicas.owners()).hasSize(partitions);
+  }
+
+  @Test
+  void namesNoStandbyOnTheActivesOwnInstanceNorOneWithoutAnAddress() {
+    ViewReplicas replicas =
+        ViewReplicas.of(
+            TOPIC,
+            List.of(
+                instance(A, Set.of(0), Set.of(0)),
+                instance(HostInfo.unavailable(), Set.of(), Set.of(0)),
+                instance(B, Set.of(), Set.of(0))));
+    assertThat(replicas.replicas(0))
+        .isEqualTo(new KeyReplicas(new PartitionOwner(0, A), List.of(new PartitionOwner(0, B))));
+  }
+
+  @Test
+  void readsTheReplicasOfEveryTopicInOnePassAsItReadsThemOneTopicAtATime() {
+    String other = "app-per-region-repartition";
+    List<StreamsMetadata> metadata =
+        List.of(
+            instance(A, Set.of(0, 1), Set.of(2)),
+            instance(B, Set.of(2), Set.of(0, 1)),
+            new StreamsMetadataImpl(
+                C,
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 0), new TopicPartition("orders", 0)),
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 1))),
+            new StreamsMetadataImpl(
+                A,
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 1)),
+                Set.of("per-region"),
+                Set.of(new TopicPartition(other, 0))));
+    Map<String, ViewReplicas> each = ViewReplicas.ofEach(List.of(TOPIC, other, "none"), metadata);
+    assertThat(each).containsOnlyKeys(TOPIC, other, "none");
+    for (String topic : List.of(TOPIC, other, "none")) {
+      ViewReplicas alone = ViewReplicas.of(topic, metadata);
+      ViewReplicas together = each.get(topic);
+      assertThat(together.inputTopic()).isEqualTo(topic);
+      assertThat(together.partitions()).as(topic).isEqualTo(alone.partitions());
+      assertThat(together.owners()).as(topic).isEqualTo(alone.owners());
+      for (int partition = 0; partition <= 3; partition++) {
+        assertThat(together.replicas(partition)).isEqualTo(alone.replicas(partition));
+      }
+    }
+    assertThat(each.get(other).replicas(1))
+        .isEqualTo(new KeyReplicas(new PartitionOwner(1, A), List.of(new PartitionOwner(1, C))));
+    assertThat(each.get("none").complete()).isFalse();
   }
 
   @Test

@@ -5,7 +5,10 @@ import java.util.List;
 /** One row of issue 8's table: a measurement of Matview and its baseline in the same run. */
 public interface Benchmark {
 
-  /** The row of issue 8's table this benchmark fills, which orders the report. */
+  /**
+   * The row of issue 8's table this benchmark fills (9: issue 9's directory rebuild), which orders
+   * the report.
+   */
   int row();
 
   /** The name that {@code --only} selects, such as {@code lookups}. */

@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  *   <li>{@code --seconds=10}, {@code --warmup-seconds=3}, {@code --rounds=3}, {@code
  *       --connections=16}, {@code --lookup-keys=100000}: the interleaved HTTP load rounds
  *   <li>{@code --warmup-rounds=1}: unrecorded saturated rounds of each side first
- *   <li>{@code --scan-rounds=1}, {@code --aggregation-rounds=2}: rounds of rows 4 and 5
+ *   <li>{@code --scan-warm-ups=1}, {@code --scan-rounds=3}: unrecorded, then recorded rounds of row
+ *       4 (its figures are medians); {@code --aggregation-rounds=2}: rounds of row 5
  *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances
  *   <li>{@code --jmh-forks=1}, {@code --jmh-warmups=3}, {@code --jmh-iterations=5}, {@code
  *       --jmh-millis=1000}: row 2; {@code --jmh-jfr=DIR} adds a flight recording of each fork
@@ -36,6 +37,9 @@ import java.util.stream.Collectors;
  *       --memory-jvm-options=-Xmx1g}, {@code --memory-rounds=2}: row 7, after a warm-up run, one
  *       instance per partition count and round with the bound and one without it, in alternating
  *       order
+ *   <li>{@code --directory-instances=100}, {@code --directory-partitions=1000}, {@code
+ *       --directory-views=3}, {@code --directory-goal-micros=2000}: row 9, with the {@code --jmh-*}
+ *       flags of row 2
  *   <li>{@code --prestart=false}: whether to load every cluster at once at the start (for the smoke
  *       test: start-ups overlap, but loads then disturb the figures)
  *   <li>{@code --report=docs/benchmarks.md}, {@code --work-dir=target/benchmarks}

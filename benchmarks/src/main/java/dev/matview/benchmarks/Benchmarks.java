@@ -1,6 +1,7 @@
 package dev.matview.benchmarks;
 
 import dev.matview.benchmarks.aggregation.AggregationBenchmark;
+import dev.matview.benchmarks.directory.DirectoryRebuildBenchmark;
 import dev.matview.benchmarks.failover.FailoverBenchmark;
 import dev.matview.benchmarks.lookups.ForwardedLookupsBenchmark;
 import dev.matview.benchmarks.lookups.HttpLookupsBenchmark;
@@ -10,7 +11,10 @@ import dev.matview.benchmarks.restore.RestoreBenchmark;
 import dev.matview.benchmarks.scan.ScanBenchmark;
 import java.util.List;
 
-/** Every benchmark of issue 8's table, in the order of its rows. */
+/**
+ * Every benchmark of issue 8's table, in the order of its rows, and row 9: issue 9's rebuild of the
+ * replica directory at scale.
+ */
 public final class Benchmarks {
 
   /**
@@ -31,6 +35,7 @@ public final class Benchmarks {
         new AggregationBenchmark(),
         new RestoreBenchmark(),
         new MemoryBenchmark(),
-        new FailoverBenchmark());
+        new FailoverBenchmark(),
+        new DirectoryRebuildBenchmark());
   }
 }

@@ -47,6 +47,8 @@ class BenchmarkSmokeTests {
             "--memory-trickle-rate=5",
             "--memory-rounds=1",
             "--memory-jvm-options=-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "--directory-instances=4",
+            "--directory-partitions=40",
             "--work-dir=" + WORK_DIR,
             "--report=" + report);
     List<Row> rows = BenchmarkRunner.run(flags, Benchmarks.all());
@@ -56,7 +58,7 @@ class BenchmarkSmokeTests {
             .filter(row -> row.verdict() != Verdict.NONE)
             .map(Row::number)
             .collect(Collectors.toSet());
-    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8);
-    assertThat(Files.readString(report)).contains(Report.BEGIN).contains("| 8 |");
+    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    assertThat(Files.readString(report)).contains(Report.BEGIN).contains("| 9 |");
   }
 }

@@ -3,6 +3,7 @@ package dev.matview.benchmarks.lookups;
 import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Benchmark;
 import dev.matview.benchmarks.Flags;
+import dev.matview.benchmarks.Jmh;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.process.KafkaBroker;
@@ -10,14 +11,9 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.profile.JavaFlightRecorderProfiler;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Row 2: JMH with {@code -prof gc} of the in-process lookup path of a cached key, against a raw
@@ -49,29 +45,14 @@ public final class LookupPathBenchmark implements Benchmark {
     int keys = Math.max(flags.integer("path-keys", 10_000), 8);
     broker.createTopic(TOPIC, flags.integer("partitions", 4));
     OrdersProducer.publish(broker.bootstrapServers(), TOPIC, keys, keys);
-    int forks = flags.integer("jmh-forks", 1);
+    int forks = Jmh.forks(flags);
     Path stateDir = context.dir("lookup-path");
     Map<String, String> properties =
         Map.of(
             InProcessApp.BOOTSTRAP, broker.bootstrapServers(),
             InProcessApp.TOPIC, TOPIC,
             InProcessApp.STATE_DIR, stateDir.toString());
-    TimeValue time = TimeValue.milliseconds(flags.integer("jmh-millis", 1_000));
-    ChainedOptionsBuilder options =
-        new OptionsBuilder()
-            .include(LookupPathJmh.class.getName())
-            .forks(forks)
-            .warmupIterations(flags.integer("jmh-warmups", 3))
-            .warmupTime(time)
-            .measurementIterations(flags.integer("jmh-iterations", 5))
-            .measurementTime(time)
-            .threads(1)
-            .addProfiler(GCProfiler.class)
-            .shouldFailOnError(true);
-    String jfr = flags.text("jmh-jfr", "");
-    if (!jfr.isEmpty()) {
-      options.addProfiler(JavaFlightRecorderProfiler.class, "dir=" + jfr);
-    }
+    ChainedOptionsBuilder options = Jmh.options(flags, LookupPathJmh.class);
     java.nio.file.Files.createDirectories(stateDir.resolve("tmp"));
     if (forks > 0) {
       options.jvmArgsAppend(
@@ -90,33 +71,12 @@ public final class LookupPathBenchmark implements Benchmark {
     } finally {
       InProcessApp.close();
     }
-    RunResult matview = find(results, "matview");
-    RunResult raw = find(results, "raw");
+    RunResult matview = Jmh.find(results, "matview");
+    RunResult raw = Jmh.find(results, "raw");
     return List.of(
-        Row.atMost(
-                2,
-                "lookup of a cached key",
-                matview.getPrimaryResult().getScore(),
-                raw.getPrimaryResult().getScore(),
-                "ns/op",
-                1.5)
+        Row.atMost(2, "lookup of a cached key", Jmh.score(matview), Jmh.score(raw), "ns/op", 1.5)
             .boundedBy("KafkaStreams.store per lookup"),
-        Row.info(2, "bytes allocated per lookup", allocated(matview), allocated(raw), "B/op"));
-  }
-
-  private static RunResult find(Collection<RunResult> results, String method) {
-    return results.stream()
-        .filter(result -> result.getParams().getBenchmark().endsWith("." + method))
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("JMH ran no benchmark named " + method));
-  }
-
-  private static double allocated(RunResult result) {
-    Map<String, Result> secondary = result.getSecondaryResults();
-    return secondary.entrySet().stream()
-        .filter(entry -> entry.getKey().endsWith("gc.alloc.rate.norm"))
-        .mapToDouble(entry -> entry.getValue().getScore())
-        .findFirst()
-        .orElse(Double.NaN);
+        Row.info(
+            2, "bytes allocated per lookup", Jmh.allocated(matview), Jmh.allocated(raw), "B/op"));
   }
 }

@@ -54,7 +54,16 @@ public final class ScanBenchmark implements Benchmark {
   public List<Row> run(BenchContext context) throws Exception {
     ClusterSpec spec = Clusters.twoInstances(context.flags());
     LoadedCluster cluster = context.cluster(spec);
-    int rounds = context.flags().integer("scan-rounds", 1);
+    int warmUps = context.flags().integer("scan-warm-ups", 1);
+    int rounds = context.flags().integer("scan-rounds", 3);
+    for (int round = 1; round <= warmUps; round++) {
+      context.log(TITLE + ": warm-up round " + round + ", not recorded");
+      for (String view : List.of(Clusters.TABLE_VIEW, Clusters.WINDOW_VIEW)) {
+        raw(context, cluster, view);
+      }
+      scan(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys");
+      scan(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows");
+    }
     Figures table = new Figures();
     Figures windows = new Figures();
     for (int round = 1; round <= rounds; round++) {
