@@ -3,7 +3,6 @@ package dev.matview.metrics;
 import dev.matview.query.LookupMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +12,7 @@ public final class LookupTimers implements LookupMetrics {
 
   private final MeterRegistry registry;
 
-  private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, Map<String, Timer>>> timers = new ConcurrentHashMap<>();
 
   /** Timers registered in {@code registry}. */
   public LookupTimers(MeterRegistry registry) {
@@ -22,15 +21,21 @@ public final class LookupTimers implements LookupMetrics {
 
   @Override
   public void record(String view, String route, String outcome, long nanos) {
-    this.timers
-        .computeIfAbsent(List.of(view, route, outcome), this::timer)
-        .record(nanos, TimeUnit.NANOSECONDS);
+    Map<String, Timer> byOutcome =
+        this.timers
+            .computeIfAbsent(view, (ignored) -> new ConcurrentHashMap<>())
+            .computeIfAbsent(route, (ignored) -> new ConcurrentHashMap<>());
+    Timer timer = byOutcome.get(outcome);
+    if (timer == null) {
+      timer = byOutcome.computeIfAbsent(outcome, (named) -> timer(view, route, named));
+    }
+    timer.record(nanos, TimeUnit.NANOSECONDS);
   }
 
-  private Timer timer(List<String> tags) {
+  private Timer timer(String view, String route, String outcome) {
     return Timer.builder("matview.lookups")
         .description("Lookups of views by key, with how they were routed and what they found")
-        .tags("view", tags.get(0), "route", tags.get(1), "outcome", tags.get(2))
+        .tags("view", view, "route", route, "outcome", outcome)
         .register(this.registry);
   }
 }

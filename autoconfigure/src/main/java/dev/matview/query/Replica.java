@@ -1,7 +1,5 @@
 package dev.matview.query;
 
-import java.util.Locale;
-
 /**
  * Which replica of a store partition answered, and how far behind its changelog it was.
  *
@@ -14,13 +12,19 @@ public record Replica(String servedBy, Role role, long offsetLag) {
   /** The role of an answering replica. */
   public enum Role {
     /** The replica that processes the partition's records. */
-    ACTIVE,
+    ACTIVE("active"),
     /** A warm copy kept from the changelog. */
-    STANDBY;
+    STANDBY("standby");
+
+    private final String label;
+
+    Role(String label) {
+      this.label = label;
+    }
 
     /** The lower-case name used in headers. */
     public String label() {
-      return name().toLowerCase(Locale.ROOT);
+      return this.label;
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.matview.web;
 import dev.matview.query.CallerContext;
 import dev.matview.query.InvalidQueryException;
 import dev.matview.query.PeerClient;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.context.request.RequestAttributes;
@@ -21,14 +22,17 @@ final class Callers {
     return new CallerContext(forwarded(headers), headers.getFirst(HttpHeaders.AUTHORIZATION));
   }
 
-  /** The caller with its per-request stale-read options, {@code allowStale} and {@code maxLag}. */
-  static CallerContext from(
-      HttpHeaders headers, String view, @Nullable String allowStale, @Nullable String maxLag) {
+  /**
+   * The caller of a lookup of {@code view}, read from {@code request} alone: its headers and its
+   * stale-read options, the query parameters {@code allowStale} and {@code maxLag}.
+   */
+  static CallerContext from(HttpServletRequest request, String view) {
     return new CallerContext(
-        forwarded(headers),
-        headers.getFirst(HttpHeaders.AUTHORIZATION),
-        allowStale(view, allowStale),
-        maxLag(view, maxLag));
+        "1".equals(request.getHeader(PeerClient.FORWARDED_HEADER))
+            && PeerRequestFilter.isPeer(request),
+        request.getHeader(HttpHeaders.AUTHORIZATION),
+        allowStale(view, request.getParameter("allowStale")),
+        maxLag(view, request.getParameter("maxLag")));
   }
 
   /**

@@ -86,15 +86,9 @@ public class ViewController {
 
   /** The current value of one key of a table view. */
   @GetMapping(path = "/{view}/keys/{key}", produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> key(
-      @PathVariable String view,
-      @RequestParam(required = false) @Nullable String allowStale,
-      @RequestParam(required = false) @Nullable String maxLag,
-      @RequestHeader HttpHeaders headers,
-      HttpServletRequest request) {
+  public ResponseEntity<?> key(@PathVariable String view, HttpServletRequest request) {
     String key = RequestParameters.pathKey(request, view, 0, this.maxKeyBytes);
-    Routed<KeyAnswer> routed =
-        this.queryService.get(view, key, Callers.from(headers, view, allowStale, maxLag));
+    Routed<KeyAnswer> routed = this.queryService.get(view, key, Callers.from(request, view));
     if (routed instanceof Routed.Relayed<KeyAnswer> relayed) {
       return Relay.of(relayed.response());
     }
@@ -117,9 +111,6 @@ public class ViewController {
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
-      @RequestParam(required = false) @Nullable String allowStale,
-      @RequestParam(required = false) @Nullable String maxLag,
-      @RequestHeader HttpHeaders headers,
       HttpServletRequest request) {
     Routed<WindowsAnswer> routed =
         this.queryService.windows(
@@ -127,7 +118,7 @@ public class ViewController {
             RequestParameters.pathKey(request, view, 1, this.maxKeyBytes),
             RequestParameters.instant(view, "from", from),
             RequestParameters.instant(view, "to", to),
-            Callers.from(headers, view, allowStale, maxLag));
+            Callers.from(request, view));
     if (routed instanceof Routed.Relayed<WindowsAnswer> relayed) {
       return Relay.of(relayed.response());
     }
