@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -82,7 +81,7 @@ public final class LocalStores {
         handle.markReady(readiness);
         return value;
       }
-      return value(view, handle.store().get(Bytes.wrap(serializedKey(view, key))));
+      return value(view, handle.get(serializedKey(view, key)));
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.notServing(view, key, partition, ex);
     }

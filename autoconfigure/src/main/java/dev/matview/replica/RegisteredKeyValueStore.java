@@ -32,6 +32,8 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
 
   private volatile int partition = NOT_OPENED;
 
+  private volatile @Nullable ReplicaHandle handle;
+
   RegisteredKeyValueStore(KeyValueStore<Bytes, byte[]> store, StoreHandles handles) {
     if (!(store instanceof TimestampedBytesStore)) {
       throw new IllegalArgumentException(
@@ -46,7 +48,7 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
     this.store.init(context, root);
     int opened = context.taskId().partition();
     this.partition = opened;
-    this.handles.opened(name(), opened, this.store);
+    this.handle = this.handles.opened(name(), opened, this.store);
   }
 
   @Override
@@ -54,6 +56,10 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
     int opened = this.partition;
     if (opened != NOT_OPENED) {
       this.handles.closed(name(), opened, this.store);
+    }
+    ReplicaHandle open = this.handle;
+    if (open != null) {
+      open.close();
     }
     this.store.close();
   }

@@ -1,8 +1,10 @@
 package dev.matview.replica;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One open store partition on this instance, and whether it may answer as the running active
@@ -21,9 +23,51 @@ public final class ReplicaHandle {
 
   private final AtomicLong readiness = new AtomicLong();
 
+  private final @Nullable DirectReads direct;
+
+  private final LongAdder readers = new LongAdder();
+
+  private volatile boolean closing;
+
   ReplicaHandle(KeyValueStore<Bytes, byte[]> store, int partition) {
     this.store = store;
     this.partition = partition;
+    this.direct = DirectReads.of(store);
+  }
+
+  /**
+   * The stored value of {@code key} (Kafka Streams' 8-byte timestamp, then the value), or {@code
+   * null}: read from RocksDB without the store's monitor while the store is open, else through the
+   * store, which refuses once closed.
+   *
+   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException when the store is closed
+   */
+  public byte @Nullable [] get(byte[] key) {
+    DirectReads reads = this.direct;
+    if (reads != null) {
+      this.readers.increment();
+      try {
+        if (!this.closing) {
+          return reads.get(this.store.name(), key);
+        }
+      } finally {
+        this.readers.decrement();
+      }
+    }
+    return this.store.get(Bytes.wrap(key));
+  }
+
+  /** Whether lookups read this store without its monitor. */
+  boolean readsDirectly() {
+    return this.direct != null;
+  }
+
+  /** Stops direct reads and waits for those under way, before Kafka Streams closes the store. */
+  void close() {
+    this.closing = true;
+    while (this.readers.sum() != 0) {
+      Thread.onSpinWait();
+    }
   }
 
   /** The store partition's bytes store, whose values carry Kafka Streams' 8-byte timestamp. */

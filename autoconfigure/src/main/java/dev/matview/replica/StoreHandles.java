@@ -34,10 +34,10 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return (slots != null) ? slots.get(partition) : null;
   }
 
-  void opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
-    this.stores
-        .computeIfAbsent(name, (ignored) -> new PartitionSlots())
-        .put(new ReplicaHandle(store, partition));
+  ReplicaHandle opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
+    ReplicaHandle handle = new ReplicaHandle(store, partition);
+    this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots()).put(handle);
+    return handle;
   }
 
   void closed(String name, int partition, KeyValueStore<Bytes, byte[]> store) {

@@ -1,6 +1,8 @@
 package dev.matview.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.matview.topology.RecordRules;
 import dev.matview.topology.ResolvedView;
@@ -10,10 +12,16 @@ import dev.matview.topology.ViewTopologyBuilder;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -21,6 +29,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
@@ -64,7 +73,12 @@ class StoreHandlesTests {
       clicks.pipeInput("page-1", mapper.writeValueAsString(new Click("page-1")), T0);
 
       ResolvedView<?, ?, ?> view = registry.find("clicks").orElseThrow();
-      byte[] stored = handle.store().get(Bytes.wrap(keyBytes(view, "page-1")));
+      assertThat(handle.readsDirectly())
+          .as("reads Kafka's RocksDB store without its monitor (Kafka Streams' internals changed?)")
+          .isTrue();
+      byte[] stored = handle.get(keyBytes(view, "page-1"));
+      assertThat(stored).isEqualTo(handle.store().get(Bytes.wrap(keyBytes(view, "page-1"))));
+      assertThat(handle.get(keyBytes(view, "page-2"))).isNull();
       assertThat(stored).as("Kafka Streams' timestamp, then the count").hasSize(16);
       Object count =
           view.aggregateSerde()
@@ -76,6 +90,60 @@ class StoreHandlesTests {
           .isEqualTo(2L);
     }
     assertThat(handles.handle("clicks", 0)).as("gone once Kafka Streams closed it").isNull();
+  }
+
+  @Test
+  void readsUnderWayFinishBeforeTheStoreClosesAndLaterOnesAreRefused() throws Exception {
+    JsonMapper mapper = JsonMapper.builder().build();
+    Map<String, ViewDefinition<?, ?, ?>> views =
+        Map.of("clicks", Views.from("clicks", Click.class).count());
+    ViewRegistry registry = ViewRegistry.of(views, new ViewSerdes(mapper), "app");
+    StoreHandles handles = new StoreHandles();
+    StreamsBuilder builder = new StreamsBuilder();
+    new ViewTopologyBuilder(builder, RecordRules.STANDARD, handles).addAll(registry);
+    TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config());
+    driver
+        .createInputTopic("clicks", new StringSerializer(), new StringSerializer())
+        .pipeInput("page-1", mapper.writeValueAsString(new Click("page-1")), T0);
+    ReplicaHandle handle = handles.handle("clicks", 0);
+    byte[] key = keyBytes(registry.find("clicks").orElseThrow(), "page-1");
+    AtomicLong answered = new AtomicLong();
+    AtomicLong refused = new AtomicLong();
+    AtomicReference<Throwable> unexpected = new AtomicReference<>();
+    AtomicBoolean closed = new AtomicBoolean();
+    List<Thread> readers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Thread reader =
+          new Thread(
+              () -> {
+                while (!closed.get() || refused.get() == 0) {
+                  try {
+                    assertThat(handle.get(key)).hasSize(16);
+                    answered.incrementAndGet();
+                  } catch (InvalidStateStoreException ex) {
+                    refused.incrementAndGet();
+                    if (closed.get()) {
+                      return;
+                    }
+                  } catch (Throwable ex) {
+                    unexpected.set(ex);
+                    return;
+                  }
+                }
+              });
+      reader.start();
+      readers.add(reader);
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> answered.get() > 1000);
+    driver.close();
+    closed.set(true);
+    for (Thread reader : readers) {
+      reader.join(Duration.ofSeconds(30).toMillis());
+      assertThat(reader.isAlive()).isFalse();
+    }
+    assertThat(unexpected.get()).isNull();
+    assertThat(refused.get()).as("reads after the close are refused").isPositive();
+    assertThatThrownBy(() -> handle.get(key)).isInstanceOf(InvalidStateStoreException.class);
   }
 
   @Test
