@@ -50,29 +50,35 @@ class StoreHandlesTests {
 
   @TempDir Path stateDir;
 
+  private final JsonMapper mapper = JsonMapper.builder().build();
+
+  private final ViewRegistry registry =
+      ViewRegistry.of(
+          Map.<String, ViewDefinition<?, ?, ?>>of(
+              "clicks", Views.from("clicks", Click.class).count()),
+          new ViewSerdes(this.mapper),
+          "app");
+
+  private final StoreHandles handles = new StoreHandles();
+
   @Test
   void holdsTheOpenStoreOfATableViewUntilKafkaStreamsClosesIt() {
-    JsonMapper mapper = JsonMapper.builder().build();
-    Map<String, ViewDefinition<?, ?, ?>> views =
-        Map.of("clicks", Views.from("clicks", Click.class).count());
-    ViewRegistry registry = ViewRegistry.of(views, new ViewSerdes(mapper), "app");
-    StoreHandles handles = new StoreHandles();
     StreamsBuilder builder = new StreamsBuilder();
-    new ViewTopologyBuilder(builder, RecordRules.STANDARD, handles).addAll(registry);
-    assertThat(handles.handle("clicks", 0)).isNull();
+    new ViewTopologyBuilder(builder, RecordRules.STANDARD, this.handles).addAll(this.registry);
+    assertThat(this.handles.handle("clicks", 0)).isNull();
     try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config())) {
-      ReplicaHandle handle = handles.handle("clicks", 0);
+      ReplicaHandle handle = this.handles.handle("clicks", 0);
       assertThat(handle).isNotNull();
       assertThat(handle.partition()).isZero();
       assertThat(handle.store()).isInstanceOf(TimestampedBytesStore.class);
-      assertThat(handles.handle("clicks", 1)).isNull();
-      assertThat(handles.handle("other", 0)).isNull();
+      assertThat(this.handles.handle("clicks", 1)).isNull();
+      assertThat(this.handles.handle("other", 0)).isNull();
       TestInputTopic<String, String> clicks =
           driver.createInputTopic("clicks", new StringSerializer(), new StringSerializer());
-      clicks.pipeInput("page-1", mapper.writeValueAsString(new Click("page-1")), T0);
-      clicks.pipeInput("page-1", mapper.writeValueAsString(new Click("page-1")), T0);
+      clicks.pipeInput("page-1", this.mapper.writeValueAsString(new Click("page-1")), T0);
+      clicks.pipeInput("page-1", this.mapper.writeValueAsString(new Click("page-1")), T0);
 
-      ResolvedView<?, ?, ?> view = registry.find("clicks").orElseThrow();
+      ResolvedView<?, ?, ?> view = this.registry.find("clicks").orElseThrow();
       assertThat(handle.readsDirectly())
           .as("reads Kafka's RocksDB store without its monitor (Kafka Streams' internals changed?)")
           .isTrue();
@@ -89,24 +95,19 @@ class StoreHandlesTests {
           .as("the same store, as Kafka Streams reads it")
           .isEqualTo(2L);
     }
-    assertThat(handles.handle("clicks", 0)).as("gone once Kafka Streams closed it").isNull();
+    assertThat(this.handles.handle("clicks", 0)).as("gone once Kafka Streams closed it").isNull();
   }
 
   @Test
   void readsUnderWayFinishBeforeTheStoreClosesAndLaterOnesAreRefused() throws Exception {
-    JsonMapper mapper = JsonMapper.builder().build();
-    Map<String, ViewDefinition<?, ?, ?>> views =
-        Map.of("clicks", Views.from("clicks", Click.class).count());
-    ViewRegistry registry = ViewRegistry.of(views, new ViewSerdes(mapper), "app");
-    StoreHandles handles = new StoreHandles();
     StreamsBuilder builder = new StreamsBuilder();
-    new ViewTopologyBuilder(builder, RecordRules.STANDARD, handles).addAll(registry);
+    new ViewTopologyBuilder(builder, RecordRules.STANDARD, this.handles).addAll(this.registry);
     TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config());
     driver
         .createInputTopic("clicks", new StringSerializer(), new StringSerializer())
-        .pipeInput("page-1", mapper.writeValueAsString(new Click("page-1")), T0);
-    ReplicaHandle handle = handles.handle("clicks", 0);
-    byte[] key = keyBytes(registry.find("clicks").orElseThrow(), "page-1");
+        .pipeInput("page-1", this.mapper.writeValueAsString(new Click("page-1")), T0);
+    ReplicaHandle handle = this.handles.handle("clicks", 0);
+    byte[] key = keyBytes(this.registry.find("clicks").orElseThrow(), "page-1");
     AtomicLong answered = new AtomicLong();
     AtomicLong refused = new AtomicLong();
     AtomicReference<Throwable> unexpected = new AtomicReference<>();
@@ -148,10 +149,9 @@ class StoreHandlesTests {
 
   @Test
   void isReadyOnceItsRestoreEndsAndNotWhileARestoreOrStandbyUpdateRuns() {
-    StoreHandles handles = new StoreHandles();
     KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore("clicks").get();
     handles.opened("clicks", 0, store);
-    ReplicaHandle handle = handles.handle("clicks", 0);
+    ReplicaHandle handle = this.handles.handle("clicks", 0);
     assertThat(handle.ready()).as("opened, not yet known to run").isFalse();
     handles.onRestoreStart(CHANGELOG, "clicks", 0, 10);
     assertThat(handle.ready()).isFalse();
@@ -165,9 +165,8 @@ class StoreHandlesTests {
 
   @Test
   void aLookupMarksItReadyOnlyIfNothingChangedSinceItLooked() {
-    StoreHandles handles = new StoreHandles();
     handles.opened("clicks", 0, Stores.inMemoryKeyValueStore("clicks").get());
-    ReplicaHandle handle = handles.handle("clicks", 0);
+    ReplicaHandle handle = this.handles.handle("clicks", 0);
 
     long seen = handle.readiness();
     handles.onRestoreStart(CHANGELOG, "clicks", 0, 10);
@@ -183,16 +182,15 @@ class StoreHandlesTests {
 
   @Test
   void aStoreClosedAfterAnotherOpenedTheSamePartitionLeavesTheNewOneRegistered() {
-    StoreHandles handles = new StoreHandles();
     KeyValueStore<Bytes, byte[]> first = Stores.inMemoryKeyValueStore("clicks").get();
     KeyValueStore<Bytes, byte[]> second = Stores.inMemoryKeyValueStore("clicks").get();
     handles.opened("clicks", 3, first);
     handles.opened("clicks", 3, second);
     handles.closed("clicks", 3, first);
-    assertThat(handles.handle("clicks", 3).store()).isSameAs(second);
-    assertThat(handles.handle("clicks", 2)).isNull();
+    assertThat(this.handles.handle("clicks", 3).store()).isSameAs(second);
+    assertThat(this.handles.handle("clicks", 2)).isNull();
     handles.closed("clicks", 3, second);
-    assertThat(handles.handle("clicks", 3)).isNull();
+    assertThat(this.handles.handle("clicks", 3)).isNull();
   }
 
   @SuppressWarnings("unchecked")
