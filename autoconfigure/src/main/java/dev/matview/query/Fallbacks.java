@@ -199,6 +199,10 @@ public final class Fallbacks {
   @FunctionalInterface
   interface LocalRead<T> {
 
-    T read(int partition, Replica replica);
+    /**
+     * Reads {@code partition}, which {@code replica} answers; only from a replica Kafka Streams
+     * runs as active when {@code exact}, else from this instance's replica whatever its state.
+     */
+    T read(int partition, Replica replica, boolean exact);
   }
 }

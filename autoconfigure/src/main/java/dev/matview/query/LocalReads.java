@@ -30,7 +30,10 @@ final class LocalReads {
   }
 
   /**
-   * Reads the active replica here; one that lags answers only when {@code stale} allows that lag.
+   * Reads the active replica here. One known to run caught up answers exactly (Kafka Streams
+   * confirms it the first time); one that lags, or that Kafka Streams does not yet run as active
+   * (it is being assigned, or was a standby a moment ago), answers only when {@code stale} allows
+   * its known lag, as a stale read; a replica whose lag is not known never answers stale.
    */
   <T> Routed<T> active(
       ResolvedView<?, ?, ?> view,
@@ -39,18 +42,32 @@ final class LocalReads {
       StaleReads stale,
       Fallbacks.LocalRead<T> read) {
     LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
-    long lag = state != null && state.role() == Replica.Role.ACTIVE ? state.lag() : 0;
-    Replica replica = new Replica(this.instance.describe(), Replica.Role.ACTIVE, lag);
+    boolean lagKnown = state != null && state.endOffset() >= 0;
+    long lag = (state != null && state.endOffset() >= 0) ? state.lag() : 0;
+    boolean staleAllowed = stale.enabled() && lagKnown && lag <= stale.maxLag();
     try {
-      if (!stale.enabled() || lag > stale.maxLag()) {
+      if (state == null || (state.role() == Replica.Role.ACTIVE && lag == 0)) {
+        try {
+          return new Routed.Local<>(read.read(partition, replica(0), true));
+        } catch (ViewUnavailableException ex) {
+          if (!staleAllowed) {
+            throw ex;
+          }
+        }
+      } else if (!staleAllowed) {
         this.stores.requireCaughtUp(view, key, partition);
+        return new Routed.Local<>(read.read(partition, replica(lag), true));
       }
-      return new Routed.Local<>(read.read(partition, replica));
+      return new Routed.Local<>(read.read(partition, replica(lag), false));
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
     } catch (KafkaException ex) {
       return new Routed.Refused<>(failed(view, key, partition, ex));
     }
+  }
+
+  private Replica replica(long lag) {
+    return new Replica(this.instance.describe(), Replica.Role.ACTIVE, lag);
   }
 
   /**
@@ -80,7 +97,7 @@ final class LocalReads {
     }
     Replica replica = new Replica(this.instance.describe(), state.role(), state.lag());
     try {
-      return new Routed.Local<>(read.read(partition, replica));
+      return new Routed.Local<>(read.read(partition, replica, false));
     } catch (ViewUnavailableException ex) {
       refusals.add("this instance's replica: " + ex.getMessage());
     } catch (KafkaException ex) {

@@ -175,15 +175,8 @@ public final class ViewQueryService {
         key,
         caller,
         () -> PeerPath.of(view.name(), "keys", rawKey),
-        (partition, replica) ->
-            new KeyAnswer(
-                key,
-                this.localStores.get(
-                    view,
-                    key,
-                    partition,
-                    replica.role() == Replica.Role.ACTIVE && replica.offsetLag() == 0),
-                replica));
+        (partition, replica, exact) ->
+            new KeyAnswer(key, this.localStores.get(view, key, partition, exact), replica));
   }
 
   /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
@@ -225,17 +218,10 @@ public final class ViewQueryService {
         caller,
         () ->
             PeerPath.of(view.name(), "keys", rawKey, "windows").param("from", from).param("to", to),
-        (partition, replica) ->
+        (partition, replica, exact) ->
             new WindowsAnswer(
                 key,
-                this.localStores.windows(
-                    view,
-                    window,
-                    key,
-                    partition,
-                    from,
-                    to,
-                    replica.role() == Replica.Role.ACTIVE && replica.offsetLag() == 0),
+                this.localStores.windows(view, window, key, partition, from, to, exact),
                 replica));
   }
 

@@ -177,7 +177,7 @@ class FallbacksTests {
         "k-1",
         2,
         new StaleReads(true, 100),
-        (partition, replica) -> {
+        (partition, replica, exact) -> {
           throw failure;
         });
   }
