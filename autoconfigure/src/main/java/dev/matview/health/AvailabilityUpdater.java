@@ -12,7 +12,6 @@ import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps Boot's application availability in line with the views, checking about once a second:
@@ -20,11 +19,8 @@ import org.springframework.context.SmartLifecycle;
  * stopped while it should run); it undoes only what it did, so it never accepts traffic that
  * something else refused, such as a shutdown.
  */
-public final class AvailabilityUpdater
-    implements SmartLifecycle, ApplicationListener<AvailabilityChangeEvent<?>> {
-
-  /** Starts after and stops before spring-kafka's factory bean, whose phase is MAX_VALUE-1000. */
-  static final int PHASE = Integer.MAX_VALUE - 900;
+public final class AvailabilityUpdater extends ScheduledLifecycle
+    implements ApplicationListener<AvailabilityChangeEvent<?>> {
 
   private static final Log logger = LogFactory.getLog(AvailabilityUpdater.class);
 
@@ -35,8 +31,6 @@ public final class AvailabilityUpdater
   private final ApplicationAvailability availability;
 
   private final ApplicationEventPublisher publisher;
-
-  private final DaemonSchedule schedule;
 
   private boolean refusedTraffic;
 
@@ -52,11 +46,11 @@ public final class AvailabilityUpdater
       ApplicationAvailability availability,
       ApplicationEventPublisher publisher,
       Duration period) {
+    super("matview-availability", Duration.ZERO, period);
     this.health = health;
     this.shouldRun = shouldRun;
     this.availability = availability;
     this.publisher = publisher;
-    this.schedule = new DaemonSchedule("matview-availability", this::tick, Duration.ZERO, period);
   }
 
   /** Compares the views' health with the availability and publishes what must change. */
@@ -82,7 +76,8 @@ public final class AvailabilityUpdater
     }
   }
 
-  private void tick() {
+  @Override
+  void tick() {
     try {
       update();
     } catch (RuntimeException ex) {
@@ -108,27 +103,7 @@ public final class AvailabilityUpdater
       } else if (event.getState() instanceof LivenessState) {
         this.brokeLiveness = false;
       }
-      this.schedule.runSoon();
+      runSoon();
     }
-  }
-
-  @Override
-  public void start() {
-    this.schedule.start();
-  }
-
-  @Override
-  public void stop() {
-    this.schedule.stop();
-  }
-
-  @Override
-  public boolean isRunning() {
-    return this.schedule.isRunning();
-  }
-
-  @Override
-  public int getPhase() {
-    return PHASE;
   }
 }

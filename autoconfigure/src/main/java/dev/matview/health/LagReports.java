@@ -9,7 +9,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.LagInfo;
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Feeds Kafka Streams' own lag reports ({@link KafkaStreams#allLocalStorePartitionLags()}, one
@@ -17,7 +16,7 @@ import org.springframework.context.SmartLifecycle;
  * path: a standby learns its changelog's end even when no new batch arrives, and a running active
  * replica's offsets stay live after its restore.
  */
-public final class LagReports implements SmartLifecycle {
+public final class LagReports extends ScheduledLifecycle {
 
   private static final Log logger = LogFactory.getLog(LagReports.class);
 
@@ -25,14 +24,12 @@ public final class LagReports implements SmartLifecycle {
 
   private final RestoreLagTracker tracker;
 
-  private final DaemonSchedule schedule;
-
   /** Reports of {@code streams} into {@code tracker}, every {@code period}. */
   public LagReports(
       Supplier<@Nullable KafkaStreams> streams, RestoreLagTracker tracker, Duration period) {
+    super("matview-lag-reports", period, period);
     this.streams = streams;
     this.tracker = tracker;
-    this.schedule = new DaemonSchedule("matview-lag-reports", this::tick, period, period);
   }
 
   /** Asks Kafka Streams for the lag of every local store partition and tells the tracker. */
@@ -58,31 +55,12 @@ public final class LagReports implements SmartLifecycle {
                         store, partition, lag.currentOffsetPosition(), lag.endOffsetPosition())));
   }
 
-  private void tick() {
+  @Override
+  void tick() {
     try {
       refresh();
     } catch (RuntimeException ex) {
       logger.warn("Could not read Kafka Streams' lag reports", ex);
     }
-  }
-
-  @Override
-  public void start() {
-    this.schedule.start();
-  }
-
-  @Override
-  public void stop() {
-    this.schedule.stop();
-  }
-
-  @Override
-  public boolean isRunning() {
-    return this.schedule.isRunning();
-  }
-
-  @Override
-  public int getPhase() {
-    return AvailabilityUpdater.PHASE;
   }
 }

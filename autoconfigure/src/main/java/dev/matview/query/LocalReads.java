@@ -42,8 +42,8 @@ final class LocalReads {
       StaleReads stale,
       Fallbacks.LocalRead<T> read) {
     LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
-    boolean lagKnown = state != null && state.endOffset() >= 0;
-    long lag = (state != null && state.endOffset() >= 0) ? state.lag() : 0;
+    boolean lagKnown = state != null && state.lagKnown();
+    long lag = (state != null && state.lagKnown()) ? state.lag() : 0;
     boolean staleAllowed = stale.enabled() && lagKnown && lag <= stale.maxLag();
     try {
       if (state == null || (state.role() == Replica.Role.ACTIVE && lag == 0)) {
@@ -90,7 +90,7 @@ final class LocalReads {
     if (state == null || state.lag() > stale.maxLag()) {
       refusals.add(
           "this instance's replica lags "
-              + (state != null && state.endOffset() >= 0
+              + (state != null && state.lagKnown()
                   ? state.lag() + " offsets"
                   : "an unknown number of offsets"));
       return null;

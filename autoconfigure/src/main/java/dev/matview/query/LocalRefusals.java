@@ -54,7 +54,7 @@ final class LocalRefusals {
             + "' is "
             + (state.role() == Replica.Role.ACTIVE ? "restoring" : "catching up")
             + " from its changelog: "
-            + (state.endOffset() < 0
+            + (!state.lagKnown()
                 ? "how far it is behind is not known yet"
                 : state.lag() + " of " + state.endOffset() + " offsets to go")
             + (eta != null ? ", about " + Math.max(1, eta.toSeconds()) + " s left" : ""),

@@ -21,5 +21,11 @@ public interface LocalReplicas {
    * @param endOffset one past the last changelog offset known, or negative while not known
    * @param eta estimated time until caught up, or {@code null}
    */
-  record State(Replica.Role role, long lag, long endOffset, @Nullable Duration eta) {}
+  record State(Replica.Role role, long lag, long endOffset, @Nullable Duration eta) {
+
+    /** Whether the changelog's end, and so the lag, is known. */
+    public boolean lagKnown() {
+      return this.endOffset >= 0;
+    }
+  }
 }

@@ -63,11 +63,6 @@ public final class PeerSlices {
         slice.exhausted());
   }
 
-  /** The token of a position that another instance sends back as {@code after}. */
-  @Nullable ScanPosition position(String viewName, @Nullable String token) {
-    return (token == null || token.isEmpty()) ? null : this.cursors.decodePosition(viewName, token);
-  }
-
   /** Keys, read back as their JSON. */
   static final Kind<KeyItem> KEYS =
       new Kind<>("keys", (item) -> new KeyItem(item.path("key"), item.path("value")));
@@ -79,9 +74,19 @@ public final class PeerSlices {
           (item) ->
               new WindowItem(
                   item.path("key"),
-                  Instant.ofEpochMilli(item.path("start").asLong()),
-                  Instant.ofEpochMilli(item.path("end").asLong()),
+                  epochMilli(item, "start"),
+                  epochMilli(item, "end"),
                   item.path("value")));
+
+  /** A window bound sent as epoch milliseconds; anything else makes the slice unreadable. */
+  private static Instant epochMilli(JsonNode item, String bound) {
+    JsonNode millis = item.path(bound);
+    if (!millis.isIntegralNumber() || !millis.canConvertToLong()) {
+      throw new IllegalArgumentException(
+          "a window's " + bound + " is not a whole number of epoch milliseconds");
+    }
+    return Instant.ofEpochMilli(millis.asLong());
+  }
 
   /**
    * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},

@@ -159,18 +159,7 @@ class ForwardingTests {
   @Test
   void saysTheInstancesDoNotShareASecretWhenTheOwnerRefusesASliceRequest() {
     this.owner.answering(403, Map.of(), "{\"status\":403}");
-    ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
-    ViewScanService scans =
-        new ViewScanService(
-            this.service,
-            new StubRouting(this.owner.owner(3)),
-            new LocalStores(() -> null),
-            new PeerClient("/views", ANSWER_TIMEOUT, null, TestPeers.requests(), false),
-            new KeyParser(serdes.mapper()),
-            new CursorCodec(TestPeers.trust()),
-            serdes.mapper(),
-            Clock.systemUTC(),
-            100);
+    ViewScanService scans = scans();
     assertThatExceptionOfType(ViewUnavailableException.class)
         .isThrownBy(() -> scans.keys("counts", null, null, 10, null, CallerContext.direct()))
         .withMessageContaining("do not share one secret")
@@ -178,6 +167,39 @@ class ForwardingTests {
         .withMessageNotContaining("127.0.0.1");
     assertThat(this.owner.received().get(0).get("path"))
         .isEqualTo("/views/counts/partitions/3/keys?limit=10");
+  }
+
+  @Test
+  void refusesASliceWhoseWindowBoundsAreNotEpochMilliseconds() {
+    this.owner.answering(
+        200,
+        Map.of(),
+        "{\"items\":[{\"key\":\"k-1\",\"start\":\"2026-03-01T10:00:00Z\",\"end\":60000,"
+            + "\"value\":1}],\"last\":null,\"exhausted\":true}");
+    Instant from = Instant.parse("2026-03-01T10:00:00Z");
+    assertThatExceptionOfType(ViewUnavailableException.class)
+        .isThrownBy(
+            () ->
+                scans()
+                    .windows(
+                        "per-minute", from, from.plusSeconds(60), 10, null, CallerContext.direct()))
+        .withMessageContaining("sent a slice that cannot be read")
+        .withMessageContaining("start")
+        .withMessageNotContaining("127.0.0.1");
+  }
+
+  private ViewScanService scans() {
+    ViewSerdes serdes = new ViewSerdes(JsonMapper.builder().build());
+    return new ViewScanService(
+        this.service,
+        new StubRouting(this.owner.owner(3)),
+        new LocalStores(() -> null),
+        new PeerClient("/views", ANSWER_TIMEOUT, null, TestPeers.requests(), false),
+        new KeyParser(serdes.mapper()),
+        new CursorCodec(TestPeers.trust()),
+        serdes.mapper(),
+        Clock.systemUTC(),
+        100);
   }
 
   private ViewQueryService service(int port, boolean trustedNetwork, Duration timeout) {

@@ -5,13 +5,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
 
-/** Runs one task on a named daemon thread at a fixed delay, between {@link #start} and stop. */
-final class DaemonSchedule {
+/**
+ * A lifecycle bean that runs its {@link #tick()} on a named daemon thread at a fixed delay, from
+ * its start until its stop.
+ */
+abstract class ScheduledLifecycle implements SmartLifecycle {
+
+  /** Starts after and stops before spring-kafka's factory bean, whose phase is MAX_VALUE-1000. */
+  static final int PHASE = Integer.MAX_VALUE - 900;
 
   private final String threadName;
-
-  private final Runnable task;
 
   private final Duration initialDelay;
 
@@ -19,14 +24,17 @@ final class DaemonSchedule {
 
   private @Nullable ScheduledExecutorService executor;
 
-  DaemonSchedule(String threadName, Runnable task, Duration initialDelay, Duration period) {
+  ScheduledLifecycle(String threadName, Duration initialDelay, Duration period) {
     this.threadName = threadName;
-    this.task = task;
     this.initialDelay = initialDelay;
     this.period = period;
   }
 
-  synchronized void start() {
+  /** One run of the task; it logs its own failures, so that the schedule goes on. */
+  abstract void tick();
+
+  @Override
+  public final synchronized void start() {
     if (this.executor == null) {
       ScheduledExecutorService executor =
           Executors.newSingleThreadScheduledExecutor(
@@ -36,26 +44,33 @@ final class DaemonSchedule {
                 return thread;
               });
       executor.scheduleWithFixedDelay(
-          this.task, this.initialDelay.toMillis(), this.period.toMillis(), TimeUnit.MILLISECONDS);
+          this::tick, this.initialDelay.toMillis(), this.period.toMillis(), TimeUnit.MILLISECONDS);
       this.executor = executor;
     }
   }
 
-  synchronized void stop() {
+  @Override
+  public final synchronized void stop() {
     if (this.executor != null) {
       this.executor.shutdownNow();
       this.executor = null;
     }
   }
 
-  synchronized boolean isRunning() {
+  @Override
+  public final synchronized boolean isRunning() {
     return this.executor != null;
   }
 
+  @Override
+  public final int getPhase() {
+    return PHASE;
+  }
+
   /** Runs the task once soon, besides its schedule, if running. */
-  synchronized void runSoon() {
+  final synchronized void runSoon() {
     if (this.executor != null) {
-      this.executor.execute(this.task);
+      this.executor.execute(this::tick);
     }
   }
 }
