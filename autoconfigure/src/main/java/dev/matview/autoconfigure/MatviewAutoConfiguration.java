@@ -7,6 +7,7 @@ import dev.matview.peer.PeerTrust;
 import dev.matview.peer.SecretAgreement;
 import dev.matview.query.CursorCodec;
 import dev.matview.query.Fallbacks;
+import dev.matview.query.InstanceMemory;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.LocalReplicas;
@@ -32,9 +33,11 @@ import dev.matview.topology.ViewTopologyBuilder;
 import dev.matview.view.DecimalBounds;
 import dev.matview.view.ViewDefinition;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -183,9 +186,17 @@ public final class MatviewAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ReplicaDirectory matviewReplicaDirectory(ViewRegistry registry) {
+  ReplicaDirectory matviewReplicaDirectory(
+      ViewRegistry registry, ObjectProvider<StreamsBuilderFactoryBean> factoryBean) {
+    InstanceMemory memory =
+        InstanceMemory.inFile(
+            () ->
+                Path.of(
+                    StateDir.of(factoryBean.getObject().getStreamsConfiguration()),
+                    registry.applicationId(),
+                    InstanceMemory.FILE_NAME));
     return new ReplicaDirectory(
-        registry.all(), registry.applicationId(), DIRECTORY_REFRESH_INTERVAL);
+        registry.all(), registry.applicationId(), DIRECTORY_REFRESH_INTERVAL, memory);
   }
 
   @Bean
@@ -241,6 +252,22 @@ public final class MatviewAutoConfiguration {
           "matview.peers.agreement-timeout", timeout, "It must be positive, for example 30s.");
     }
     return new PeerSecretConfigurer(trust, new SecretAgreement(timeout));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewPeerSecretLifecycle")
+  PeerSecretLifecycle matviewPeerSecretLifecycle(
+      PeerSecretConfigurer configurer, BeanFactory beanFactory) {
+    return new PeerSecretLifecycle(configurer, factoryBeanLookup(beanFactory));
+  }
+
+  /** Looks the default factory bean up when called, so that a lifecycle does not depend on it. */
+  static Supplier<StreamsBuilderFactoryBean> factoryBeanLookup(BeanFactory beanFactory) {
+    return () ->
+        beanFactory.getBean(
+            BeanFactory.FACTORY_BEAN_PREFIX
+                + KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME,
+            StreamsBuilderFactoryBean.class);
   }
 
   @Bean
@@ -394,13 +421,7 @@ public final class MatviewAutoConfiguration {
     @ConditionalOnMissingBean
     StartupChecksLifecycle matviewStartupChecksLifecycle(
         BeanFactory beanFactory, StartupChecks checks) {
-      return new StartupChecksLifecycle(
-          () ->
-              beanFactory.getBean(
-                  BeanFactory.FACTORY_BEAN_PREFIX
-                      + KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME,
-                  StreamsBuilderFactoryBean.class),
-          checks);
+      return new StartupChecksLifecycle(factoryBeanLookup(beanFactory), checks);
     }
   }
 

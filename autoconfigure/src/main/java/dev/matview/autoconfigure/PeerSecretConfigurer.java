@@ -14,7 +14,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 /**
  * Agrees on the instances' shared secret through Kafka just before Kafka Streams is created, when
  * none is configured, whether Kafka Streams starts with the context or later: a streams customizer
- * that does so wraps the one already set, which still creates and customizes Kafka Streams.
+ * that does so wraps the one already set, which still creates and customizes Kafka Streams. {@link
+ * PeerSecretLifecycle} agrees earlier, before the web server starts, when Kafka Streams starts with
+ * the context.
  */
 final class PeerSecretConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
@@ -34,6 +36,18 @@ final class PeerSecretConfigurer implements StreamsBuilderFactoryBeanConfigurer 
         new AgreeFirst((current != null) ? current : (kafkaStreams) -> {}));
   }
 
+  /**
+   * Agrees on the secret with the other instances of the application that {@code properties}
+   * configure, unless it is known already.
+   */
+  void agreeOnce(Properties properties) {
+    synchronized (this.trust) {
+      if (!this.trust.isEstablished()) {
+        this.trust.establish(this.agreement.agree(properties));
+      }
+    }
+  }
+
   @Override
   public int getOrder() {
     return Ordered.LOWEST_PRECEDENCE - 1;
@@ -51,12 +65,7 @@ final class PeerSecretConfigurer implements StreamsBuilderFactoryBeanConfigurer 
     @Override
     public KafkaStreams initKafkaStreams(
         Topology topology, Properties properties, KafkaClientSupplier clientSupplier) {
-      PeerTrust trust = PeerSecretConfigurer.this.trust;
-      synchronized (trust) {
-        if (!trust.isEstablished()) {
-          trust.establish(PeerSecretConfigurer.this.agreement.agree(properties));
-        }
-      }
+      agreeOnce(properties);
       return this.delegate.initKafkaStreams(topology, properties, clientSupplier);
     }
 

@@ -15,8 +15,18 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PeerRequests {
 
-  /** Marks a request that another instance forwarded; it is never forwarded again. */
+  /**
+   * Marks a request that another instance sent: {@value #FORWARDED} when it is to be answered here,
+   * never forwarded again; {@value #RELAYED} when it is to be routed here as a client's would be,
+   * except that it is never relayed again.
+   */
   public static final String FORWARDED_HEADER = "Matview-Forwarded";
+
+  /** The {@link #FORWARDED_HEADER} value of a request to answer here. */
+  public static final String FORWARDED = "1";
+
+  /** The {@link #FORWARDED_HEADER} value of a request to route here. */
+  public static final String RELAYED = "relay";
 
   /** Carries the signature of a request between instances. */
   public static final String SIGNATURE_HEADER = "Matview-Signature";

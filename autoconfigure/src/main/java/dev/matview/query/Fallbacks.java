@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * Chooses the replica that answers a key lookup. The active replica first, here or on its instance;
  * when it refuses and the caller allows stale reads, at once: this instance's own replica, then the
  * standbys on other instances, then, while the instances rebalance, the instance that held the
- * active replica before; each only within the caller's lag bound. Instances that refused a
+ * active replica before; each only within the caller's lag bound. While this instance cannot place
+ * the key at all, {@link Relays} asks another instance to route it. Instances that refused a
  * connection or did not answer in time are skipped while {@link PeerMarks} says they are down.
  * Every outcome is a value; nothing here signals a refusal by throwing.
  */
@@ -28,6 +29,8 @@ public final class Fallbacks {
   private final PeerMarks marks;
 
   private final LookupGate gate;
+
+  private final Relays relays;
 
   /**
    * Fallbacks that find replicas through {@code routing}, read this instance's with {@code
@@ -50,6 +53,7 @@ public final class Fallbacks {
     this.staleReads = staleReads;
     this.marks = marks;
     this.gate = gate;
+    this.relays = new Relays(routing, peers, marks);
   }
 
   /** Whether lookups are refused because this instance shuts down. */
@@ -69,7 +73,9 @@ public final class Fallbacks {
     }
     Placement placement = this.routing.placeKey(view, key);
     if (placement instanceof Refusal refusal) {
-      return new Routed.Refused<>(refusal);
+      return Relays.applies(refusal, caller)
+          ? this.relays.relay(view, caller, pathInView, refusal)
+          : new Routed.Refused<>(refusal);
     }
     KeyReplicas replicas = (KeyReplicas) placement;
     StaleReads stale = this.staleReads.forCaller(caller);

@@ -38,7 +38,7 @@ final class PeerAnswers {
       return answer;
     }
     if (!isProblem(response)) {
-      PeerClient.warn(owner, view, "answered " + status + " without a problem detail");
+      PeerFailures.warn(owner, view, "answered " + status + " without a problem detail");
       return new Routed.Refused<>(
           Refusal.ofPeer(
               Refusal.Reason.FAILED,

@@ -2,20 +2,17 @@ package dev.matview.query;
 
 import dev.matview.peer.PeerRequests;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,8 +25,6 @@ public final class PeerClient {
 
   /** Marks a request that another instance forwarded; it is never forwarded again. */
   public static final String FORWARDED_HEADER = PeerRequests.FORWARDED_HEADER;
-
-  private static final Log logger = LogFactory.getLog(PeerClient.class);
 
   private static final Duration RETRY = StreamsRouting.REBALANCE_RETRY;
 
@@ -92,16 +87,17 @@ public final class PeerClient {
       Duration timeout) {
     Routed<PeerResponse> answer = fetch(view, owner, pathAndQuery, caller, timeout);
     if (answer instanceof Routed.Refused<PeerResponse> refused) {
-      throw thrown(owner, refused.refusal());
+      throw PeerFailures.thrown(owner, refused.refusal());
     }
     return ((Routed.Relayed<PeerResponse>) answer).response();
   }
 
   /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner} as {@link #get} does, and tells a
-   * failure to reach it as a refusal: {@link Refusal.Reason#UNREACHABLE} when it refused the
-   * connection or could not be connected to, {@link Refusal.Reason#TIMEOUT} when it did not answer
-   * within {@code timeout}, {@link Refusal.Reason#UNAVAILABLE} when it failed otherwise.
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} to be answered there, as {@link
+   * #get} does, and tells a failure to reach it as a refusal: {@link Refusal.Reason#UNREACHABLE}
+   * when it refused the connection or could not be connected to, {@link Refusal.Reason#TIMEOUT}
+   * when it did not answer within {@code timeout}, {@link Refusal.Reason#UNAVAILABLE} when it
+   * failed otherwise.
    */
   public <T> Routed<T> fetch(
       String view,
@@ -109,18 +105,53 @@ public final class PeerClient {
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
+    HttpRequest.Builder request;
     try {
-      HttpRequest request =
-          request(view, owner, "GET", pathAndQuery, null, caller, timeout).build();
-      return new Routed.Relayed<>(
-          answer(this.client.send(request, HttpResponse.BodyHandlers.ofByteArray())));
+      request =
+          request(
+              view, owner.host(), owner.partition(), PeerRequests.FORWARDED, pathAndQuery, null);
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
+    }
+    return exchange(
+        request, caller, timeout, (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
+  }
+
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there as a client's
+   * lookup would be, for a lookup that this instance cannot place; failures come back as refusals,
+   * as from {@link #fetch}.
+   */
+  public <T> Routed<T> relay(
+      String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
+    HttpRequest.Builder request;
+    try {
+      request = request(view, host, null, PeerRequests.RELAYED, pathAndQuery, null);
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
+    }
+    return exchange(
+        request, caller, timeout, (failure) -> PeerFailures.ofRelay(view, host, failure, timeout));
+  }
+
+  private <T> Routed<T> exchange(
+      HttpRequest.Builder request,
+      CallerContext caller,
+      Duration timeout,
+      Function<Exception, Refusal> failed) {
+    if (caller.authorization() != null && this.sendsCredentials) {
+      request.header("Authorization", caller.authorization());
+    }
+    try {
+      return new Routed.Relayed<>(
+          answer(
+              this.client.send(
+                  request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray())));
     } catch (IOException ex) {
-      return new Routed.Refused<>(refusal(view, owner, ex, timeout));
+      return new Routed.Refused<>(failed.apply(ex));
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
-      return new Routed.Refused<>(refusal(view, owner, ex, timeout));
+      return new Routed.Refused<>(failed.apply(ex));
     }
   }
 
@@ -133,122 +164,57 @@ public final class PeerClient {
       CallerContext caller,
       Duration timeout) {
     HttpRequest.Builder request =
-        request(view, owner, "POST", pathAndQuery, json, caller, timeout)
+        request(view, owner.host(), owner.partition(), PeerRequests.FORWARDED, pathAndQuery, json)
+            .timeout(timeout)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(json));
-    return send(view, owner, request, timeout);
-  }
-
-  private HttpRequest.Builder request(
-      String view,
-      PartitionOwner owner,
-      String method,
-      String pathAndQuery,
-      byte @Nullable [] body,
-      CallerContext caller,
-      Duration timeout) {
-    URI uri =
-        URI.create(
-            this.scheme
-                + "://"
-                + owner.host().host()
-                + ":"
-                + owner.host().port()
-                + this.basePath
-                + pathAndQuery);
-    String sent = uri.getRawPath() + (uri.getRawQuery() != null ? "?" + uri.getRawQuery() : "");
-    String signature = this.requests.sign(method, sent, body);
-    if (signature == null) {
-      throw new ViewUnavailableException(
-          view,
-          null,
-          owner.partition(),
-          "This instance has not agreed on a secret with the other instances yet, so it cannot"
-              + " ask them",
-          RETRY);
-    }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri)
-            .timeout(timeout)
-            .header(FORWARDED_HEADER, "1")
-            .header(PeerRequests.SIGNATURE_HEADER, signature)
-            .header("Accept", "application/json, application/problem+json");
     if (caller.authorization() != null && this.sendsCredentials) {
       request.header("Authorization", caller.authorization());
     }
-    return request;
-  }
-
-  private CompletableFuture<PeerResponse> send(
-      String view, PartitionOwner owner, HttpRequest.Builder request, Duration timeout) {
     return this.client
         .sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
-        .orTimeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
         .handle(
             (response, failure) -> {
               if (failure != null) {
-                throw translate(view, owner, unwrap(failure), timeout);
+                throw PeerFailures.translate(view, owner, PeerFailures.unwrap(failure), timeout);
               }
               return answer(response);
             });
   }
 
+  /**
+   * A signed request to {@code host} carrying {@code marker}, a GET unless {@code body} is given.
+   */
+  private HttpRequest.Builder request(
+      String view,
+      HostInfo host,
+      @Nullable Integer partition,
+      String marker,
+      String pathAndQuery,
+      byte @Nullable [] body) {
+    URI uri =
+        URI.create(
+            this.scheme + "://" + host.host() + ":" + host.port() + this.basePath + pathAndQuery);
+    String sent = uri.getRawPath() + (uri.getRawQuery() != null ? "?" + uri.getRawQuery() : "");
+    String signature = this.requests.sign(body != null ? "POST" : "GET", sent, body);
+    if (signature == null) {
+      throw new ViewUnavailableException(
+          view,
+          null,
+          partition,
+          "This instance has not agreed on a secret with the other instances yet, so it cannot"
+              + " ask them",
+          RETRY);
+    }
+    return HttpRequest.newBuilder(uri)
+        .header(FORWARDED_HEADER, marker)
+        .header(PeerRequests.SIGNATURE_HEADER, signature)
+        .header("Accept", "application/json, application/problem+json");
+  }
+
   private static PeerResponse answer(HttpResponse<byte[]> response) {
     return new PeerResponse(response.statusCode(), response.headers(), response.body());
-  }
-
-  private static RuntimeException translate(
-      String view, PartitionOwner owner, Throwable failure, Duration timeout) {
-    if (!(failure instanceof Exception exception)
-        || !(failure instanceof IOException || failure instanceof TimeoutException)) {
-      return failure instanceof RuntimeException runtime
-          ? runtime
-          : new IllegalStateException("Forwarding to another instance failed", failure);
-    }
-    return thrown(owner, refusal(view, owner, exception, timeout));
-  }
-
-  private static RuntimeException thrown(PartitionOwner owner, Refusal refusal) {
-    return refusal.reason() == Refusal.Reason.TIMEOUT
-        ? new ViewTimeoutException(
-            refusal.view(), owner.partition(), owner.describe(), refusal.detail())
-        : refusal.toException();
-  }
-
-  /**
-   * The refusal that a {@code failure} of a request to {@code owner} tells: an I/O failure, a
-   * timeout or an interrupt of the waiting thread.
-   */
-  private static Refusal refusal(
-      String view, PartitionOwner owner, Exception failure, Duration timeout) {
-    Refusal.Reason reason = Refusal.Reason.UNAVAILABLE;
-    String what = "failed to answer";
-    if (failure instanceof HttpConnectTimeoutException || failure instanceof ConnectException) {
-      reason = Refusal.Reason.UNREACHABLE;
-      what = "cannot be reached";
-    } else if (failure instanceof HttpTimeoutException || failure instanceof TimeoutException) {
-      reason = Refusal.Reason.TIMEOUT;
-      what = "did not answer within " + timeout.toMillis() + " ms";
-    } else if (failure instanceof InterruptedException) {
-      what = "was not waited for: the request thread was interrupted";
-    }
-    warn(owner, view, what + " (" + failure + ")");
-    String owned =
-        "Partition " + owner.partition() + " of view '" + view + "' is owned by another instance";
-    return new Refusal(reason, view, null, owner.partition(), owned + ", which " + what, RETRY);
-  }
-
-  /** Logs at WARN what went wrong with {@code owner} of a partition of {@code view}. */
-  static void warn(PartitionOwner owner, String view, String what) {
-    logger.warn(
-        "The owner "
-            + owner.describe()
-            + " of partition "
-            + owner.partition()
-            + " of view '"
-            + view
-            + "' "
-            + what);
   }
 
   /** Waits for {@code future}, which completes within its own timeout, and throws its failure. */
@@ -256,18 +222,10 @@ public final class PeerClient {
     try {
       return future.join();
     } catch (CompletionException ex) {
-      Throwable cause = unwrap(ex);
+      Throwable cause = PeerFailures.unwrap(ex);
       throw cause instanceof RuntimeException runtime
           ? runtime
           : new IllegalStateException(cause.getMessage(), cause);
     }
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    Throwable cause = failure;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 }

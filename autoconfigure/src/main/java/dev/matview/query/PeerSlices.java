@@ -111,7 +111,7 @@ public final class PeerSlices {
     path.param("after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
     PeerResponse response = this.peers.get(view.name(), owner, path.toString(), caller, timeout);
     if (response.status() == 403) {
-      PeerClient.warn(
+      PeerFailures.warn(
           owner,
           view.name(),
           "refused this instance's signed request: the two do not share one secret;"
@@ -137,7 +137,7 @@ public final class PeerSlices {
           last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
           body.path("exhausted").asBoolean());
     } catch (JacksonException | IllegalArgumentException ex) {
-      PeerClient.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
+      PeerFailures.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
       throw unreadable(view, owner, "sent a slice that cannot be read: " + ex.getMessage());
     }
   }

@@ -44,28 +44,34 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
 
   private final ReentrantLock rebuilding = new ReentrantLock();
 
-  private volatile @Nullable Source source;
+  private final InstanceMemory memory;
 
-  private volatile Snapshot snapshot = Snapshot.EMPTY;
+  private volatile @Nullable DirectorySource source;
+
+  private volatile DirectorySnapshot snapshot = DirectorySnapshot.EMPTY;
 
   private volatile long nextRefresh;
 
   /**
    * A directory of {@code views}, whose topics {@code applicationId} names, that a lookup rebuilds
-   * at most every {@code refreshInterval}.
+   * at most every {@code refreshInterval}, and which keeps the instances of each running assignment
+   * in {@code memory}.
    */
   public ReplicaDirectory(
       Collection<? extends ResolvedView<?, ?, ?>> views,
       String applicationId,
-      Duration refreshInterval) {
-    this(views, applicationId, refreshInterval, System::nanoTime);
+      Duration refreshInterval,
+      InstanceMemory memory) {
+    this(views, applicationId, refreshInterval, memory, System::nanoTime);
   }
 
   ReplicaDirectory(
       Collection<? extends ResolvedView<?, ?, ?>> views,
       String applicationId,
       Duration refreshInterval,
+      InstanceMemory memory,
       LongSupplier nanoTime) {
+    this.memory = memory;
     Map<String, String> inputTopics = new LinkedHashMap<>();
     views.forEach((view) -> inputTopics.put(view.storeName(), view.inputTopic(applicationId)));
     this.inputTopics = Map.copyOf(inputTopics);
@@ -76,13 +82,13 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
 
   /** Follows {@code streams}, which has just started, in place of any Kafka Streams before it. */
   public void attach(KafkaStreams streams) {
-    attach(new StreamsSource(streams));
+    attach(DirectorySource.of(streams));
   }
 
-  void attach(Source source) {
+  void attach(DirectorySource source) {
     this.rebuilding.lock();
     try {
-      this.snapshot = Snapshot.EMPTY;
+      this.snapshot = DirectorySnapshot.EMPTY;
       this.source = source;
       rebuild(source);
     } finally {
@@ -94,9 +100,10 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
   public void detach(KafkaStreams streams) {
     this.rebuilding.lock();
     try {
-      if (this.source instanceof StreamsSource followed && followed.streams() == streams) {
+      if (this.source instanceof DirectorySource.Streams followed
+          && followed.streams() == streams) {
         this.source = null;
-        this.snapshot = Snapshot.EMPTY;
+        this.snapshot = DirectorySnapshot.EMPTY;
       }
     } finally {
       this.rebuilding.unlock();
@@ -106,7 +113,7 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
   /** Rebuilds the snapshot from the metadata of the Kafka Streams followed, in its new state. */
   @Override
   public void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
-    Source current = this.source;
+    DirectorySource current = this.source;
     if (current == null) {
       return;
     }
@@ -122,7 +129,7 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
 
   /** The state of the Kafka Streams followed, or {@code null} when none has started. */
   public KafkaStreams.@Nullable State state() {
-    Source current = this.source;
+    DirectorySource current = this.source;
     return (current != null) ? current.state() : null;
   }
 
@@ -131,11 +138,11 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
    * which every partition of it has an owner has been built since Kafka Streams started.
    */
   public @Nullable ViewReplicas replicas(String storeName) {
-    Source followed = this.source;
+    DirectorySource followed = this.source;
     if (followed == null) {
       return null;
     }
-    Snapshot current = this.snapshot;
+    DirectorySnapshot current = this.snapshot;
     ViewReplicas replicas = current.views().get(storeName);
     KafkaStreams.State state = followed.state();
     if (replicas == null
@@ -148,7 +155,7 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
     return (replicas != null && replicas.complete()) ? replicas : null;
   }
 
-  private void refresh(Source followed) {
+  private void refresh(DirectorySource followed) {
     if (this.nanoTime.getAsLong() - this.nextRefresh < 0 || !this.rebuilding.tryLock()) {
       return;
     }
@@ -166,12 +173,13 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
    * rebalance, each partition whose active replica moved since the last complete snapshot built
    * while running names the instance that held it as its previous owner.
    */
-  private void rebuild(Source followed) {
+  private void rebuild(DirectorySource followed) {
     this.nextRefresh = this.nanoTime.getAsLong() + this.refreshNanos;
     KafkaStreams.State state = followed.state();
-    Snapshot previous = this.snapshot;
+    DirectorySnapshot previous = this.snapshot;
     if (!state.isRunningOrRebalancing()) {
-      this.snapshot = new Snapshot(state, previous.views(), previous.stable(), previous.hosts());
+      this.snapshot =
+          new DirectorySnapshot(state, previous.views(), previous.stable(), previous.hosts());
       return;
     }
     Collection<StreamsMetadata> metadata;
@@ -219,7 +227,20 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
     }
     Set<HostInfo> hosts = new HashSet<>();
     metadata.forEach((instance) -> hosts.add(instance.hostInfo()));
-    this.snapshot = new Snapshot(state, Map.copyOf(views), Map.copyOf(stable), Set.copyOf(hosts));
+    this.snapshot =
+        new DirectorySnapshot(state, Map.copyOf(views), Map.copyOf(stable), Set.copyOf(hosts));
+    if (running) {
+      this.memory.remember(hosts);
+    }
+  }
+
+  /**
+   * The instances of the application: those the last snapshot names, or while it names none (Kafka
+   * Streams here has not been assigned yet), those remembered from the last running assignment.
+   */
+  public Collection<HostInfo> instances() {
+    Set<HostInfo> named = this.snapshot.hosts();
+    return named.isEmpty() ? this.memory.recalled() : named;
   }
 
   /**
@@ -228,49 +249,5 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
    */
   public boolean names(HostInfo host) {
     return this.snapshot.hosts().contains(host);
-  }
-
-  /** What the directory reads of a Kafka Streams, apart so that tests can feed it values. */
-  interface Source {
-
-    /** Its state now. */
-    KafkaStreams.State state();
-
-    /**
-     * The metadata of every instance.
-     *
-     * @throws StreamsNotStartedException or {@link IllegalStateException} when it is not running
-     */
-    Collection<StreamsMetadata> metadata();
-  }
-
-  private record StreamsSource(KafkaStreams streams) implements Source {
-
-    @Override
-    public KafkaStreams.State state() {
-      return this.streams.state();
-    }
-
-    @Override
-    public Collection<StreamsMetadata> metadata() {
-      return this.streams.metadataForAllStreamsClients();
-    }
-  }
-
-  /**
-   * The replicas of every view, as built while Kafka Streams was in {@code state}.
-   *
-   * @param state the state, or {@code null} before any build
-   * @param views the replicas of each view by store name
-   * @param stable the last complete replicas of each view built while Kafka Streams was running
-   * @param hosts every instance the metadata named
-   */
-  private record Snapshot(
-      KafkaStreams.@Nullable State state,
-      Map<String, ViewReplicas> views,
-      Map<String, ViewReplicas> stable,
-      Set<HostInfo> hosts) {
-
-    static final Snapshot EMPTY = new Snapshot(null, Map.of(), Map.of(), Set.of());
   }
 }

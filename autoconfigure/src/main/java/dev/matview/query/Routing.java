@@ -1,7 +1,9 @@
 package dev.matview.query;
 
 import dev.matview.topology.ResolvedView;
+import java.util.Collection;
 import java.util.List;
+import org.apache.kafka.streams.state.HostInfo;
 
 /** Says which partition holds a key and which instance owns each partition of a view's store. */
 public interface Routing {
@@ -41,4 +43,12 @@ public interface Routing {
 
   /** Whether {@code owner} is this instance. */
   boolean isLocal(PartitionOwner owner);
+
+  /**
+   * The other instances of the application, which may route a lookup that this instance cannot
+   * place; none by default.
+   */
+  default Collection<HostInfo> otherInstances() {
+    return List.of();
+  }
 }

@@ -2,12 +2,14 @@ package dev.matview.query;
 
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -109,6 +111,20 @@ public final class StreamsRouting implements Routing {
   @Override
   public boolean isLocal(PartitionOwner owner) {
     return Objects.equals(owner.host(), this.localInstance.hostInfo());
+  }
+
+  /**
+   * The instances the directory names, or while it names none, those remembered from this
+   * instance's last running assignment; never this instance.
+   */
+  @Override
+  public Collection<HostInfo> otherInstances() {
+    Collection<HostInfo> known = this.directory.instances();
+    HostInfo self = this.localInstance.hostInfo();
+    if (self == null || !known.contains(self)) {
+      return known;
+    }
+    return known.stream().filter((host) -> !host.equals(self)).toList();
   }
 
   /** A refusal when Kafka Streams is neither running nor rebalancing, else {@code null}. */

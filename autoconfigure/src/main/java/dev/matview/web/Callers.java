@@ -1,8 +1,8 @@
 package dev.matview.web;
 
+import dev.matview.peer.PeerRequests;
 import dev.matview.query.CallerContext;
 import dev.matview.query.InvalidQueryException;
-import dev.matview.query.PeerClient;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -27,12 +27,14 @@ final class Callers {
    * stale-read options, the query parameters {@code allowStale} and {@code maxLag}.
    */
   static CallerContext from(HttpServletRequest request, String view) {
+    String marker = request.getHeader(PeerRequests.FORWARDED_HEADER);
+    boolean peer = marker != null && PeerRequestFilter.isPeer(request);
     return new CallerContext(
-        "1".equals(request.getHeader(PeerClient.FORWARDED_HEADER))
-            && PeerRequestFilter.isPeer(request),
+        peer && PeerRequests.FORWARDED.equals(marker),
         request.getHeader(HttpHeaders.AUTHORIZATION),
         allowStale(view, request.getParameter("allowStale")),
-        maxLag(view, request.getParameter("maxLag")));
+        maxLag(view, request.getParameter("maxLag")),
+        peer && PeerRequests.RELAYED.equals(marker));
   }
 
   /**
@@ -45,7 +47,7 @@ final class Callers {
   }
 
   private static boolean forwarded(HttpHeaders headers) {
-    if (!"1".equals(headers.getFirst(PeerClient.FORWARDED_HEADER))) {
+    if (!PeerRequests.FORWARDED.equals(headers.getFirst(PeerRequests.FORWARDED_HEADER))) {
       return false;
     }
     RequestAttributes request = RequestContextHolder.getRequestAttributes();

@@ -6,6 +6,7 @@ import static org.mockito.Mockito.mock;
 
 import dev.matview.check.StartupChecks;
 import dev.matview.peer.TestPeers;
+import dev.matview.query.InstanceMemory;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.LocalStores;
@@ -45,6 +46,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
@@ -418,15 +420,22 @@ class MatviewAutoConfigurationTests {
   }
 
   @Test
-  void checksTheTopicsInThePhaseJustBeforeKafkaStreamsStartsAndOnlyWhenItStarts() {
+  void
+      checksTheTopicsThenAgreesOnTheSecretBeforeTheWebServerAndKafkaStreamsStartOnlyWhenItStarts() {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
         .run(
             (context) -> {
               StartupChecksLifecycle checks = context.getBean(StartupChecksLifecycle.class);
-              assertThat(checks.getPhase()).isEqualTo(factoryBean(context).getPhase() - 1);
+              PeerSecretLifecycle secret = context.getBean(PeerSecretLifecycle.class);
+              assertThat(checks.getPhase())
+                  .isEqualTo(WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE - 2)
+                  .isLessThan(factoryBean(context).getPhase());
+              assertThat(secret.getPhase()).isEqualTo(checks.getPhase() + 1);
               assertThat(checks.isAutoStartup()).isFalse();
               assertThat(checks.isRunning()).isFalse();
+              assertThat(secret.isAutoStartup()).isFalse();
+              assertThat(secret.isRunning()).isFalse();
             });
   }
 
@@ -439,8 +448,10 @@ class MatviewAutoConfigurationTests {
             StreamsBuilderFactoryBeanConfigurer.class,
             () -> (factoryBean) -> factoryBean.setPhase(100))
         .run(
-            (context) ->
-                assertThat(context.getBean(StartupChecksLifecycle.class).getPhase()).isEqualTo(99));
+            (context) -> {
+              assertThat(context.getBean(StartupChecksLifecycle.class).getPhase()).isEqualTo(98);
+              assertThat(context.getBean(PeerSecretLifecycle.class).getPhase()).isEqualTo(99);
+            });
   }
 
   @Test
@@ -682,7 +693,8 @@ class MatviewAutoConfigurationTests {
       return new ViewQueryService(
           ViewRegistry.of(Map.of(), serdes, "user"),
           new StreamsRouting(
-              new ReplicaDirectory(List.of(), "user", Duration.ofSeconds(1)), localInstance),
+              new ReplicaDirectory(List.of(), "user", Duration.ofSeconds(1), InstanceMemory.none()),
+              localInstance),
           new LocalStores(() -> null),
           new PeerClient("/views", Duration.ofSeconds(1), null, TestPeers.requests(), false),
           localInstance,

@@ -3,6 +3,7 @@ package dev.matview.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.query.InstanceMemory;
 import dev.matview.query.KeyReplicas;
 import dev.matview.query.PartitionOwner;
 import dev.matview.query.Routing;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +45,9 @@ import org.springframework.kafka.test.utils.KafkaTestUtils;
  * stuck process does): a lookup that allows stale reads is answered by the standby on the asking
  * instance, or on another instance; the owner is asked once per asking instance and then skipped
  * for the down time, so that later lookups go straight to the standby, and lookups without stale
- * reads are refused at once. An instance that shuts down refuses lookups at once.
+ * reads are refused at once. An instance that shuts down refuses lookups at once. A restarted
+ * instance whose Kafka Streams is not running yet has its lookups routed by an instance it
+ * remembers from before.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -58,6 +62,9 @@ class FallbackIntegrationTests {
   private static final int PAGES = 120;
 
   private static final Duration FORWARDING_TIMEOUT = Duration.ofSeconds(1);
+
+  /** Configured rather than agreed, so that an instance whose Kafka Streams never starts has it. */
+  private static final String SECRET = "fallback-it-shared-secret-0123456789abcdef";
 
   @TempDir static Path stateDirs;
 
@@ -82,7 +89,8 @@ class FallbackIntegrationTests {
               stateDirs.resolve("instance-" + n),
               "--matview.standby-replicas=1",
               "--matview.forwarding.timeout=" + FORWARDING_TIMEOUT.toMillis() + "ms",
-              "--matview.peers.down-time=1m"));
+              "--matview.peers.down-time=1m",
+              "--matview.peers.secret=" + SECRET));
     }
     try (Producer<String, String> producer =
         new KafkaProducer<>(
@@ -120,6 +128,45 @@ class FallbackIntegrationTests {
     this.instances.stream().filter(ClusterInstance::running).forEach(ClusterInstance::close);
     if (this.broker != null) {
       this.broker.destroy();
+    }
+  }
+
+  @Test
+  @Order(0)
+  void aRestartedInstanceWhoseKafkaStreamsIsNotRunningYetAsksTheInstancesItRemembers()
+      throws IOException {
+    Path remembered = stateDirs.resolve("instance-1/fallback-it/" + InstanceMemory.FILE_NAME);
+    await("the first instance remembers the assignment's instances")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(Files.exists(remembered) ? Files.readAllLines(remembered) : List.of())
+                    .containsExactlyInAnyOrderElementsOf(
+                        this.instances.stream()
+                            .map((instance) -> "localhost:" + instance.port())
+                            .toList()));
+    Path restartedState = stateDirs.resolve("restarted");
+    Files.createDirectories(restartedState.resolve("fallback-it"));
+    Files.copy(remembered, restartedState.resolve("fallback-it/" + InstanceMemory.FILE_NAME));
+    ClusterInstance restarted =
+        ClusterInstance.start(
+            FallbackApp.class,
+            this.broker.getBrokersAsString(),
+            "fallback-it",
+            restartedState,
+            "--spring.kafka.streams.auto-startup=false",
+            "--matview.peers.secret=" + SECRET);
+    try {
+      for (int i = 0; i < PAGES; i += 17) {
+        InstanceClient.Answer answer = restarted.http().get(path("page-" + i, ""));
+        assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
+        assertThat(answer.json().path("value").asLong()).isEqualTo(3);
+        assertThat(answer.header("Matview-Replica")).isEqualTo("active");
+        assertThat(answer.header("Matview-Served-By"))
+            .isIn(this.instances.stream().map((instance) -> instance.http().address()).toList());
+      }
+    } finally {
+      restarted.close();
     }
   }
 

@@ -52,7 +52,8 @@ class ReplicaDirectoryTests {
   private final FakeStreams streams = new FakeStreams();
 
   private final ReplicaDirectory directory =
-      new ReplicaDirectory(this.registry.all(), "app", REFRESH, this.clock::get);
+      new ReplicaDirectory(
+          this.registry.all(), "app", REFRESH, InstanceMemory.none(), this.clock::get);
 
   private final LocalInstance self = new LocalInstance();
 
@@ -223,7 +224,8 @@ class ReplicaDirectoryTests {
                 "per-shop", Views.from("sales", Sale.class).groupBy(Shop.class, Shop::of).count()),
             serdes,
             "app");
-    ReplicaDirectory shops = new ReplicaDirectory(byShop.all(), "app", REFRESH, this.clock::get);
+    ReplicaDirectory shops =
+        new ReplicaDirectory(byShop.all(), "app", REFRESH, InstanceMemory.none(), this.clock::get);
     this.streams.set(State.RUNNING, List.of(owning(A, REPARTITION, 0, 1, 2)));
     shops.attach(this.streams);
     @SuppressWarnings("unchecked")
@@ -259,7 +261,7 @@ class ReplicaDirectoryTests {
   }
 
   /** Kafka Streams as the directory sees it: a state and the metadata of every instance. */
-  static final class FakeStreams implements ReplicaDirectory.Source {
+  static final class FakeStreams implements DirectorySource {
 
     final AtomicLong metadataReads = new AtomicLong();
 

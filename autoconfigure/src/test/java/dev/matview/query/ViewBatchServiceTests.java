@@ -26,7 +26,9 @@ class ViewBatchServiceTests {
     LocalInstance self = new LocalInstance();
     Routing routing =
         new StreamsRouting(
-            new ReplicaDirectory(registry.all(), "app", Duration.ofSeconds(1)), self);
+            new ReplicaDirectory(
+                registry.all(), "app", Duration.ofSeconds(1), InstanceMemory.none()),
+            self);
     LocalStores stores = new LocalStores(() -> null);
     PeerClient peers =
         new PeerClient("/views", Duration.ofSeconds(1), null, TestPeers.requests(), false);

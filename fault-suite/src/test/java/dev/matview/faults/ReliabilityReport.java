@@ -149,10 +149,10 @@ final class ReliabilityReport {
       md.append("None.\n\n");
     } else {
       md.append("Digits in the detail are folded to `#` to group alike answers.\n\n");
-      md.append("| count | status | view | title | detail |\n|---:|---|---|---|---|\n");
+      md.append("| count | mode | status | view | title | detail |\n|---:|---|---|---|---|---|\n");
       problems.forEach(
           (group, count) -> {
-            String[] parts = group.split(" \\| ", 4);
+            String[] parts = group.split(" \\| ", 5);
             md.append("| ").append(count);
             for (String part : parts) {
               md.append(" | ").append(part.replace("|", "\\|").replace("\n", " "));
