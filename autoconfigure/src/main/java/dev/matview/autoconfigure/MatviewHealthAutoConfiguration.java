@@ -53,6 +53,8 @@ public final class MatviewHealthAutoConfiguration {
 
   private static final Duration LAG_REPORT_PERIOD = Duration.ofSeconds(5);
 
+  private static final Duration LAG_REPORT_GAP = Duration.ofMillis(250);
+
   @Bean
   @ConditionalOnMissingBean
   RestoreLagTracker matviewRestoreLagTracker() {
@@ -71,7 +73,7 @@ public final class MatviewHealthAutoConfiguration {
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
       RestoreLagTracker tracker) {
-    return new LagReports(factoryBean::getKafkaStreams, tracker, LAG_REPORT_PERIOD);
+    return new LagReports(factoryBean::getKafkaStreams, tracker, LAG_REPORT_PERIOD, LAG_REPORT_GAP);
   }
 
   @Bean

@@ -2,6 +2,7 @@ package dev.matview.health;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * Feeds Kafka Streams' own lag reports ({@link KafkaStreams#allLocalStorePartitionLags()}, one
  * offsets request to the broker) into the {@link RestoreLagTracker} every period, off any lookup's
  * path: a standby learns its changelog's end even when no new batch arrives, and a running active
- * replica's offsets stay live after its restore.
+ * replica's offsets stay live after its restore. A replica whose lag is wanted and not known (a
+ * standby just started, or one a lookup met) gets a report at once, off the lookup's path.
  */
 public final class LagReports extends ScheduledLifecycle {
 
@@ -24,12 +26,39 @@ public final class LagReports extends ScheduledLifecycle {
 
   private final RestoreLagTracker tracker;
 
-  /** Reports of {@code streams} into {@code tracker}, every {@code period}. */
+  private final long minimumGapNanos;
+
+  private final AtomicBoolean pending = new AtomicBoolean();
+
+  private volatile long lastAsked;
+
+  /**
+   * Reports of {@code streams} into {@code tracker}, every {@code period}, and besides at most
+   * every {@code minimumGap} when the tracker says a lag is wanted.
+   */
   public LagReports(
-      Supplier<@Nullable KafkaStreams> streams, RestoreLagTracker tracker, Duration period) {
+      Supplier<@Nullable KafkaStreams> streams,
+      RestoreLagTracker tracker,
+      Duration period,
+      Duration minimumGap) {
     super("matview-lag-reports", period, period);
     this.streams = streams;
     this.tracker = tracker;
+    this.minimumGapNanos = minimumGap.toNanos();
+    this.lastAsked = System.nanoTime() - this.minimumGapNanos;
+    tracker.whenLagWanted(this::soon);
+  }
+
+  /**
+   * Asks for a report soon, unless one is pending or the last was asked less than the minimum gap
+   * ago: lookups that meet an unknown lag learn it within a moment, at one broker request per gap.
+   */
+  void soon() {
+    long now = System.nanoTime();
+    if (now - this.lastAsked >= this.minimumGapNanos && this.pending.compareAndSet(false, true)) {
+      this.lastAsked = now;
+      runSoon();
+    }
   }
 
   /** Asks Kafka Streams for the lag of every local store partition and tells the tracker. */
@@ -57,6 +86,7 @@ public final class LagReports extends ScheduledLifecycle {
 
   @Override
   void tick() {
+    this.pending.set(false);
     try {
       refresh();
     } catch (RuntimeException ex) {

@@ -45,6 +45,8 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
 
   private final long progressIntervalNanos;
 
+  private volatile Runnable lagWanted = () -> {};
+
   /** A tracker on the system's clock that logs progress every five seconds per partition. */
   public RestoreLagTracker() {
     this(System::nanoTime, DEFAULT_PROGRESS_INTERVAL);
@@ -54,6 +56,19 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
   public RestoreLagTracker(LongSupplier nanoTime, Duration progressInterval) {
     this.nanoTime = nanoTime;
     this.progressIntervalNanos = progressInterval.toNanos();
+  }
+
+  /**
+   * Calls {@code asker} whenever a replica's lag is not known and someone wants it: a standby has
+   * just started, or a lookup met it; {@link LagReports} then asks Kafka Streams soon.
+   */
+  public void whenLagWanted(Runnable asker) {
+    this.lagWanted = asker;
+  }
+
+  /** Says that the lag of a replica is wanted and not known. */
+  void lagWanted() {
+    this.lagWanted.run();
   }
 
   /** The lag of {@code partition} of {@code store} on this instance, if it holds a replica. */
@@ -130,7 +145,8 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
 
   /**
    * Starts tracking a standby from {@code startingOffset}; the changelog's end is not known until
-   * the first loaded batch or lag report ({@link #reported}), so its lag is unknown until then.
+   * the first loaded batch or lag report ({@link #reported}), so its lag is unknown until then, and
+   * a lag report is asked for at once.
    */
   @Override
   public void onUpdateStart(TopicPartition changelog, String store, long startingOffset) {
@@ -143,6 +159,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
             PartitionLag.Role.STANDBY,
             startingOffset,
             this.nanoTime.getAsLong()));
+    lagWanted();
   }
 
   /**

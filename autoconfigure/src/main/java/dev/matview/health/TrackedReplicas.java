@@ -16,7 +16,7 @@ public final class TrackedReplicas implements LocalReplicas {
 
   /**
    * The replica's live role and lag, read without a lock; a lag not known yet is {@link
-   * Long#MAX_VALUE}, more than any bound a read accepts.
+   * Long#MAX_VALUE}, more than any bound a read accepts, and asks for a lag report.
    */
   @Override
   public @Nullable State state(String store, int partition) {
@@ -25,6 +25,9 @@ public final class TrackedReplicas implements LocalReplicas {
       return null;
     }
     long lag = progress.lag();
+    if (lag == PartitionLag.UNKNOWN) {
+      this.tracker.lagWanted();
+    }
     return new State(
         progress.role() == PartitionLag.Role.ACTIVE ? Replica.Role.ACTIVE : Replica.Role.STANDBY,
         lag == PartitionLag.UNKNOWN ? Long.MAX_VALUE : lag,

@@ -105,7 +105,8 @@ final class LookupTally {
         .ifPresent(
             lag -> this.largestLag.get(mode).accumulateAndGet(Long.parseLong(lag), Math::max));
     if (response.statusCode() >= 500) {
-      String group = (mode == Mode.STALE ? "stale" : "strict") + " | " + problemGroup(response, view);
+      String group =
+          (mode == Mode.STALE ? "stale" : "strict") + " | " + problemGroup(response, view);
       this.problems.computeIfAbsent(group, key -> new LongAdder()).increment();
       this.problemExamples.putIfAbsent(group, response.body());
     }
@@ -128,9 +129,7 @@ final class LookupTally {
     return this.largestLag.get(mode).get();
   }
 
-  /**
-   * 5xx answers grouped by mode, status, view, title and detail (digits folded to {@code #}).
-   */
+  /** 5xx answers grouped by mode, status, view, title and detail (digits folded to {@code #}). */
   Map<String, Long> problems() {
     Map<String, Long> counts = new TreeMap<>();
     this.problems.forEach((group, count) -> counts.put(group, count.sum()));
