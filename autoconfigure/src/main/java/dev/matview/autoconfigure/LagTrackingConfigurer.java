@@ -23,7 +23,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
  * store handles, then the listener another configurer set on the factory bean, then every {@link
  * StateRestoreListener} bean; the standby listener calls the tracker and the store handles, then
  * every {@link StandbyUpdateListener} bean. The standby listener is set by a streams customizer
- * that wraps the one already set.
+ * that wraps the one already set. A store that Kafka Streams opens makes the tracker forget the lag
+ * of the store of that partition before it.
  */
 final class LagTrackingConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
@@ -48,6 +49,9 @@ final class LagTrackingConfigurer implements StreamsBuilderFactoryBeanConfigurer
 
   @Override
   public void configure(StreamsBuilderFactoryBean factoryBean) {
+    if (this.handles != null) {
+      this.handles.whenOpened(this.tracker::storeOpened);
+    }
     List<StateRestoreListener> restore = new ArrayList<>();
     addOnce(restore, this.tracker);
     addOnce(restore, this.handles);

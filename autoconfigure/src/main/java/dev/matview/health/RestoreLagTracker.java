@@ -66,6 +66,16 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     this.lagWanted = asker;
   }
 
+  /**
+   * Forgets what it knew of {@code partition} of {@code store}, which Kafka Streams has just opened
+   * anew (after a crash its state may have been wiped): until a restore or standby update of the
+   * new store starts, this instance claims no lag for it, so no stale read trusts a lag that held
+   * for the store before.
+   */
+  public void storeOpened(String store, int partition) {
+    drop(new StorePartition(store, partition));
+  }
+
   /** Says that the lag of a replica is wanted and not known. */
   void lagWanted() {
     this.lagWanted.run();
@@ -230,7 +240,11 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
   }
 
   private boolean drop(String store, TopicPartition changelog) {
-    PartitionProgress dropped = this.partitions.remove(key(store, changelog));
+    return drop(key(store, changelog));
+  }
+
+  private boolean drop(StorePartition partition) {
+    PartitionProgress dropped = this.partitions.remove(partition);
     if (dropped == null) {
       return false;
     }

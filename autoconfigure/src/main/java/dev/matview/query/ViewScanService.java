@@ -22,7 +22,11 @@ public final class ViewScanService {
 
   private static final Log logger = LogFactory.getLog(ViewScanService.class);
 
-  private static final String SCAN_KEYS = "scan its keys at .../keys";
+  /** What to do instead when a table's windows are scanned. */
+  static final String SCAN_KEYS = "scan its keys at .../keys";
+
+  /** What to do instead when a windowed view's keys are scanned. */
+  static final String SCAN_WINDOWS = "scan its windows at .../windows";
 
   private final ViewQueryService views;
 
@@ -41,6 +45,8 @@ public final class ViewScanService {
   private final Clock clock;
 
   private final int maxPageSize;
+
+  private final LocalSlices localSlices;
 
   /** A scan service whose pages hold at most {@code maxPageSize} items. */
   public ViewScanService(
@@ -62,6 +68,15 @@ public final class ViewScanService {
     this.slices = new PeerSlices(peers, cursors, mapper);
     this.clock = clock;
     this.maxPageSize = maxPageSize;
+    this.localSlices =
+        new LocalSlices(views, routing, localStores, this.bounds, this.scanCursors, this.slices);
+  }
+
+  /**
+   * The slices of this instance's partitions that it serves to the instance coordinating a scan.
+   */
+  public LocalSlices localSlices() {
+    return this.localSlices;
   }
 
   /** The largest number of items a page may hold. */
@@ -143,54 +158,6 @@ public final class ViewScanService {
                     view, owner, PeerSlices.WINDOWS, query, after, sliceLimit, caller, timeout));
   }
 
-  /** This instance's slice of one partition's keys, for the instance that coordinates a scan. */
-  public PeerSlices.SliceBody<KeyItem> localKeySlice(
-      String viewName,
-      int partition,
-      @Nullable String from,
-      @Nullable String to,
-      @Nullable String after,
-      int limit) {
-    ResolvedView<?, ?, ?> view = table(viewName);
-    return this.slices.keysBody(viewName, localKeySliceOf(view, partition, from, to, after, limit));
-  }
-
-  private <K> Slice<KeyItem> localKeySliceOf(
-      ResolvedView<K, ?, ?> view,
-      int partition,
-      @Nullable String from,
-      @Nullable String to,
-      @Nullable String after,
-      int limit) {
-    requireLocal(view, partition);
-    return this.localStores.keys(
-        view,
-        partition,
-        this.bounds.key(view, "from", from),
-        this.bounds.key(view, "to", to),
-        this.scanCursors.position(view, after),
-        this.bounds.limit(view, limit));
-  }
-
-  /** This instance's slice of one partition's windows, for the instance that coordinates a scan. */
-  public PeerSlices.SliceBody<PeerSlices.PeerWindow> localWindowSlice(
-      String viewName, int partition, Instant from, Instant to, @Nullable String after, int limit) {
-    ResolvedView<?, ?, ?> view = this.views.view(viewName);
-    ViewWindow window = ViewQueryService.windowOf(view, SCAN_KEYS);
-    TimeRange range = TimeRange.exactly(viewName, from, to);
-    requireLocal(view, partition);
-    return this.slices.windowsBody(
-        viewName,
-        this.localStores.windowItems(
-            view,
-            window,
-            partition,
-            range.from(),
-            range.to(),
-            this.scanCursors.position(view, after),
-            this.bounds.limit(view, limit)));
-  }
-
   private <T> ScanPage<T> scan(
       ResolvedView<?, ?, ?> view,
       List<PartitionOwner> owners,
@@ -244,21 +211,7 @@ public final class ViewScanService {
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {
-    return this.views.table(viewName, "view", "scan its windows at .../windows");
-  }
-
-  private void requireLocal(ResolvedView<?, ?, ?> view, int partition) {
-    List<PartitionOwner> owners = this.routing.owners(view);
-    if (partition < 0 || partition >= owners.size()) {
-      throw new InvalidQueryException(
-          view.name(),
-          "partition",
-          "View '" + view.name() + "' has partitions 0 to " + (owners.size() - 1));
-    }
-    PartitionOwner owner = owners.get(partition);
-    if (!this.routing.isLocal(owner)) {
-      throw ViewUnavailableException.notOwner(view.name(), null, owner);
-    }
+    return this.views.table(viewName, "view", SCAN_WINDOWS);
   }
 
   @FunctionalInterface

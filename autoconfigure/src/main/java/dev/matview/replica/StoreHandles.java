@@ -3,6 +3,7 @@ package dev.matview.replica;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
@@ -23,6 +24,17 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
 
   private final ConcurrentMap<String, PartitionSlots> stores = new ConcurrentHashMap<>();
 
+  private volatile BiConsumer<String, Integer> whenOpened = (store, partition) -> {};
+
+  /**
+   * Tells {@code listener} the name and partition of each store Kafka Streams opens, before any
+   * restore or standby update of it starts: whatever was known of an earlier store of that
+   * partition, such as its lag, no longer holds for this one, which may have been wiped.
+   */
+  public void whenOpened(BiConsumer<String, Integer> listener) {
+    this.whenOpened = listener;
+  }
+
   /** A persistent timestamped key-value store named {@code name} whose partitions register here. */
   public KeyValueBytesStoreSupplier keyValueStore(String name) {
     return new RegisteringStoreSupplier(Stores.persistentTimestampedKeyValueStore(name), this);
@@ -37,6 +49,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   ReplicaHandle opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
     ReplicaHandle handle = new ReplicaHandle(store, partition);
     this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots()).put(handle);
+    this.whenOpened.accept(name, partition);
     return handle;
   }
 

@@ -77,8 +77,9 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String limit,
       @RequestHeader HttpHeaders headers) {
     Callers.requirePeer(view, headers);
-    return this.scanService.localKeySlice(
-        view, partition, from, to, after, RequestParameters.limit(view, limit));
+    return this.scanService
+        .localSlices()
+        .keys(view, partition, from, to, after, RequestParameters.limit(view, limit));
   }
 
   /**
@@ -97,12 +98,14 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String limit,
       @RequestHeader HttpHeaders headers) {
     Callers.requirePeer(view, headers);
-    return this.scanService.localWindowSlice(
-        view,
-        partition,
-        RequestParameters.requiredInstant(view, "from", from),
-        RequestParameters.requiredInstant(view, "to", to),
-        after,
-        RequestParameters.limit(view, limit));
+    return this.scanService
+        .localSlices()
+        .windows(
+            view,
+            partition,
+            RequestParameters.requiredInstant(view, "from", from),
+            RequestParameters.requiredInstant(view, "to", to),
+            after,
+            RequestParameters.limit(view, limit));
   }
 }

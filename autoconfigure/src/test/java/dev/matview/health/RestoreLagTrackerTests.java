@@ -45,6 +45,19 @@ class RestoreLagTrackerTests {
   }
 
   @Test
+  void claimsNoLagForAStoreOpenedAnewUntilItsRestoreStarts() {
+    this.tracker.onRestoreStart(CHANGELOG_0, "orders", 0, 100);
+    this.tracker.onRestoreEnd(CHANGELOG_0, "orders", 100);
+    assertThat(lag(0).lag()).isZero();
+
+    this.tracker.storeOpened("orders", 0);
+
+    assertThat(this.tracker.lag("orders", 0)).isEmpty();
+    this.tracker.onRestoreStart(CHANGELOG_0, "orders", 0, 100);
+    assertThat(lag(0).lag()).isEqualTo(100);
+  }
+
+  @Test
   void saysLagZeroOnceTheRestoreEndsThoughTheOffsetsNeverMeet() {
     this.tracker.onRestoreStart(CHANGELOG_0, "orders", 0, 100);
     advance(10);

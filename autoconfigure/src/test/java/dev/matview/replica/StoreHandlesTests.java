@@ -65,8 +65,11 @@ class StoreHandlesTests {
   void holdsTheOpenStoreOfATableViewUntilKafkaStreamsClosesIt() {
     StreamsBuilder builder = new StreamsBuilder();
     new ViewTopologyBuilder(builder, RecordRules.STANDARD, this.handles).addAll(this.registry);
+    List<String> opened = new ArrayList<>();
+    this.handles.whenOpened((store, partition) -> opened.add(store + "/" + partition));
     assertThat(this.handles.handle("clicks", 0)).isNull();
     try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config())) {
+      assertThat(opened).containsExactly("clicks/0");
       ReplicaHandle handle = this.handles.handle("clicks", 0);
       assertThat(handle).isNotNull();
       assertThat(handle.partition()).isZero();
