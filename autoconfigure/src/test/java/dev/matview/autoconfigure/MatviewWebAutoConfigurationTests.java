@@ -5,6 +5,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import dev.matview.openapi.ViewApiDocs;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.view.MaterializedView;
@@ -15,6 +16,7 @@ import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
@@ -49,6 +51,23 @@ class MatviewWebAutoConfigurationTests {
       new WebApplicationContextRunner()
           .withConfiguration(MATVIEW)
           .withPropertyValues(KAFKA_STREAMS_PROPERTIES);
+
+  @Test
+  void describesTheViewsInTheOpenApiDocumentWhenSpringdocIsPresentAndOnlyThen() {
+    this.contextRunner
+        .withConfiguration(AutoConfigurations.of(MatviewOpenApiAutoConfiguration.class))
+        .withUserConfiguration(ViewConfiguration.class)
+        .run((context) -> assertThat(context).hasSingleBean(ViewApiDocs.class));
+    this.contextRunner
+        .withConfiguration(AutoConfigurations.of(MatviewOpenApiAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader(OpenApiCustomizer.class))
+        .withUserConfiguration(ViewConfiguration.class)
+        .run(
+            (context) -> {
+              assertThat(context).hasSingleBean(ViewController.class);
+              assertThat(context).doesNotHaveBean(ViewApiDocs.class);
+            });
+  }
 
   @Test
   void registersTheEndpointsInAServletWebApplication() {

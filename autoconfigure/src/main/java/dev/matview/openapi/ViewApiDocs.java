@@ -1,0 +1,145 @@
+package dev.matview.openapi;
+
+import static dev.matview.openapi.LookupOperations.answers;
+import static dev.matview.openapi.LookupOperations.operation;
+import static dev.matview.openapi.LookupOperations.paging;
+import static dev.matview.openapi.LookupOperations.pathKey;
+import static dev.matview.openapi.LookupOperations.query;
+import static dev.matview.openapi.LookupOperations.staleReads;
+import static dev.matview.openapi.LookupOperations.timeRange;
+
+import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.Paths;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.RequestBody;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+
+/**
+ * Describes each view's own lookup endpoints in the application's OpenAPI document, typed by the
+ * view's key and value classes, in place of the generic {@code /{view}/...} endpoints, and leaves
+ * out the endpoints only the instances call each other on, with the schemas only they used.
+ */
+public final class ViewApiDocs implements OpenApiCustomizer {
+
+  private final ViewRegistry registry;
+
+  private final String basePath;
+
+  /** Docs of the views of {@code registry}, served under {@code basePath} (no trailing slash). */
+  public ViewApiDocs(ViewRegistry registry, String basePath) {
+    this.registry = registry;
+    this.basePath = basePath;
+  }
+
+  @Override
+  public void customise(OpenAPI openApi) {
+    Paths paths = openApi.getPaths() != null ? openApi.getPaths() : new Paths();
+    openApi.setPaths(paths);
+    paths.keySet().removeIf((path) -> path.startsWith(this.basePath + "/{view}"));
+    Components components =
+        openApi.getComponents() != null ? openApi.getComponents() : new Components();
+    openApi.setComponents(components);
+    ViewSchemas schemas = new ViewSchemas(components);
+    for (ResolvedView<?, ?, ?> view : this.registry.all()) {
+      describe(paths, schemas, view);
+    }
+    UnusedSchemas.prune(openApi);
+  }
+
+  private void describe(Paths paths, ViewSchemas schemas, ResolvedView<?, ?, ?> view) {
+    String name = view.name();
+    String base = this.basePath + "/" + name;
+    Class<?> keyType = view.definition().keyType();
+    Schema<?> key = schemas.body(keyType);
+    Schema<?> value = schemas.body(view.definition().aggregateType());
+    String id = name.replaceAll("[^A-Za-z0-9]+", "_");
+    if (view.window() == null) {
+      paths.addPathItem(
+          base + "/keys/{key}",
+          new PathItem()
+              .get(
+                  staleReads(
+                      operation(name, "The current value of a key of " + name, "get_" + id)
+                          .addParametersItem(pathKey(schemas.pathKey(keyType)))
+                          .responses(answers(ViewSchemas.keyValue(key, value), true, true)))));
+      paths.addPathItem(base + "/batch", new PathItem().post(batch(name, id, key, value)));
+      paths.addPathItem(
+          base + "/keys",
+          new PathItem()
+              .get(
+                  paging(
+                      operation(name, "A page of a scan over every key of " + name, "scan_" + id)
+                          .addParametersItem(query("from", new StringSchema(), "smallest key"))
+                          .addParametersItem(query("to", new StringSchema(), "largest key"))
+                          .responses(
+                              answers(
+                                  ViewSchemas.page(ViewSchemas.keyValue(key, value)),
+                                  false,
+                                  false)))));
+      return;
+    }
+    String kind = view.kind().label();
+    paths.addPathItem(
+        base + "/keys/{key}/windows",
+        new PathItem()
+            .get(
+                staleReads(
+                    timeRange(
+                            operation(
+                                name,
+                                "The " + kind + " windows of a key of " + name + " by start",
+                                "windows_" + id),
+                            "window start; default the view's retention back from now, and now")
+                        .addParametersItem(pathKey(schemas.pathKey(keyType)))
+                        .responses(answers(ViewSchemas.keyWindows(key, value), true, false)))));
+    Schema<?> windowItem = ViewSchemas.window(value).addProperty("key", key);
+    paths.addPathItem(
+        base + "/windows",
+        new PathItem()
+            .get(
+                paging(
+                    timeRange(
+                            operation(
+                                name,
+                                "A page of a scan over every window of " + name,
+                                "scan_" + id),
+                            "window start")
+                        .responses(answers(ViewSchemas.page(windowItem), false, false)))));
+  }
+
+  private static Operation batch(String name, String id, Schema<?> key, Schema<?> value) {
+    Schema<?> body =
+        new ObjectSchema()
+            .addProperty("keys", new ArraySchema().items(key))
+            .required(java.util.List.of("keys"));
+    return operation(
+            name, "The values of many keys of " + name + ", in the order asked", "batch_" + id)
+        .requestBody(
+            new RequestBody()
+                .required(true)
+                .content(
+                    new Content().addMediaType("application/json", new MediaType().schema(body))))
+        .responses(
+            answers(
+                    new ObjectSchema()
+                        .addProperty(
+                            "items", new ArraySchema().items(ViewSchemas.batchItem(key, value))),
+                    false,
+                    false)
+                .addApiResponse(
+                    "413",
+                    new ApiResponse()
+                        .description("The body is larger than matview.web.max-batch-body")));
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Typed OpenAPI descriptions of each view's lookup endpoints, when springdoc-openapi is present.
+ */
+@NullMarked
+package dev.matview.openapi;
+
+import org.jspecify.annotations.NullMarked;
