@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
@@ -34,6 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * own, and the awaiter waits for their answers.
  */
 @MatviewIntegrationTest(
+    classes = MatviewIntegrationTestTests.Shop.class,
+    webEnvironment = WebEnvironment.RANDOM_PORT,
+    partitions = 2,
     properties = {
       "spring.kafka.streams.application-id=kit-it",
       "matview.advertised-host=localhost",
@@ -54,8 +59,11 @@ class MatviewIntegrationTestTests {
 
   @Autowired Environment environment;
 
+  @LocalServerPort int port;
+
   @Test
-  void pointsTheApplicationAtItsOwnBrokerAndCreatesTheSourceTopic() throws Exception {
+  void servesOnARandomPortFromItsOwnBrokerWithTheSourceTopicCreated() throws Exception {
+    assertThat(this.port).isPositive();
     assertThat(this.environment.getProperty("spring.kafka.bootstrap-servers"))
         .isEqualTo(this.broker.getBrokersAsString());
     assertThat(System.getProperty("spring.kafka.bootstrap-servers")).isNull();
@@ -67,7 +75,7 @@ class MatviewIntegrationTestTests {
             Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, this.broker.getBrokersAsString()))) {
       TopicDescription orders =
           admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders");
-      assertThat(orders.partitions()).hasSize(1);
+      assertThat(orders.partitions()).hasSize(2);
     }
   }
 
