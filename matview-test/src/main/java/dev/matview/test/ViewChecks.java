@@ -3,6 +3,7 @@ package dev.matview.test;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewKind;
 import java.util.Collection;
+import java.util.List;
 
 /** Checks a test's request against the views it names, with errors that say how to fix it. */
 final class ViewChecks {
@@ -26,6 +27,55 @@ final class ViewChecks {
             + "'; the views are "
             + views.stream().map(ResolvedView::name).toList()
             + ": use the name given in @MaterializedView, or the bean name when it gives none");
+  }
+
+  /**
+   * A view among {@code views} that reads {@code topic} with record keys of {@code keyType} and
+   * values of {@code valueType}.
+   *
+   * @throws IllegalArgumentException naming the topics or types there are when none does
+   */
+  static ResolvedView<?, ?, ?> readerOf(
+      Collection<ResolvedView<?, ?, ?>> views, String topic, Class<?> keyType, Class<?> valueType) {
+    List<ResolvedView<?, ?, ?>> readers =
+        views.stream().filter(view -> view.sourceTopic().equals(topic)).toList();
+    if (readers.isEmpty()) {
+      throw new IllegalArgumentException(
+          "No view reads topic '"
+              + topic
+              + "'; the views read "
+              + views.stream().map(ResolvedView::sourceTopic).distinct().toList()
+              + ": pipe into one of those");
+    }
+    Class<?> sourceKeyType = readers.get(0).definition().source().keyType();
+    if (!sourceKeyType.equals(keyType)) {
+      throw new IllegalArgumentException(
+          "The views of topic '"
+              + topic
+              + "' read record keys of type "
+              + sourceKeyType.getName()
+              + ", not "
+              + keyType.getName()
+              + ": pass "
+              + sourceKeyType.getSimpleName()
+              + ".class as the key type");
+    }
+    return readers.stream()
+        .filter(view -> view.definition().source().valueType().equals(valueType))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "The views of topic '"
+                        + topic
+                        + "' read values of type "
+                        + readers.stream()
+                            .map(view -> view.definition().source().valueType().getName())
+                            .distinct()
+                            .toList()
+                        + ", not "
+                        + valueType.getName()
+                        + ": pass one of those, or pipe bytes with pipeRaw"));
   }
 
   /**

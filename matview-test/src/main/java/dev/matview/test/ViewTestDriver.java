@@ -107,46 +107,8 @@ public final class ViewTestDriver implements AutoCloseable {
   public <K, V> TestSourceTopic<K, V> sourceTopic(
       String topic, Class<K> keyType, Class<V> valueType) {
     requireOpen();
-    List<ResolvedView<?, ?, ?>> readers =
-        this.registry.all().stream().filter(view -> view.sourceTopic().equals(topic)).toList();
-    if (readers.isEmpty()) {
-      throw new IllegalArgumentException(
-          "No view reads topic '"
-              + topic
-              + "'; the views read "
-              + this.registry.all().stream().map(ResolvedView::sourceTopic).distinct().toList()
-              + ": pipe into one of those");
-    }
-    Class<?> sourceKeyType = readers.get(0).definition().source().keyType();
-    if (!sourceKeyType.equals(keyType)) {
-      throw new IllegalArgumentException(
-          "The views of topic '"
-              + topic
-              + "' read record keys of type "
-              + sourceKeyType.getName()
-              + ", not "
-              + keyType.getName()
-              + ": pass "
-              + sourceKeyType.getSimpleName()
-              + ".class as the key type");
-    }
     ResolvedView<?, ?, ?> reader =
-        readers.stream()
-            .filter(view -> view.definition().source().valueType().equals(valueType))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "The views of topic '"
-                            + topic
-                            + "' read values of type "
-                            + readers.stream()
-                                .map(view -> view.definition().source().valueType().getName())
-                                .distinct()
-                                .toList()
-                            + ", not "
-                            + valueType.getName()
-                            + ": pass one of those, or pipe bytes with pipeRaw"));
+        ViewChecks.readerOf(this.registry.all(), topic, keyType, valueType);
     return sourceTopic(topic, reader);
   }
 
