@@ -8,12 +8,21 @@ import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.StringUtils;
 
-/** Collects the {@link ViewDefinition} beans of a context under their view names. */
-final class ViewDefinitionBeans {
+/**
+ * Collects the {@link ViewDefinition} beans of a context under their view names; public for
+ * Matview's test kit, which builds its views as the starter does.
+ */
+public final class ViewDefinitionBeans {
 
   private ViewDefinitionBeans() {}
 
-  static Map<String, ViewDefinition<?, ?, ?>> collect(ListableBeanFactory beanFactory) {
+  /**
+   * The view definitions of {@code beanFactory}, in bean order, each under the name of its {@link
+   * MaterializedView} or else its bean name.
+   *
+   * @throws InvalidViewException when two beans declare the same view name
+   */
+  public static Map<String, ViewDefinition<?, ?, ?>> collect(ListableBeanFactory beanFactory) {
     Map<String, ViewDefinition<?, ?, ?>> byViewName = new LinkedHashMap<>();
     Map<String, String> beanByViewName = new LinkedHashMap<>();
     @SuppressWarnings("rawtypes")

@@ -110,6 +110,11 @@ final class OrderViewsClient {
     return exchange(this.http.get().uri("/views"));
   }
 
+  /** {@code GET /v3/api-docs}, the OpenAPI document springdoc serves. */
+  Response apiDocs() {
+    return exchange(this.http.get().uri("/v3/api-docs"));
+  }
+
   /** {@code GET /actuator/matviews}. */
   Response matviews() {
     return exchange(this.http.get().uri("/actuator/matviews"));

@@ -10,44 +10,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.sample.OrderViewsClient.CountWindow;
 import dev.matview.sample.OrderViewsClient.Response;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import dev.matview.test.MatviewIntegrationTest;
+import dev.matview.test.ViewAwaiter;
+import dev.matview.test.WindowedValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
+import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Runs the sample app on its own in-process broker and reads every view over HTTP. */
-@SpringBootTest(
-    webEnvironment = WebEnvironment.RANDOM_PORT,
-    properties = {"sample.embedded-kafka.enabled=true", "sample.generator.enabled=false"})
+/**
+ * Runs the sample app on an in-process broker of Matview's test slice and reads every view over
+ * HTTP.
+ */
+@MatviewIntegrationTest(
+    properties = {"sample.embedded-kafka.enabled=false", "sample.generator.enabled=false"})
 @DirtiesContext
 class SampleApplicationTests {
-
-  private static final int KAFKA_PORT = freePort();
 
   private static final Instant MINUTE_0 =
       Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(1));
@@ -56,18 +44,11 @@ class SampleApplicationTests {
 
   private static final Instant MINUTE_2 = MINUTE_0.plus(Duration.ofMinutes(2));
 
-  @TempDir static Path tempDir;
-
   private static OrderViewsClient client;
 
   @LocalServerPort int port;
 
-  @DynamicPropertySource
-  static void kafkaOnAFreePortInATempFolder(DynamicPropertyRegistry registry) {
-    registry.add("sample.embedded-kafka.port", () -> KAFKA_PORT);
-    registry.add("sample.embedded-kafka.data-dir", () -> tempDir.resolve("kafka").toString());
-    registry.add("spring.kafka.streams.state-dir", () -> tempDir.resolve("streams").toString());
-  }
+  @Autowired KafkaTemplate<String, String> kafka;
 
   /**
    * Places the known orders minute by minute: the windows accept records only 10 seconds late, so
@@ -75,32 +56,62 @@ class SampleApplicationTests {
    * dropped.
    */
   @BeforeAll
-  static void placeKnownOrders(@LocalServerPort int port) {
+  static void placeKnownOrders(@LocalServerPort int port, @Autowired ViewAwaiter views) {
     client = new OrderViewsClient(port);
     client.placeOrder("alice", "12.50", MINUTE_0.plusSeconds(5));
     client.placeOrder("bob", "0.99", MINUTE_0.plusSeconds(20));
     client.placeOrder("alice", "7.25", MINUTE_0.plusSeconds(40));
-    eventually(
-        () -> {
-          assertThat(client.ordersPerMinute("alice", MINUTE_0, MINUTE_0))
-              .containsExactly(CountWindow.minute(MINUTE_0, 2));
-          assertThat(client.ordersPerMinute("bob", MINUTE_0, MINUTE_0))
-              .containsExactly(CountWindow.minute(MINUTE_0, 1));
-        });
+    awaitOrdersInMinute(views, "alice", MINUTE_0, 2);
+    awaitOrdersInMinute(views, "bob", MINUTE_0, 1);
     client.placeOrder("alice", "30.10", MINUTE_1.plusSeconds(10));
     client.placeOrder("carol", "19.99", MINUTE_1.plusSeconds(30));
-    eventually(
-        () -> {
-          assertThat(client.ordersPerMinute("alice", MINUTE_1, MINUTE_1))
-              .containsExactly(CountWindow.minute(MINUTE_1, 1));
-          assertThat(client.ordersPerMinute("carol", MINUTE_1, MINUTE_1))
-              .containsExactly(CountWindow.minute(MINUTE_1, 1));
-        });
+    awaitOrdersInMinute(views, "alice", MINUTE_1, 1);
+    awaitOrdersInMinute(views, "carol", MINUTE_1, 1);
     client.placeOrder("bob", "100.01", MINUTE_2.plusSeconds(15));
-    eventually(
-        () ->
-            assertThat(client.ordersPerMinute("bob", MINUTE_2, MINUTE_2))
-                .containsExactly(CountWindow.minute(MINUTE_2, 1)));
+    awaitOrdersInMinute(views, "bob", MINUTE_2, 1);
+  }
+
+  private static void awaitOrdersInMinute(
+      ViewAwaiter views, String customer, Instant minute, long orders) {
+    WindowedValue<Long> expected =
+        new WindowedValue<>(minute, minute.plus(Duration.ofMinutes(1)), orders);
+    views.awaitWindows(
+        ORDERS_PER_CUSTOMER_PER_MINUTE,
+        customer,
+        Long.class,
+        windows -> assertThat(windows).contains(expected));
+  }
+
+  @Test
+  void describesEachViewsLookupsTypedInTheOpenApiDocument() {
+    Response docs = client.apiDocs();
+
+    assertThat(docs.status()).isEqualTo(200);
+    JsonNode paths = docs.body().required("paths");
+    assertThat(paths.has("/views/{view}/keys/{key}")).isFalse();
+    assertThat(
+            paths
+                .path("/views/revenue-per-customer/keys/{key}")
+                .path("get")
+                .path("responses")
+                .path("200")
+                .path("content")
+                .path("application/json")
+                .path("schema")
+                .path("properties")
+                .path("value")
+                .path("$ref")
+                .asString())
+        .isEqualTo("#/components/schemas/Revenue");
+    assertThat(
+            docs.body()
+                .path("components")
+                .path("schemas")
+                .path("Revenue")
+                .path("properties")
+                .propertyNames())
+        .containsExactlyInAnyOrder("orders", "total", "max");
+    assertThat(paths.has("/views/orders-per-customer-per-minute/keys/{key}/windows")).isTrue();
   }
 
   @Test
@@ -148,16 +159,8 @@ class SampleApplicationTests {
 
   @Test
   void keepsCountingOrdersAfterAMalformedRecord() throws Exception {
-    Map<String, Object> config =
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + KAFKA_PORT);
-    try (KafkaProducer<String, byte[]> producer =
-        new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
-      for (PartitionInfo partition : producer.partitionsFor(OrderViews.TOPIC)) {
-        byte[] value = "not json".getBytes(StandardCharsets.UTF_8);
-        producer
-            .send(new ProducerRecord<>(OrderViews.TOPIC, partition.partition(), "malformed", value))
-            .get();
-      }
+    for (PartitionInfo partition : this.kafka.partitionsFor(OrderViews.TOPIC)) {
+      this.kafka.send(OrderViews.TOPIC, partition.partition(), "malformed", "not json").get();
     }
     client.placeOrder("dave", "5.00", MINUTE_2.plusSeconds(30));
     client.placeOrder("dave", "6.50", MINUTE_2.plusSeconds(40));
@@ -281,14 +284,6 @@ class SampleApplicationTests {
     JsonNode body = response.body();
     assertThat(body.path("status").asInt()).isEqualTo(status);
     assertThat(body.path("detail").stringValue()).isNotBlank();
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
   }
 
   @Test

@@ -1,0 +1,66 @@
+package dev.matview.test;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.annotation.AliasFor;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+
+/**
+ * A {@link SpringBootTest} of an application with Matview views, on an in-process single-node KRaft
+ * broker of its own ({@link EmbeddedKafka}): {@code spring.kafka.bootstrap-servers} points at it,
+ * the views' source topics that no {@code NewTopic} bean declares are created with {@link
+ * #partitions()} partitions, Kafka Streams keeps its state in a temporary directory that is deleted
+ * when the context closes, and a {@link ViewAwaiter} bean waits for the views' answers.
+ *
+ * <pre>{@code
+ * @MatviewIntegrationTest
+ * class OrderViewsIntegrationTests {
+ *
+ *   @Autowired KafkaTemplate<String, String> kafka;
+ *
+ *   @Autowired ViewAwaiter views;
+ *
+ *   @Test
+ *   void countsOrdersPerCustomer() {
+ *     kafka.send("orders", "order-1", "{\"customerId\": \"alice\", \"amount\": 12.50}");
+ *     views.awaitView("orders-per-customer", "alice", 1L);
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>The broker and the application stay up while Spring's test context cache keeps the context;
+ * add {@code @DirtiesContext} to stop them after the test class.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@SpringBootTest
+@EmbeddedKafka(bootstrapServersProperty = EmbeddedKafkaBroker.SPRING_EMBEDDED_KAFKA_BROKERS)
+@Import(MatviewIntegrationTestConfiguration.class)
+public @interface MatviewIntegrationTest {
+
+  /** Properties of the application, such as {@code "sample.generator.enabled=false"}. */
+  @AliasFor(annotation = SpringBootTest.class)
+  String[] properties() default {};
+
+  /** The application's classes; by default its {@code @SpringBootConfiguration} is searched for. */
+  @AliasFor(annotation = SpringBootTest.class)
+  Class<?>[] classes() default {};
+
+  /** The web environment, a real server on a random port by default. */
+  @AliasFor(annotation = SpringBootTest.class)
+  WebEnvironment webEnvironment() default WebEnvironment.RANDOM_PORT;
+
+  /** Partitions of the source topics the broker creates, and of its other new topics. */
+  @AliasFor(annotation = EmbeddedKafka.class)
+  int partitions() default 1;
+}

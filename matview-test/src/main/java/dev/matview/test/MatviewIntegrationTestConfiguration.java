@@ -1,0 +1,66 @@
+package dev.matview.test;
+
+import dev.matview.query.ViewQueryService;
+import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
+import dev.matview.topology.ViewSerdes;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.test.context.DynamicPropertyRegistrar;
+
+/** What {@link MatviewIntegrationTest} adds to the application's context. */
+@Configuration(proxyBeanMethods = false)
+class MatviewIntegrationTestConfiguration {
+
+  /**
+   * Points the application at the broker of its own test context, rather than through the system
+   * property {@code spring.kafka.bootstrap-servers} that {@code @EmbeddedKafka} sets by default,
+   * which would outlive the context and reach the applications of later tests in the same JVM; and
+   * keeps Kafka Streams' state in {@code stateDir}.
+   */
+  @Bean
+  DynamicPropertyRegistrar matviewTestKafkaProperties(
+      EmbeddedKafkaBroker broker, TemporaryDirectory stateDir) {
+    return registry -> {
+      registry.add("spring.kafka.bootstrap-servers", broker::getBrokersAsString);
+      registry.add("spring.kafka.streams.state-dir", () -> stateDir.path().toString());
+    };
+  }
+
+  /** Kafka Streams' state directory, deleted when the context closes. */
+  @Bean
+  TemporaryDirectory matviewTestStateDir() {
+    return TemporaryDirectory.create();
+  }
+
+  /**
+   * The views' source topics that no {@link NewTopic} bean declares, which Spring Kafka's {@link
+   * KafkaAdmin} creates before Kafka Streams starts, with the broker's default partitions.
+   */
+  @Bean
+  KafkaAdmin.NewTopics matviewTestSourceTopics(
+      ObjectProvider<ViewRegistry> registry, ObjectProvider<NewTopic> declared) {
+    Set<String> declaredNames = declared.stream().map(NewTopic::name).collect(Collectors.toSet());
+    NewTopic[] topics =
+        registry.stream()
+            .flatMap(views -> views.all().stream())
+            .map(ResolvedView::sourceTopic)
+            .distinct()
+            .filter(topic -> !declaredNames.contains(topic))
+            .map(topic -> new NewTopic(topic, Optional.empty(), Optional.empty()))
+            .toArray(NewTopic[]::new);
+    return new KafkaAdmin.NewTopics(topics);
+  }
+
+  @Bean
+  ViewAwaiter matviewViewAwaiter(ViewQueryService queryService, ViewSerdes serdes) {
+    return new ViewAwaiter(queryService, serdes.mapper());
+  }
+}
