@@ -123,7 +123,7 @@ public final class StartupChecks {
         snapshot = snapshot.plus(reader.read(missing, Set.of()));
         missing = missingSources(checks, snapshot);
       }
-      return snapshot;
+      return missing.isEmpty() ? snapshot : snapshot.withListed(reader.list());
     } catch (TimeoutException ex) {
       throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
     } catch (ExecutionException ex) {

@@ -120,17 +120,20 @@ class StartupChecksIntegrationTests {
   }
 
   @Test
-  void failsWhenTheSourceTopicIsMissing() {
+  void failsWhenTheSourceTopicIsMissingAskingWhetherATopicOneEditAwayWasMeant() throws Exception {
+    createTopic("missing-sale", 2, Map.of());
     runner("missing", "missing-sales")
         .withUserConfiguration(TableViewConfiguration.class)
         .run(
             (context) ->
                 assertFailedWith(
                     context,
-                    "Source topic 'missing-sales' of view 'per-shop' does not exist",
+                    "Source topic 'missing-sales' of view 'per-shop' does not exist, so Kafka"
+                        + " Streams cannot read it. Did you mean 'missing-sale'?",
                     "kafka-topics.sh --bootstrap-server "
                         + this.broker.getBrokersAsString()
-                        + " --create --topic missing-sales --partitions <partitions>"));
+                        + " --create --topic missing-sales --partitions <partitions>",
+                    "@Bean NewTopic missingSalesTopic()"));
   }
 
   @Test
