@@ -154,6 +154,12 @@ public final class MatviewAutoConfiguration {
   }
 
   @Bean
+  @ConditionalOnMissingBean(name = "matviewClientConfigsConfigurer")
+  ClientConfigsConfigurer matviewClientConfigsConfigurer() {
+    return new ClientConfigsConfigurer();
+  }
+
+  @Bean
   @ConditionalOnMissingBean(name = "matviewMembershipConfigurer")
   MembershipConfigurer matviewMembershipConfigurer(MatviewProperties properties) {
     return new MembershipConfigurer(properties);

@@ -1,5 +1,6 @@
 package dev.matview.check;
 
+import dev.matview.kafka.MatviewConfigs;
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
 import dev.matview.topology.ViewRegistry;
@@ -53,7 +54,8 @@ public final class StartupChecks {
    */
   public void run(Properties streamsConfiguration) {
     long start = System.nanoTime();
-    QuietStreamsConfig config = new QuietStreamsConfig(streamsConfiguration);
+    QuietStreamsConfig config =
+        new QuietStreamsConfig(MatviewConfigs.withoutMatviewKeys(streamsConfiguration));
     String bootstrapServers =
         String.join(",", config.getList(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
     ViewTopicChecks checks =
