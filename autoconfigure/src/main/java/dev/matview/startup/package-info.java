@@ -1,5 +1,6 @@
 /**
- * What Matview checks as an application starts: that it runs on the Spring Boot it was built for.
+ * What Matview checks and says as an application starts: that it runs on the Spring Boot it was
+ * built for, and, once Kafka Streams runs, what it built and where to look the views up.
  */
 @NullMarked
 package dev.matview.startup;

@@ -198,6 +198,12 @@ class StartupChecksIntegrationTests {
                   .singleElement()
                   .asString()
                   .startsWith("healthy-1-");
+              await()
+                  .atMost(WAIT)
+                  .until(() -> output.getAll().contains("Matview serves 2 views of application"));
+              assertThat(output)
+                  .contains("per-shop      table  healthy-sales")
+                  .contains("healthy-per-shop-changelog");
               assertThat(output.getAll().lines().filter((line) -> line.contains(UNUSED)))
                   .noneMatch((line) -> line.matches(".*[\\[ ]matview\\..*"));
               context.close();
