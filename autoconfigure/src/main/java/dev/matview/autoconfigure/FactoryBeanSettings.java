@@ -3,6 +3,7 @@ package dev.matview.autoconfigure;
 import java.lang.reflect.Field;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.jspecify.annotations.Nullable;
@@ -11,7 +12,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Reads the restore listener, state listener and streams customizer a {@link
+ * Reads the restore listener, state listener, streams customizer and client supplier a {@link
  * StreamsBuilderFactoryBean} already holds, for which spring-kafka has setters but no getters, so
  * that Matview can call them next to its own instead of replacing them.
  */
@@ -36,6 +37,11 @@ final class FactoryBeanSettings {
   static @Nullable KafkaStreamsCustomizer kafkaStreamsCustomizer(
       StreamsBuilderFactoryBean factoryBean) {
     return read(factoryBean, "kafkaStreamsCustomizer", KafkaStreamsCustomizer.class);
+  }
+
+  /** The client supplier set on {@code factoryBean}, or {@code null}. */
+  static @Nullable KafkaClientSupplier clientSupplier(StreamsBuilderFactoryBean factoryBean) {
+    return read(factoryBean, "clientSupplier", KafkaClientSupplier.class);
   }
 
   private static <T> @Nullable T read(

@@ -24,6 +24,7 @@ import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
 import dev.matview.replica.StoreHandles;
+import dev.matview.startup.StartupSummary;
 import dev.matview.topology.EventTimeBounds;
 import dev.matview.topology.RecordDrops;
 import dev.matview.topology.RecordRules;
@@ -59,6 +60,7 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
@@ -154,6 +156,12 @@ public final class MatviewAutoConfiguration {
   }
 
   @Bean
+  @ConditionalOnMissingBean(name = "matviewClientConfigsConfigurer")
+  ClientConfigsConfigurer matviewClientConfigsConfigurer() {
+    return new ClientConfigsConfigurer();
+  }
+
+  @Bean
   @ConditionalOnMissingBean(name = "matviewMembershipConfigurer")
   MembershipConfigurer matviewMembershipConfigurer(MatviewProperties properties) {
     return new MembershipConfigurer(properties);
@@ -203,6 +211,28 @@ public final class MatviewAutoConfiguration {
   @ConditionalOnMissingBean(name = "matviewReplicaDirectoryConfigurer")
   ReplicaDirectoryConfigurer matviewReplicaDirectoryConfigurer(ReplicaDirectory directory) {
     return new ReplicaDirectoryConfigurer(directory);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  StartupSummary matviewStartupSummary(
+      ViewRegistry registry,
+      BeanFactory beanFactory,
+      LocalInstance localInstance,
+      MatviewProperties properties,
+      Environment environment) {
+    Supplier<StreamsBuilderFactoryBean> factoryBean = factoryBeanLookup(beanFactory);
+    return new StartupSummary(
+        registry,
+        () -> factoryBean.get().getKafkaStreams(),
+        () -> LookupBaseUrl.of(localInstance.hostInfo(), properties.getWeb(), environment));
+  }
+
+  /** Runs after the user's configurers and before the replica directory's, which comes first. */
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewStartupSummaryConfigurer")
+  StateListenerConfigurer matviewStartupSummaryConfigurer(StartupSummary summary) {
+    return new StateListenerConfigurer(summary, Ordered.LOWEST_PRECEDENCE - 1);
   }
 
   @Bean

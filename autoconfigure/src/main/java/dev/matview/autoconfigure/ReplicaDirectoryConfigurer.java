@@ -1,12 +1,9 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.query.ReplicaDirectory;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;
 import org.springframework.core.Ordered;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
-import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * Keeps the replica directory in step with the factory bean's Kafka Streams: the directory follows
@@ -16,55 +13,19 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
  *
  * <p>Runs after every other configurer, so that it sees the state listener they set.
  */
-final class ReplicaDirectoryConfigurer implements StreamsBuilderFactoryBeanConfigurer {
+final class ReplicaDirectoryConfigurer extends StateListenerConfigurer {
 
   private final ReplicaDirectory directory;
 
   ReplicaDirectoryConfigurer(ReplicaDirectory directory) {
+    super(directory, Ordered.LOWEST_PRECEDENCE);
     this.directory = directory;
   }
 
   @Override
   public void configure(StreamsBuilderFactoryBean factoryBean) {
-    List<KafkaStreams.StateListener> listeners = new ArrayList<>();
-    listeners.add(this.directory);
-    KafkaStreams.StateListener current = FactoryBeanSettings.stateListener(factoryBean);
-    if (current instanceof CompositeStateListener composite) {
-      composite.listeners().stream()
-          .filter((listener) -> listener != this.directory)
-          .forEach(listeners::add);
-    } else if (current != null && current != this.directory) {
-      listeners.add(current);
-    }
-    factoryBean.setStateListener(new CompositeStateListener(listeners));
+    super.configure(factoryBean);
     factoryBean.addListener(new DirectoryFollower(this.directory));
-  }
-
-  @Override
-  public int getOrder() {
-    return Ordered.LOWEST_PRECEDENCE;
-  }
-
-  /** Calls several state listeners in order, because Kafka Streams holds only one. */
-  static final class CompositeStateListener implements KafkaStreams.StateListener {
-
-    private final List<KafkaStreams.StateListener> listeners;
-
-    CompositeStateListener(List<KafkaStreams.StateListener> listeners) {
-      this.listeners = List.copyOf(listeners);
-    }
-
-    /** The listeners called, in order. */
-    List<KafkaStreams.StateListener> listeners() {
-      return this.listeners;
-    }
-
-    @Override
-    public void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
-      for (KafkaStreams.StateListener listener : this.listeners) {
-        listener.onChange(newState, oldState);
-      }
-    }
   }
 
   /** Points the directory at each Kafka Streams the factory bean starts, and away when it stops. */

@@ -1,6 +1,7 @@
 package dev.matview.check;
 
 import java.util.Collection;
+import java.util.Locale;
 
 /** Writes the command lines that fix a topic, for one cluster and one Kafka Streams application. */
 final class FixCommands {
@@ -28,6 +29,36 @@ final class FixCommands {
         + " --create --topic "
         + topic
         + " --partitions <partitions>";
+  }
+
+  /**
+   * Declares {@code topic} as a bean that Spring Boot's {@code KafkaAdmin} creates at start-up,
+   * before the checks run; the partition count is the user's to choose.
+   */
+  String newTopicBean(String topic) {
+    return "@Bean NewTopic "
+        + beanName(topic)
+        + "() { return TopicBuilder.name(\""
+        + topic
+        + "\").partitions(<partitions>).build(); }";
+  }
+
+  /** A Java method name for the bean of {@code topic}: its words in camel case, then "Topic". */
+  private static String beanName(String topic) {
+    StringBuilder name = new StringBuilder();
+    for (String word : topic.split("[^A-Za-z0-9]+")) {
+      if (!word.isEmpty()) {
+        name.append(
+            name.isEmpty()
+                ? word.substring(0, 1).toLowerCase(Locale.ROOT)
+                : word.substring(0, 1).toUpperCase(Locale.ROOT));
+        name.append(word.substring(1));
+      }
+    }
+    if (name.isEmpty() || Character.isDigit(name.charAt(0))) {
+      name.insert(0, "topic");
+    }
+    return name.append("Topic").toString();
   }
 
   /** Sets the topic config {@code setting} ({@code name=value}) of {@code topic}. */

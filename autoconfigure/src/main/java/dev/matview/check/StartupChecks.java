@@ -1,5 +1,6 @@
 package dev.matview.check;
 
+import dev.matview.kafka.MatviewConfigs;
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
 import dev.matview.topology.ViewRegistry;
@@ -53,7 +54,8 @@ public final class StartupChecks {
    */
   public void run(Properties streamsConfiguration) {
     long start = System.nanoTime();
-    QuietStreamsConfig config = new QuietStreamsConfig(streamsConfiguration);
+    QuietStreamsConfig config =
+        new QuietStreamsConfig(MatviewConfigs.withoutMatviewKeys(streamsConfiguration));
     String bootstrapServers =
         String.join(",", config.getList(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
     ViewTopicChecks checks =
@@ -123,7 +125,7 @@ public final class StartupChecks {
         snapshot = snapshot.plus(reader.read(missing, Set.of()));
         missing = missingSources(checks, snapshot);
       }
-      return snapshot;
+      return missing.isEmpty() ? snapshot : snapshot.withListed(reader.list());
     } catch (TimeoutException ex) {
       throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
     } catch (ExecutionException ex) {

@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
@@ -79,6 +80,22 @@ final class TopicReader {
       }
     }
     return TopicSnapshot.of(partitions, settings);
+  }
+
+  /**
+   * The names of the topics on the cluster that this client may see, or none when the broker does
+   * not list them: they only serve to suggest a topic for one that is missing.
+   */
+  Set<String> list() throws InterruptedException {
+    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
+    try {
+      return this.admin
+          .listTopics(new ListTopicsOptions().timeoutMs(timeoutMs))
+          .names()
+          .get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException | TimeoutException ex) {
+      return Set.of();
+    }
   }
 
   private static <T> @Nullable T getUnlessUnknown(KafkaFuture<T> future, long deadline)

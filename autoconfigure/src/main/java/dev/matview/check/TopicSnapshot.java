@@ -1,13 +1,15 @@
 package dev.matview.check;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What the broker said about the topics the checks asked for: the partition count of each topic
- * that exists and, for some, their configuration.
+ * that exists and, for some, their configuration; and, when asked, the names of all its topics.
  */
 public final class TopicSnapshot {
 
@@ -15,15 +17,21 @@ public final class TopicSnapshot {
 
   private final Map<String, Map<String, String>> configs;
 
-  private TopicSnapshot(Map<String, Integer> partitions, Map<String, Map<String, String>> configs) {
+  private final Set<String> listed;
+
+  private TopicSnapshot(
+      Map<String, Integer> partitions,
+      Map<String, Map<String, String>> configs,
+      Set<String> listed) {
     this.partitions = Map.copyOf(partitions);
     this.configs = Map.copyOf(configs);
+    this.listed = Set.copyOf(listed);
   }
 
   /** A snapshot of existing topics' partition counts and of some of their configurations. */
   public static TopicSnapshot of(
       Map<String, Integer> partitions, Map<String, Map<String, String>> configs) {
-    return new TopicSnapshot(partitions, configs);
+    return new TopicSnapshot(partitions, configs, Set.of());
   }
 
   /** This snapshot with what {@code newer} says about its topics. */
@@ -32,12 +40,26 @@ public final class TopicSnapshot {
     partitions.putAll(newer.partitions);
     Map<String, Map<String, String>> configs = new HashMap<>(this.configs);
     configs.putAll(newer.configs);
-    return new TopicSnapshot(partitions, configs);
+    Set<String> listed = new HashSet<>(this.listed);
+    listed.addAll(newer.listed);
+    return new TopicSnapshot(partitions, configs, listed);
+  }
+
+  /** This snapshot with the names of the topics the broker {@code listed}. */
+  public TopicSnapshot withListed(Set<String> listed) {
+    return plus(new TopicSnapshot(Map.of(), Map.of(), listed));
   }
 
   /** Whether {@code topic} exists. */
   public boolean exists(String topic) {
     return this.partitions.containsKey(topic);
+  }
+
+  /** The names of the existing topics known: those described and those listed. */
+  public Set<String> names() {
+    Set<String> names = new HashSet<>(this.listed);
+    names.addAll(this.partitions.keySet());
+    return names;
   }
 
   /** The partition count of {@code topic}, or empty when it does not exist. */

@@ -86,7 +86,7 @@ public final class ViewTopicChecks {
         .forEach(
             (source, names) -> {
               if (!topics.exists(source)) {
-                problems.add(missingSource(source, names));
+                problems.add(missingSource(source, names, topics));
               }
             });
     for (ResolvedView<?, ?, ?> view : this.views) {
@@ -99,15 +99,28 @@ public final class ViewTopicChecks {
     return problems;
   }
 
-  private TopicProblem missingSource(String source, List<String> viewNames) {
+  private TopicProblem missingSource(String source, List<String> viewNames, TopicSnapshot topics) {
+    List<String> suggestions = TopicSuggestions.closeTo(source, topics.names());
     return new TopicProblem(
         source,
         "Source topic '"
             + source
             + "' of "
             + viewList(viewNames)
-            + " does not exist, so Kafka Streams cannot read it.",
-        "create it: " + this.fixes.createTopic(source));
+            + " does not exist, so Kafka Streams cannot read it."
+            + (suggestions.isEmpty() ? "" : " Did you mean " + alternatives(suggestions) + "?"),
+        "create it with "
+            + this.fixes.createTopic(source)
+            + ", or declare it as a bean, which Spring Boot's KafkaAdmin creates at start-up: "
+            + this.fixes.newTopicBean(source));
+  }
+
+  private static String alternatives(List<String> topics) {
+    List<String> quoted = topics.stream().map(topic -> "'" + topic + "'").toList();
+    int last = quoted.size() - 1;
+    return (last == 0)
+        ? quoted.get(0)
+        : String.join(", ", quoted.subList(0, last)) + " or " + quoted.get(last);
   }
 
   private void checkRepartition(

@@ -1,5 +1,6 @@
 package dev.matview.peer;
 
+import dev.matview.kafka.MatviewConfigs;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -70,7 +71,8 @@ public final class SecretAgreement {
    * @throws PeerSecretException when the broker refuses, fails or does not answer in time
    */
   public PeerSecret agree(Properties streamsConfiguration) {
-    QuietStreamsConfig config = new QuietStreamsConfig(streamsConfiguration);
+    QuietStreamsConfig config =
+        new QuietStreamsConfig(MatviewConfigs.withoutMatviewKeys(streamsConfiguration));
     String applicationId = config.getString(StreamsConfig.APPLICATION_ID_CONFIG);
     String topic = topic(applicationId);
     String bootstrapServers =

@@ -16,6 +16,7 @@ import dev.matview.query.Routing;
 import dev.matview.query.StreamsRouting;
 import dev.matview.query.ViewQueryService;
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
+import dev.matview.startup.StartupSummary;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
@@ -38,6 +39,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.rocksdb.Options;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -46,6 +48,8 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -55,6 +59,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Tests for {@link MatviewAutoConfiguration}. */
+@ExtendWith(OutputCaptureExtension.class)
 class MatviewAutoConfigurationTests {
 
   private static final String APPLICATION_ID = "matview-test";
@@ -390,13 +395,32 @@ class MatviewAutoConfigurationTests {
               assertThat(context.getBean(Routing.class)).isInstanceOf(StreamsRouting.class);
               KafkaStreams.StateListener installed =
                   FactoryBeanSettings.stateListener(factoryBean(context));
-              assertThat(installed)
-                  .isInstanceOf(ReplicaDirectoryConfigurer.CompositeStateListener.class);
-              assertThat(
-                      ((ReplicaDirectoryConfigurer.CompositeStateListener) installed).listeners())
-                  .containsExactly(context.getBean(ReplicaDirectory.class), user);
+              assertThat(installed).isInstanceOf(CompositeStateListener.class);
+              assertThat(((CompositeStateListener) installed).listeners())
+                  .containsExactly(
+                      context.getBean(ReplicaDirectory.class),
+                      context.getBean(StartupSummary.class),
+                      user);
               installed.onChange(KafkaStreams.State.REBALANCING, KafkaStreams.State.CREATED);
               assertThat(heard).containsExactly(KafkaStreams.State.REBALANCING);
+            });
+  }
+
+  @Test
+  void summarizesTheViewsOnceKafkaStreamsRuns(CapturedOutput output) {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .run(
+            (context) -> {
+              KafkaStreams.StateListener installed =
+                  FactoryBeanSettings.stateListener(factoryBean(context));
+              assertThat(installed).isNotNull();
+              installed.onChange(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
+              assertThat(output)
+                  .contains(
+                      "Matview serves 2 views of application 'matview-test' without lookups over"
+                          + " HTTP")
+                  .contains("matview-test-sales-per-shop-changelog");
             });
   }
 

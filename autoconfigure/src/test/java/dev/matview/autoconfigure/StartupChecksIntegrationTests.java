@@ -25,6 +25,7 @@ import org.apache.kafka.streams.Topology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -32,6 +33,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsCustomizer;
@@ -46,9 +49,12 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
  * leaves the group at once on close.
  */
 @EmbeddedKafka(partitions = 2)
+@ExtendWith(OutputCaptureExtension.class)
 class StartupChecksIntegrationTests {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private static final String UNUSED = "were supplied but are not used yet";
 
   private final AtomicInteger streamsCreated = new AtomicInteger();
 
@@ -120,17 +126,20 @@ class StartupChecksIntegrationTests {
   }
 
   @Test
-  void failsWhenTheSourceTopicIsMissing() {
+  void failsWhenTheSourceTopicIsMissingAskingWhetherATopicOneEditAwayWasMeant() throws Exception {
+    createTopic("missing-sale", 2, Map.of());
     runner("missing", "missing-sales")
         .withUserConfiguration(TableViewConfiguration.class)
         .run(
             (context) ->
                 assertFailedWith(
                     context,
-                    "Source topic 'missing-sales' of view 'per-shop' does not exist",
+                    "Source topic 'missing-sales' of view 'per-shop' does not exist, so Kafka"
+                        + " Streams cannot read it. Did you mean 'missing-sale'?",
                     "kafka-topics.sh --bootstrap-server "
                         + this.broker.getBrokersAsString()
-                        + " --create --topic missing-sales --partitions <partitions>"));
+                        + " --create --topic missing-sales --partitions <partitions>",
+                    "@Bean NewTopic missingSalesTopic()"));
   }
 
   @Test
@@ -170,7 +179,8 @@ class StartupChecksIntegrationTests {
   }
 
   @Test
-  void startsWithHealthyTopicsAsAStaticMemberThatLeavesTheGroupAtOnceOnClose() throws Exception {
+  void startsWithHealthyTopicsAsAStaticMemberThatLeavesTheGroupAtOnceOnClose(CapturedOutput output)
+      throws Exception {
     createTopic("healthy-sales", 2, Map.of());
     createTopic("healthy-per-shop-changelog", 2, Map.of("cleanup.policy", "compact"));
     runner("healthy", "healthy-sales")
@@ -188,6 +198,14 @@ class StartupChecksIntegrationTests {
                   .singleElement()
                   .asString()
                   .startsWith("healthy-1-");
+              await()
+                  .atMost(WAIT)
+                  .until(() -> output.getAll().contains("Matview serves 2 views of application"));
+              assertThat(output)
+                  .contains("per-shop      table  healthy-sales")
+                  .contains("healthy-per-shop-changelog");
+              assertThat(output.getAll().lines().filter((line) -> line.contains(UNUSED)))
+                  .noneMatch((line) -> line.matches(".*[\\[ ]matview\\..*"));
               context.close();
               await().atMost(Duration.ofSeconds(15)).until(() -> members("healthy").isEmpty());
             });

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -61,7 +62,7 @@ class ViewTopicChecksTests {
   }
 
   @Test
-  void namesEveryViewOfAMissingSourceTopicOnceWithTheCommandThatCreatesIt() {
+  void namesEveryViewOfAMissingSourceTopicOnceWithTheCommandAndTheBeanThatCreateIt() {
     List<TopicProblem> problems = checks(perShop(), perCustomer()).check(snapshot());
     assertThat(problems).hasSize(1);
     assertThat(problems.get(0).topic()).isEqualTo("sales");
@@ -71,8 +72,56 @@ class ViewTopicChecksTests {
                 + " Streams cannot read it.");
     assertThat(problems.get(0).fix())
         .isEqualTo(
-            "create it: kafka-topics.sh --bootstrap-server broker-1:9092 --create --topic sales"
-                + " --partitions <partitions>");
+            "create it with kafka-topics.sh --bootstrap-server broker-1:9092 --create --topic"
+                + " sales --partitions <partitions>, or declare it as a bean, which Spring Boot's"
+                + " KafkaAdmin creates at start-up: @Bean NewTopic salesTopic() { return"
+                + " TopicBuilder.name(\"sales\").partitions(<partitions>).build(); }");
+  }
+
+  @Test
+  void namesTheBeanOfAMissingSourceTopicInCamelCase() {
+    assertThat(checks(ofTopic("order.events-v2")).check(snapshot()))
+        .singleElement()
+        .extracting(TopicProblem::fix)
+        .asString()
+        .endsWith(
+            "@Bean NewTopic orderEventsV2Topic() { return"
+                + " TopicBuilder.name(\"order.events-v2\").partitions(<partitions>).build(); }");
+  }
+
+  @Test
+  void asksWhetherAnExistingTopicOneEditAwayFromAMissingSourceWasMeant() {
+    topic("sale", 3);
+    topic("others", 3);
+    assertThat(checks(perShop()).check(snapshot()))
+        .singleElement()
+        .extracting(TopicProblem::problem)
+        .isEqualTo(
+            "Source topic 'sales' of view 'per-shop' does not exist, so Kafka Streams cannot read"
+                + " it. Did you mean 'sale'?");
+  }
+
+  @Test
+  void suggestsTheClosestTopicsTheBrokerListedWithTheSameNameButForCaseAndSeparatorsAmongThem() {
+    TopicSnapshot listed =
+        snapshot()
+            .withListed(
+                Set.of("Customer_Events", "customer-event", "customer-events-v1", "orders"));
+    assertThat(checks(ofTopic("customer-events")).check(listed))
+        .singleElement()
+        .extracting(TopicProblem::problem)
+        .asString()
+        .endsWith(" Did you mean 'Customer_Events' or 'customer-event'?");
+  }
+
+  @Test
+  void suggestsNothingWhenNoExistingTopicIsClose() {
+    topic("orders", 3);
+    assertThat(checks(perShop()).check(snapshot().withListed(Set.of("shop-sales-dlq"))))
+        .singleElement()
+        .extracting(TopicProblem::problem)
+        .asString()
+        .endsWith("cannot read it.");
   }
 
   @Test
@@ -281,6 +330,10 @@ class ViewTopicChecksTests {
 
   private static Map.Entry<String, ViewDefinition<?, ?, ?>> ofOthers() {
     return Map.entry("of-others", Views.from("others", Sale.class).count());
+  }
+
+  private static Map.Entry<String, ViewDefinition<?, ?, ?>> ofTopic(String topic) {
+    return Map.entry("of-topic", Views.from(topic, Sale.class).count());
   }
 
   record Sale(String shop, String customer) {}

@@ -1,0 +1,45 @@
+package dev.matview.autoconfigure;
+
+import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
+
+/**
+ * The URL under which this instance serves the lookups: scheme, advertised host and port, the
+ * servlet context path and {@code matview.web.base-path}.
+ */
+final class LookupBaseUrl {
+
+  private LookupBaseUrl() {}
+
+  /**
+   * The base URL of the lookups at {@code host}, or {@code null} when there are none: no web server
+   * has started, or {@code matview.web.enabled=false}.
+   */
+  static @Nullable String of(
+      @Nullable HostInfo host, MatviewProperties.Web web, Environment environment) {
+    if (host == null || !web.isEnabled()) {
+      return null;
+    }
+    String contextPath = environment.getProperty("server.servlet.context-path", "");
+    if (contextPath.endsWith("/")) {
+      contextPath = contextPath.substring(0, contextPath.length() - 1);
+    }
+    return (ssl(environment) ? "https" : "http")
+        + "://"
+        + host.host()
+        + ":"
+        + host.port()
+        + contextPath
+        + web.basePathWithoutTrailingSlash();
+  }
+
+  private static boolean ssl(Environment environment) {
+    boolean configured =
+        StringUtils.hasText(environment.getProperty("server.ssl.bundle"))
+            || StringUtils.hasText(environment.getProperty("server.ssl.key-store"))
+            || StringUtils.hasText(environment.getProperty("server.ssl.certificate"));
+    return configured && environment.getProperty("server.ssl.enabled", Boolean.class, true);
+  }
+}

@@ -1,0 +1,111 @@
+package dev.matview.startup;
+
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.Ordered;
+
+/**
+ * Stops start-up with what to do when the application runs on a Spring Boot other than the 4.0.x
+ * Matview is built for, and warns on a later 4.x.
+ *
+ * <p>On Spring Boot 3, an application with Matview compiles, and start-up then fails while the
+ * auto-configurations are read, on a class Spring Boot 4 moved (such as {@code
+ * org.springframework.boot.thread.Threading}), which does not say why. This check runs before that,
+ * as soon as the environment is prepared and logging is set up. It is an application listener
+ * registered in {@code META-INF/spring.factories} rather than an environment post processor because
+ * Spring Boot 4 moved that interface to another package: a listener of this event is loaded and
+ * called the same way by Spring Boot 3 and 4.
+ */
+public final class SpringBootVersionCheck
+    implements ApplicationListener<ApplicationEnvironmentPreparedEvent>, Ordered {
+
+  /** The Spring Boot versions Matview is built for. */
+  static final String SUPPORTED = "4.0.x";
+
+  private static final int MAJOR = 4;
+
+  private static final int MINOR = 0;
+
+  /** Right after Spring Boot's logging listener, which sets logging up on the same event. */
+  private static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 21;
+
+  private static final Pattern VERSION = Pattern.compile("^(\\d+)\\.(\\d+)");
+
+  private static final Log logger = LogFactory.getLog(SpringBootVersionCheck.class);
+
+  private final Supplier<@Nullable String> version;
+
+  /** A check of the Spring Boot version on the class path. */
+  public SpringBootVersionCheck() {
+    this(SpringBootVersion::getVersion);
+  }
+
+  /** A check of the Spring Boot version that {@code version} gives. */
+  SpringBootVersionCheck(Supplier<@Nullable String> version) {
+    this.version = version;
+  }
+
+  @Override
+  public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
+    check(this.version.get());
+  }
+
+  @Override
+  public int getOrder() {
+    return ORDER;
+  }
+
+  /**
+   * Checks {@code version}; one that cannot be read passes.
+   *
+   * @throws UnsupportedSpringBootException when it is not a 4.x
+   */
+  static void check(@Nullable String version) {
+    if (version == null) {
+      return;
+    }
+    Matcher matcher = VERSION.matcher(version);
+    if (!matcher.find()) {
+      return;
+    }
+    int major = Integer.parseInt(matcher.group(1));
+    int minor = Integer.parseInt(matcher.group(2));
+    if (major != MAJOR) {
+      throw new UnsupportedSpringBootException(
+          version,
+          "Matview needs Spring Boot "
+              + SUPPORTED
+              + ", but this application runs on Spring Boot "
+              + version
+              + ". Matview and the Spring Boot "
+              + MAJOR
+              + " modules it brings use classes that Spring Boot "
+              + version
+              + " does not have, so start-up would fail later on a missing class, such as"
+              + " org.springframework.boot.thread.Threading.",
+          "Build the application on Spring Boot "
+              + SUPPORTED
+              + ": set the version of spring-boot-starter-parent (or of the spring-boot-dependencies"
+              + " BOM you import, or of the Spring Boot Gradle plugin) to a "
+              + SUPPORTED
+              + " release.");
+    }
+    if (minor != MINOR && logger.isWarnEnabled()) {
+      logger.warn(
+          "Matview is built and tested for Spring Boot "
+              + SUPPORTED
+              + ", and this application runs on Spring Boot "
+              + version
+              + "; if it fails to start or to serve the views, use Spring Boot "
+              + SUPPORTED
+              + ".");
+    }
+  }
+}

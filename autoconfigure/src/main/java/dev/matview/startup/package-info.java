@@ -1,0 +1,8 @@
+/**
+ * What Matview checks and says as an application starts: that it runs on the Spring Boot it was
+ * built for, and, once Kafka Streams runs, what it built and where to look the views up.
+ */
+@NullMarked
+package dev.matview.startup;
+
+import org.jspecify.annotations.NullMarked;
