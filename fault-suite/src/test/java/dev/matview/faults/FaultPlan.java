@@ -41,7 +41,7 @@ record FaultPlan(
               3,
               25,
               40,
-              Duration.ofSeconds(75),
+              Duration.ofSeconds(50),
               Duration.ofSeconds(10),
               Duration.ofSeconds(5),
               null,

@@ -1,0 +1,199 @@
+package dev.matview.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+
+/**
+ * Follows the README's "Using the starter in your own app" word for word, so that it cannot drift
+ * from the code: its dependency names this build's starter, and its view class, topic bean and
+ * {@code application.yml}, compiled as they stand into a new application that runs against an
+ * in-process broker, answer the lookup the README promises.
+ */
+class ReadmeAppTests {
+
+  private static final Path README = Path.of("..", "README.md");
+
+  private static final String SECTION = "## Using the starter in your own app";
+
+  private static final String BROKERS_PROPERTY = "readme-app-tests.brokers";
+
+  @TempDir Path dir;
+
+  @Test
+  void theDependencyItShowsIsThisBuildsStarter() throws IOException {
+    String xml = blocks("xml").get(0);
+    String starterPom = Files.readString(Path.of("..", "starter", "pom.xml"));
+
+    assertThat(xml)
+        .contains("<groupId>dev.matview</groupId>")
+        .contains("<artifactId>matview-spring-boot-starter</artifactId>")
+        .contains("<version>" + projectVersion(starterPom) + "</version>");
+    assertThat(starterPom).contains("<artifactId>matview-spring-boot-starter</artifactId>");
+  }
+
+  @Test
+  void anApplicationMadeOfItsCodeAndSettingsAnswersTheLookupItPromises() throws Exception {
+    List<String> java = blocks("java");
+    Path sources = Files.createDirectories(this.dir.resolve("src/readme"));
+    Files.writeString(sources.resolve("OrderViews.java"), "package readme;\n\n" + java.get(0));
+    Files.writeString(sources.resolve("ReadmeApplication.java"), application(java.get(1)));
+    Path classes = Files.createDirectories(this.dir.resolve("classes"));
+    compile(classes, sources.resolve("OrderViews.java"), sources.resolve("ReadmeApplication.java"));
+    Path yaml = Files.writeString(this.dir.resolve("application.yml"), blocks("yaml").get(0));
+
+    EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
+    // Not spring.kafka.bootstrap-servers, which would outlive the broker and reach later tests.
+    broker.brokerListProperty(BROKERS_PROPERTY);
+    broker.afterPropertiesSet();
+    try (URLClassLoader loader =
+            new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader());
+        ConfigurableApplicationContext app =
+            new SpringApplicationBuilder(loader.loadClass("readme.ReadmeApplication"))
+                .resourceLoader(new DefaultResourceLoader(loader))
+                .run(
+                    "--spring.config.location=file:" + yaml,
+                    "--spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
+                    "--spring.main.banner-mode=off",
+                    "--server.port=0",
+                    "--spring.kafka.streams.state-dir=" + this.dir.resolve("state"),
+                    "--matview.advertised-host=localhost")) {
+      publishThreeOrdersOfCustomer1(broker);
+      int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+      HttpClient http = HttpClient.newHttpClient();
+      HttpRequest lookup =
+          HttpRequest.newBuilder(
+                  URI.create(
+                      "http://localhost:" + port + "/views/orders-per-customer/keys/customer-1"))
+              .build();
+      await("the README's answer")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .untilAsserted(
+              () ->
+                  assertThat(http.send(lookup, HttpResponse.BodyHandlers.ofString()).body())
+                      .isEqualToIgnoringWhitespace(promisedAnswer()));
+    } finally {
+      broker.destroy();
+      System.clearProperty(BROKERS_PROPERTY);
+    }
+  }
+
+  /** The README's {@code @Bean} method, with its imports, in a Spring Boot application class. */
+  private static String application(String beanBlock) {
+    String imports =
+        beanBlock.lines().filter((line) -> line.startsWith("import ")).collect(joinLines());
+    String method =
+        beanBlock.lines().filter((line) -> !line.startsWith("import ")).collect(joinLines());
+    return "package readme;\n\n"
+        + imports
+        + "import org.springframework.boot.autoconfigure.SpringBootApplication;\n\n"
+        + "@SpringBootApplication\nclass ReadmeApplication {\n"
+        + method
+        + "}\n";
+  }
+
+  private static java.util.stream.Collector<CharSequence, ?, String> joinLines() {
+    return Collectors.joining("\n", "", "\n");
+  }
+
+  private static void compile(Path classes, Path... sources) {
+    JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+    List<String> arguments = new ArrayList<>();
+    arguments.addAll(
+        List.of(
+            "-d",
+            classes.toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            "-proc:none",
+            "-parameters"));
+    for (Path source : sources) {
+      arguments.add(source.toString());
+    }
+    assertThat(compiler.run(null, null, null, arguments.toArray(String[]::new)))
+        .as("javac of the README's code")
+        .isZero();
+  }
+
+  private static void publishThreeOrdersOfCustomer1(EmbeddedKafkaKraftBroker broker) {
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(broker), new StringSerializer(), new StringSerializer())) {
+      for (int n = 1; n <= 3; n++) {
+        producer.send(
+            new ProducerRecord<>(
+                "orders",
+                "order-" + n,
+                "{\"orderId\":\"order-"
+                    + n
+                    + "\",\"customerId\":\"customer-1\",\"amount\":12.50,"
+                    + "\"ts\":\"2026-12-01T10:00:00Z\"}"));
+      }
+    }
+  }
+
+  /** The answer the README gives for customer-1 after three orders. */
+  private static String promisedAnswer() throws IOException {
+    Matcher answer =
+        Pattern.compile("`GET /views/orders-per-customer/keys/customer-1` now answers `([^`]+)`")
+            .matcher(section());
+    assertThat(answer.find()).as("the README's promised answer").isTrue();
+    return answer.group(1);
+  }
+
+  private static List<String> blocks(String language) throws IOException {
+    Matcher block =
+        Pattern.compile("```" + language + "\\n(.*?)```", Pattern.DOTALL).matcher(section());
+    List<String> found = new ArrayList<>();
+    while (block.find()) {
+      found.add(block.group(1));
+    }
+    assertThat(found).as("%s blocks in the README's section", language).isNotEmpty();
+    return found;
+  }
+
+  private static String section() throws IOException {
+    String readme = Files.readString(README, StandardCharsets.UTF_8);
+    int start = readme.indexOf(SECTION);
+    assertThat(start).as("the README's section %s", SECTION).isNotNegative();
+    int end = readme.indexOf("\n### ", start + SECTION.length());
+    return readme.substring(start, end < 0 ? readme.length() : end);
+  }
+
+  private static String projectVersion(String pom) {
+    Matcher version =
+        Pattern.compile("<parent>.*?<version>([^<]+)</version>", Pattern.DOTALL).matcher(pom);
+    assertThat(version.find()).isTrue();
+    return version.group(1);
+  }
+}
