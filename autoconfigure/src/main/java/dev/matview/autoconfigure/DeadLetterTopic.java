@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.deadletter.DeadLetters;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import java.util.Optional;
@@ -25,7 +26,8 @@ final class DeadLetterTopic {
    */
   static String name(MatviewProperties.DeadLetter properties, ViewRegistry registry) {
     String configured = properties.getTopic();
-    String topic = (configured != null) ? configured : registry.applicationId() + "-dlq";
+    String topic =
+        (configured != null) ? configured : DeadLetters.defaultTopic(registry.applicationId());
     if (!LEGAL.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
       throw new InvalidConfigurationPropertyValueException(
           PROPERTY,

@@ -16,6 +16,11 @@ public record DeadLetters(ViewLocator locator, DeadLetterPublisher publisher) {
   /** The Kafka Streams configuration key under which the handlers find this object. */
   public static final String CONFIG = "matview.dead-letters";
 
+  /** The dead-letter topic of {@code applicationId} unless one is configured: its id and -dlq. */
+  public static String defaultTopic(String applicationId) {
+    return applicationId + "-dlq";
+  }
+
   /**
    * The object under {@link #CONFIG} in {@code configs}.
    *

@@ -182,14 +182,10 @@ public final class Fallbacks {
     }
     Routed<T> answer =
         this.peers.fetch(view.name(), owner, path.toString(), caller, this.peers.timeout());
-    if (answer instanceof Routed.Refused<T> refused) {
-      Refusal.Reason reason = refused.refusal().reason();
-      if (reason == Refusal.Reason.UNREACHABLE || reason == Refusal.Reason.TIMEOUT) {
-        this.marks.down(owner.host());
-      }
-      return refused;
+    this.marks.observed(owner.host(), answer);
+    if (answer instanceof Routed.Refused<T>) {
+      return answer;
     }
-    this.marks.up(owner.host());
     return PeerAnswers.checked(view.name(), owner, answer, stale != null);
   }
 

@@ -59,6 +59,21 @@ public final class PeerMarks {
     }
   }
 
+  /**
+   * Marks {@code host} by how it met a request: down when it refused the connection or did not
+   * answer in time, up when it answered at all, left as it was when the request failed otherwise.
+   */
+  void observed(HostInfo host, Routed<?> answer) {
+    if (!(answer instanceof Routed.Refused<?> refused)) {
+      up(host);
+      return;
+    }
+    Refusal.Reason reason = refused.refusal().reason();
+    if (reason == Refusal.Reason.UNREACHABLE || reason == Refusal.Reason.TIMEOUT) {
+      down(host);
+    }
+  }
+
   /** Whether lookups should skip {@code host} now. */
   boolean isDown(HostInfo host) {
     Long until = this.downUntil.get(host);

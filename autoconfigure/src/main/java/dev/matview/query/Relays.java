@@ -61,16 +61,8 @@ final class Relays {
       asked++;
       Routed<T> answer =
           this.peers.relay(view.name(), other, pathAndQuery, caller, this.peers.timeout());
-      if (answer instanceof Routed.Refused<T> refused) {
-        Refusal.Reason reason = refused.refusal().reason();
-        if (reason == Refusal.Reason.UNREACHABLE || reason == Refusal.Reason.TIMEOUT) {
-          this.marks.down(other);
-        }
-        continue;
-      }
-      this.marks.up(other);
-      PeerResponse response = ((Routed.Relayed<T>) answer).response();
-      if (response.status() < 500) {
+      this.marks.observed(other, answer);
+      if (answer instanceof Routed.Relayed<T> relayed && relayed.response().status() < 500) {
         return answer;
       }
     }

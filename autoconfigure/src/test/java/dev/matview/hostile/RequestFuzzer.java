@@ -262,7 +262,7 @@ final class RequestFuzzer {
       headers.put("Accept", pick(ACCEPTS));
     }
     if (this.random.nextInt(6) == 0) {
-      headers.put("Matview-Forwarded", pick(List.of("1", "0", "yes", "")));
+      headers.put("Matview-Forwarded", pick(List.of("1", "relay", "0", "yes", "")));
     }
     if (this.random.nextInt(8) == 0) {
       headers.put(

@@ -362,7 +362,7 @@ public final class ViewTestDriver implements AutoCloseable {
           DeadLetterProductionExceptionHandler.class.getName());
       DeadLetterPublisher publisher =
           new DeadLetterPublisher(
-              this.applicationId + "-dlq",
+              DeadLetters.defaultTopic(this.applicationId),
               () -> producer,
               DeadLetterListener.NONE,
               MAX_DEAD_LETTER_BYTES);
