@@ -69,7 +69,7 @@ public final class BenchmarkRunner {
     WorkDir.clean(workDir);
     List<Row> rows = new ArrayList<>();
     try (BenchContext context = new BenchContext(flags, workDir, System.out)) {
-      if (Boolean.parseBoolean(flags.text("prestart", "false"))) {
+      if (flags.bool("prestart", false)) {
         benchmarks.stream()
             .filter(benchmark -> only.contains(benchmark.name()))
             .flatMap(benchmark -> benchmark.clusters(flags).stream())

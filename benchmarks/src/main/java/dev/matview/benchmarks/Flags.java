@@ -62,6 +62,20 @@ public final class Flags {
     }
   }
 
+  /** The flag as {@code true} or {@code false}, or {@code fallback}. */
+  public boolean bool(String name, boolean fallback) {
+    String value = this.values.get(name);
+    if (value == null) {
+      return fallback;
+    }
+    return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default ->
+          throw new IllegalArgumentException("--" + name + " must be true or false, not " + value);
+    };
+  }
+
   /** The flag as a comma-separated list, or {@code fallback}. */
   public List<String> list(String name, List<String> fallback) {
     String value = this.values.get(name);

@@ -103,4 +103,15 @@ class BenchmarkArithmeticTests {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Flags.parse("--keys=many").integer("keys", 0));
   }
+
+  @Test
+  void flagsReadTrueOrFalseAndRefuseAnythingElse() {
+    Flags flags = Flags.parse("--warmup=false", "--prestart=TRUE", "--caching=yes");
+    assertThat(flags.bool("warmup", true)).isFalse();
+    assertThat(flags.bool("prestart", false)).isTrue();
+    assertThat(flags.bool("absent", true)).isTrue();
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> flags.bool("caching", false))
+        .withMessageContaining("--caching must be true or false, not yes");
+  }
 }

@@ -35,7 +35,7 @@ public final class HandWrittenAggregation {
     JsonMapper json = JsonMapper.builder().build();
     Serde<Order> orders = jsonSerde(json, Order.class);
     Serde<Revenue> revenues = jsonSerde(json, Revenue.class);
-    boolean caching = Boolean.parseBoolean(flags.text("caching", "false"));
+    boolean caching = flags.bool("caching", false);
     Materialized<String, Revenue, KeyValueStore<Bytes, byte[]>> store =
         Materialized.<String, Revenue, KeyValueStore<Bytes, byte[]>>as("revenue-per-customer")
             .withKeySerde(Serdes.String())

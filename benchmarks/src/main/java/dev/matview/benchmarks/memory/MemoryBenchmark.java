@@ -54,9 +54,11 @@ public final class MemoryBenchmark implements Benchmark {
   public List<Row> run(BenchContext context) throws Exception {
     MemorySettings settings = MemorySettings.of(context);
     MemoryRun run = new MemoryRun(context, settings);
-    context.log(
-        TITLE + ": a warm-up run, not counted, so that neither kind pays for a cold broker");
-    run.run(settings.partitions().get(0), true);
+    if (settings.warmUp()) {
+      context.log(
+          TITLE + ": a warm-up run, not counted, so that neither kind pays for a cold broker");
+      run.run(settings.partitions().get(0), true);
+    }
     List<Row> rows = new ArrayList<>();
     boolean boundedFirst = false;
     for (int partitions : settings.partitions()) {
@@ -88,7 +90,9 @@ public final class MemoryBenchmark implements Benchmark {
         settings,
         MemoryResult.of(boundedRuns),
         MemoryResult.of(unboundedRuns),
-        "runs in alternating order after a warm-up run: "
+        (settings.warmUp()
+                ? "runs in alternating order after a warm-up run: "
+                : "runs in alternating order: ")
             + seconds(boundedRuns)
             + " s with the bound, "
             + seconds(unboundedRuns)

@@ -19,6 +19,7 @@ import java.util.Locale;
  *     Kafka's metrics of 1,536 tasks and their input buffers do not fit a 512 MB heap
  * @param heapMegabytes the instance's {@code -Xmx}, in MiB
  * @param rounds runs of each kind per partition count, in alternating order
+ * @param warmUp whether a run that is not counted comes first
  */
 record MemorySettings(
     List<Integer> partitions,
@@ -29,7 +30,8 @@ record MemorySettings(
     long boundMegabytes,
     List<String> jvmOptions,
     long heapMegabytes,
-    int rounds) {
+    int rounds,
+    boolean warmUp) {
 
   /** The settings that {@code context}'s flags give. */
   static MemorySettings of(BenchContext context) {
@@ -47,7 +49,8 @@ record MemorySettings(
         flags.integer("memory-bound-mb", 256),
         jvmOptions,
         heapMegabytes(jvmOptions),
-        Math.max(1, flags.integer("memory-rounds", 2)));
+        Math.max(1, flags.integer("memory-rounds", 2)),
+        flags.bool("memory-warmup", true));
   }
 
   /** How long catching up may take before the run fails. */

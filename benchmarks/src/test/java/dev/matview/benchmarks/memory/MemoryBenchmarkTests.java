@@ -15,7 +15,16 @@ class MemoryBenchmarkTests {
 
   private final MemorySettings settings =
       new MemorySettings(
-          List.of(64), 1_000, 100, Duration.ofSeconds(5), 10, 256, List.of("-Xmx512m"), 512, 2);
+          List.of(64),
+          1_000,
+          100,
+          Duration.ofSeconds(5),
+          10,
+          256,
+          List.of("-Xmx512m"),
+          512,
+          2,
+          true);
 
   @Test
   void readsTheHeapFromTheJvmOptions() {
