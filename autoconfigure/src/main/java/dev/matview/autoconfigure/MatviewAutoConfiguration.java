@@ -414,14 +414,14 @@ public final class MatviewAutoConfiguration {
   ViewBatchService matviewViewBatchService(
       ViewQueryService queryService,
       Routing routing,
-      LocalStores localStores,
       PeerClient peerClient,
+      PeerMarks peerMarks,
       ViewSerdes serdes,
       MatviewProperties properties) {
     int maxBatchSize = properties.getWeb().getMaxBatchSize();
     requirePositive("matview.web.max-batch-size", maxBatchSize);
     return new ViewBatchService(
-        queryService, routing, localStores, peerClient, serdes.mapper(), maxBatchSize);
+        queryService, routing, peerClient, peerMarks, serdes.mapper(), maxBatchSize);
   }
 
   private static void requirePositive(String property, int value) {

@@ -65,7 +65,8 @@ final class PeerAnswers {
         && type.trim().toLowerCase(Locale.ROOT).startsWith("application/problem+json");
   }
 
-  private static Duration retryAfter(@Nullable String header) {
+  /** The wait that a {@code Retry-After} header says, one second when it says none. */
+  static Duration retryAfter(@Nullable String header) {
     try {
       return header != null
           ? Duration.ofSeconds(Math.max(1, Long.parseLong(header.trim())))

@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
@@ -155,19 +154,29 @@ public final class PeerClient {
     }
   }
 
-  /** Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}. */
-  public CompletableFuture<PeerResponse> post(
+  /**
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, whose answer or
+   * failure to answer comes back as {@link #fetch}'s does, without waiting for it.
+   */
+  public <T> CompletableFuture<Routed<T>> post(
       String view,
       PartitionOwner owner,
       String pathAndQuery,
       byte[] json,
       CallerContext caller,
       Duration timeout) {
-    HttpRequest.Builder request =
-        request(view, owner.host(), owner.partition(), PeerRequests.FORWARDED, pathAndQuery, json)
-            .timeout(timeout)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(json));
+    HttpRequest.Builder request;
+    try {
+      request =
+          request(
+              view, owner.host(), owner.partition(), PeerRequests.FORWARDED, pathAndQuery, json);
+    } catch (ViewUnavailableException ex) {
+      return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
+    }
+    request
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(json));
     if (caller.authorization() != null && this.sendsCredentials) {
       request.header("Authorization", caller.authorization());
     }
@@ -176,10 +185,10 @@ public final class PeerClient {
         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
         .handle(
             (response, failure) -> {
-              if (failure != null) {
-                throw PeerFailures.translate(view, owner, PeerFailures.unwrap(failure), timeout);
+              if (failure == null) {
+                return new Routed.Relayed<>(answer(response));
               }
-              return answer(response);
+              return new Routed.Refused<>(PeerFailures.ofAsync(view, owner, failure, timeout));
             });
   }
 
@@ -215,17 +224,5 @@ public final class PeerClient {
 
   private static PeerResponse answer(HttpResponse<byte[]> response) {
     return new PeerResponse(response.statusCode(), response.headers(), response.body());
-  }
-
-  /** Waits for {@code future}, which completes within its own timeout, and throws its failure. */
-  public static <T> T join(CompletableFuture<T> future) {
-    try {
-      return future.join();
-    } catch (CompletionException ex) {
-      Throwable cause = PeerFailures.unwrap(ex);
-      throw cause instanceof RuntimeException runtime
-          ? runtime
-          : new IllegalStateException(cause.getMessage(), cause);
-    }
   }
 }

@@ -76,16 +76,18 @@ final class PeerFailures {
         : refusal.toException();
   }
 
-  /** The exception that tells {@code failure} of an asynchronous request to {@code owner}. */
-  static RuntimeException translate(
-      String view, PartitionOwner owner, Throwable failure, Duration timeout) {
-    if (!(failure instanceof Exception exception)
-        || !(failure instanceof IOException || failure instanceof TimeoutException)) {
-      return failure instanceof RuntimeException runtime
-          ? runtime
-          : new IllegalStateException("Forwarding to another instance failed", failure);
+  /**
+   * The refusal that {@code failure} of an asynchronous request to {@code owner} tells; a failure
+   * that is neither of the connection nor a timeout is a bug and is thrown again.
+   */
+  static Refusal ofAsync(String view, PartitionOwner owner, Throwable failure, Duration timeout) {
+    Throwable cause = unwrap(failure);
+    if (cause instanceof IOException || cause instanceof TimeoutException) {
+      return ofOwner(view, owner, (Exception) cause, timeout);
     }
-    return thrown(owner, ofOwner(view, owner, exception, timeout));
+    throw cause instanceof RuntimeException runtime
+        ? runtime
+        : new IllegalStateException("Forwarding to another instance failed", cause);
   }
 
   /** Logs at WARN what went wrong with {@code owner} of a partition of {@code view}. */

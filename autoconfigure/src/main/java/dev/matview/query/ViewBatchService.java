@@ -8,51 +8,57 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.streams.state.HostInfo;
-import tools.jackson.core.JacksonException;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Looks up many keys of a table view at once: keys are grouped by the instance that owns them, each
- * remote owner gets one request, all in parallel, and the answers come back in the order asked.
+ * Looks up many keys of a table view at once. Keys whose active replica runs on another instance
+ * that is not marked down go to it in one request per instance, all in parallel; every other key,
+ * and every key of an instance that does not answer the batch, is looked up alone, with the same
+ * fallbacks to standbys as a lookup of one key. The answers come back in the order asked, or the
+ * first refusal of a key that no replica could answer.
  */
 public final class ViewBatchService {
-
-  private static final Log logger = LogFactory.getLog(ViewBatchService.class);
 
   private final ViewQueryService views;
 
   private final Routing routing;
 
-  private final LocalStores localStores;
-
   private final PeerClient peers;
 
-  private final ObjectMapper mapper;
+  private final PeerMarks marks;
+
+  private final BatchAnswers answers;
 
   private final int maxBatchSize;
 
-  /** A batch service that accepts at most {@code maxBatchSize} keys a request. */
+  /**
+   * A batch service that accepts at most {@code maxBatchSize} keys a request, places keys with
+   * {@code routing}, asks other instances with {@code peers} unless {@code marks} says they are
+   * down, and looks up single keys with {@code views}.
+   */
   public ViewBatchService(
       ViewQueryService views,
       Routing routing,
-      LocalStores localStores,
       PeerClient peers,
+      PeerMarks marks,
       ObjectMapper mapper,
       int maxBatchSize) {
     this.views = views;
     this.routing = routing;
-    this.localStores = localStores;
     this.peers = peers;
-    this.mapper = mapper;
+    this.marks = marks;
+    this.answers = new BatchAnswers(mapper);
     this.maxBatchSize = maxBatchSize;
   }
 
-  /** The value of every key in {@code keys}, in the order asked. */
-  public List<BatchItem> lookup(String viewName, List<JsonNode> keys, CallerContext caller) {
+  /**
+   * The value of every key in {@code keys}, in the order asked, or why a key could not be answered.
+   */
+  public Routed<List<BatchItem>> lookup(
+      String viewName, List<JsonNode> keys, CallerContext caller) {
     ResolvedView<?, ?, ?> view = this.views.table(viewName, "view", "batch lookups serve tables");
     if (keys.size() > this.maxBatchSize) {
       throw new InvalidQueryException(
@@ -67,18 +73,18 @@ public final class ViewBatchService {
     return lookupIn(view, keys, caller);
   }
 
-  private <K> List<BatchItem> lookupIn(
+  private <K> Routed<List<BatchItem>> lookupIn(
       ResolvedView<K, ?, ?> view, List<JsonNode> rawKeys, CallerContext caller) {
-    BatchItem[] answers = new BatchItem[rawKeys.size()];
-    Map<HostInfo, OwnerKeys> remote = new LinkedHashMap<>();
+    List<K> keys = new ArrayList<>(rawKeys.size());
     for (int index = 0; index < rawKeys.size(); index++) {
-      K key = parseKey(view, rawKeys.get(index), index);
-      PartitionOwner owner = this.routing.ownerOfKey(view, key);
-      if (this.routing.isLocal(owner)) {
-        Object value = this.localStores.get(view, key, owner.partition());
-        answers[index] = new BatchItem(key, value != null, value);
-      } else if (caller.forwarded()) {
-        throw ViewUnavailableException.notOwner(view.name(), key, owner);
+      keys.add(this.answers.key(view, rawKeys.get(index), index));
+    }
+    Map<HostInfo, OwnerKeys> remote = new LinkedHashMap<>();
+    List<Integer> alone = new ArrayList<>();
+    for (int index = 0; index < keys.size(); index++) {
+      PartitionOwner owner = remoteOwner(view, keys.get(index), caller);
+      if (owner == null) {
+        alone.add(index);
       } else {
         remote
             .computeIfAbsent(owner.host(), host -> new OwnerKeys(owner, new ArrayList<>()))
@@ -87,92 +93,69 @@ public final class ViewBatchService {
       }
     }
     List<OwnerKeys> groups = new ArrayList<>(remote.values());
-    List<CompletableFuture<PeerResponse>> requests =
+    List<CompletableFuture<Routed<Void>>> requests =
         groups.stream().map(group -> ask(view, group, rawKeys, caller)).toList();
+    @Nullable BatchItem[] items = new BatchItem[keys.size()];
     for (int i = 0; i < groups.size(); i++) {
-      fill(view, groups.get(i), PeerClient.join(requests.get(i)), answers);
+      OwnerKeys group = groups.get(i);
+      Routed<Void> answer = requests.get(i).join();
+      this.marks.observed(group.owner().host(), answer);
+      if (!(answer instanceof Routed.Relayed<Void> relayed)
+          || !this.answers.fill(view, group, relayed.response(), items)) {
+        alone.addAll(group.indexes());
+      }
     }
-    return Arrays.asList(answers);
+    for (int index : alone) {
+      Routed<KeyAnswer> answer =
+          this.views.route(view, keys.get(index), rawKey(rawKeys.get(index)), caller);
+      Routed<BatchItem> item = this.answers.item(view, keys.get(index), answer);
+      if (item instanceof Routed.Refused<BatchItem> refused) {
+        return new Routed.Refused<>(refused.refusal());
+      }
+      items[index] = ((Routed.Local<BatchItem>) item).answer();
+    }
+    List<BatchItem> ordered = new ArrayList<>(items.length);
+    Arrays.stream(items).forEach(item -> ordered.add(java.util.Objects.requireNonNull(item)));
+    return new Routed.Local<>(ordered);
   }
 
-  private CompletableFuture<PeerResponse> ask(
+  /**
+   * The active replica of {@code key} when it runs on another instance that a batch may ask, or
+   * {@code null} when the key is looked up alone: here, unplaced, marked down, or forwarded.
+   */
+  private <K> @Nullable PartitionOwner remoteOwner(
+      ResolvedView<K, ?, ?> view, K key, CallerContext caller) {
+    if (caller.forwarded()
+        || !(this.routing.placeKey(view, key) instanceof KeyReplicas replicas)
+        || this.routing.isLocal(replicas.active())
+        || this.marks.isDown(replicas.active().host())) {
+      return null;
+    }
+    return replicas.active();
+  }
+
+  private CompletableFuture<Routed<Void>> ask(
       ResolvedView<?, ?, ?> view,
       OwnerKeys ownerKeys,
       List<JsonNode> rawKeys,
       CallerContext caller) {
     List<JsonNode> keys = ownerKeys.indexes().stream().map(rawKeys::get).toList();
-    byte[] body = this.mapper.writeValueAsBytes(Map.of("keys", keys));
-    String path = PeerPath.of(view.name(), "batch").toString();
+    PeerPath path =
+        PeerPath.of(view.name(), "batch")
+            .param("allowStale", caller.allowStale())
+            .param("maxLag", caller.maxLag());
     return this.peers.post(
-        view.name(), ownerKeys.owner(), path, body, caller, this.peers.timeout());
+        view.name(),
+        ownerKeys.owner(),
+        path.toString(),
+        this.answers.body(keys),
+        caller,
+        this.peers.timeout());
   }
 
-  private void fill(
-      ResolvedView<?, ?, ?> view, OwnerKeys ownerKeys, PeerResponse response, BatchItem[] answers) {
-    PartitionOwner owner = ownerKeys.owner();
-    List<Integer> indexes = ownerKeys.indexes();
-    if (!response.isSuccess()) {
-      throw new PeerProblemException(response);
-    }
-    try {
-      JsonNode items = this.mapper.readTree(response.body()).path("items");
-      if (items.size() != indexes.size()) {
-        throw new IllegalArgumentException(
-            "asked for " + indexes.size() + " keys, got " + items.size());
-      }
-      for (int i = 0; i < indexes.size(); i++) {
-        JsonNode item = items.get(i);
-        boolean found = item.path("found").asBoolean();
-        answers[indexes.get(i)] =
-            new BatchItem(item.path("key"), found, found ? item.path("value") : null);
-      }
-    } catch (JacksonException | IllegalArgumentException ex) {
-      logger.warn(
-          "The instance "
-              + owner.describe()
-              + " sent a batch answer of view '"
-              + view.name()
-              + "' that cannot be read: "
-              + ex.getMessage());
-      throw new ViewUnavailableException(
-          view.name(),
-          null,
-          owner.partition(),
-          "Another instance sent a batch answer that cannot be read: " + ex.getMessage(),
-          StreamsRouting.REBALANCE_RETRY);
-    }
-  }
-
-  private <K> K parseKey(ResolvedView<K, ?, ?> view, JsonNode rawKey, int index) {
-    Class<K> keyType = view.definition().keyType();
-    if (rawKey == null || rawKey.isNull() || rawKey.isMissingNode()) {
-      throw new InvalidQueryException(
-          view.name(), "keys", "Key " + index + " of the batch is null");
-    }
-    try {
-      if (keyType == String.class && !rawKey.isString()) {
-        throw new IllegalArgumentException("expected a JSON string");
-      }
-      K key = this.mapper.treeToValue(rawKey, keyType);
-      if (key == null) {
-        throw new IllegalArgumentException("it reads as null");
-      }
-      return key;
-    } catch (JacksonException | IllegalArgumentException ex) {
-      throw new InvalidQueryException(
-          view.name(),
-          "keys",
-          "Key "
-              + index
-              + " of the batch, "
-              + rawKey
-              + ", is not a "
-              + keyType.getSimpleName()
-              + ": "
-              + (ex instanceof JacksonException jackson
-                  ? jackson.getOriginalMessage()
-                  : ex.getMessage()));
-    }
+  /** The key as a path segment would carry it: a JSON string's text, any other JSON as written. */
+  private static String rawKey(JsonNode key) {
+    return key.isString() ? key.asString() : key.toString();
   }
 
   /**
@@ -181,5 +164,5 @@ public final class ViewBatchService {
    * @param owner the instance, with the partition of the first of its keys
    * @param indexes where its keys stand in the batch
    */
-  private record OwnerKeys(PartitionOwner owner, List<Integer> indexes) {}
+  record OwnerKeys(PartitionOwner owner, List<Integer> indexes) {}
 }

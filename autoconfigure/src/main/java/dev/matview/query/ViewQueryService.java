@@ -169,7 +169,15 @@ public final class ViewQueryService {
 
   private <K> Routed<KeyAnswer> getFrom(
       ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
-    K key = parseKey(view, rawKey);
+    return route(view, parseKey(view, rawKey), rawKey, caller);
+  }
+
+  /**
+   * The current value of {@code key}, written {@code rawKey} in a path, from the first replica that
+   * can answer, untimed: one key of a batch.
+   */
+  <K> Routed<KeyAnswer> route(
+      ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
     return this.fallbacks.route(
         view,
         key,

@@ -11,14 +11,12 @@ import dev.matview.query.WindowsAnswer;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -139,10 +137,14 @@ public class ViewController {
       path = "/{view}/batch",
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public BatchAnswer batch(
-      @PathVariable String view, @RequestHeader HttpHeaders headers, HttpServletRequest request) {
+  public ResponseEntity<?> batch(@PathVariable String view, HttpServletRequest request) {
     List<JsonNode> keys = this.batchBodies.keys(view, request);
-    return new BatchAnswer(this.batchService.lookup(view, keys, Callers.from(headers)));
+    Routed<List<BatchItem>> routed =
+        this.batchService.lookup(view, keys, Callers.from(request, view));
+    if (routed instanceof Routed.Refused<List<BatchItem>> refused) {
+      return ViewProblemHandler.refused(refused.refusal());
+    }
+    return ResponseEntity.ok(new BatchAnswer(((Routed.Local<List<BatchItem>>) routed).answer()));
   }
 
   /** An answer with {@code status} and the headers that say which replica answered. */

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -186,6 +187,19 @@ class FallbackIntegrationTests {
             .orElseThrow();
     makeStuck(owner);
 
+    List<String> batchKeys = List.of("page-0", key, "page-1", "page-2", "page-3");
+    InstanceClient.Answer batch =
+        third
+            .http()
+            .post(
+                "/views/" + VIEW + "/batch?allowStale=true&maxLag=1000", Map.of("keys", batchKeys));
+    assertThat(batch.status()).as(batch.describe()).isEqualTo(200);
+    assertThat(batch.json().path("items").valueStream().map((item) -> item.path("key").asString()))
+        .as("the owner timed out on the batch, so its key was asked alone, of its standby")
+        .containsExactlyElementsOf(batchKeys);
+    assertThat(batch.json().path("items").valueStream().map((item) -> item.path("value").asLong()))
+        .containsOnly(3L);
+
     InstanceClient.Answer fromOther = third.http().get(path(key, "?allowStale=true&maxLag=1000"));
     assertServedByStandby(fromOther, standby);
     InstanceClient.Answer fromItself =
@@ -211,6 +225,11 @@ class FallbackIntegrationTests {
       assertThat(refused.json().path("detail").asString())
           .contains("did not answer in time a moment ago")
           .doesNotContain("localhost");
+      InstanceClient.Answer refusedBatch =
+          asking.http().post("/views/" + VIEW + "/batch", Map.of("keys", List.of(key)));
+      assertThat(refusedBatch.status()).as(refusedBatch.describe()).isEqualTo(503);
+      assertThat(refusedBatch.json().path("detail").asString())
+          .contains("did not answer in time a moment ago");
     }
     assertThat(this.stuck).as("connections the stuck owner accepted").hasSize(2);
   }

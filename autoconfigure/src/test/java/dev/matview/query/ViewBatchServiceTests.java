@@ -42,7 +42,8 @@ class ViewBatchServiceTests {
             new KeyParser(serdes.mapper()),
             Clock.systemUTC());
     ViewBatchService batches =
-        new ViewBatchService(views, routing, stores, peers, serdes.mapper(), 2);
+        new ViewBatchService(
+            views, routing, peers, PeerMarks.lasting(Duration.ofSeconds(2)), serdes.mapper(), 2);
     List<JsonNode> keys =
         List.of(StringNode.valueOf("a"), StringNode.valueOf("b"), StringNode.valueOf("c"));
     assertThatExceptionOfType(InvalidQueryException.class)

@@ -1,0 +1,172 @@
+package dev.matview.query;
+
+import dev.matview.query.ViewBatchService.OwnerKeys;
+import dev.matview.topology.ResolvedView;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Both ends of a batch's JSON: the keys asked, as parsed here and as sent to another instance, and
+ * the items that come back, from that instance's batch answer or from the lookup of one key.
+ */
+final class BatchAnswers {
+
+  private static final Log logger = LogFactory.getLog(BatchAnswers.class);
+
+  private final ObjectMapper mapper;
+
+  BatchAnswers(ObjectMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  /** Key {@code index} of a batch of {@code view}, or a bad-input failure saying why it is not. */
+  <K> K key(ResolvedView<K, ?, ?> view, JsonNode rawKey, int index) {
+    Class<K> keyType = view.definition().keyType();
+    if (rawKey == null || rawKey.isNull() || rawKey.isMissingNode()) {
+      throw new InvalidQueryException(
+          view.name(), "keys", "Key " + index + " of the batch is null");
+    }
+    try {
+      if (keyType == String.class && !rawKey.isString()) {
+        throw new IllegalArgumentException("expected a JSON string");
+      }
+      K key = this.mapper.treeToValue(rawKey, keyType);
+      if (key == null) {
+        throw new IllegalArgumentException("it reads as null");
+      }
+      return key;
+    } catch (JacksonException | IllegalArgumentException ex) {
+      throw new InvalidQueryException(
+          view.name(),
+          "keys",
+          "Key "
+              + index
+              + " of the batch, "
+              + rawKey
+              + ", is not a "
+              + keyType.getSimpleName()
+              + ": "
+              + (ex instanceof JacksonException jackson
+                  ? jackson.getOriginalMessage()
+                  : ex.getMessage()));
+    }
+  }
+
+  /** The body of a batch request for {@code keys}. */
+  byte[] body(List<JsonNode> keys) {
+    return this.mapper.writeValueAsBytes(Map.of("keys", keys));
+  }
+
+  /**
+   * Fills the items of {@code group} from another instance's batch answer; {@code false}, with
+   * nothing filled, when the answer is not a complete batch answer and the keys must be looked up
+   * alone.
+   */
+  boolean fill(
+      ResolvedView<?, ?, ?> view,
+      OwnerKeys group,
+      PeerResponse response,
+      @Nullable BatchItem[] items) {
+    if (!response.isSuccess()) {
+      return false;
+    }
+    List<Integer> indexes = group.indexes();
+    JsonNode answered;
+    try {
+      answered = this.mapper.readTree(response.body()).path("items");
+    } catch (JacksonException ex) {
+      return unreadable(view, group, ex.getOriginalMessage());
+    }
+    if (answered.size() != indexes.size()) {
+      return unreadable(
+          view, group, "asked for " + indexes.size() + " keys, got " + answered.size());
+    }
+    for (int i = 0; i < indexes.size(); i++) {
+      JsonNode item = answered.get(i);
+      boolean found = item.path("found").asBoolean();
+      items[indexes.get(i)] =
+          new BatchItem(item.path("key"), found, found ? item.path("value") : null);
+    }
+    return true;
+  }
+
+  /**
+   * The item of {@code key} from the lookup of that key alone: its value here or from another
+   * instance's answer, or the refusal that no replica could answer it.
+   */
+  Routed<BatchItem> item(ResolvedView<?, ?, ?> view, Object key, Routed<KeyAnswer> answer) {
+    if (answer instanceof Routed.Local<KeyAnswer> local) {
+      Object value = local.answer().value();
+      return new Routed.Local<>(new BatchItem(key, value != null, value));
+    }
+    if (answer instanceof Routed.Refused<KeyAnswer> refused) {
+      return new Routed.Refused<>(refused.refusal());
+    }
+    PeerResponse response = ((Routed.Relayed<KeyAnswer>) answer).response();
+    if (response.status() == 404 && notFound(response)) {
+      return new Routed.Local<>(new BatchItem(key, false, null));
+    }
+    if (response.isSuccess()) {
+      try {
+        JsonNode value = this.mapper.readTree(response.body()).path("value");
+        if (!value.isMissingNode()) {
+          return new Routed.Local<>(new BatchItem(key, true, value));
+        }
+      } catch (JacksonException ex) {
+        logger.warn(
+            "Another instance sent an answer for a key of view '"
+                + view.name()
+                + "' that cannot be read: "
+                + ex.getOriginalMessage());
+      }
+    }
+    int status = response.status();
+    String detail = problem(response).path("detail").asString("");
+    return new Routed.Refused<>(
+        new Refusal(
+            status == 504
+                ? Refusal.Reason.TIMEOUT
+                : status == 503 ? Refusal.Reason.UNAVAILABLE : Refusal.Reason.FAILED,
+            view.name(),
+            key,
+            null,
+            "Another instance answered "
+                + status
+                + " for key "
+                + key
+                + " of this batch"
+                + (detail.isEmpty() ? "" : ": " + detail),
+            PeerAnswers.retryAfter(response.header("Retry-After"))));
+  }
+
+  private boolean notFound(PeerResponse response) {
+    return problem(response).path("type").asString("").endsWith("/key-not-found");
+  }
+
+  /** The problem detail another instance answered, or an empty node. */
+  private JsonNode problem(PeerResponse response) {
+    try {
+      return this.mapper.readTree(response.body());
+    } catch (JacksonException ex) {
+      return this.mapper.createObjectNode();
+    }
+  }
+
+  private static boolean unreadable(ResolvedView<?, ?, ?> view, OwnerKeys group, String why) {
+    logger.warn(
+        "The instance "
+            + group.owner().describe()
+            + " sent a batch answer of view '"
+            + view.name()
+            + "' that cannot be read ("
+            + why
+            + "); its keys are looked up one by one");
+    return false;
+  }
+}
