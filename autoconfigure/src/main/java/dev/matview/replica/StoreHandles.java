@@ -1,5 +1,6 @@
 package dev.matview.replica;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -11,7 +12,9 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,6 +43,24 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return new RegisteringStoreSupplier(Stores.persistentTimestampedKeyValueStore(name), this);
   }
 
+  /**
+   * A persistent timestamped window store named {@code name}, as Kafka Streams' DSL would make it,
+   * whose partitions tell the {@link #whenOpened} listener as they open.
+   */
+  public WindowBytesStoreSupplier windowStore(String name, Duration retention, Duration size) {
+    return OpenSignallingStores.window(
+        Stores.persistentTimestampedWindowStore(name, retention, size, false), this::announce);
+  }
+
+  /**
+   * A persistent session store named {@code name}, as Kafka Streams' DSL would make it, whose
+   * partitions tell the {@link #whenOpened} listener as they open.
+   */
+  public SessionBytesStoreSupplier sessionStore(String name, Duration retention) {
+    return OpenSignallingStores.session(
+        Stores.persistentSessionStore(name, retention), this::announce);
+  }
+
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
   public @Nullable ReplicaHandle handle(String name, int partition) {
     PartitionSlots slots = this.stores.get(name);
@@ -49,8 +70,12 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   ReplicaHandle opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
     ReplicaHandle handle = new ReplicaHandle(store, partition);
     this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots()).put(handle);
-    this.whenOpened.accept(name, partition);
+    announce(name, partition);
     return handle;
+  }
+
+  private void announce(String name, int partition) {
+    this.whenOpened.accept(name, partition);
   }
 
   void closed(String name, int partition, KeyValueStore<Bytes, byte[]> store) {

@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Aggregator;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -26,8 +25,6 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
-import org.apache.kafka.streams.state.SessionStore;
-import org.apache.kafka.streams.state.WindowStore;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,7 +63,8 @@ public final class ViewTopologyBuilder {
 
   /**
    * A topology builder that adds to {@code builder}, treats unusable records by {@code rules} and
-   * registers the table views' store partitions with {@code handles} as Kafka Streams opens them.
+   * makes every view's store through {@code handles}, which hear of each partition Kafka Streams
+   * opens and keep handles on the table views' ones.
    */
   public ViewTopologyBuilder(StreamsBuilder builder, RecordRules rules, StoreHandles handles) {
     this.builder = builder;
@@ -141,7 +139,8 @@ public final class ViewTopologyBuilder {
               probe.aggregator(aggregator),
               probe.merger(merger(definition.aggregation())),
               named,
-              Materialized.<K, A, SessionStore<Bytes, byte[]>>as(view.storeName())
+              Materialized.<K, A>as(
+                      this.handles.sessionStore(view.storeName(), window.effectiveRetention()))
                   .withKeySerde(guard.keys(view.keySerde()))
                   .withValueSerde(guard.aggregates(view.aggregateSerde()))
                   .withRetention(window.effectiveRetention())
@@ -153,7 +152,9 @@ public final class ViewTopologyBuilder {
               initializer,
               aggregator,
               named,
-              Materialized.<K, A, WindowStore<Bytes, byte[]>>as(view.storeName())
+              Materialized.<K, A>as(
+                      this.handles.windowStore(
+                          view.storeName(), window.effectiveRetention(), window.size()))
                   .withKeySerde(guard.keys(view.keySerde()))
                   .withValueSerde(guard.aggregates(view.aggregateSerde()))
                   .withRetention(window.effectiveRetention())

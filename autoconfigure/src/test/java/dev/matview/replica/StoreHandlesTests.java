@@ -10,6 +10,7 @@ import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.topology.ViewTopologyBuilder;
 import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +100,52 @@ class StoreHandlesTests {
           .isEqualTo(2L);
     }
     assertThat(this.handles.handle("clicks", 0)).as("gone once Kafka Streams closed it").isNull();
+  }
+
+  @Test
+  void windowedAndSessionStoresTellTheirOpeningAndAnswerKafkaStreamsAsBefore() throws Exception {
+    ViewRegistry windowed =
+        ViewRegistry.of(
+            Map.<String, ViewDefinition<?, ?, ?>>of(
+                "per-minute",
+                Views.from("clicks", Click.class)
+                    .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
+                    .count(),
+                "sessions",
+                Views.from("clicks", Click.class)
+                    .windowedBy(ViewWindow.session(Duration.ofMinutes(5)))
+                    .count()),
+            new ViewSerdes(this.mapper),
+            "app");
+    StreamsBuilder builder = new StreamsBuilder();
+    new ViewTopologyBuilder(builder, RecordRules.STANDARD, this.handles).addAll(windowed);
+    List<String> opened = new ArrayList<>();
+    this.handles.whenOpened((store, partition) -> opened.add(store + "/" + partition));
+    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config())) {
+      assertThat(opened).containsExactlyInAnyOrder("per-minute/0", "sessions/0");
+      TestInputTopic<String, String> clicks =
+          driver.createInputTopic("clicks", new StringSerializer(), new StringSerializer());
+      String click = this.mapper.writeValueAsString(new Click("page-1"));
+      clicks.pipeInput("page-1", click, T0.plusSeconds(10));
+      clicks.pipeInput("page-1", click, T0.plusSeconds(70));
+      clicks.pipeInput("page-1", click, T0.plusSeconds(80));
+
+      List<Object> counts = new ArrayList<>();
+      driver
+          .<String, Object>getTimestampedWindowStore("per-minute")
+          .backwardFetch("page-1", T0, T0.plusSeconds(120))
+          .forEachRemaining((window) -> counts.add(window.value.value()));
+      assertThat(counts)
+          .as("newest window first, through a default method")
+          .containsExactly(2L, 1L);
+      List<Object> sessions = new ArrayList<>();
+      driver
+          .<String, Object>getSessionStore("sessions")
+          .fetch("page-1")
+          .forEachRemaining((session) -> sessions.add(session.value));
+      assertThat(sessions).containsExactly(3L);
+    }
+    assertThat(this.handles.handle("per-minute", 0)).as("only tables keep handles").isNull();
   }
 
   @Test
