@@ -7,7 +7,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.ResponseBody;
 
 /** Serves the dashboard page and its two files to those whom the access lets in. */
 @Controller
@@ -32,19 +31,16 @@ public final class DashboardController {
   }
 
   @GetMapping({PATH, PATH + "/"})
-  @ResponseBody
   ResponseEntity<String> page(HttpServletRequest request) {
     return answer(request, MediaType.TEXT_HTML, this.page.html(request.getContextPath()));
   }
 
   @GetMapping(PATH + "/dashboard.css")
-  @ResponseBody
   ResponseEntity<String> css(HttpServletRequest request) {
     return answer(request, new MediaType("text", "css"), this.page.css());
   }
 
   @GetMapping(PATH + "/dashboard.js")
-  @ResponseBody
   ResponseEntity<String> script(HttpServletRequest request) {
     return answer(request, new MediaType("text", "javascript"), this.page.script());
   }
