@@ -17,7 +17,7 @@ public final class DashboardController {
 
   /** The page's sources: its own files only, and requests to its own origin. */
   private static final String POLICY =
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
           + "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
   private final DashboardPage page;
