@@ -1,5 +1,6 @@
 package dev.matview.actuate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -15,6 +16,11 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param lags the restore or standby lag of each store partition this instance tracks
  * @param rocksdbMemory RocksDB's shared memory, or {@code null} when no store uses a bounded pool
  * @param disk the state dir's free space
+ * @param lookupBasePath the base path of the lookup endpoints, or {@code null} when they are off
+ * @param lookups the lookups this instance served recently, or {@code null} when they are not
+ *     counted
+ * @param deadLetters the dead letters this instance wrote since it started, by view ({@code none}
+ *     for records of no view)
  */
 public record MatviewsDescriptor(
     List<ViewDescriptor> views,
@@ -22,7 +28,10 @@ public record MatviewsDescriptor(
     List<InstanceDescriptor> instances,
     List<LagDescriptor> lags,
     @Nullable MemoryDescriptor rocksdbMemory,
-    DiskDescriptor disk)
+    DiskDescriptor disk,
+    @Nullable String lookupBasePath,
+    @Nullable LookupsDescriptor lookups,
+    Map<String, Long> deadLetters)
     implements OperationResponseBody {
 
   /**
@@ -32,6 +41,7 @@ public record MatviewsDescriptor(
    * @param kind {@code table}, {@code windowed} or {@code session}
    * @param keyType the simple name of the key type
    * @param valueType the simple name of the value type
+   * @param window the window, or {@code null} for a table
    * @param storeName the state store's name
    * @param sourceTopic the topic the view reads
    * @param repartitionTopic the topic a re-keyed view's records go through, or {@code null}
@@ -43,11 +53,24 @@ public record MatviewsDescriptor(
       String kind,
       String keyType,
       String valueType,
+      @Nullable WindowDescriptor window,
       String storeName,
       String sourceTopic,
       @Nullable String repartitionTopic,
       String changelogTopic,
       long diskBytes) {}
+
+  /**
+   * A view's window, as {@code GET /views} gives it; a session window's size is its inactivity gap.
+   *
+   * @param type {@code tumbling}, {@code hopping} or {@code session}
+   * @param size the window's size
+   * @param advance how far windows start apart
+   * @param grace how late records may arrive
+   * @param retention how long windows are kept
+   */
+  public record WindowDescriptor(
+      String type, Duration size, Duration advance, Duration grace, Duration retention) {}
 
   /**
    * One instance of the application.
@@ -69,6 +92,7 @@ public record MatviewsDescriptor(
    * @param view the view, whose store it is
    * @param partition the partition
    * @param role {@code active} or {@code standby}
+   * @param startOffset the changelog offset the restore or standby update started from
    * @param currentOffset the next changelog offset to apply
    * @param endOffset one past the last changelog offset known, or {@code null} while a standby has
    *     not learnt it yet
@@ -80,6 +104,7 @@ public record MatviewsDescriptor(
       String view,
       int partition,
       String role,
+      long startOffset,
       long currentOffset,
       @Nullable Long endOffset,
       @Nullable Long lag,
@@ -103,4 +128,21 @@ public record MatviewsDescriptor(
    * @param minFreeBytes the free bytes below which health is {@code OUT_OF_SERVICE}
    */
   public record DiskDescriptor(String stateDir, long freeBytes, long minFreeBytes) {}
+
+  /**
+   * The lookups this instance served lately, per route, in buckets of equal width, oldest first;
+   * the bucket filling now is left out.
+   *
+   * @param bucketMillis the width of one bucket
+   * @param routes the buckets of the routes {@code local}, {@code forwarded} and {@code standby}
+   */
+  public record LookupsDescriptor(long bucketMillis, Map<String, RouteDescriptor> routes) {}
+
+  /**
+   * The lookups of one route, one element per bucket.
+   *
+   * @param counts how many lookups each bucket saw
+   * @param meanMillis their mean time in milliseconds, 0 for a bucket without lookups
+   */
+  public record RouteDescriptor(List<Long> counts, List<Double> meanMillis) {}
 }

@@ -3,19 +3,27 @@ package dev.matview.actuate;
 import dev.matview.actuate.MatviewsDescriptor.DiskDescriptor;
 import dev.matview.actuate.MatviewsDescriptor.InstanceDescriptor;
 import dev.matview.actuate.MatviewsDescriptor.LagDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.LookupsDescriptor;
 import dev.matview.actuate.MatviewsDescriptor.MemoryDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.RouteDescriptor;
 import dev.matview.actuate.MatviewsDescriptor.ViewDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.WindowDescriptor;
+import dev.matview.deadletter.DeadLetterCounts;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.PartitionLag;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.metrics.LookupActivity;
 import dev.matview.query.InstancePartitions;
 import dev.matview.query.ViewInstances;
 import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
+import dev.matview.view.ViewWindow;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -24,8 +32,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * The actuator endpoint {@code matviews}: the views, the topology, every instance with the
- * partitions it holds, this instance's lags, RocksDB's memory and the disk; all of it read from
- * this instance's own state, with no call to the broker or another instance.
+ * partitions it holds, this instance's lags, RocksDB's memory, the disk, its recent lookups and its
+ * dead letters; all of it read from this instance's own state, with no call to the broker or
+ * another instance.
  */
 @Endpoint(id = "matviews")
 public final class MatviewsEndpoint {
@@ -42,9 +51,12 @@ public final class MatviewsEndpoint {
 
   private final DiskPressure disk;
 
+  private final Activity activity;
+
   /**
    * Describes {@code views}, the {@code topology} description, the {@code instances}, the lags of
-   * {@code tracker}, and the disk by {@code diskUsage} and {@code disk}.
+   * {@code tracker}, the disk by {@code diskUsage} and {@code disk}, and what {@code activity}
+   * holds.
    */
   public MatviewsEndpoint(
       ViewRegistry views,
@@ -52,13 +64,15 @@ public final class MatviewsEndpoint {
       ViewInstances instances,
       RestoreLagTracker tracker,
       StoreDiskUsage diskUsage,
-      DiskPressure disk) {
+      DiskPressure disk,
+      Activity activity) {
     this.views = views;
     this.topology = topology;
     this.instances = instances;
     this.tracker = tracker;
     this.diskUsage = diskUsage;
     this.disk = disk;
+    this.activity = activity;
   }
 
   /** Describes the views on this instance and in the cluster now. */
@@ -72,7 +86,10 @@ public final class MatviewsEndpoint {
         this.instances.all().stream().map(MatviewsEndpoint::instance).toList(),
         this.tracker.snapshot().stream().map(MatviewsEndpoint::lag).toList(),
         memory(SharedRocksDBMemory.all()),
-        new DiskDescriptor(disk.stateDir(), disk.freeBytes(), disk.minFreeBytes()));
+        new DiskDescriptor(disk.stateDir(), disk.freeBytes(), disk.minFreeBytes()),
+        this.activity.lookupBasePath(),
+        lookups(this.activity.lookups()),
+        deadLetters(this.activity.deadLetters()));
   }
 
   private ViewDescriptor view(ResolvedView<?, ?, ?> view, Map<String, Long> diskBytes) {
@@ -82,6 +99,7 @@ public final class MatviewsEndpoint {
         view.kind().label(),
         view.definition().keyType().getSimpleName(),
         view.definition().aggregateType().getSimpleName(),
+        window(view.window()),
         view.storeName(),
         view.sourceTopic(),
         view.repartitionTopic(applicationId),
@@ -100,6 +118,7 @@ public final class MatviewsEndpoint {
         lag.store(),
         lag.partition(),
         lag.role().label(),
+        lag.startOffset(),
         lag.currentOffset(),
         lag.lagKnown() ? lag.endOffset() : null,
         lag.lagKnown() ? lag.lag() : null,
@@ -115,5 +134,58 @@ public final class MatviewsEndpoint {
         pools.stream().mapToLong(SharedRocksDBMemory::usedBytes).sum(),
         pools.stream().mapToLong(SharedRocksDBMemory::boundBytes).sum(),
         pools.stream().mapToInt(SharedRocksDBMemory::openStores).sum());
+  }
+
+  private static @Nullable WindowDescriptor window(@Nullable ViewWindow window) {
+    if (window == null) {
+      return null;
+    }
+    return new WindowDescriptor(
+        window.type().name().toLowerCase(Locale.ROOT),
+        window.size(),
+        window.advance(),
+        window.grace(),
+        window.effectiveRetention());
+  }
+
+  private static @Nullable LookupsDescriptor lookups(@Nullable LookupActivity activity) {
+    if (activity == null) {
+      return null;
+    }
+    Map<String, RouteDescriptor> routes = new LinkedHashMap<>();
+    activity
+        .history()
+        .forEach(
+            (route, buckets) ->
+                routes.put(
+                    route,
+                    new RouteDescriptor(
+                        buckets.stream().map(LookupActivity.Bucket::count).toList(),
+                        buckets.stream().map(MatviewsEndpoint::meanMillis).toList())));
+    return new LookupsDescriptor(activity.bucket().toMillis(), routes);
+  }
+
+  private static Map<String, Long> deadLetters(@Nullable DeadLetterCounts counts) {
+    return (counts != null) ? counts.byView() : Map.of();
+  }
+
+  private static Double meanMillis(LookupActivity.Bucket bucket) {
+    return (bucket.count() == 0) ? 0.0 : bucket.nanos() / 1e6 / bucket.count();
+  }
+
+  /**
+   * What the endpoint shows besides the state of Kafka Streams and the disk.
+   *
+   * @param lookupBasePath the base path of the lookup endpoints, or {@code null} when they are off
+   * @param lookups the recent lookups, or {@code null} when they are not counted
+   * @param deadLetters the dead letters written, or {@code null} when they are not counted
+   */
+  public record Activity(
+      @Nullable String lookupBasePath,
+      @Nullable LookupActivity lookups,
+      @Nullable DeadLetterCounts deadLetters) {
+
+    /** Nothing besides. */
+    public static final Activity NONE = new Activity(null, null, null);
   }
 }

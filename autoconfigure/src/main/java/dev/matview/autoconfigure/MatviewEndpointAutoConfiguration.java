@@ -1,13 +1,16 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.actuate.MatviewsEndpoint;
+import dev.matview.deadletter.DeadLetterCounts;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.metrics.LookupActivity;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.ViewInstances;
 import dev.matview.topology.ViewRegistry;
 import org.apache.kafka.streams.Topology;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -21,7 +24,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
  * The actuator endpoint {@code matviews} ({@code /actuator/matviews} once exposed), when Boot's
- * actuator is present.
+ * actuator is present, with the recent lookups (counted by the lookup timers) and dead letters it
+ * shows.
  */
 @AutoConfiguration(after = MatviewHealthAutoConfiguration.class)
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
@@ -47,6 +51,18 @@ public final class MatviewEndpointAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  LookupActivity matviewLookupActivity() {
+    return new LookupActivity();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  DeadLetterCounts matviewDeadLetterCounts() {
+    return new DeadLetterCounts();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
   MatviewsEndpoint matviewsEndpoint(
       ViewRegistry views,
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
@@ -54,7 +70,11 @@ public final class MatviewEndpointAutoConfiguration {
       ViewInstances instances,
       RestoreLagTracker tracker,
       StoreDiskUsage diskUsage,
-      DiskPressure disk) {
+      DiskPressure disk,
+      MatviewProperties properties,
+      ObjectProvider<LookupActivity> lookups,
+      ObjectProvider<DeadLetterCounts> deadLetters) {
+    MatviewProperties.Web web = properties.getWeb();
     return new MatviewsEndpoint(
         views,
         () -> {
@@ -65,6 +85,10 @@ public final class MatviewEndpointAutoConfiguration {
         instances,
         tracker,
         diskUsage,
-        disk);
+        disk,
+        new MatviewsEndpoint.Activity(
+            web.isEnabled() ? web.basePathWithoutTrailingSlash() : null,
+            lookups.getIfAvailable(),
+            deadLetters.getIfAvailable()));
   }
 }

@@ -3,6 +3,7 @@ package dev.matview.autoconfigure;
 import dev.matview.disk.StateDirSpace;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.metrics.LookupActivity;
 import dev.matview.metrics.LookupTimers;
 import dev.matview.metrics.RocksDBMemoryMetrics;
 import dev.matview.metrics.ViewDiskMetrics;
@@ -10,6 +11,7 @@ import dev.matview.metrics.ViewLagMetrics;
 import dev.matview.query.LookupMetrics;
 import dev.matview.topology.ViewRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -47,8 +49,9 @@ public final class MatviewMetricsAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  LookupMetrics matviewLookupMetrics(MeterRegistry registry) {
-    return new LookupTimers(registry);
+  LookupMetrics matviewLookupMetrics(
+      MeterRegistry registry, ObjectProvider<LookupActivity> activity) {
+    return new LookupTimers(registry, activity.getIfAvailable());
   }
 
   @Bean

@@ -52,6 +52,8 @@ public class MatviewProperties {
 
   private final Records records = new Records();
 
+  private final Dashboard dashboard = new Dashboard();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -118,6 +120,10 @@ public class MatviewProperties {
 
   public Records getRecords() {
     return this.records;
+  }
+
+  public Dashboard getDashboard() {
+    return this.dashboard;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -574,6 +580,24 @@ public class MatviewProperties {
 
     public void setSignatureValidity(Duration signatureValidity) {
       this.signatureValidity = signatureValidity;
+    }
+  }
+
+  /** Properties of the dashboard page. */
+  public static class Dashboard {
+
+    /**
+     * Whether the dashboard page is served at /matview, to those who may read the actuator endpoint
+     * matviews.
+     */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
     }
   }
 }

@@ -6,17 +6,29 @@ import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
-/** Times lookups as {@code matview.lookups}, tagged by view, route and outcome. */
+/**
+ * Times lookups as {@code matview.lookups}, tagged by view, route and outcome, and counts them in
+ * the {@link LookupActivity} by route when there is one.
+ */
 public final class LookupTimers implements LookupMetrics {
 
   private final MeterRegistry registry;
+
+  private final @Nullable LookupActivity activity;
 
   private final Map<String, Map<String, Map<String, Timer>>> timers = new ConcurrentHashMap<>();
 
   /** Timers registered in {@code registry}. */
   public LookupTimers(MeterRegistry registry) {
+    this(registry, null);
+  }
+
+  /** Timers registered in {@code registry}, each lookup also counted in {@code activity}. */
+  public LookupTimers(MeterRegistry registry, @Nullable LookupActivity activity) {
     this.registry = registry;
+    this.activity = activity;
   }
 
   @Override
@@ -30,6 +42,9 @@ public final class LookupTimers implements LookupMetrics {
       timer = byOutcome.computeIfAbsent(outcome, (named) -> timer(view, route, named));
     }
     timer.record(nanos, TimeUnit.NANOSECONDS);
+    if (this.activity != null) {
+      this.activity.record(route, nanos);
+    }
   }
 
   private Timer timer(String view, String route, String outcome) {

@@ -1,4 +1,7 @@
-/** Micrometer meters of the views' restore and standby lag and of RocksDB's shared memory. */
+/**
+ * Micrometer meters of the views' lookups, restore and standby lag and RocksDB's shared memory, and
+ * the recent lookup activity that the {@code matviews} endpoint shows.
+ */
 @NullMarked
 package dev.matview.metrics;
 

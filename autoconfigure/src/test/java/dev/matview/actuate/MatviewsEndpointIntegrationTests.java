@@ -79,6 +79,7 @@ class MatviewsEndpointIntegrationTests {
       assertThat(view.path("storeName").asString()).isEqualTo(VIEW);
       assertThat(view.path("sourceTopic").asString()).isEqualTo(TOPIC);
       assertThat(view.path("repartitionTopic").isMissingNode()).isTrue();
+      assertThat(view.path("window").isMissingNode()).isTrue();
       assertThat(view.path("changelogTopic").asString())
           .isEqualTo("matviews-endpoint-it-" + VIEW + "-changelog");
       assertThat(matviews.path("topology").asString())
@@ -109,6 +110,11 @@ class MatviewsEndpointIntegrationTests {
           .isEqualTo(this.stateDir.toAbsolutePath().toString());
       assertThat(disk.path("freeBytes").asLong()).isPositive();
       assertThat(disk.path("minFreeBytes").asLong()).isEqualTo(DataSize.ofGigabytes(1).toBytes());
+
+      assertThat(matviews.path("lookupBasePath").asString()).isEqualTo("/views");
+      assertThat(matviews.path("lookups").path("routes").path("local").path("counts").isArray())
+          .isTrue();
+      assertThat(matviews.path("deadLetters").isEmpty()).isTrue();
 
       MeterRegistry meters = app.getBean(MeterRegistry.class);
       assertThat(meters.get("matview.disk.used").tag("view", VIEW).gauge().value()).isPositive();

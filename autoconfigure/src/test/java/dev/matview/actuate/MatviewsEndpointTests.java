@@ -1,16 +1,23 @@
 package dev.matview.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 import dev.matview.actuate.MatviewsDescriptor.InstanceDescriptor;
 import dev.matview.actuate.MatviewsDescriptor.LagDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.RouteDescriptor;
 import dev.matview.actuate.MatviewsDescriptor.ViewDescriptor;
+import dev.matview.actuate.MatviewsDescriptor.WindowDescriptor;
+import dev.matview.deadletter.DeadLetter;
+import dev.matview.deadletter.DeadLetterCounts;
+import dev.matview.deadletter.DeadLetterReason;
 import dev.matview.disk.StateDirSpace;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.metrics.LookupActivity;
 import dev.matview.query.LocalInstance;
 import dev.matview.query.ViewInstances;
 import dev.matview.topology.ViewRegistry;
@@ -29,9 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.internals.StreamsMetadataImpl;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +81,7 @@ class MatviewsEndpointTests {
                 "table",
                 "String",
                 "Long",
+                null,
                 "orders-per-customer",
                 "orders",
                 "app-orders-per-customer-repartition",
@@ -82,6 +92,12 @@ class MatviewsEndpointTests {
                 "windowed",
                 "String",
                 "Long",
+                new WindowDescriptor(
+                    "tumbling",
+                    Duration.ofMinutes(1),
+                    Duration.ofMinutes(1),
+                    Duration.ZERO,
+                    Duration.ofDays(1)),
                 "orders-per-minute",
                 "orders",
                 null,
@@ -143,7 +159,7 @@ class MatviewsEndpointTests {
     this.tracker.onBatchRestored(changelog, "orders-per-customer", 499, 500);
     assertThat(endpoint(0).matviews().lags())
         .containsExactly(
-            new LagDescriptor("orders-per-customer", 0, "active", 500, 1000L, 500L, 500, 1L));
+            new LagDescriptor("orders-per-customer", 0, "active", 0, 500, 1000L, 500L, 500, 1L));
   }
 
   @Test
@@ -152,7 +168,7 @@ class MatviewsEndpointTests {
     this.tracker.onUpdateStart(changelog, "orders-per-customer", 300);
     assertThat(endpoint(0).matviews().lags())
         .containsExactly(
-            new LagDescriptor("orders-per-customer", 1, "standby", 300, null, null, 0, null));
+            new LagDescriptor("orders-per-customer", 1, "standby", 300, 300, null, null, 0, null));
   }
 
   @Test
@@ -163,7 +179,43 @@ class MatviewsEndpointTests {
     assertThat(disk.minFreeBytes()).isEqualTo(1024);
   }
 
+  @Test
+  void givesTheLookupBasePathTheRecentLookupsByRouteAndTheDeadLettersByView() {
+    LookupActivity lookups = new LookupActivity(this.nanos::get, Duration.ofSeconds(5), 3);
+    lookups.record("local", 2_000_000);
+    lookups.record("local", 4_000_000);
+    lookups.record("forwarded", 1_000_000);
+    this.nanos.addAndGet(Duration.ofSeconds(5).toNanos());
+    DeadLetterCounts deadLetters = new DeadLetterCounts();
+    deadLetters.published(deadLetter("orders-per-minute"));
+    deadLetters.published(deadLetter("orders-per-minute"));
+    deadLetters.published(deadLetter(null));
+    MatviewsDescriptor matviews =
+        endpoint(0, new MatviewsEndpoint.Activity("/views", lookups, deadLetters)).matviews();
+    assertThat(matviews.lookupBasePath()).isEqualTo("/views");
+    assertThat(matviews.lookups().bucketMillis()).isEqualTo(5000);
+    assertThat(matviews.lookups().routes())
+        .containsExactly(
+            entry("local", new RouteDescriptor(List.of(0L, 0L, 2L), List.of(0.0, 0.0, 3.0))),
+            entry("forwarded", new RouteDescriptor(List.of(0L, 0L, 1L), List.of(0.0, 0.0, 1.0))),
+            entry("standby", new RouteDescriptor(List.of(0L, 0L, 0L), List.of(0.0, 0.0, 0.0))));
+    assertThat(matviews.deadLetters())
+        .containsExactly(entry("none", 1L), entry("orders-per-minute", 2L));
+  }
+
+  @Test
+  void leavesOutTheLookupsAndTheBasePathWhenNotGivenThem() {
+    MatviewsDescriptor matviews = endpoint(0).matviews();
+    assertThat(matviews.lookupBasePath()).isNull();
+    assertThat(matviews.lookups()).isNull();
+    assertThat(matviews.deadLetters()).isEmpty();
+  }
+
   private MatviewsEndpoint endpoint(long minFreeBytes) {
+    return endpoint(minFreeBytes, MatviewsEndpoint.Activity.NONE);
+  }
+
+  private MatviewsEndpoint endpoint(long minFreeBytes, MatviewsEndpoint.Activity activity) {
     LocalInstance local = new LocalInstance();
     local.setHostInfo(LOCAL);
     ViewRegistry views = views();
@@ -173,7 +225,22 @@ class MatviewsEndpointTests {
         new ViewInstances(() -> this.streams, views, local),
         this.tracker,
         new StoreDiskUsage(() -> this.streamsMetrics),
-        new DiskPressure(new StateDirSpace(this.stateDir), minFreeBytes));
+        new DiskPressure(new StateDirSpace(this.stateDir), minFreeBytes),
+        activity);
+  }
+
+  private static DeadLetter deadLetter(@Nullable String view) {
+    return new DeadLetter(
+        view,
+        DeadLetterReason.DESERIALIZATION,
+        "orders",
+        0,
+        0,
+        "orders-source",
+        null,
+        null,
+        new RecordHeaders(),
+        new IllegalStateException("unreadable"));
   }
 
   private void liveSstBytes(String store, String task, long bytes) {

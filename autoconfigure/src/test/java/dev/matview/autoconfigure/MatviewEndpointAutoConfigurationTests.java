@@ -2,10 +2,13 @@ package dev.matview.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.actuate.MatviewsDescriptor;
 import dev.matview.actuate.MatviewsEndpoint;
+import dev.matview.deadletter.DeadLetterCounts;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.metrics.LookupActivity;
 import dev.matview.query.ViewInstances;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.MaterializedView;
@@ -49,6 +52,32 @@ class MatviewEndpointAutoConfigurationTests {
                   .singleElement()
                   .satisfies((view) -> assertThat(view.name()).isEqualTo("sales"));
             });
+  }
+
+  @Test
+  void givesTheLookupBasePathAndCountsLookupsAndDeadLetters() {
+    this.contextRunner
+        .withPropertyValues(
+            "management.endpoints.web.exposure.include=matviews", "matview.web.base-path=/v/")
+        .run(
+            (context) -> {
+              assertThat(context).hasSingleBean(LookupActivity.class);
+              assertThat(context).hasSingleBean(DeadLetterCounts.class);
+              MatviewsDescriptor matviews = context.getBean(MatviewsEndpoint.class).matviews();
+              assertThat(matviews.lookupBasePath()).isEqualTo("/v");
+              assertThat(matviews.lookups()).isNotNull();
+            });
+  }
+
+  @Test
+  void givesNoLookupBasePathWhenTheLookupEndpointsAreOff() {
+    this.contextRunner
+        .withPropertyValues(
+            "management.endpoints.web.exposure.include=matviews", "matview.web.enabled=false")
+        .run(
+            (context) ->
+                assertThat(context.getBean(MatviewsEndpoint.class).matviews().lookupBasePath())
+                    .isNull());
   }
 
   @Test
@@ -122,7 +151,8 @@ class MatviewEndpointAutoConfigurationTests {
         RestoreLagTracker tracker,
         StoreDiskUsage usage,
         DiskPressure disk) {
-      return new MatviewsEndpoint(views, () -> null, instances, tracker, usage, disk);
+      return new MatviewsEndpoint(
+          views, () -> null, instances, tracker, usage, disk, MatviewsEndpoint.Activity.NONE);
     }
   }
 }

@@ -60,6 +60,7 @@ class MatviewPropertiesTests {
           assertThat(properties.getHealth().getMaxRestoreLag()).isZero();
           assertThat(properties.getPeers().getDownTime()).isEqualTo(Duration.ofSeconds(2));
           assertThat(properties.getHealth().getMinFreeDisk()).isEqualTo(DataSize.ofGigabytes(1));
+          assertThat(properties.getDashboard().isEnabled()).isTrue();
         });
   }
 
@@ -98,7 +99,8 @@ class MatviewPropertiesTests {
             "matview.records.max-decimal-scale=4",
             "matview.records.max-event-time-ahead=5m",
             "matview.health.max-restore-lag=5000",
-            "matview.health.min-free-disk=20GB")
+            "matview.health.min-free-disk=20GB",
+            "matview.dashboard.enabled=false")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -128,6 +130,7 @@ class MatviewPropertiesTests {
               assertThat(properties.getHealth().getMaxRestoreLag()).isEqualTo(5000);
               assertThat(properties.getHealth().getMinFreeDisk())
                   .isEqualTo(DataSize.ofGigabytes(20));
+              assertThat(properties.getDashboard().isEnabled()).isFalse();
             });
   }
 

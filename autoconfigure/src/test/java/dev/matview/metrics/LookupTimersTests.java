@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Lookups are timed as matview.lookups by view, route and outcome. */
@@ -26,5 +28,19 @@ class LookupTimersTests {
     assertThat(forwarded.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6.0);
     assertThat(registry.get("matview.lookups").tag("route", "standby").timer().count())
         .isEqualTo(1);
+  }
+
+  @Test
+  void countsLookupsInTheActivityByRoute() {
+    AtomicLong nanos = new AtomicLong();
+    LookupActivity activity = new LookupActivity(nanos::get, Duration.ofSeconds(1), 1);
+    LookupTimers timers = new LookupTimers(new SimpleMeterRegistry(), activity);
+    timers.record("orders", "forwarded", "found", 2_000_000);
+    timers.record("orders", "local", "absent", 1_000_000);
+    nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+    assertThat(activity.history().get("forwarded"))
+        .containsExactly(new LookupActivity.Bucket(1, 2_000_000));
+    assertThat(activity.history().get("local"))
+        .containsExactly(new LookupActivity.Bucket(1, 1_000_000));
   }
 }

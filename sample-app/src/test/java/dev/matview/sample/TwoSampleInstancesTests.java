@@ -7,24 +7,31 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KafkaStreams.State;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Two copies of the sample against one broker, as the README runs them: every key of every view
- * gives the same answer from both, whichever holds it.
+ * gives the same answer from both, whichever holds it; then the dashboard shows them in a browser.
  */
 class TwoSampleInstancesTests {
 
@@ -35,6 +42,8 @@ class TwoSampleInstancesTests {
   private static ConfigurableApplicationContext first;
 
   private static ConfigurableApplicationContext second;
+
+  private static String[] secondArguments;
 
   private static final Map<String, Long> expectedOrders = new HashMap<>();
 
@@ -48,11 +57,13 @@ class TwoSampleInstancesTests {
             "--sample.embedded-kafka.port=" + kafkaPort,
             "--sample.embedded-kafka.data-dir=" + tempDir.resolve("kafka"),
             "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-1"));
-    second =
-        instance(
-            "--sample.embedded-kafka.enabled=false",
-            "--spring.kafka.bootstrap-servers=127.0.0.1:" + kafkaPort,
-            "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-2"));
+    secondArguments =
+        new String[] {
+          "--sample.embedded-kafka.enabled=false",
+          "--spring.kafka.bootstrap-servers=127.0.0.1:" + kafkaPort,
+          "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-2")
+        };
+    second = instance(secondArguments);
     OrderViewsClient client = new OrderViewsClient(port(first));
     for (int i = 0; i < 60; i++) {
       String customer = "customer-" + (i % 12);
@@ -110,6 +121,71 @@ class TwoSampleInstancesTests {
     }
     assertThat(servedBy)
         .containsExactlyInAnyOrder("localhost:" + port(first), "localhost:" + port(second));
+  }
+
+  /**
+   * The dashboard in headless Chromium, after the second instance was restarted without its state:
+   * it lists the views, shows who holds which partition, the restores to their end, and a lookup.
+   */
+  @Nested
+  class Dashboard {
+
+    @Test
+    void showsTheViewsTheOwnersTheRestoresAndALookup(@TempDir Path browserDir) {
+      try (DashboardBrowser browser = DashboardBrowser.start(browserDir)) {
+        restartSecondWithoutItsState();
+        String firstHost = "localhost:" + port(first);
+        String secondHost = "localhost:" + port(second);
+        browser.open(port(second));
+        eventually(
+            () ->
+                assertThat(List.of(first, second))
+                    .allSatisfy((app) -> assertThat(streamsState(app)).isEqualTo(State.RUNNING)));
+        String readBeforeRunning = browser.text("status");
+        eventually(
+            () -> {
+              assertThat(browser.text("status")).isNotEqualTo(readBeforeRunning);
+              assertThat(browser.texts("#views tbody tr[data-view] strong"))
+                  .containsExactly(
+                      OrderViewsClient.ORDERS_PER_CUSTOMER,
+                      OrderViewsClient.REVENUE_PER_CUSTOMER,
+                      OrderViewsClient.ORDERS_PER_CUSTOMER_PER_MINUTE);
+              Map<String, List<String>> active = browser.activePartitions();
+              assertThat(active).containsOnlyKeys(firstHost, secondHost);
+              assertThat(active.get(secondHost)).isNotEmpty();
+              List<String> all = new ArrayList<>(active.get(firstHost));
+              all.addAll(active.get(secondHost));
+              assertThat(all).doesNotHaveDuplicates().hasSize(9);
+              assertThat(browser.texts(".lag .text"))
+                  .isNotEmpty()
+                  .allSatisfy((bar) -> assertThat(bar).startsWith("restored 100 %"));
+            });
+        String customer = "customer-1";
+        browser.lookUp(OrderViewsClient.ORDERS_PER_CUSTOMER, customer);
+        eventually(
+            () -> {
+              assertThat(browser.text("answer-value"))
+                  .isEqualTo(String.valueOf(expectedOrders.get(customer)));
+              assertThat(browser.text("answer-served-by")).isIn(firstHost, secondHost);
+              assertThat(browser.text("answer-replica")).isEqualTo("active");
+            });
+        Path docs = Path.of("..", "docs");
+        if (Files.isDirectory(docs)) {
+          browser.screenshot(docs.resolve("dashboard.png"));
+        }
+      }
+    }
+
+    private void restartSecondWithoutItsState() {
+      second.close();
+      FileSystemUtils.deleteRecursively(tempDir.resolve("streams-2").toFile());
+      second = instance(secondArguments);
+    }
+  }
+
+  private static State streamsState(ConfigurableApplicationContext app) {
+    KafkaStreams streams = app.getBean(StreamsBuilderFactoryBean.class).getKafkaStreams();
+    return (streams != null) ? streams.state() : State.CREATED;
   }
 
   private static ConfigurableApplicationContext instance(String... arguments) {
