@@ -2,6 +2,7 @@ package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
 import dev.matview.topology.ResolvedView;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -77,7 +78,36 @@ public final class Fallbacks {
           ? this.relays.relay(view, caller, pathInView, refusal)
           : new Routed.Refused<>(refusal);
     }
-    KeyReplicas replicas = (KeyReplicas) placement;
+    return fromReplicas(
+        view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout());
+  }
+
+  /**
+   * Reads one partition whose replicas are {@code replicas}, such as a scan's slice of it, from the
+   * first replica that can, as {@link #route} reads a key's, asking another instance for at most
+   * {@code timeout}.
+   */
+  <T> Routed<T> routePartition(
+      ResolvedView<?, ?, ?> view,
+      KeyReplicas replicas,
+      CallerContext caller,
+      Supplier<PeerPath> pathInView,
+      LocalRead<T> read,
+      Duration timeout) {
+    if (this.gate.isClosed()) {
+      return new Routed.Refused<>(this.gate.refusal(view.name(), null));
+    }
+    return fromReplicas(view, null, replicas, caller, pathInView, read, timeout);
+  }
+
+  private <T> Routed<T> fromReplicas(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      KeyReplicas replicas,
+      CallerContext caller,
+      Supplier<PeerPath> pathInView,
+      LocalRead<T> read,
+      Duration timeout) {
     StaleReads stale = this.staleReads.forCaller(caller);
     PartitionOwner active = replicas.active();
     Routed<T> answer;
@@ -88,23 +118,25 @@ public final class Fallbacks {
           new Routed.Refused<>(
               Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active)));
     } else {
-      answer = forward(view, active, pathInView, caller, stale.enabled() ? stale : null);
+      answer = forward(view, active, pathInView, caller, stale.enabled() ? stale : null, timeout);
     }
     if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
       return answer;
     }
-    return fromOthers(view, key, replicas, caller, stale, pathInView, read, refused.refusal());
+    return fromOthers(
+        view, key, replicas, caller, stale, pathInView, read, refused.refusal(), timeout);
   }
 
-  private <K, T> Routed<T> fromOthers(
-      ResolvedView<K, ?, ?> view,
-      K key,
+  private <T> Routed<T> fromOthers(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
       KeyReplicas replicas,
       CallerContext caller,
       StaleReads stale,
       Supplier<PeerPath> pathInView,
       LocalRead<T> read,
-      Refusal activeRefusal) {
+      Refusal activeRefusal,
+      Duration timeout) {
     List<String> refusals = new ArrayList<>();
     List<PartitionOwner> remote = new ArrayList<>(replicas.standbys().size() + 1);
     boolean localNamed = false;
@@ -129,7 +161,7 @@ public final class Fallbacks {
       }
     }
     for (PartitionOwner other : caller.forwarded() ? List.<PartitionOwner>of() : remote) {
-      Routed<T> answer = forward(view, other, pathInView, caller, stale);
+      Routed<T> answer = forward(view, other, pathInView, caller, stale, timeout);
       if (answer instanceof Routed.Refused<T> refused) {
         refusals.add("a replica on another instance: " + refused.refusal().detail());
       } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
@@ -172,7 +204,8 @@ public final class Fallbacks {
       PartitionOwner owner,
       Supplier<PeerPath> pathInView,
       CallerContext caller,
-      @Nullable StaleReads stale) {
+      @Nullable StaleReads stale,
+      Duration timeout) {
     if (this.marks.isDown(owner.host())) {
       return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
     }
@@ -180,8 +213,7 @@ public final class Fallbacks {
     if (stale != null) {
       path.param("allowStale", "true").param("maxLag", stale.maxLag());
     }
-    Routed<T> answer =
-        this.peers.fetch(view.name(), owner, path.toString(), caller, this.peers.timeout());
+    Routed<T> answer = this.peers.fetch(view.name(), owner, path.toString(), caller, timeout);
     this.marks.observed(owner.host(), answer);
     if (answer instanceof Routed.Refused<T>) {
       return answer;

@@ -37,7 +37,7 @@ final class LocalReads {
    */
   <T> Routed<T> active(
       ResolvedView<?, ?, ?> view,
-      Object key,
+      @Nullable Object key,
       int partition,
       StaleReads stale,
       Fallbacks.LocalRead<T> read) {
@@ -77,7 +77,7 @@ final class LocalReads {
    */
   <T> @Nullable Routed<T> replica(
       ResolvedView<?, ?, ?> view,
-      Object key,
+      @Nullable Object key,
       int partition,
       boolean named,
       StaleReads stale,
@@ -110,21 +110,27 @@ final class LocalReads {
    * A failure of the store or of the view's serde, told as what failed; the exception is logged
    * here at WARN with its trace, which the caller is never sent.
    */
-  static Refusal failed(ResolvedView<?, ?, ?> view, Object key, int partition, KafkaException ex) {
+  static Refusal failed(
+      ResolvedView<?, ?, ?> view, @Nullable Object key, int partition, KafkaException ex) {
     String where = "partition " + partition + " of view '" + view.name() + "'";
+    String what = (key != null) ? "this key" : "its entries";
     String detail =
         ex instanceof SerializationException
-            ? "The value of this key in "
+            ? "The value of "
+                + what
+                + " in "
                 + where
                 + " cannot be read with the view's value type "
                 + view.definition().aggregateType().getSimpleName()
                 + " (the serde failed; logged by this instance)"
             : "The store of "
                 + where
-                + " failed to read this key ("
+                + " failed to read "
+                + what
+                + " ("
                 + ex.getClass().getSimpleName()
                 + ", logged by this instance)";
-    logger.warn(detail.replace("this key", "key '" + key + "'"), ex);
+    logger.warn((key != null) ? detail.replace("this key", "key '" + key + "'") : detail, ex);
     return new Refusal(
         Refusal.Reason.FAILED, view.name(), key, partition, detail, StreamsRouting.REBALANCE_RETRY);
   }

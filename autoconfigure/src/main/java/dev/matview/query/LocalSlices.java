@@ -2,13 +2,14 @@ package dev.matview.query;
 
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The serving end of a scan across instances: this instance's slice of one partition it owns, for
- * the instance that coordinates the scan, read from its local stores and written in the peer wire
+ * The serving end of a scan across instances: this instance's slice of one partition, for the
+ * instance that coordinates the scan, read from its local replica and written in the peer wire
  * format of {@link PeerSlices}.
  */
 public final class LocalSlices {
@@ -25,31 +26,40 @@ public final class LocalSlices {
 
   private final PeerSlices slices;
 
+  private final ScanSlices scanSlices;
+
   LocalSlices(
       ViewQueryService views,
       Routing routing,
       LocalStores localStores,
       ScanBounds bounds,
       ScanCursors scanCursors,
-      PeerSlices slices) {
+      PeerSlices slices,
+      ScanSlices scanSlices) {
     this.views = views;
     this.routing = routing;
     this.localStores = localStores;
     this.bounds = bounds;
     this.scanCursors = scanCursors;
     this.slices = slices;
+    this.scanSlices = scanSlices;
   }
 
-  /** This instance's slice of one partition's keys. */
+  /**
+   * This instance's slice of one partition's keys, from its active replica, or from any replica it
+   * holds within the lag bound when {@code caller} allows stale reads.
+   */
   public PeerSlices.SliceBody<KeyItem> keys(
       String viewName,
       int partition,
       @Nullable String from,
       @Nullable String to,
       @Nullable String after,
-      int limit) {
+      int limit,
+      CallerContext caller) {
     ResolvedView<?, ?, ?> view = this.views.table(viewName, "view", ViewScanService.SCAN_WINDOWS);
-    return this.slices.keysBody(viewName, localKeySliceOf(view, partition, from, to, after, limit));
+    return this.slices.keysBody(
+        viewName, localKeySliceOf(view, partition, from, to, after, limit, caller));
   }
 
   private <K> Slice<KeyItem> localKeySliceOf(
@@ -58,37 +68,70 @@ public final class LocalSlices {
       @Nullable String from,
       @Nullable String to,
       @Nullable String after,
-      int limit) {
-    requireLocal(view, partition);
-    return this.localStores.keys(
+      int limit,
+      CallerContext caller) {
+    K fromKey = this.bounds.key(view, "from", from);
+    K toKey = this.bounds.key(view, "to", to);
+    return here(
         view,
         partition,
-        this.bounds.key(view, "from", from),
-        this.bounds.key(view, "to", to),
-        this.scanCursors.position(view, after),
-        this.bounds.limit(view, limit));
+        PeerSlices.KEYS,
+        after,
+        limit,
+        caller,
+        (slicePartition, position, sliceLimit, exact) ->
+            this.localStores.keys(
+                view, slicePartition, fromKey, toKey, position, sliceLimit, exact));
   }
 
-  /** This instance's slice of one partition's windows. */
+  /**
+   * This instance's slice of one partition's windows, from its active replica, or from any replica
+   * it holds within the lag bound when {@code caller} allows stale reads.
+   */
   public PeerSlices.SliceBody<PeerSlices.PeerWindow> windows(
-      String viewName, int partition, Instant from, Instant to, @Nullable String after, int limit) {
+      String viewName,
+      int partition,
+      Instant from,
+      Instant to,
+      @Nullable String after,
+      int limit,
+      CallerContext caller) {
     ResolvedView<?, ?, ?> view = this.views.view(viewName);
     ViewWindow window = ViewQueryService.windowOf(view, ViewScanService.SCAN_KEYS);
     TimeRange range = TimeRange.exactly(viewName, from, to);
-    requireLocal(view, partition);
     return this.slices.windowsBody(
         viewName,
-        this.localStores.windowItems(
+        here(
             view,
-            window,
             partition,
-            range.from(),
-            range.to(),
-            this.scanCursors.position(view, after),
-            this.bounds.limit(view, limit)));
+            PeerSlices.WINDOWS,
+            after,
+            limit,
+            caller,
+            (slicePartition, position, sliceLimit, exact) ->
+                this.localStores.windowItems(
+                    view,
+                    window,
+                    slicePartition,
+                    range.from(),
+                    range.to(),
+                    position,
+                    sliceLimit,
+                    exact)));
   }
 
-  private void requireLocal(ResolvedView<?, ?, ?> view, int partition) {
+  /**
+   * The slice {@code local} reads of {@code partition}, which must be one of the view's, for a
+   * request another instance forwarded: it is never sent on, so no peer timeout applies.
+   */
+  private <T> Slice<T> here(
+      ResolvedView<?, ?, ?> view,
+      int partition,
+      PeerSlices.Kind<T> kind,
+      @Nullable String after,
+      int limit,
+      CallerContext caller,
+      ScanSlices.LocalSlice<T> local) {
     List<PartitionOwner> owners = this.routing.owners(view);
     if (partition < 0 || partition >= owners.size()) {
       throw new InvalidQueryException(
@@ -96,9 +139,18 @@ public final class LocalSlices {
           "partition",
           "View '" + view.name() + "' has partitions 0 to " + (owners.size() - 1));
     }
-    PartitionOwner owner = owners.get(partition);
-    if (!this.routing.isLocal(owner)) {
-      throw ViewUnavailableException.notOwner(view.name(), null, owner);
-    }
+    CallerContext forwarded =
+        new CallerContext(
+            true, caller.authorization(), caller.allowStale(), caller.maxLag(), caller.relayed());
+    return this.scanSlices.read(
+        view,
+        owners.get(partition),
+        kind,
+        (path) -> {},
+        this.scanCursors.position(view, after),
+        this.bounds.limit(view, limit),
+        forwarded,
+        Duration.ZERO,
+        local);
   }
 }

@@ -121,7 +121,8 @@ public final class LocalStores {
 
   /**
    * Up to {@code limit} keys of {@code partition} in [from, to] that come after {@code after}, in
-   * stored key order.
+   * stored key order; from a running active replica only when {@code runningActive}, else also from
+   * a standby or restoring one.
    */
   public <K> Slice<KeyItem> keys(
       ResolvedView<K, ?, ?> view,
@@ -129,14 +130,15 @@ public final class LocalStores {
       @Nullable K from,
       @Nullable K to,
       @Nullable ScanPosition after,
-      int limit) {
+      int limit,
+      boolean runningActive) {
     Serde<K> keySerde = view.keySerde();
     K lower =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : from;
     List<KeyItem> items = new ArrayList<>();
     ScanPosition last = null;
     try (KeyValueIterator<K, Object> range =
-        tableStore(view, null, partition, true).range(lower, to)) {
+        tableStore(view, null, partition, runningActive).range(lower, to)) {
       while (items.size() < limit && range.hasNext()) {
         KeyValue<K, Object> next = range.next();
         byte[] keyBytes = keySerde.serializer().serialize(view.storeName(), next.key);
@@ -154,7 +156,8 @@ public final class LocalStores {
 
   /**
    * Up to {@code limit} windows of {@code partition} whose start lies in [from, to] and that come
-   * after {@code after}, ordered by stored key, then window start.
+   * after {@code after}, ordered by stored key, then window start; from a running active replica
+   * only when {@code runningActive}.
    */
   public <K> Slice<WindowItem> windowItems(
       ResolvedView<K, ?, ?> view,
@@ -163,8 +166,9 @@ public final class LocalStores {
       Instant from,
       Instant to,
       @Nullable ScanPosition after,
-      int limit) {
-    return this.windows.windowItems(view, window, partition, from, to, after, limit);
+      int limit,
+      boolean runningActive) {
+    return this.windows.windowItems(view, window, partition, from, to, after, limit, runningActive);
   }
 
   /**

@@ -97,7 +97,8 @@ final class LocalWindows {
       Instant from,
       Instant to,
       @Nullable ScanPosition after,
-      int limit) {
+      int limit,
+      boolean runningActive) {
     Serde<K> keySerde = view.keySerde();
     K fromKey =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : null;
@@ -110,7 +111,8 @@ final class LocalWindows {
             from,
             to,
             after);
-    return page.read(windowIterators(view, window, partition, fromKey, from, to), limit);
+    return page.read(
+        windowIterators(view, window, partition, fromKey, from, to, runningActive), limit);
   }
 
   /**
@@ -124,29 +126,40 @@ final class LocalWindows {
       int partition,
       @Nullable K fromKey,
       Instant from,
-      Instant to) {
+      Instant to,
+      boolean runningActive) {
     KafkaStreams kafkaStreams = this.refusals.running(view, null, partition);
     long earliest = from.toEpochMilli();
     try {
       if (window.type() == ViewWindow.Type.SESSION) {
         ReadOnlySessionStore<K, Object> store =
             kafkaStreams.store(
-                StoreQueryParameters.fromNameAndType(
-                        view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
-                    .withPartition(partition));
+                serving(
+                    StoreQueryParameters.fromNameAndType(
+                            view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
+                        .withPartition(partition),
+                    runningActive));
         return segmentFrom ->
             sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
       }
       ReadOnlyWindowStore<K, Object> store =
           kafkaStreams.store(
-              StoreQueryParameters.fromNameAndType(
-                      view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
-                  .withPartition(partition));
+              serving(
+                  StoreQueryParameters.fromNameAndType(
+                          view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
+                      .withPartition(partition),
+                  runningActive));
       return segmentFrom ->
           store.fetch(fromKey, null, Instant.ofEpochMilli(Math.max(segmentFrom, earliest)), to);
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.unavailable(view, null, partition, ex.getMessage());
     }
+  }
+
+  /** {@code parameters}, which also reach a standby or restoring replica unless {@code active}. */
+  private static <T> StoreQueryParameters<T> serving(
+      StoreQueryParameters<T> parameters, boolean active) {
+    return active ? parameters : parameters.enableStaleStores();
   }
 
   /**

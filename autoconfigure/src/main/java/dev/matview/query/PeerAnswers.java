@@ -28,13 +28,14 @@ final class PeerAnswers {
   /**
    * {@code answer} as it came, unless it is an error without a problem detail (a failure of the
    * instance or of something between, told as {@link Refusal.Reason#FAILED}), or a 5xx while {@code
-   * mayTryOthers}, told as a refusal so that another replica is asked.
+   * mayTryOthers}, told as a refusal so that another replica is asked. A 403 comes as it came: the
+   * other instance refused this one's request, which the reader of that endpoint explains.
    */
   static <T> Routed<T> checked(
       String view, PartitionOwner owner, Routed<T> answer, boolean mayTryOthers) {
     PeerResponse response = ((Routed.Relayed<T>) answer).response();
     int status = response.status();
-    if (response.isSuccess()) {
+    if (response.isSuccess() || status == 403) {
       return answer;
     }
     if (!isProblem(response)) {

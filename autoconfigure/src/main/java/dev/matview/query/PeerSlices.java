@@ -2,7 +2,6 @@ package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
 import dev.matview.topology.ResolvedView;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,24 +13,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Both ends of a partition slice as instances send it to each other: the body the partition's owner
- * answers ({@link SliceBody}) and the slice the instance that coordinates a scan reads back from
- * it.
+ * Both ends of a partition slice as instances send it to each other: the path that asks for it, the
+ * body a replica of the partition answers ({@link SliceBody}) and the slice the instance that
+ * coordinates a scan reads back from it.
  */
 public final class PeerSlices {
-
-  private final PeerClient peers;
 
   private final CursorCodec cursors;
 
   private final ObjectMapper mapper;
 
-  /**
-   * Slices fetched with {@code peers}, positions in {@code cursors}' tokens, JSON by {@code
-   * mapper}.
-   */
-  public PeerSlices(PeerClient peers, CursorCodec cursors, ObjectMapper mapper) {
-    this.peers = peers;
+  /** Slices with positions in {@code cursors}' tokens, JSON by {@code mapper}. */
+  public PeerSlices(CursorCodec cursors, ObjectMapper mapper) {
     this.cursors = cursors;
     this.mapper = mapper;
   }
@@ -89,27 +82,27 @@ public final class PeerSlices {
   }
 
   /**
-   * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},
-   * within {@code bounds}, from the partition owner's instance.
+   * The path, within the view, that asks an instance for up to {@code limit} items of {@code kind}
+   * in {@code partition} after {@code after}, within {@code bounds}.
    */
-  <T> Slice<T> fetch(
+  PeerPath path(
       ResolvedView<?, ?, ?> view,
-      PartitionOwner owner,
-      Kind<T> kind,
+      int partition,
+      Kind<?> kind,
       Consumer<PeerPath> bounds,
       @Nullable ScanPosition after,
-      int limit,
-      CallerContext caller,
-      Duration timeout) {
-    if (caller.forwarded()) {
-      throw ViewUnavailableException.notOwner(view.name(), null, owner);
-    }
+      int limit) {
     PeerPath path =
-        PeerPath.of(view.name(), "partitions", Integer.toString(owner.partition()), kind.path())
+        PeerPath.of(view.name(), "partitions", Integer.toString(partition), kind.path())
             .param("limit", limit);
     bounds.accept(path);
-    path.param("after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
-    PeerResponse response = this.peers.get(view.name(), owner, path.toString(), caller, timeout);
+    return path.param(
+        "after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
+  }
+
+  /** The slice of {@code kind} in {@code owner}'s answer to a request for one. */
+  <T> Slice<T> read(
+      ResolvedView<?, ?, ?> view, PartitionOwner owner, Kind<T> kind, PeerResponse response) {
     if (response.status() == 403) {
       PeerFailures.warn(
           owner,

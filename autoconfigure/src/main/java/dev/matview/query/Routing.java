@@ -41,6 +41,13 @@ public interface Routing {
    */
   List<PartitionOwner> owners(ResolvedView<?, ?, ?> view);
 
+  /**
+   * The replicas of {@code owner}'s partition, {@code owner} its active one; by default no others.
+   */
+  default KeyReplicas replicasOf(ResolvedView<?, ?, ?> view, PartitionOwner owner) {
+    return new KeyReplicas(owner, List.of());
+  }
+
   /** Whether {@code owner} is this instance. */
   boolean isLocal(PartitionOwner owner);
 

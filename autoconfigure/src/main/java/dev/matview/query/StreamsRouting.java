@@ -109,6 +109,15 @@ public final class StreamsRouting implements Routing {
   }
 
   @Override
+  public KeyReplicas replicasOf(ResolvedView<?, ?, ?> view, PartitionOwner owner) {
+    ViewReplicas replicas = this.directory.replicas(view.storeName());
+    KeyReplicas found = (replicas != null) ? replicas.replicas(owner.partition()) : null;
+    return (found != null && found.active().equals(owner))
+        ? found
+        : new KeyReplicas(owner, List.of());
+  }
+
+  @Override
   public boolean isLocal(PartitionOwner owner) {
     return Objects.equals(owner.host(), this.localInstance.hostInfo());
   }

@@ -106,6 +106,11 @@ public final class ViewQueryService {
     this.timer = new LookupTimer(registry, metrics);
   }
 
+  /** The fallbacks that choose which replica answers a read. */
+  Fallbacks fallbacks() {
+    return this.fallbacks;
+  }
+
   /** Every view, in declaration order. */
   public Collection<ResolvedView<?, ?, ?>> views() {
     return this.registry.all();

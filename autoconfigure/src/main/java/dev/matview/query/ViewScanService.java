@@ -40,7 +40,7 @@ public final class ViewScanService {
 
   private final ScanCursors scanCursors;
 
-  private final PeerSlices slices;
+  private final ScanSlices slices;
 
   private final Clock clock;
 
@@ -65,11 +65,13 @@ public final class ViewScanService {
     this.peers = peers;
     this.bounds = new ScanBounds(keyParser, maxPageSize);
     this.scanCursors = new ScanCursors(cursors);
-    this.slices = new PeerSlices(peers, cursors, mapper);
+    PeerSlices slices = new PeerSlices(cursors, mapper);
+    this.slices = new ScanSlices(routing, views.fallbacks(), slices);
     this.clock = clock;
     this.maxPageSize = maxPageSize;
     this.localSlices =
-        new LocalSlices(views, routing, localStores, this.bounds, this.scanCursors, this.slices);
+        new LocalSlices(
+            views, routing, localStores, this.bounds, this.scanCursors, slices, this.slices);
   }
 
   /**
@@ -114,11 +116,10 @@ public final class ViewScanService {
         this.scanCursors.start(view, owners, "keys:" + from + ":" + to, cursor, 0, 0),
         limit,
         caller,
-        (owner, after, sliceLimit, timeout) ->
-            this.routing.isLocal(owner)
-                ? this.localStores.keys(view, owner.partition(), fromKey, toKey, after, sliceLimit)
-                : this.slices.fetch(
-                    view, owner, PeerSlices.KEYS, query, after, sliceLimit, caller, timeout));
+        PeerSlices.KEYS,
+        query,
+        (partition, after, sliceLimit, exact) ->
+            this.localStores.keys(view, partition, fromKey, toKey, after, sliceLimit, exact));
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
@@ -150,12 +151,11 @@ public final class ViewScanService {
         first,
         limit,
         caller,
-        (owner, after, sliceLimit, timeout) ->
-            this.routing.isLocal(owner)
-                ? this.localStores.windowItems(
-                    view, window, owner.partition(), start, stop, after, sliceLimit)
-                : this.slices.fetch(
-                    view, owner, PeerSlices.WINDOWS, query, after, sliceLimit, caller, timeout));
+        PeerSlices.WINDOWS,
+        query,
+        (partition, after, sliceLimit, exact) ->
+            this.localStores.windowItems(
+                view, window, partition, start, stop, after, sliceLimit, exact));
   }
 
   private <T> ScanPage<T> scan(
@@ -164,7 +164,9 @@ public final class ViewScanService {
       ScanCursor cursor,
       int limit,
       CallerContext caller,
-      SliceReader<T> reader) {
+      PeerSlices.Kind<T> kind,
+      Consumer<PeerPath> query,
+      ScanSlices.LocalSlice<T> local) {
     this.bounds.limit(view, limit);
     Instant deadline = this.clock.instant().plus(this.peers.timeout());
     List<T> items = new ArrayList<>();
@@ -172,7 +174,16 @@ public final class ViewScanService {
       ScanPosition after = partition == cursor.partition() ? cursor.after() : null;
       PartitionOwner owner = owners.get(partition);
       Slice<T> slice =
-          reader.read(owner, after, limit - items.size(), remaining(view, owner, deadline));
+          this.slices.read(
+              view,
+              owner,
+              kind,
+              query,
+              after,
+              limit - items.size(),
+              caller,
+              remaining(view, owner, deadline),
+              local);
       items.addAll(slice.items());
       if (items.size() >= limit) {
         ScanCursor next = ScanCursors.next(cursor, partition, owners.size(), slice);
@@ -212,11 +223,5 @@ public final class ViewScanService {
 
   private ResolvedView<?, ?, ?> table(String viewName) {
     return this.views.table(viewName, "view", SCAN_WINDOWS);
-  }
-
-  @FunctionalInterface
-  private interface SliceReader<T> {
-
-    Slice<T> read(PartitionOwner owner, @Nullable ScanPosition after, int limit, Duration timeout);
   }
 }

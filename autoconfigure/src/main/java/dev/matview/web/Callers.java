@@ -18,10 +18,6 @@ final class Callers {
 
   private Callers() {}
 
-  static CallerContext from(HttpHeaders headers) {
-    return new CallerContext(forwarded(headers), headers.getFirst(HttpHeaders.AUTHORIZATION));
-  }
-
   /**
    * The caller of a lookup of {@code view}, read from {@code request} alone: its headers and its
    * stale-read options, the query parameters {@code allowStale} and {@code maxLag}.

@@ -5,6 +5,7 @@ import dev.matview.query.PeerSlices;
 import dev.matview.query.ScanPage;
 import dev.matview.query.ViewScanService;
 import dev.matview.query.WindowItem;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -38,9 +39,9 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
-      @RequestHeader HttpHeaders headers) {
+      HttpServletRequest request) {
     return this.scanService.keys(
-        view, from, to, RequestParameters.limit(view, limit), cursor, Callers.from(headers));
+        view, from, to, RequestParameters.limit(view, limit), cursor, Callers.from(request, view));
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
@@ -51,14 +52,14 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
-      @RequestHeader HttpHeaders headers) {
+      HttpServletRequest request) {
     return this.scanService.windows(
         view,
         RequestParameters.instant(view, "from", from),
         RequestParameters.instant(view, "to", to),
         RequestParameters.limit(view, limit),
         cursor,
-        Callers.from(headers));
+        Callers.from(request, view));
   }
 
   /**
@@ -75,11 +76,19 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String after,
       @RequestParam(required = false) @Nullable String limit,
-      @RequestHeader HttpHeaders headers) {
+      @RequestHeader HttpHeaders headers,
+      HttpServletRequest request) {
     Callers.requirePeer(view, headers);
     return this.scanService
         .localSlices()
-        .keys(view, partition, from, to, after, RequestParameters.limit(view, limit));
+        .keys(
+            view,
+            partition,
+            from,
+            to,
+            after,
+            RequestParameters.limit(view, limit),
+            Callers.from(request, view));
   }
 
   /**
@@ -96,7 +105,8 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String after,
       @RequestParam(required = false) @Nullable String limit,
-      @RequestHeader HttpHeaders headers) {
+      @RequestHeader HttpHeaders headers,
+      HttpServletRequest request) {
     Callers.requirePeer(view, headers);
     return this.scanService
         .localSlices()
@@ -106,6 +116,7 @@ public class ViewScanController {
             RequestParameters.requiredInstant(view, "from", from),
             RequestParameters.requiredInstant(view, "to", to),
             after,
-            RequestParameters.limit(view, limit));
+            RequestParameters.limit(view, limit),
+            Callers.from(request, view));
   }
 }

@@ -199,6 +199,14 @@ class FallbackIntegrationTests {
         .containsExactlyElementsOf(batchKeys);
     assertThat(batch.json().path("items").valueStream().map((item) -> item.path("value").asLong()))
         .containsOnly(3L);
+    InstanceClient.Answer scan =
+        third.http().get("/views/" + VIEW + "/keys?limit=1000&allowStale=true&maxLag=1000");
+    assertThat(scan.status()).as(scan.describe()).isEqualTo(200);
+    assertThat(scan.json().path("items").size())
+        .as("every key, those of the owner marked down from its standby")
+        .isEqualTo(PAGES);
+    assertThat(scan.json().path("items").valueStream().map((item) -> item.path("value").asLong()))
+        .containsOnly(3L);
 
     InstanceClient.Answer fromOther = third.http().get(path(key, "?allowStale=true&maxLag=1000"));
     assertServedByStandby(fromOther, standby);
@@ -229,6 +237,14 @@ class FallbackIntegrationTests {
           asking.http().post("/views/" + VIEW + "/batch", Map.of("keys", List.of(key)));
       assertThat(refusedBatch.status()).as(refusedBatch.describe()).isEqualTo(503);
       assertThat(refusedBatch.json().path("detail").asString())
+          .contains("did not answer in time a moment ago");
+      long scanStarted = System.nanoTime();
+      InstanceClient.Answer refusedScan = asking.http().get("/views/" + VIEW + "/keys?limit=1000");
+      assertThat(Duration.ofNanos(System.nanoTime() - scanStarted))
+          .as("a scan that skips the owner marked down")
+          .isLessThan(FORWARDING_TIMEOUT);
+      assertThat(refusedScan.status()).as(refusedScan.describe()).isEqualTo(503);
+      assertThat(refusedScan.json().path("detail").asString())
           .contains("did not answer in time a moment ago");
     }
     assertThat(this.stuck).as("connections the stuck owner accepted").hasSize(2);
