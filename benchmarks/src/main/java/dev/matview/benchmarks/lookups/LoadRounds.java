@@ -4,6 +4,7 @@ import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.load.LoadResult;
 import dev.matview.benchmarks.process.LoadDriverProcess;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -24,10 +25,18 @@ final class LoadRounds {
 
   private final List<LoadResult> matview = new ArrayList<>();
 
-  LoadRounds(BenchContext context, String title) {
+  private final List<Double> baselineCpu = new ArrayList<>();
+
+  private final List<Double> matviewCpu = new ArrayList<>();
+
+  private final List<Long> appPids;
+
+  /** Rounds whose app CPU is read from the processes {@code appPids}. */
+  LoadRounds(BenchContext context, String title, List<Long> appPids) {
     this.context = context;
     this.title = title;
     this.rounds = context.flags().integer("rounds", 3);
+    this.appPids = appPids;
   }
 
   /**
@@ -48,10 +57,35 @@ final class LoadRounds {
       }
     }
     for (int round = 1; round <= this.rounds; round++) {
-      this.baseline.add(round(baselineLoad, baselinePort, rate, "baseline", round));
-      this.matview.add(round(matviewLoad, matviewPort, rate, "matview", round));
+      this.baseline.add(
+          round(baselineLoad, baselinePort, rate, "baseline", round, this.baselineCpu));
+      this.matview.add(round(matviewLoad, matviewPort, rate, "matview", round, this.matviewCpu));
     }
     return this;
+  }
+
+  /** The median over the baseline's rounds of the apps' CPU time per request, in microseconds. */
+  double baselineCpuMicros() {
+    return Stats.median(this.baselineCpu);
+  }
+
+  /** The median over Matview's rounds of the apps' CPU time per request, in microseconds. */
+  double matviewCpuMicros() {
+    return Stats.median(this.matviewCpu);
+  }
+
+  /** The CPU time the app processes have used so far, in nanoseconds, or -1 where unknown. */
+  private long appCpuNanos() {
+    long total = 0;
+    for (long pid : this.appPids) {
+      Duration used =
+          ProcessHandle.of(pid).flatMap((handle) -> handle.info().totalCpuDuration()).orElse(null);
+      if (used == null) {
+        return -1;
+      }
+      total += used.toNanos();
+    }
+    return total;
   }
 
   /** The median over the baseline's rounds of {@code figure}. */
@@ -64,8 +98,16 @@ final class LoadRounds {
     return Stats.median(this.matview.stream().map(figure::applyAsDouble).toList());
   }
 
-  private LoadResult round(LoadDriverProcess load, int port, double rate, String side, int round) {
+  private LoadResult round(
+      LoadDriverProcess load, int port, double rate, String side, int round, List<Double> cpu) {
+    long cpuBefore = appCpuNanos();
     LoadResult result = rate > 0 ? load.atRate(port, rate) : load.saturate(port);
+    long cpuAfter = appCpuNanos();
+    double cpuMicros =
+        (cpuBefore >= 0 && cpuAfter >= 0 && result.requests() > 0)
+            ? (cpuAfter - cpuBefore) / 1000.0 / result.requests()
+            : Double.NaN;
+    cpu.add(cpuMicros);
     String line =
         side
             + " round "
@@ -79,7 +121,9 @@ final class LoadRounds {
             + Stats.format(result.p99Micros() / 1000, "ms")
             + ", "
             + result.errors()
-            + " errors";
+            + " errors, apps' CPU "
+            + Stats.format(cpuMicros, "µs")
+            + " a request";
     if (result.errors() > 0 || result.requests() == 0) {
       this.context.note(this.title, line);
     } else {
