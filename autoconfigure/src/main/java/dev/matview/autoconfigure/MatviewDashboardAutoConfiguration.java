@@ -5,6 +5,8 @@ import dev.matview.dashboard.DashboardAccess;
 import dev.matview.dashboard.DashboardController;
 import dev.matview.dashboard.DashboardPage;
 import dev.matview.topology.ViewRegistry;
+import dev.matview.topology.ViewSerdes;
+import dev.matview.web.ProblemErrorPageFilter;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
@@ -16,11 +18,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.security.web.access.WebInvocationPrivilegeEvaluator;
 import org.springframework.web.servlet.DispatcherServlet;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The dashboard page at {@code /matview} in a servlet web application, shown to those who may read
@@ -42,6 +46,19 @@ public final class MatviewDashboardAutoConfiguration {
     return new DashboardController(
         page.getIfAvailable(() -> new DashboardPage(null)),
         access.getIfAvailable(() -> DashboardAccess.OPEN));
+  }
+
+  /**
+   * Errors the servlet container raises for the dashboard's paths before Spring MVC maps them, such
+   * as a form body it cannot decode, as problem details rather than a 500 from the error page.
+   */
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewDashboardProblemErrorPageFilter")
+  FilterRegistrationBean<ProblemErrorPageFilter> matviewDashboardProblemErrorPageFilter(
+      ObjectProvider<ViewSerdes> serdes) {
+    return ProblemErrorPageFilter.onErrorDispatch(
+        DashboardController.PATH,
+        serdes.getIfAvailable(() -> new ViewSerdes(JsonMapper.builder().build())).mapper());
   }
 
   /** The page, told where the endpoint is when the actuator serves it on the application's port. */

@@ -12,7 +12,6 @@ import dev.matview.web.RequestLimits;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
-import jakarta.servlet.DispatcherType;
 import org.apache.catalina.startup.Tomcat;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -84,13 +83,8 @@ public final class MatviewWebAutoConfiguration {
   @ConditionalOnMissingBean(name = "matviewProblemErrorPageFilter")
   FilterRegistrationBean<ProblemErrorPageFilter> matviewProblemErrorPageFilter(
       ViewSerdes serdes, MatviewProperties properties) {
-    FilterRegistrationBean<ProblemErrorPageFilter> registration =
-        new FilterRegistrationBean<>(
-            new ProblemErrorPageFilter(
-                properties.getWeb().basePathWithoutTrailingSlash(), serdes.mapper()));
-    registration.setDispatcherTypes(DispatcherType.ERROR);
-    registration.addUrlPatterns("/*");
-    return registration;
+    return ProblemErrorPageFilter.onErrorDispatch(
+        properties.getWeb().basePathWithoutTrailingSlash(), serdes.mapper());
   }
 
   private static RequestLimits limits(MatviewProperties properties) {

@@ -2,6 +2,7 @@ package dev.matview.deadletter;
 
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.StreamsConfig;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +20,23 @@ public record DeadLetters(ViewLocator locator, DeadLetterPublisher publisher) {
   /** The dead-letter topic of {@code applicationId} unless one is configured: its id and -dlq. */
   public static String defaultTopic(String applicationId) {
     return applicationId + "-dlq";
+  }
+
+  /**
+   * Puts Matview's three dead-letter exception handlers and this object into {@code streams}, a
+   * Kafka Streams configuration, replacing whatever handlers it named.
+   */
+  public void installIn(Map<Object, Object> streams) {
+    streams.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        DeadLetterDeserializationExceptionHandler.class.getName());
+    streams.put(
+        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        DeadLetterProcessingExceptionHandler.class.getName());
+    streams.put(
+        StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        DeadLetterProductionExceptionHandler.class.getName());
+    streams.put(CONFIG, this);
   }
 
   /**

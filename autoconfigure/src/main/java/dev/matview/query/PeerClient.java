@@ -138,9 +138,7 @@ public final class PeerClient {
       CallerContext caller,
       Duration timeout,
       Function<Exception, Refusal> failed) {
-    if (caller.authorization() != null && this.sendsCredentials) {
-      request.header("Authorization", caller.authorization());
-    }
+    withCredentials(request, caller);
     try {
       return new Routed.Relayed<>(
           answer(
@@ -177,9 +175,7 @@ public final class PeerClient {
         .timeout(timeout)
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(json));
-    if (caller.authorization() != null && this.sendsCredentials) {
-      request.header("Authorization", caller.authorization());
-    }
+    withCredentials(request, caller);
     return this.client
         .sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -220,6 +216,14 @@ public final class PeerClient {
         .header(FORWARDED_HEADER, marker)
         .header(PeerRequests.SIGNATURE_HEADER, signature)
         .header("Accept", "application/json, application/problem+json");
+  }
+
+  /** Passes the caller's {@code Authorization} header on, where credentials may travel. */
+  private void withCredentials(HttpRequest.Builder request, CallerContext caller) {
+    String authorization = caller.authorization();
+    if (authorization != null && this.sendsCredentials) {
+      request.header("Authorization", authorization);
+    }
   }
 
   private static PeerResponse answer(HttpResponse<byte[]> response) {

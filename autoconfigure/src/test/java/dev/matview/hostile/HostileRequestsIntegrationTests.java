@@ -205,6 +205,18 @@ class HostileRequestsIntegrationTests {
   }
 
   @Test
+  void answersAFormBodyThatCannotBeDecodedOnTheDashboardsPathAsAProblemDetail() {
+    RawHttp.Answer answer =
+        this.http.send(
+            "PATCH",
+            "/matview",
+            Map.of("Content-Type", "application/x-www-form-urlencoded"),
+            "a=%zz&b=%".getBytes(StandardCharsets.UTF_8));
+    assertThat(answer.status()).as(answer.text()).isBetween(400, 499);
+    assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+  }
+
+  @Test
   void answersTheServersOwnErrorsAsProblemDetails() {
     assertProblem(get("/views/per-item/keys/a|b{c}"), 400);
     assertProblem(get("/views/per-item/keys/bad%zzescape"), 400);

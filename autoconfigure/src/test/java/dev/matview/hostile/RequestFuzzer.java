@@ -135,7 +135,7 @@ final class RequestFuzzer {
       return foundInBatch();
     }
     FuzzRequest request =
-        switch (this.random.nextInt(9)) {
+        switch (this.random.nextInt(10)) {
           case 0 -> get("/views" + (this.random.nextBoolean() ? "" : "/"));
           case 1 -> get(keyPath());
           case 2 -> get(keyPath() + "/windows" + query("from", "to"));
@@ -153,6 +153,16 @@ final class RequestFuzzer {
               get(
                   viewPath()
                       + pick(List.of("/x", "/keys/a/b/c", "/batch", "/keys/a/windows/b", "")));
+          case 8 ->
+              get(
+                  pick(
+                      List.of(
+                          "/matview",
+                          "/matview/",
+                          "/matview/dashboard.js?" + key(),
+                          "/matview/dashboard.css/..",
+                          "/matview/%zz",
+                          "/matview/" + writeSegment(key()))));
           default -> get(pick(List.of("/views?x=%zz", "/views/%", "/views/" + key() + "/keys")));
         };
     return withOddities(request);
@@ -220,7 +230,13 @@ final class RequestFuzzer {
     headers.put(
         "Content-Type", this.random.nextInt(4) == 0 ? pick(CONTENT_TYPES) : "application/json");
     return new FuzzRequest(
-        "POST", viewPath() + "/batch", headers, body(), this.random.nextInt(3) == 0, null, null);
+        "POST",
+        viewPath() + "/batch" + query(),
+        headers,
+        body(),
+        this.random.nextInt(3) == 0,
+        null,
+        null);
   }
 
   private byte[] body() {
@@ -368,6 +384,8 @@ final class RequestFuzzer {
                       "allowStale=maybe",
                       "maxLag=-1",
                       "maxLag=abc",
+                      "maxLag=99999999999999999999",
+                      "allowStale=true&allowStale=false",
                       "allowStale=true&maxLag=0",
                       "from",
                       "=",

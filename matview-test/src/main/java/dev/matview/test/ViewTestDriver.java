@@ -1,10 +1,7 @@
 package dev.matview.test;
 
 import dev.matview.autoconfigure.ViewDefinitionBeans;
-import dev.matview.deadletter.DeadLetterDeserializationExceptionHandler;
 import dev.matview.deadletter.DeadLetterListener;
-import dev.matview.deadletter.DeadLetterProcessingExceptionHandler;
-import dev.matview.deadletter.DeadLetterProductionExceptionHandler;
 import dev.matview.deadletter.DeadLetterPublisher;
 import dev.matview.deadletter.DeadLetters;
 import dev.matview.deadletter.ViewLocator;
@@ -351,22 +348,13 @@ public final class ViewTestDriver implements AutoCloseable {
       config.put(StreamsConfig.APPLICATION_ID_CONFIG, this.applicationId);
       config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "test-driver:9092");
       config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.path().toString());
-      config.put(
-          StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-          DeadLetterDeserializationExceptionHandler.class.getName());
-      config.put(
-          StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-          DeadLetterProcessingExceptionHandler.class.getName());
-      config.put(
-          StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-          DeadLetterProductionExceptionHandler.class.getName());
       DeadLetterPublisher publisher =
           new DeadLetterPublisher(
               DeadLetters.defaultTopic(this.applicationId),
               () -> producer,
               DeadLetterListener.NONE,
               MAX_DEAD_LETTER_BYTES);
-      config.put(DeadLetters.CONFIG, new DeadLetters(ViewLocator.of(registry), publisher));
+      new DeadLetters(ViewLocator.of(registry), publisher).installIn(config);
       return config;
     }
   }
