@@ -1,39 +1,48 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerRequests;
+import dev.matview.peer.http.PeerHttpClient;
+import dev.matview.peer.http.PeerHttpResponse;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Forwards lookups to the instance that owns a partition, over one pooled HTTP client created once,
- * with the forwarded marker and a signature made with the instances' shared secret. The caller's
- * credentials go along only over TLS or on a network said to be trusted. Failures are told without
- * naming the other instance, which is logged instead.
+ * Forwards lookups to the instance that owns a partition, over kept-alive connections made by one
+ * client created once, with the forwarded marker and a signature made with the instances' shared
+ * secret. The caller's credentials go along only over TLS or on a network said to be trusted.
+ * Failures are told without naming the other instance, which is logged instead.
  */
-public final class PeerClient {
+public final class PeerClient implements AutoCloseable {
 
   /** Marks a request that another instance forwarded; it is never forwarded again. */
   public static final String FORWARDED_HEADER = PeerRequests.FORWARDED_HEADER;
 
   private static final Duration RETRY = StreamsRouting.REBALANCE_RETRY;
 
-  private final HttpClient client;
+  private static final String ACCEPT = "application/json, application/problem+json";
+
+  /** The most batch requests sent at once; more wait by running on the caller's thread. */
+  private static final int MAX_CONCURRENT_POSTS = 64;
+
+  private final PeerHttpClient client;
+
+  private final ExecutorService posts;
 
   private final PeerRequests requests;
 
   private final boolean sendsCredentials;
-
-  private final String scheme;
 
   private final String basePath;
 
@@ -51,16 +60,8 @@ public final class PeerClient {
       @Nullable SSLContext sslContext,
       PeerRequests requests,
       boolean trustedNetwork) {
-    HttpClient.Builder builder =
-        HttpClient.newBuilder()
-            .connectTimeout(timeout)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .version(HttpClient.Version.HTTP_1_1);
-    if (sslContext != null) {
-      builder.sslContext(sslContext);
-    }
-    this.client = builder.build();
-    this.scheme = sslContext != null ? "https" : "http";
+    this.client = new PeerHttpClient(sslContext, timeout);
+    this.posts = postThreads();
     this.basePath = basePath;
     this.timeout = timeout;
     this.requests = requests;
@@ -104,16 +105,16 @@ public final class PeerClient {
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
-    HttpRequest.Builder request;
-    try {
-      request =
-          request(
-              view, owner.host(), owner.partition(), PeerRequests.FORWARDED, pathAndQuery, null);
-    } catch (ViewUnavailableException ex) {
-      return new Routed.Refused<>(Refusal.of(ex));
-    }
     return exchange(
-        request, caller, timeout, (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
+        view,
+        owner.host(),
+        owner.partition(),
+        PeerRequests.FORWARDED,
+        pathAndQuery,
+        null,
+        caller,
+        timeout,
+        (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
   }
 
   /**
@@ -123,33 +124,16 @@ public final class PeerClient {
    */
   public <T> Routed<T> relay(
       String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
-    HttpRequest.Builder request;
-    try {
-      request = request(view, host, null, PeerRequests.RELAYED, pathAndQuery, null);
-    } catch (ViewUnavailableException ex) {
-      return new Routed.Refused<>(Refusal.of(ex));
-    }
     return exchange(
-        request, caller, timeout, (failure) -> PeerFailures.ofRelay(view, host, failure, timeout));
-  }
-
-  private <T> Routed<T> exchange(
-      HttpRequest.Builder request,
-      CallerContext caller,
-      Duration timeout,
-      Function<Exception, Refusal> failed) {
-    withCredentials(request, caller);
-    try {
-      return new Routed.Relayed<>(
-          answer(
-              this.client.send(
-                  request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray())));
-    } catch (IOException ex) {
-      return new Routed.Refused<>(failed.apply(ex));
-    } catch (InterruptedException ex) {
-      Thread.currentThread().interrupt();
-      return new Routed.Refused<>(failed.apply(ex));
-    }
+        view,
+        host,
+        null,
+        PeerRequests.RELAYED,
+        pathAndQuery,
+        null,
+        caller,
+        timeout,
+        (failure) -> PeerFailures.ofRelay(view, host, failure, timeout));
   }
 
   /**
@@ -163,70 +147,91 @@ public final class PeerClient {
       byte[] json,
       CallerContext caller,
       Duration timeout) {
-    HttpRequest.Builder request;
-    try {
-      request =
-          request(
-              view, owner.host(), owner.partition(), PeerRequests.FORWARDED, pathAndQuery, json);
-    } catch (ViewUnavailableException ex) {
-      return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
-    }
-    request
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(json));
-    withCredentials(request, caller);
-    return this.client
-        .sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
-        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .handle(
-            (response, failure) -> {
-              if (failure == null) {
-                return new Routed.Relayed<>(answer(response));
-              }
-              return new Routed.Refused<>(PeerFailures.ofAsync(view, owner, failure, timeout));
-            });
+    return CompletableFuture.supplyAsync(
+        () ->
+            exchange(
+                view,
+                owner.host(),
+                owner.partition(),
+                PeerRequests.FORWARDED,
+                pathAndQuery,
+                json,
+                caller,
+                timeout,
+                (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout)),
+        this.posts);
+  }
+
+  /** Closes the kept-alive connections and the threads that send batches. */
+  @Override
+  public void close() {
+    this.posts.shutdownNow();
+    this.client.close();
   }
 
   /**
-   * A signed request to {@code host} carrying {@code marker}, a GET unless {@code body} is given.
+   * Sends a request signed for {@code basePath + pathAndQuery} to {@code host}, carrying {@code
+   * marker}: a GET, or a POST of {@code body} when it is given.
    */
-  private HttpRequest.Builder request(
+  private <T> Routed<T> exchange(
       String view,
       HostInfo host,
       @Nullable Integer partition,
       String marker,
       String pathAndQuery,
-      byte @Nullable [] body) {
-    URI uri =
-        URI.create(
-            this.scheme + "://" + host.host() + ":" + host.port() + this.basePath + pathAndQuery);
-    String sent = uri.getRawPath() + (uri.getRawQuery() != null ? "?" + uri.getRawQuery() : "");
-    String signature = this.requests.sign(body != null ? "POST" : "GET", sent, body);
+      byte @Nullable [] body,
+      CallerContext caller,
+      Duration timeout,
+      Function<Exception, Refusal> failed) {
+    String method = body != null ? "POST" : "GET";
+    String target = this.basePath + pathAndQuery;
+    String signature = this.requests.sign(method, target, body);
     if (signature == null) {
-      throw new ViewUnavailableException(
-          view,
-          null,
-          partition,
-          "This instance has not agreed on a secret with the other instances yet, so it cannot"
-              + " ask them",
-          RETRY);
+      return new Routed.Refused<>(
+          new Refusal(
+              Refusal.Reason.UNAVAILABLE,
+              view,
+              null,
+              partition,
+              "This instance has not agreed on a secret with the other instances yet, so it"
+                  + " cannot ask them",
+              RETRY));
     }
-    return HttpRequest.newBuilder(uri)
-        .header(FORWARDED_HEADER, marker)
-        .header(PeerRequests.SIGNATURE_HEADER, signature)
-        .header("Accept", "application/json, application/problem+json");
-  }
-
-  /** Passes the caller's {@code Authorization} header on, where credentials may travel. */
-  private void withCredentials(HttpRequest.Builder request, CallerContext caller) {
+    Map<String, String> headers = new LinkedHashMap<>(8);
+    headers.put(FORWARDED_HEADER, marker);
+    headers.put(PeerRequests.SIGNATURE_HEADER, signature);
+    headers.put("Accept", ACCEPT);
+    if (body != null) {
+      headers.put("Content-Type", "application/json");
+    }
     String authorization = caller.authorization();
     if (authorization != null && this.sendsCredentials) {
-      request.header("Authorization", authorization);
+      headers.put("Authorization", authorization);
+    }
+    try {
+      PeerHttpResponse response =
+          this.client.exchange(host.host(), host.port(), method, target, headers, body, timeout);
+      return new Routed.Relayed<>(
+          new PeerResponse(response.status(), response.headers(), response.body()));
+    } catch (IOException ex) {
+      return new Routed.Refused<>(failed.apply(ex));
     }
   }
 
-  private static PeerResponse answer(HttpResponse<byte[]> response) {
-    return new PeerResponse(response.statusCode(), response.headers(), response.body());
+  /** Daemon threads that send batch requests, as many at once as {@link #MAX_CONCURRENT_POSTS}. */
+  private static ExecutorService postThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        0,
+        MAX_CONCURRENT_POSTS,
+        30,
+        TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
+        (task) -> {
+          Thread thread = new Thread(task, "matview-peer-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        },
+        new ThreadPoolExecutor.CallerRunsPolicy());
   }
 }

@@ -1,12 +1,8 @@
 package dev.matview.query;
 
-import java.io.IOException;
 import java.net.ConnectException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.streams.state.HostInfo;
@@ -25,7 +21,7 @@ final class PeerFailures {
 
   /**
    * The refusal that a {@code failure} of a request to {@code owner} of a partition of {@code view}
-   * tells: an I/O failure, a timeout or an interrupt of the waiting thread.
+   * tells: a failure to connect, a timeout or another I/O failure.
    */
   static Refusal ofOwner(String view, PartitionOwner owner, Exception failure, Duration timeout) {
     Outcome outcome = Outcome.of(failure, timeout);
@@ -76,20 +72,6 @@ final class PeerFailures {
         : refusal.toException();
   }
 
-  /**
-   * The refusal that {@code failure} of an asynchronous request to {@code owner} tells; a failure
-   * that is neither of the connection nor a timeout is a bug and is thrown again.
-   */
-  static Refusal ofAsync(String view, PartitionOwner owner, Throwable failure, Duration timeout) {
-    Throwable cause = unwrap(failure);
-    if (cause instanceof IOException || cause instanceof TimeoutException) {
-      return ofOwner(view, owner, (Exception) cause, timeout);
-    }
-    throw cause instanceof RuntimeException runtime
-        ? runtime
-        : new IllegalStateException("Forwarding to another instance failed", cause);
-  }
-
   /** Logs at WARN what went wrong with {@code owner} of a partition of {@code view}. */
   static void warn(PartitionOwner owner, String view, String what) {
     logger.warn(
@@ -103,29 +85,16 @@ final class PeerFailures {
             + what);
   }
 
-  /** The cause that {@code failure} wraps in completion exceptions. */
-  static Throwable unwrap(Throwable failure) {
-    Throwable cause = failure;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   /** The reason a failure tells, and how it reads after "which" or "the instance". */
   private record Outcome(Refusal.Reason reason, String what) {
 
     static Outcome of(Exception failure, Duration timeout) {
-      if (failure instanceof HttpConnectTimeoutException || failure instanceof ConnectException) {
+      if (failure instanceof ConnectException) {
         return new Outcome(Refusal.Reason.UNREACHABLE, "cannot be reached");
       }
-      if (failure instanceof HttpTimeoutException || failure instanceof TimeoutException) {
+      if (failure instanceof SocketTimeoutException) {
         return new Outcome(
             Refusal.Reason.TIMEOUT, "did not answer within " + timeout.toMillis() + " ms");
-      }
-      if (failure instanceof InterruptedException) {
-        return new Outcome(
-            Refusal.Reason.UNAVAILABLE, "was not waited for: the request thread was interrupted");
       }
       return new Outcome(Refusal.Reason.UNAVAILABLE, "failed to answer");
     }

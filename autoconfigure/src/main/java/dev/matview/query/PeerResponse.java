@@ -1,20 +1,22 @@
 package dev.matview.query;
 
-import java.net.http.HttpHeaders;
+import dev.matview.peer.http.PeerHttpResponse;
+import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What another instance answered to a forwarded request.
  *
  * @param status the HTTP status
- * @param headers the response headers
+ * @param headers the response headers by name, in the case the instance wrote them
  * @param body the response body
  */
-public record PeerResponse(int status, HttpHeaders headers, byte[] body) {
+public record PeerResponse(int status, Map<String, List<String>> headers, byte[] body) {
 
-  /** The first value of header {@code name}, or {@code null}. */
+  /** The first value of header {@code name}, whatever its case, or {@code null}. */
   public @Nullable String header(String name) {
-    return this.headers.firstValue(name).orElse(null);
+    return PeerHttpResponse.first(this.headers, name);
   }
 
   /** Whether the status is 2xx. */

@@ -6,7 +6,6 @@ import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.view.Views;
-import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -112,10 +111,7 @@ class BatchAnswersTests {
   private static PeerResponse response(int status, String body, String retryAfter) {
     Map<String, List<String>> headers =
         retryAfter != null ? Map.of("Retry-After", List.of(retryAfter)) : Map.of();
-    return new PeerResponse(
-        status,
-        HttpHeaders.of(headers, (name, value) -> true),
-        body.getBytes(StandardCharsets.UTF_8));
+    return new PeerResponse(status, headers, body.getBytes(StandardCharsets.UTF_8));
   }
 
   record Event(String id) {}

@@ -7,7 +7,6 @@ import dev.matview.query.PeerResponse;
 import dev.matview.query.Refusal;
 import dev.matview.query.ViewTimeoutException;
 import dev.matview.query.ViewUnavailableException;
-import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -123,9 +122,7 @@ class ViewProblemHandlerTests {
   @Test
   void passesOnTheOwnersProblemAsItCame() {
     byte[] body = "{\"status\":404}".getBytes(StandardCharsets.UTF_8);
-    HttpHeaders headers =
-        HttpHeaders.of(
-            Map.of("Content-Type", List.of("application/problem+json")), (name, value) -> true);
+    Map<String, List<String>> headers = Map.of("Content-Type", List.of("application/problem+json"));
     ResponseEntity<byte[]> answer =
         this.handler.relayed(new PeerProblemException(new PeerResponse(404, headers, body)));
     assertThat(answer.getStatusCode().value()).isEqualTo(404);

@@ -1,0 +1,120 @@
+package dev.matview.peer.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The peer HTTP client over TLS, against a server whose certificate keytool makes for the test. */
+class PeerHttpClientTlsTests {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  private static final char[] PASSWORD = "changeit".toCharArray();
+
+  @TempDir Path directory;
+
+  @Test
+  void exchangesOverTlsWithAnInstanceWhoseCertificateNamesItsAddress() throws Exception {
+    KeyStore keys = keyStore("ip:127.0.0.1");
+    SSLContext context = context(keys);
+    try (ScriptedServer server = tlsServer(context);
+        PeerHttpClient client = new PeerHttpClient(context, TIMEOUT)) {
+      PeerHttpResponse first = get(client, server);
+      PeerHttpResponse second = get(client, server);
+      assertThat(new String(first.body(), StandardCharsets.UTF_8)).isEqualTo("tls");
+      assertThat(second.status()).isEqualTo(200);
+      assertThat(server.connections()).hasValue(1);
+    }
+  }
+
+  @Test
+  void refusesAnInstanceWhoseCertificateNamesAnotherHost() throws Exception {
+    KeyStore keys = keyStore("dns:elsewhere.example");
+    SSLContext context = context(keys);
+    try (ScriptedServer server = tlsServer(context);
+        PeerHttpClient client = new PeerHttpClient(context, TIMEOUT)) {
+      assertThatExceptionOfType(SSLHandshakeException.class).isThrownBy(() -> get(client, server));
+    }
+  }
+
+  private static PeerHttpResponse get(PeerHttpClient client, ScriptedServer server)
+      throws IOException {
+    return client.exchange("127.0.0.1", server.port(), "GET", "/a", Map.of(), null, TIMEOUT);
+  }
+
+  private static ScriptedServer tlsServer(SSLContext context) throws IOException {
+    return new ScriptedServer(
+        context
+            .getServerSocketFactory()
+            .createServerSocket(0, 50, InetAddress.getLoopbackAddress()),
+        (request) -> "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntls",
+        false);
+  }
+
+  /** A key store with one self-signed key whose certificate has {@code subjectAlternativeName}. */
+  private KeyStore keyStore(String subjectAlternativeName) throws Exception {
+    Path file = this.directory.resolve("peer.p12");
+    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    keytool.toString(),
+                    "-genkeypair",
+                    "-alias",
+                    "peer",
+                    "-keyalg",
+                    "EC",
+                    "-dname",
+                    "CN=peer",
+                    "-ext",
+                    "san=" + subjectAlternativeName,
+                    "-validity",
+                    "2",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    file.toString(),
+                    "-storepass",
+                    new String(PASSWORD)))
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(file)) {
+      keys.load(in, PASSWORD);
+    }
+    return keys;
+  }
+
+  /** A context that presents the key of {@code keys} and trusts its certificate alone. */
+  private static SSLContext context(KeyStore keys) throws Exception {
+    KeyManagerFactory keyManagers =
+        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keyManagers.init(keys, PASSWORD);
+    TrustManagerFactory trustManagers =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trustManagers.init(keys);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+    return context;
+  }
+}
