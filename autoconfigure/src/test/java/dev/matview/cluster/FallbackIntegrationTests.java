@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.matview.query.InstanceMemory;
 import dev.matview.query.KeyReplicas;
 import dev.matview.query.PartitionOwner;
+import dev.matview.query.RebalancingDirectory;
+import dev.matview.query.ReplicaDirectory;
 import dev.matview.query.Routing;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
@@ -26,7 +28,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -46,9 +50,10 @@ import org.springframework.kafka.test.utils.KafkaTestUtils;
  * stuck process does): a lookup that allows stale reads is answered by the standby on the asking
  * instance, or on another instance; the owner is asked once per asking instance and then skipped
  * for the down time, so that later lookups go straight to the standby, and lookups without stale
- * reads are refused at once. An instance that shuts down refuses lookups at once. A restarted
- * instance whose Kafka Streams is not running yet has its lookups routed by an instance it
- * remembers from before.
+ * reads are refused at once. While the instances rebalance and a partition's new owner cannot
+ * answer, a lookup that allows stale reads is answered by its previous owner, here or on another
+ * instance. An instance that shuts down refuses lookups at once. A restarted instance whose Kafka
+ * Streams is not running yet has its lookups routed by an instance it remembers from before.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -173,6 +178,45 @@ class FallbackIntegrationTests {
 
   @Test
   @Order(1)
+  void asksThePreviousOwnerWhileTheInstancesRebalanceAndTheNewOwnerCannotAnswer()
+      throws IOException {
+    ClusterInstance caller = this.instances.get(0);
+    String remoteKey = keyWhereCallerHoldsNoReplica(caller);
+    String localKey = keyOwnedBy(caller);
+    HostInfo newOwner = new HostInfo("localhost", freePort());
+    for (String key : List.of(remoteKey, localKey)) {
+      KeyReplicas before = replicas(caller, key);
+      ClusterInstance previousOwner = instanceAt(before.active());
+      try (RebalancingDirectory rebalancing =
+          RebalancingDirectory.moveActive(
+              caller.bean(ReplicaDirectory.class),
+              caller.streams(),
+              new TopicPartition(TOPIC, before.partition()),
+              newOwner)) {
+        KeyReplicas during = replicas(caller, key);
+        assertThat(during.active().host()).isEqualTo(newOwner);
+        assertThat(during.standbys()).isEmpty();
+        assertThat(during.previousActive()).isEqualTo(before.active());
+
+        InstanceClient.Answer stale = caller.http().get(path(key, "?allowStale=true&maxLag=1000"));
+        assertThat(stale.status()).as(stale.describe()).isEqualTo(200);
+        assertThat(stale.json().path("value").asLong()).isEqualTo(3);
+        assertThat(stale.header("Matview-Served-By"))
+            .as("answered by the previous owner, " + (key.equals(localKey) ? "here" : "remote"))
+            .isEqualTo(previousOwner.http().address());
+        assertThat(Long.parseLong(stale.header("Matview-Offset-Lag"))).isBetween(0L, 1000L);
+
+        InstanceClient.Answer exact = caller.http().get(path(key, ""));
+        assertThat(exact.status()).as(exact.describe()).isEqualTo(503);
+        assertThat(exact.header("Retry-After")).isNotEmpty();
+        assertThat(exact.json().path("detail").asString()).doesNotContain("localhost");
+      }
+      assertThat(replicas(caller, key).active()).isEqualTo(before.active());
+    }
+  }
+
+  @Test
+  @Order(2)
   void answersFromAStandbyAtOnceWhileTheOwnerIsStuckAndAsksTheOwnerOncePerInstance()
       throws IOException {
     ClusterInstance caller = this.instances.get(0);
@@ -251,7 +295,7 @@ class FallbackIntegrationTests {
   }
 
   @Test
-  @Order(2)
+  @Order(3)
   void refusesLookupsAtOnceOnceItBeginsToShutDown() {
     ClusterInstance closing =
         this.instances.stream()
@@ -307,6 +351,23 @@ class FallbackIntegrationTests {
     assertThat(answer.header("Matview-Replica")).isEqualTo("standby");
     assertThat(answer.header("Matview-Served-By")).isEqualTo(standby.http().address());
     assertThat(Long.parseLong(answer.header("Matview-Offset-Lag"))).isBetween(0L, 1000L);
+  }
+
+  private String keyWhereCallerHoldsNoReplica(ClusterInstance caller) {
+    for (int i = 0; i < PAGES; i++) {
+      KeyReplicas replicas = replicas(caller, "page-" + i);
+      if (!replicas.active().host().equals(caller.host())
+          && replicas.standbys().stream().noneMatch((s) -> s.host().equals(caller.host()))) {
+        return "page-" + i;
+      }
+    }
+    throw new AssertionError("No key of which " + caller + " holds no replica");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 
   private String keyOwnedByAnother(ClusterInstance caller) {
