@@ -91,16 +91,23 @@ public final class AvailabilityUpdater extends ScheduledLifecycle
         || (state == KafkaStreams.State.NOT_RUNNING && this.shouldRun.getAsBoolean());
   }
 
-  /** Another component changed the availability: it now owns that state, check again soon. */
+  /**
+   * Another component changed the availability: it now owns that state, check again soon. A change
+   * that a later one has already replaced, such as Boot's accepting traffic that arrives here after
+   * this updater refused it, leaves the state with this updater, which would otherwise never accept
+   * traffic again.
+   */
   @Override
   public void onApplicationEvent(AvailabilityChangeEvent<?> event) {
     if (event.getSource() == this) {
       return;
     }
     synchronized (this) {
-      if (event.getState() instanceof ReadinessState) {
+      if (event.getState() instanceof ReadinessState readiness
+          && readiness == this.availability.getReadinessState()) {
         this.refusedTraffic = false;
-      } else if (event.getState() instanceof LivenessState) {
+      } else if (event.getState() instanceof LivenessState liveness
+          && liveness == this.availability.getLivenessState()) {
         this.brokeLiveness = false;
       }
       runSoon();

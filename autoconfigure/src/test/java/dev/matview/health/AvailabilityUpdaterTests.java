@@ -55,6 +55,34 @@ class AvailabilityUpdaterTests {
   }
 
   @Test
+  void acceptsTrafficOnceServingWhenBootsAcceptingArrivesAfterTheUpdaterRefusedIt() {
+    AvailabilityChangeEvent<ReadinessState> accepting =
+        new AvailabilityChangeEvent<>(this, ReadinessState.ACCEPTING_TRAFFIC);
+    this.availability.onApplicationEvent(accepting);
+    this.state.set(KafkaStreams.State.REBALANCING);
+    this.updater.update();
+    this.updater.onApplicationEvent(accepting);
+    assertThat(this.availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+    this.state.set(KafkaStreams.State.RUNNING);
+    this.updater.update();
+    assertThat(this.availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+  }
+
+  @Test
+  void brokenLivenessMendsWhenBootsCorrectArrivesAfterTheUpdaterBrokeIt() {
+    AvailabilityChangeEvent<LivenessState> correct =
+        new AvailabilityChangeEvent<>(this, LivenessState.CORRECT);
+    this.availability.onApplicationEvent(correct);
+    this.state.set(KafkaStreams.State.ERROR);
+    this.updater.update();
+    this.updater.onApplicationEvent(correct);
+    assertThat(this.availability.getLivenessState()).isEqualTo(LivenessState.BROKEN);
+    this.state.set(KafkaStreams.State.RUNNING);
+    this.updater.update();
+    assertThat(this.availability.getLivenessState()).isEqualTo(LivenessState.CORRECT);
+  }
+
+  @Test
   void neverAcceptsTrafficThatSomethingElseRefused() {
     bootSays(ReadinessState.ACCEPTING_TRAFFIC);
     this.state.set(KafkaStreams.State.REBALANCING);
