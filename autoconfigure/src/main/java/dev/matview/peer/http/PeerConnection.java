@@ -55,6 +55,11 @@ final class PeerConnection implements AutoCloseable {
     return this.idleSince;
   }
 
+  /** Whether this connection has been closed. */
+  boolean isClosed() {
+    return this.socket.isClosed();
+  }
+
   @Override
   public void close() {
     try {
