@@ -18,15 +18,18 @@ import org.rocksdb.Priority;
  * SharedRocksDBMemory#usedBytes()} reports. Per store it sets memtable blocks of {@link
  * RocksDBMemoryLimits#arenaBlockBytes()}, so a store's memtable costs what it holds rather than a
  * fixed megabyte; a write buffer no larger than a third of the memtables' share; a MANIFEST that
- * preallocates 16 KiB instead of 4 MiB; a table cache of four shards; and two flush threads for the
- * process instead of Kafka Streams' one, so that the flushes the write buffer manager asks for do
- * not queue behind each other.
+ * preallocates 16 KiB instead of 4 MiB; a table cache of four shards; file write buffers of 4 KiB
+ * instead of 64 KiB, which each store's open write-ahead log and MANIFEST hold all the time; one
+ * logger for the process ({@link RocksDBLogForwarder}) instead of a {@code LOG} file per store; and
+ * two flush threads for the process instead of Kafka Streams' one, so that the flushes the write
+ * buffer manager asks for do not queue behind each other.
  *
- * <p>What it cannot cover: each open store also costs about a third of a megabyte outside the cache
- * (RocksDB's per-database and per-column-family structures, open files and their buffers), and
- * memtables waiting for a flush may briefly take the cache past its bound when writes outrun the
- * flush threads. Register it as {@code rocksdb.config.setter} and put the {@code matview.rocksdb.*}
- * keys of {@link RocksDBMemoryLimits} in the Kafka Streams config.
+ * <p>What it cannot cover: each open store also costs about 300 KB outside the cache (RocksDB's
+ * per-database and per-column-family structures, the default block caches its options build before
+ * this setter replaces them, open files and their buffers), and memtables waiting for a flush may
+ * briefly take the cache past its bound when writes outrun the flush threads. Register it as {@code
+ * rocksdb.config.setter} and put the {@code matview.rocksdb.*} keys of {@link RocksDBMemoryLimits}
+ * in the Kafka Streams config.
  */
 public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
 
@@ -38,6 +41,9 @@ public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
 
   /** Shard bits of each store's table cache: a store has few files open. */
   static final int TABLE_CACHE_SHARD_BITS = 2;
+
+  /** Largest buffer a store writes a file through: one block of the default 4 KiB. */
+  static final long WRITABLE_FILE_BUFFER_BYTES = 4 * 1024;
 
   private static final long MIN_WRITE_BUFFER_BYTES = 64 * 1024;
 
@@ -68,6 +74,8 @@ public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
     options.setWriteBufferSize(writeBufferSize(options, limits));
     options.setManifestPreallocationSize(MANIFEST_PREALLOCATION_BYTES);
     options.setTableCacheNumshardbits(TABLE_CACHE_SHARD_BITS);
+    options.setWritableFileMaxBufferSize(WRITABLE_FILE_BUFFER_BYTES);
+    options.setLogger(RocksDBLogForwarder.shared());
     options.getEnv().setBackgroundThreads(FLUSH_THREADS, Priority.HIGH);
     if (this.memory == null) {
       memory.storeOpened();

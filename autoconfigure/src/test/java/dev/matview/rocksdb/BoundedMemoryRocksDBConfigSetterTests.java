@@ -24,16 +24,21 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.InfoLogLevel;
 import org.rocksdb.Options;
 import org.rocksdb.PlainTableConfig;
 import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
+@ExtendWith(OutputCaptureExtension.class)
 class BoundedMemoryRocksDBConfigSetterTests {
 
   private static final long MIB = 1024 * 1024;
@@ -156,12 +161,34 @@ class BoundedMemoryRocksDBConfigSetterTests {
       assertThat(options.writeBufferSize()).isEqualTo(4 * MIB);
       assertThat(options.manifestPreallocationSize()).isEqualTo(16 * 1024);
       assertThat(options.tableCacheNumshardbits()).isEqualTo(2);
+      assertThat(options.writableFileMaxBufferSize()).isEqualTo(4 * 1024);
       assertThat(options.getEnv().getBackgroundThreads(Priority.HIGH)).isEqualTo(2);
     }
     RocksDBMemoryLimits roomy = new RocksDBMemoryLimits(1024 * MIB, 0.5, false);
     try (Options options = configure("roomy", roomy.toConfigs())) {
       assertThat(options.writeBufferSize()).isEqualTo(16 * MIB);
     }
+  }
+
+  @Test
+  void storesWriteNoLogFileOfTheirOwnAndRocksDBErrorsReachTheApplicationLog(CapturedOutput output)
+      throws RocksDBException {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(40 * MIB, 0.25, false);
+    try (Options options = configure("logged", limits.toConfigs());
+        RocksDB db = open(options, "logged")) {
+      put(db, 100);
+      db.flush(new FlushOptions().setWaitForFlush(true));
+      assertThat(get(db, 7)).isEqualTo("value-7");
+    }
+    assertThat(this.tempDir.resolve("logged")).isNotEmptyDirectory();
+    assertThat(this.tempDir.resolve("logged").resolve("LOG")).doesNotExist();
+    assertThat(output).as("the error RocksDB logs for every new store").doesNotContain("NotFound");
+    RocksDBLogForwarder.shared().log(InfoLogLevel.ERROR_LEVEL, "Compaction error: IO error\n");
+    RocksDBLogForwarder.shared().log(InfoLogLevel.FATAL_LEVEL, "Corruption: bad block\n");
+    assertThat(output.getOut().lines().filter((line) -> line.contains("org.rocksdb")))
+        .anySatisfy(
+            (line) -> assertThat(line).contains("WARN").endsWith("Compaction error: IO error"))
+        .anySatisfy((line) -> assertThat(line).contains("ERROR").endsWith("Corruption: bad block"));
   }
 
   @Test
