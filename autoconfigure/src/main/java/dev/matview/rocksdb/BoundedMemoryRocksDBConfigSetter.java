@@ -18,7 +18,7 @@ import org.rocksdb.Priority;
  * SharedRocksDBMemory#usedBytes()} reports. Per store it sets memtable blocks of {@link
  * RocksDBMemoryLimits#arenaBlockBytes()}, so a store's memtable costs what it holds rather than a
  * fixed megabyte; a write buffer no larger than a third of the memtables' share; a MANIFEST that
- * preallocates 16 KiB instead of 4 MiB; a table cache of four shards; file write buffers of 4 KiB
+ * preallocates 16 KiB instead of 4 MiB; a table cache of four shards; file write buffers of 16 KiB
  * instead of 64 KiB, which each store's open write-ahead log and MANIFEST hold all the time; one
  * logger for the process ({@link RocksDBLogForwarder}) instead of a {@code LOG} file per store; and
  * two flush threads for the process instead of Kafka Streams' one, so that the flushes the write
@@ -42,8 +42,11 @@ public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
   /** Shard bits of each store's table cache: a store has few files open. */
   static final int TABLE_CACHE_SHARD_BITS = 2;
 
-  /** Largest buffer a store writes a file through: one block of the default 4 KiB. */
-  static final long WRITABLE_FILE_BUFFER_BYTES = 4 * 1024;
+  /**
+   * Largest buffer a store writes a file through: 4 KiB made flushes write 12 % slower, 16 KiB
+   * about 3 %, against RocksDB's 1 MiB.
+   */
+  static final long WRITABLE_FILE_BUFFER_BYTES = 16 * 1024;
 
   private static final long MIN_WRITE_BUFFER_BYTES = 64 * 1024;
 

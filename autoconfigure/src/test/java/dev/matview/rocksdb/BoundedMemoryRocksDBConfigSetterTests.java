@@ -161,7 +161,7 @@ class BoundedMemoryRocksDBConfigSetterTests {
       assertThat(options.writeBufferSize()).isEqualTo(4 * MIB);
       assertThat(options.manifestPreallocationSize()).isEqualTo(16 * 1024);
       assertThat(options.tableCacheNumshardbits()).isEqualTo(2);
-      assertThat(options.writableFileMaxBufferSize()).isEqualTo(4 * 1024);
+      assertThat(options.writableFileMaxBufferSize()).isEqualTo(16 * 1024);
       assertThat(options.getEnv().getBackgroundThreads(Priority.HIGH)).isEqualTo(2);
     }
     RocksDBMemoryLimits roomy = new RocksDBMemoryLimits(1024 * MIB, 0.5, false);

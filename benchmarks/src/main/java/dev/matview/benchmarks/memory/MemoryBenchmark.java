@@ -75,8 +75,8 @@ public final class MemoryBenchmark implements Benchmark {
     context.note(
         TITLE,
         "RSS includes the JVM's own committed memory (heap, metaspace, threads, code cache, GC,"
-            + " direct buffers), RocksDB's shared cache, and per store about a third of a"
-            + " megabyte that no cache accounts for");
+            + " direct buffers), RocksDB's shared cache, and per store about 300 KB that no"
+            + " cache accounts for");
     return rows;
   }
 
