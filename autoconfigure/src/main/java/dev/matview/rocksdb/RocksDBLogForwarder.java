@@ -17,8 +17,6 @@ final class RocksDBLogForwarder extends Logger {
 
   private static final org.slf4j.Logger log = LoggerFactory.getLogger("org.rocksdb");
 
-  private static final String NEW_STORE_DIRECTORY = "dir NotFound";
-
   private RocksDBLogForwarder() {
     super(InfoLogLevel.ERROR_LEVEL);
   }
@@ -33,11 +31,15 @@ final class RocksDBLogForwarder extends Logger {
     String line = message.strip();
     if (level == InfoLogLevel.FATAL_LEVEL) {
       log.error(line);
-    } else if (line.startsWith("Error when reading") && line.contains(NEW_STORE_DIRECTORY)) {
+    } else if (isNewStoreDirectoryNotFound(line)) {
       log.debug(line);
     } else {
       log.warn(line);
     }
+  }
+
+  private static boolean isNewStoreDirectoryNotFound(String line) {
+    return line.startsWith("Error when reading") && line.contains("dir NotFound");
   }
 
   /** Creates the forwarder when first asked for, once RocksDB's native library is loaded. */
