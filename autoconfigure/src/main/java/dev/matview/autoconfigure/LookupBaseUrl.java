@@ -22,17 +22,24 @@ final class LookupBaseUrl {
     if (host == null || !web.isEnabled()) {
       return null;
     }
-    String contextPath = environment.getProperty("server.servlet.context-path", "");
-    if (contextPath.endsWith("/")) {
-      contextPath = contextPath.substring(0, contextPath.length() - 1);
-    }
     return (ssl(environment) ? "https" : "http")
         + "://"
         + host.host()
         + ":"
         + host.port()
-        + contextPath
-        + web.basePathWithoutTrailingSlash();
+        + path(web, environment);
+  }
+
+  /**
+   * The path under which every instance serves the lookups: the servlet context path, then {@code
+   * matview.web.base-path}, without a trailing slash.
+   */
+  static String path(MatviewProperties.Web web, Environment environment) {
+    String contextPath = environment.getProperty("server.servlet.context-path", "");
+    if (contextPath.endsWith("/")) {
+      contextPath = contextPath.substring(0, contextPath.length() - 1);
+    }
+    return contextPath + web.basePathWithoutTrailingSlash();
   }
 
   private static boolean ssl(Environment environment) {

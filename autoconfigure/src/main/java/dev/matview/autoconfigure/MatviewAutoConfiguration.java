@@ -314,7 +314,7 @@ public final class MatviewAutoConfiguration {
           "matview.forwarding.timeout", timeout, "It must be positive, for example 2s.");
     }
     return new PeerClient(
-        properties.getWeb().basePathWithoutTrailingSlash(),
+        LookupBaseUrl.path(properties.getWeb(), environment),
         timeout,
         ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles),
         peerRequests,

@@ -49,10 +49,11 @@ public final class PeerClient implements AutoCloseable {
   private final Duration timeout;
 
   /**
-   * A client that reaches other instances at {@code basePath} (without a trailing slash) over
-   * {@code https} when {@code sslContext} is given, else {@code http}, giving each request at most
-   * {@code timeout} and signing it with {@code requests}; the caller's {@code Authorization} header
-   * goes along over {@code https}, or over {@code http} when {@code trustedNetwork}.
+   * A client that reaches other instances at {@code basePath} (the servlet context path and the
+   * lookups' base path, without a trailing slash) over {@code https} when {@code sslContext} is
+   * given, else {@code http}, giving each request at most {@code timeout} and signing it with
+   * {@code requests}; the caller's {@code Authorization} header goes along over {@code https}, or
+   * over {@code http} when {@code trustedNetwork}.
    */
   public PeerClient(
       String basePath,

@@ -63,7 +63,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Three instances of one application, on a three-broker cluster, each answer every lookup, scan and
  * batch of every key alike by asking the key's owner, and the two left answer it all once the third
- * stops.
+ * stops. The instances serve under a servlet context path, which forwarded requests must carry.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -84,6 +84,8 @@ class ClusterQueryIntegrationTests {
   private static final String SERVED_BY = "Matview-Served-By";
 
   private static final String FORWARDED = "Matview-Forwarded";
+
+  private static final String CONTEXT_PATH = "/shop";
 
   /**
    * The top of the previous hour: sales straddle it, so the windows lie in two segments of the
@@ -625,6 +627,7 @@ class ClusterQueryIntegrationTests {
               .run(
                   "--spring.main.banner-mode=off",
                   "--server.port=0",
+                  "--server.servlet.context-path=" + CONTEXT_PATH,
                   "--spring.kafka.bootstrap-servers=" + brokers,
                   "--spring.kafka.streams.application-id=cluster-it",
                   "--spring.kafka.streams.state-dir=" + stateDirs.resolve(name),
@@ -635,7 +638,7 @@ class ClusterQueryIntegrationTests {
                   "--matview.advertised-host=localhost",
                   "--matview.rocksdb.total-memory=32MB");
       int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-      return new Instance(name, context, new InstanceClient(port));
+      return new Instance(name, context, new InstanceClient(port, CONTEXT_PATH));
     }
 
     String address() {

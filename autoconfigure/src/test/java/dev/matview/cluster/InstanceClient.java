@@ -30,8 +30,16 @@ final class InstanceClient {
 
   private final int port;
 
+  private final String contextPath;
+
   InstanceClient(int port) {
+    this(port, "");
+  }
+
+  /** A client of the instance at {@code port} whose servlet context path is {@code contextPath}. */
+  InstanceClient(int port, String contextPath) {
     this.port = port;
+    this.contextPath = contextPath;
   }
 
   /** The {@code host:port} under which the instance names itself in answers. */
@@ -39,7 +47,9 @@ final class InstanceClient {
     return "localhost:" + this.port;
   }
 
-  /** GETs {@code path} with the given header names and values, in pairs. */
+  /**
+   * GETs {@code path}, below the context path, with the given header names and values, in pairs.
+   */
   Answer get(String path, String... headers) {
     return send(request(path, headers).GET().build());
   }
@@ -52,7 +62,8 @@ final class InstanceClient {
     HttpRequest.Builder builder =
         request(path, headers)
             .header(PeerRequests.FORWARDED_HEADER, "1")
-            .header(PeerRequests.SIGNATURE_HEADER, requests.sign("GET", path, null));
+            .header(
+                PeerRequests.SIGNATURE_HEADER, requests.sign("GET", this.contextPath + path, null));
     return send(builder.GET().build());
   }
 
@@ -86,7 +97,8 @@ final class InstanceClient {
 
   private HttpRequest.Builder request(String path, String... headers) {
     HttpRequest.Builder builder =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+        HttpRequest.newBuilder(
+                URI.create("http://localhost:" + this.port + this.contextPath + path))
             .timeout(Duration.ofSeconds(10));
     for (int i = 0; i + 1 < headers.length; i += 2) {
       builder.header(headers[i], headers[i + 1]);
