@@ -1,6 +1,10 @@
 package dev.matview.benchmarks.restore;
 
+import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.Throughput;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,10 +15,24 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-/** Row 6's baseline: a plain consumer that reads a changelog topic from its start to its end. */
-final class ChangelogReader {
+/**
+ * Row 6's baseline: a plain consumer that reads a changelog topic from its start to its end, in the
+ * benchmark's JVM or, through {@link #main}, in a fresh JVM of its own.
+ */
+public final class ChangelogReader {
 
   private ChangelogReader() {}
+
+  /**
+   * Reads {@code --topic} from {@code --bootstrap-servers} and writes the records a second to the
+   * file {@code --out}.
+   */
+  public static void main(String[] args) throws IOException {
+    Flags flags = Flags.parse(args);
+    double perSecond =
+        read(flags.text("bootstrap-servers", ""), flags.text("topic", ""), Duration.ofMinutes(10));
+    Files.writeString(Path.of(flags.text("out", "")), Double.toString(perSecond));
+  }
 
   /** Records a second of reading every partition of {@code topic} from start to end. */
   static double read(String bootstrapServers, String topic, Duration bound) {

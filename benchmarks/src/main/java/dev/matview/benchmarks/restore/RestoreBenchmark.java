@@ -10,9 +10,12 @@ import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.Throughput;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.ChildJvm;
 import dev.matview.benchmarks.process.Http;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,8 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Row 6: an instance with an empty state dir restores a view of {@code --keys} keys from its
- * changelog (the instance of row 1, killed first), against a plain consumer reading that changelog.
- * Matview's rate runs from the first restore progress its health shows to the last.
+ * changelog (the instance of row 1, killed first), against a plain consumer reading that changelog
+ * in the benchmark's warm JVM and, as a second figure, in a fresh JVM of its own. Matview's rate
+ * runs from the first restore progress its health shows to the last.
  */
 public final class RestoreBenchmark implements Benchmark {
 
@@ -68,6 +72,9 @@ public final class RestoreBenchmark implements Benchmark {
         ChangelogReader.read(
             context.broker().bootstrapServers(), changelog, Duration.ofMinutes(10));
     context.log(TITLE + ": plain consumer: " + Stats.format(consumer, "records/s"));
+    double coldConsumer = readInFreshJvm(context, changelog);
+    context.log(
+        TITLE + ": plain consumer in a fresh JVM: " + Stats.format(coldConsumer, "records/s"));
     Map<String, String> properties = new LinkedHashMap<>();
     for (String view : ClusterSpec.ALL_VIEWS) {
       properties.put("bench.views." + view, Boolean.toString(spec.views().contains(view)));
@@ -108,7 +115,40 @@ public final class RestoreBenchmark implements Benchmark {
                 consumer,
                 "records/s",
                 0.7)
-            .boundedBy("RocksDB writes, which the consumer does not do"));
+            .boundedBy("RocksDB writes, which the consumer does not do"),
+        Row.info(
+                6,
+                "the same, against the plain consumer in a fresh JVM of its own",
+                matview,
+                coldConsumer,
+                "records/s")
+            .boundedBy("both pay a JVM that compiles its code as it reads"));
+  }
+
+  /**
+   * Row 6's baseline again, in a JVM started for it with the restoring instance's options, which
+   * compiles the consumer's code while it reads as the restoring instance does.
+   */
+  private static double readInFreshJvm(BenchContext context, String changelog) throws IOException {
+    Path dir = context.dir("changelog-reader");
+    Path out = dir.resolve("records-per-second.txt");
+    ChildJvm reader =
+        new ChildJvm(
+            "changelog-reader",
+            context.appJvmOptions(),
+            ChangelogReader.class,
+            List.of(
+                "--bootstrap-servers=" + context.broker().bootstrapServers(),
+                "--topic=" + changelog,
+                "--out=" + out),
+            dir);
+    reader.start();
+    int exit = reader.awaitExit(Duration.ofMinutes(11));
+    if (exit != 0 || !Files.exists(out)) {
+      throw new IllegalStateException(
+          "The changelog reader exited with " + exit + "; see " + reader.logFile());
+    }
+    return Double.parseDouble(Files.readString(out).trim());
   }
 
   /** Takes in the restore progress the instance's health shows; true once it is UP. */
