@@ -71,6 +71,12 @@ public record StreamsProgress(
     return endOffsets(admin, topic, Set.of()).values().stream().mapToLong(Long::longValue).sum();
   }
 
+  /** The end offset of every partition of {@code topic}. */
+  public static Map<TopicPartition, Long> endOffsetsByPartition(Admin admin, String topic)
+      throws Exception {
+    return endOffsets(admin, topic, Set.of());
+  }
+
   /** Waits up to {@code bound} until {@code applicationId} has processed all of its input. */
   public static void awaitCaughtUp(
       KafkaBroker broker, String applicationId, String sourceTopic, Duration bound) {

@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Row 6: an instance with an empty state dir restores a view of {@code --keys} keys from its
  * changelog (the instance of row 1, killed first), against a plain consumer reading that changelog
- * in the benchmark's warm JVM and, as a second figure, in a fresh JVM of its own. Matview's rate
- * runs from the first restore progress its health shows to the last.
+ * in the benchmark's warm JVM; beside it, the same consumer in a fresh JVM of its own and Kafka
+ * Streams alone restoring the changelog without Matview. Matview's rate runs from the first restore
+ * progress its health shows to the last.
  */
 public final class RestoreBenchmark implements Benchmark {
 
@@ -75,6 +77,8 @@ public final class RestoreBenchmark implements Benchmark {
     double coldConsumer = readInFreshJvm(context, changelog);
     context.log(
         TITLE + ": plain consumer in a fresh JVM: " + Stats.format(coldConsumer, "records/s"));
+    double handWritten = restoreByHand(context, changelog);
+    context.log(TITLE + ": Kafka Streams alone: " + Stats.format(handWritten, "records/s"));
     Map<String, String> properties = new LinkedHashMap<>();
     for (String view : ClusterSpec.ALL_VIEWS) {
       properties.put("bench.views." + view, Boolean.toString(spec.views().contains(view)));
@@ -122,7 +126,15 @@ public final class RestoreBenchmark implements Benchmark {
                 matview,
                 coldConsumer,
                 "records/s")
-            .boundedBy("both pay a JVM that compiles its code as it reads"));
+            .boundedBy("both pay a JVM that compiles its code as it reads"),
+        Row.info(
+                6,
+                "the same, against Kafka Streams alone restoring the changelog into RocksDB",
+                matview,
+                handWritten,
+                "records/s")
+            .boundedBy(
+                "the same restore path: Kafka Streams' changelog reader and RocksDB writes"));
   }
 
   /**
@@ -130,23 +142,45 @@ public final class RestoreBenchmark implements Benchmark {
    * compiles the consumer's code while it reads as the restoring instance does.
    */
   private static double readInFreshJvm(BenchContext context, String changelog) throws IOException {
-    Path dir = context.dir("changelog-reader");
+    return rateInChildJvm(
+        context,
+        "changelog-reader",
+        ChangelogReader.class,
+        List.of(
+            "--bootstrap-servers=" + context.broker().bootstrapServers(), "--topic=" + changelog));
+  }
+
+  /**
+   * Kafka Streams alone restoring the changelog, in a JVM of its own with the instance's options.
+   */
+  private static double restoreByHand(BenchContext context, String changelog) throws IOException {
+    Path dir = context.dir("hand-written-restore");
+    return rateInChildJvm(
+        context,
+        "hand-written-restore",
+        HandWrittenRestore.class,
+        List.of(
+            "--bootstrap-servers=" + context.broker().bootstrapServers(),
+            "--topic=" + changelog,
+            "--application-id=bench-restore-hand",
+            "--state-dir=" + dir.resolve("state")));
+  }
+
+  /**
+   * Runs {@code mainClass} with {@code arguments} and {@code --out}, and reads the rate it wrote.
+   */
+  private static double rateInChildJvm(
+      BenchContext context, String name, Class<?> mainClass, List<String> arguments)
+      throws IOException {
+    Path dir = context.dir(name);
     Path out = dir.resolve("records-per-second.txt");
-    ChildJvm reader =
-        new ChildJvm(
-            "changelog-reader",
-            context.appJvmOptions(),
-            ChangelogReader.class,
-            List.of(
-                "--bootstrap-servers=" + context.broker().bootstrapServers(),
-                "--topic=" + changelog,
-                "--out=" + out),
-            dir);
-    reader.start();
-    int exit = reader.awaitExit(Duration.ofMinutes(11));
+    List<String> withOut = new ArrayList<>(arguments);
+    withOut.add("--out=" + out);
+    ChildJvm jvm = new ChildJvm(name, context.appJvmOptions(), mainClass, withOut, dir);
+    jvm.start();
+    int exit = jvm.awaitExit(Duration.ofMinutes(11));
     if (exit != 0 || !Files.exists(out)) {
-      throw new IllegalStateException(
-          "The changelog reader exited with " + exit + "; see " + reader.logFile());
+      throw new IllegalStateException(name + " exited with " + exit + "; see " + jvm.logFile());
     }
     return Double.parseDouble(Files.readString(out).trim());
   }
