@@ -212,8 +212,12 @@ public final class PeerClient implements AutoCloseable {
     try {
       PeerHttpResponse response =
           this.client.exchange(host.host(), host.port(), method, target, headers, body, timeout);
-      return new Routed.Relayed<>(
-          new PeerResponse(response.status(), response.headers(), response.body()));
+      PeerResponse answer =
+          new PeerResponse(response.status(), response.headers(), response.body());
+      if (answer.status() == 404 && !answer.namesMatviewProblem()) {
+        return new Routed.Refused<>(PeerFailures.notServedAt(view, host, partition, target));
+      }
+      return new Routed.Relayed<>(answer);
     } catch (IOException ex) {
       return new Routed.Refused<>(failed.apply(ex));
     }

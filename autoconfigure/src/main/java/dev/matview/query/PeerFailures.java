@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells what went wrong with a request to another instance as a {@link Refusal} that does not name
@@ -61,6 +62,33 @@ final class PeerFailures {
         null,
         null,
         "Another instance, asked to route this lookup, " + outcome.what(),
+        RETRY);
+  }
+
+  /**
+   * The refusal of a 404 from {@code host} that is no answer of Matview's: the other instance does
+   * not serve the lookups at {@code target}, the path this instance serves them at.
+   */
+  static Refusal notServedAt(
+      String view, HostInfo host, @Nullable Integer partition, String target) {
+    logger.warn(
+        "The instance "
+            + host.host()
+            + ":"
+            + host.port()
+            + " answered 404 to "
+            + target
+            + " without a problem detail of Matview's: it does not serve the lookups at that path."
+            + " Give every instance of the application the same server.servlet.context-path and"
+            + " matview.web.base-path");
+    return new Refusal(
+        Refusal.Reason.FAILED,
+        view,
+        null,
+        partition,
+        "Another instance does not serve the lookups at the path this instance forwarded to: every"
+            + " instance of the application must serve them under the same"
+            + " server.servlet.context-path and matview.web.base-path (logged by this instance)",
         RETRY);
   }
 

@@ -1,6 +1,7 @@
 package dev.matview.query;
 
 import dev.matview.peer.http.PeerHttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,11 @@ public record PeerResponse(int status, Map<String, List<String>> headers, byte[]
   /** The first value of header {@code name}, whatever its case, or {@code null}. */
   public @Nullable String header(String name) {
     return PeerHttpResponse.first(this.headers, name);
+  }
+
+  /** Whether the body names a type of Matview's problem details, as Matview's own errors do. */
+  public boolean namesMatviewProblem() {
+    return new String(this.body, StandardCharsets.UTF_8).contains(ProblemTypes.BASE);
   }
 
   /** Whether the status is 2xx. */

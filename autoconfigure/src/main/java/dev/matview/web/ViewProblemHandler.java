@@ -2,11 +2,11 @@ package dev.matview.web;
 
 import dev.matview.query.InvalidQueryException;
 import dev.matview.query.PeerProblemException;
+import dev.matview.query.ProblemTypes;
 import dev.matview.query.Refusal;
 import dev.matview.query.UnknownViewException;
 import dev.matview.query.ViewTimeoutException;
 import dev.matview.query.ViewUnavailableException;
-import java.net.URI;
 import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -33,8 +33,6 @@ public class ViewProblemHandler {
 
   private static final Log logger = LogFactory.getLog(ViewProblemHandler.class);
 
-  private static final String TYPE_BASE = "https://matview.dev/problems/";
-
   /**
    * What Tomcat throws when a request's parameters cannot be decoded (the Servlet 6.1 contract: an
    * {@code IllegalStateException} from {@code getParameter}), named so that other servers need not
@@ -55,7 +53,7 @@ public class ViewProblemHandler {
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(
             HttpStatus.NOT_FOUND, "View '" + view + "' has no value for key '" + key + "'");
-    problem.setType(URI.create(TYPE_BASE + "key-not-found"));
+    problem.setType(ProblemTypes.of("key-not-found"));
     problem.setTitle("Key not found");
     problem.setProperty("view", view);
     problem.setProperty("key", key);
@@ -131,7 +129,7 @@ public class ViewProblemHandler {
     if (refusal.reason() == Refusal.Reason.FAILED) {
       ProblemDetail problem =
           ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, refusal.detail());
-      problem.setType(URI.create(TYPE_BASE + "lookup-failed"));
+      problem.setType(ProblemTypes.of("lookup-failed"));
       problem.setTitle("Lookup failed");
       problem.setProperty("view", refusal.view());
       if (refusal.partition() != null) {
@@ -151,7 +149,7 @@ public class ViewProblemHandler {
       Duration retryAfter) {
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, detail);
-    problem.setType(URI.create(TYPE_BASE + "view-unavailable"));
+    problem.setType(ProblemTypes.of("view-unavailable"));
     problem.setTitle("View unavailable");
     long retryAfterSeconds = Math.max(1, retryAfter.toSeconds());
     problem.setProperty("view", view);
@@ -170,7 +168,7 @@ public class ViewProblemHandler {
   private static ResponseEntity<ProblemDetail> timeout(
       String view, @Nullable Integer partition, @Nullable String detail) {
     ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.GATEWAY_TIMEOUT, detail);
-    problem.setType(URI.create(TYPE_BASE + "owner-timeout"));
+    problem.setType(ProblemTypes.of("owner-timeout"));
     problem.setTitle("Owner did not answer in time");
     problem.setProperty("view", view);
     if (partition != null) {
@@ -196,7 +194,7 @@ public class ViewProblemHandler {
         ProblemDetail.forStatusAndDetail(
             HttpStatus.BAD_REQUEST,
             "The request body is not the JSON expected, like {\"keys\": [\"a\", \"b\"]}");
-    problem.setType(URI.create(TYPE_BASE + "invalid-request"));
+    problem.setType(ProblemTypes.of("invalid-request"));
     problem.setTitle("Bad request");
     return respond(problem);
   }
@@ -214,7 +212,7 @@ public class ViewProblemHandler {
                 + ": '"
                 + ex.getValue()
                 + "'");
-    problem.setType(URI.create(TYPE_BASE + "invalid-request"));
+    problem.setType(ProblemTypes.of("invalid-request"));
     problem.setTitle("Bad request");
     problem.setProperty("parameter", name);
     logger.debug("Bad request: " + problem.getDetail());
@@ -240,7 +238,7 @@ public class ViewProblemHandler {
               "The query string cannot be read; percent-encode its parameters as UTF-8 ("
                   + (message.length() > 200 ? message.substring(0, 200) + "..." : message)
                   + ")");
-      problem.setType(URI.create(TYPE_BASE + "invalid-request"));
+      problem.setType(ProblemTypes.of("invalid-request"));
       problem.setTitle("Bad request");
       logger.debug("Bad request: " + problem.getDetail());
       return respond(problem);
@@ -254,7 +252,7 @@ public class ViewProblemHandler {
         ProblemDetail.forStatusAndDetail(
             HttpStatus.INTERNAL_SERVER_ERROR,
             "The lookup failed unexpectedly; the failure is logged by the instance that answered");
-    problem.setType(URI.create(TYPE_BASE + "internal-error"));
+    problem.setType(ProblemTypes.of("internal-error"));
     problem.setTitle("Internal error");
     return respond(problem);
   }
@@ -290,7 +288,7 @@ public class ViewProblemHandler {
       HttpStatus status, String type, String title, RuntimeException ex) {
     debug(title, ex.getMessage());
     ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, ex.getMessage());
-    problem.setType(URI.create(TYPE_BASE + type));
+    problem.setType(ProblemTypes.of(type));
     problem.setTitle(title);
     return problem;
   }

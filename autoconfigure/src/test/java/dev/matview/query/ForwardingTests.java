@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.state.HostInfo;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -144,6 +145,37 @@ class ForwardingTests {
         .contains("another instance", "cannot be reached")
         .doesNotContain("127.0.0.1", Integer.toString(closedPort));
     assertThat(refusal.retryAfter()).isPositive();
+  }
+
+  @Test
+  void passesTheOwnersKeyNotFoundOn() {
+    this.owner.answering(
+        404,
+        Map.of("Content-Type", "application/problem+json"),
+        "{\"type\":\"" + ProblemTypes.BASE + "key-not-found\",\"status\":404}");
+    Routed<KeyAnswer> routed = this.service.get("counts", "k-1", CallerContext.direct());
+    assertThat(routed).isInstanceOf(Routed.Relayed.class);
+    assertThat(((Routed.Relayed<KeyAnswer>) routed).response().status()).isEqualTo(404);
+  }
+
+  @Test
+  void saysTheInstancesServeTheLookupsAtDifferentPathsWhenTheOwnerAnswersAnother404() {
+    this.owner.answering(
+        404,
+        Map.of("Content-Type", "application/problem+json"),
+        "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404}");
+    Routed<KeyAnswer> routed = this.service.get("counts", "k-1", CallerContext.direct());
+    assertThat(routed)
+        .asInstanceOf(InstanceOfAssertFactories.type(Routed.Refused.class))
+        .extracting(Routed.Refused::refusal)
+        .satisfies(
+            refusal -> {
+              assertThat(refusal.reason()).isEqualTo(Refusal.Reason.FAILED);
+              assertThat(refusal.detail())
+                  .contains("server.servlet.context-path")
+                  .contains("matview.web.base-path")
+                  .doesNotContain("127.0.0.1");
+            });
   }
 
   @Test
