@@ -24,7 +24,9 @@ import java.util.stream.Collectors;
  *       --path-keys=10000}: keys of row 2
  *   <li>{@code --seconds=10}, {@code --warmup-seconds=3}, {@code --rounds=3}, {@code
  *       --connections=16}, {@code --lookup-keys=100000}: the interleaved HTTP load rounds
- *   <li>{@code --warmup-rounds=1}: unrecorded saturated rounds of each side first
+ *   <li>{@code --warmup-rounds=1}, {@code --max-warmup-rounds=6}, {@code --warmup-tolerance=0.1}:
+ *       unrecorded saturated rounds of each side first, at least the first, then until each side's
+ *       rate changed by at most the tolerance from its previous round, at most the second
  *   <li>{@code --scan-warm-ups=1}, {@code --scan-rounds=3}: unrecorded, then recorded rounds of row
  *       4 (its figures are medians); {@code --aggregation-rounds=2}: rounds of row 5
  *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances

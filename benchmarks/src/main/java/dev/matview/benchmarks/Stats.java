@@ -30,6 +30,19 @@ public final class Stats {
     return value / baseline;
   }
 
+  /**
+   * Whether the last two of {@code rates} differ by at most {@code tolerance} of the larger one:
+   * rounds of load that no longer speed up as the JIT compiles more.
+   */
+  public static boolean settled(List<Double> rates, double tolerance) {
+    if (rates.size() < 2) {
+      return false;
+    }
+    double last = rates.get(rates.size() - 1);
+    double before = rates.get(rates.size() - 2);
+    return Math.abs(last - before) <= tolerance * Math.max(last, before);
+  }
+
   /** {@code value} with three significant digits at most, and its unit after a space. */
   public static String format(double value, String unit) {
     if (Double.isNaN(value)) {

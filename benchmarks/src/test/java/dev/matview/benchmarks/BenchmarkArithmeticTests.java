@@ -24,6 +24,20 @@ class BenchmarkArithmeticTests {
   }
 
   @Test
+  void ratesHaveSettledWhenTheLastTwoDifferByAtMostTheTolerance() {
+    assertThat(Stats.settled(List.of(5_000.0, 11_000.0, 11_900.0), 0.10)).isTrue();
+    assertThat(Stats.settled(List.of(5_000.0, 11_000.0, 10_000.0), 0.10)).isTrue();
+    assertThat(Stats.settled(List.of(11_000.0, 16_000.0), 0.10)).isFalse();
+    assertThat(Stats.settled(List.of(16_000.0, 11_000.0), 0.10)).isFalse();
+  }
+
+  @Test
+  void oneRateHasNotSettled() {
+    assertThat(Stats.settled(List.of(5_000.0), 0.10)).isFalse();
+    assertThat(Stats.settled(List.of(), 0.10)).isFalse();
+  }
+
+  @Test
   void ratioIsTheFigureOverTheBaseline() {
     assertThat(Stats.ratio(90.0, 100.0)).isEqualTo(0.9);
   }

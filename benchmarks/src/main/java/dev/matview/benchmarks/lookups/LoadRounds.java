@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Interleaved load rounds against a baseline and Matview (baseline, Matview, baseline, ...) whose
- * figures are the medians over the rounds.
+ * Interleaved load rounds against a baseline and Matview (baseline, Matview, Matview, baseline,
+ * ...) whose figures are the medians over the rounds.
  */
 final class LoadRounds {
 
@@ -40,8 +40,11 @@ final class LoadRounds {
   }
 
   /**
-   * Runs the rounds at saturation, or at {@code rate} requests a second when it is positive; before
-   * saturated rounds, {@code --warmup-rounds} unrecorded ones of each side warm up both JITs.
+   * Runs the rounds at saturation, or at {@code rate} requests a second when it is positive,
+   * alternating which side goes first so that a machine that speeds up or slows down over the
+   * rounds favours neither. Saturated rounds come after unrecorded warm-up rounds of each side: at
+   * least {@code --warmup-rounds}, then more until each side's rate changed by at most {@code
+   * --warmup-tolerance} from its previous warm-up round, {@code --max-warmup-rounds} at most.
    */
   LoadRounds run(
       LoadDriverProcess baselineLoad,
@@ -50,18 +53,58 @@ final class LoadRounds {
       int matviewPort,
       double rate) {
     if (rate <= 0) {
-      for (int round = 1; round <= this.context.flags().integer("warmup-rounds", 1); round++) {
-        this.context.log(this.title + ": warm-up round " + round);
-        baselineLoad.saturate(baselinePort);
-        matviewLoad.saturate(matviewPort);
-      }
+      warmUp(baselineLoad, baselinePort, matviewLoad, matviewPort);
     }
     for (int round = 1; round <= this.rounds; round++) {
-      this.baseline.add(
-          round(baselineLoad, baselinePort, rate, "baseline", round, this.baselineCpu));
+      if (round % 2 == 1) {
+        this.baseline.add(
+            round(baselineLoad, baselinePort, rate, "baseline", round, this.baselineCpu));
+      }
       this.matview.add(round(matviewLoad, matviewPort, rate, "matview", round, this.matviewCpu));
+      if (round % 2 == 0) {
+        this.baseline.add(
+            round(baselineLoad, baselinePort, rate, "baseline", round, this.baselineCpu));
+      }
     }
     return this;
+  }
+
+  private void warmUp(
+      LoadDriverProcess baselineLoad,
+      int baselinePort,
+      LoadDriverProcess matviewLoad,
+      int matviewPort) {
+    int least = this.context.flags().integer("warmup-rounds", 1);
+    int most = Math.max(least, this.context.flags().integer("max-warmup-rounds", 6));
+    double tolerance = this.context.flags().decimal("warmup-tolerance", 0.10);
+    List<Double> baselineRates = new ArrayList<>();
+    List<Double> matviewRates = new ArrayList<>();
+    for (int round = 1; round <= most && least > 0; round++) {
+      baselineRates.add(baselineLoad.saturate(baselinePort).throughput());
+      matviewRates.add(matviewLoad.saturate(matviewPort).throughput());
+      this.context.log(
+          this.title
+              + ": warm-up round "
+              + round
+              + ": baseline "
+              + Stats.format(baselineRates.get(round - 1), "req/s")
+              + ", matview "
+              + Stats.format(matviewRates.get(round - 1), "req/s"));
+      if (round >= least
+          && Stats.settled(baselineRates, tolerance)
+          && Stats.settled(matviewRates, tolerance)) {
+        return;
+      }
+    }
+    if (least > 0) {
+      this.context.note(
+          this.title,
+          "the rates still changed by more than "
+              + Math.round(tolerance * 100)
+              + " % between the last two of "
+              + most
+              + " warm-up rounds");
+    }
   }
 
   /** The median over the baseline's rounds of the apps' CPU time per request, in microseconds. */
