@@ -46,9 +46,7 @@ final class PeerFailures {
     Outcome outcome = Outcome.of(failure, timeout);
     logger.warn(
         "The instance "
-            + host.host()
-            + ":"
-            + host.port()
+            + address(host)
             + ", asked to route a lookup of view '"
             + view
             + "', "
@@ -73,9 +71,7 @@ final class PeerFailures {
       String view, HostInfo host, @Nullable Integer partition, String target) {
     logger.warn(
         "The instance "
-            + host.host()
-            + ":"
-            + host.port()
+            + address(host)
             + " answered 404 to "
             + target
             + " without a problem detail of Matview's: it does not serve the lookups at that path."
@@ -90,6 +86,10 @@ final class PeerFailures {
             + " instance of the application must serve them under the same"
             + " server.servlet.context-path and matview.web.base-path (logged by this instance)",
         RETRY);
+  }
+
+  private static String address(HostInfo host) {
+    return host.host() + ":" + host.port();
   }
 
   /** The exception that tells {@code refusal} of {@code owner} to code that still throws. */

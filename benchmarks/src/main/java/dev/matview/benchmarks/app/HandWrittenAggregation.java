@@ -10,7 +10,6 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -47,12 +46,7 @@ public final class HandWrittenAggregation {
             Revenue::none,
             (customerId, order, revenue) -> revenue.plus(order.amount()),
             caching ? store.withCachingEnabled() : store.withCachingDisabled());
-    Properties config = new Properties();
-    config.put(StreamsConfig.APPLICATION_ID_CONFIG, flags.text("application-id", "hand-written"));
-    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, flags.text("bootstrap-servers", ""));
-    config.put(StreamsConfig.STATE_DIR_CONFIG, flags.text("state-dir", "state"));
-    config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
-    config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    Properties config = HandWrittenStreamsConfig.of(flags, "hand-written");
     CountDownLatch stopped = new CountDownLatch(1);
     KafkaStreams streams = new KafkaStreams(builder.build(), config);
     streams.setStateListener(

@@ -77,9 +77,12 @@ final class LoadRounds {
     int least = this.context.flags().integer("warmup-rounds", 1);
     int most = Math.max(least, this.context.flags().integer("max-warmup-rounds", 6));
     double tolerance = this.context.flags().decimal("warmup-tolerance", 0.10);
+    if (least <= 0) {
+      return;
+    }
     List<Double> baselineRates = new ArrayList<>();
     List<Double> matviewRates = new ArrayList<>();
-    for (int round = 1; round <= most && least > 0; round++) {
+    for (int round = 1; round <= most; round++) {
       baselineRates.add(baselineLoad.saturate(baselinePort).throughput());
       matviewRates.add(matviewLoad.saturate(matviewPort).throughput());
       this.context.log(
@@ -96,15 +99,13 @@ final class LoadRounds {
         return;
       }
     }
-    if (least > 0) {
-      this.context.note(
-          this.title,
-          "the rates still changed by more than "
-              + Math.round(tolerance * 100)
-              + " % between the last two of "
-              + most
-              + " warm-up rounds");
-    }
+    this.context.note(
+        this.title,
+        "the rates still changed by more than "
+            + Math.round(tolerance * 100)
+            + " % between the last two of "
+            + most
+            + " warm-up rounds");
   }
 
   /** The median over the baseline's rounds of the apps' CPU time per request, in microseconds. */

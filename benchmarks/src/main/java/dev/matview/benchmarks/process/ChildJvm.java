@@ -96,6 +96,26 @@ public final class ChildJvm {
     }
   }
 
+  /**
+   * Starts the process and waits up to {@code bound} for it to exit by itself; fails unless it
+   * exited with 0 and wrote {@code output}, which it returns.
+   */
+  public Path runUntilItWrites(Path output, Duration bound) {
+    start();
+    int exit = awaitExit(bound);
+    if (exit != 0 || !Files.exists(output)) {
+      throw new IllegalStateException(
+          this.name
+              + " exited with "
+              + exit
+              + " without writing "
+              + output
+              + "; see "
+              + this.logFile);
+    }
+    return output;
+  }
+
   /** Sends SIGKILL to the process (kill -9 by its PID) and waits until it has gone. */
   public synchronized void kill() {
     if (this.process != null) {

@@ -71,13 +71,7 @@ public final class LoadDriverProcess {
                 "--rate=" + rate,
                 "--out=" + out),
             this.workDir);
-    driver.start();
     long bound = Math.round(this.seconds + this.warmupSeconds) + 60;
-    int exit = driver.awaitExit(Duration.ofSeconds(bound));
-    if (exit != 0 || !Files.exists(out)) {
-      throw new IllegalStateException(
-          "The load driver exited with " + exit + "; see " + driver.logFile());
-    }
-    return LoadResult.read(out);
+    return LoadResult.read(driver.runUntilItWrites(out, Duration.ofSeconds(bound)));
   }
 }

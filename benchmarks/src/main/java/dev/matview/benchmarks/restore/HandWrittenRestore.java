@@ -2,6 +2,7 @@ package dev.matview.benchmarks.restore;
 
 import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.Throughput;
+import dev.matview.benchmarks.app.HandWrittenStreamsConfig;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -56,12 +56,7 @@ public final class HandWrittenRestore {
         Consumed.with(Serdes.Bytes(), Serdes.Bytes()),
         Materialized.<Bytes, Bytes, KeyValueStore<Bytes, byte[]>>as("restored")
             .withCachingDisabled());
-    Properties config = new Properties();
-    config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    config.put(StreamsConfig.STATE_DIR_CONFIG, flags.text("state-dir", "state"));
-    config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
-    config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    Properties config = HandWrittenStreamsConfig.of(flags, applicationId);
     config.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
     Progress progress =
         new Progress(records, (int) ends.values().stream().filter(end -> end > 0).count());
@@ -123,7 +118,7 @@ public final class HandWrittenRestore {
 
     private final Throughput throughput = new Throughput();
 
-    private final AtomicLong restored = new AtomicLong();
+    private long restored;
 
     private final long started = System.nanoTime();
 
@@ -143,8 +138,9 @@ public final class HandWrittenRestore {
     @Override
     public synchronized void onBatchRestored(
         TopicPartition partition, String storeName, long batchEndOffset, long numRestored) {
-      long done = this.restored.addAndGet(numRestored);
-      this.throughput.observe(System.nanoTime(), Math.min(done, this.records - 1), this.records);
+      this.restored += numRestored;
+      this.throughput.observe(
+          System.nanoTime(), Math.min(this.restored, this.records - 1), this.records);
     }
 
     @Override

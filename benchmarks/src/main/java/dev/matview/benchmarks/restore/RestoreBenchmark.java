@@ -177,12 +177,8 @@ public final class RestoreBenchmark implements Benchmark {
     List<String> withOut = new ArrayList<>(arguments);
     withOut.add("--out=" + out);
     ChildJvm jvm = new ChildJvm(name, context.appJvmOptions(), mainClass, withOut, dir);
-    jvm.start();
-    int exit = jvm.awaitExit(Duration.ofMinutes(11));
-    if (exit != 0 || !Files.exists(out)) {
-      throw new IllegalStateException(name + " exited with " + exit + "; see " + jvm.logFile());
-    }
-    return Double.parseDouble(Files.readString(out).trim());
+    return Double.parseDouble(
+        Files.readString(jvm.runUntilItWrites(out, Duration.ofMinutes(11))).trim());
   }
 
   /**
