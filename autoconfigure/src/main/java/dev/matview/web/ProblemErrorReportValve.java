@@ -18,11 +18,19 @@ import tools.jackson.databind.json.JsonMapper;
  * Tomcat's error report as an RFC 9457 problem detail instead of an HTML page: for the errors
  * Tomcat answers itself, before any servlet runs (a request target with invalid characters, a bad
  * percent-escape, a header too large), and for any error response no one wrote a body for. The
- * detail is Tomcat's one-line message, never a stack trace.
+ * detail is Tomcat's one-line message, never a stack trace; a 400 without one says what Tomcat
+ * checks.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
 
   private static final int MAX_DETAIL = 300;
+
+  /** What a 400 that Tomcat gave no reason for says: what it refuses before any servlet runs. */
+  static final String UNREADABLE_REQUEST =
+      "The server could not read the request: check that its path and query are percent-encoded"
+          + " UTF-8 (every '%' followed by two hex digits), that a key holding '/' is asked in a"
+          + " batch (a path refuses an encoded slash, %2F), and that its headers are within the"
+          + " server's size limits";
 
   private final JsonMapper mapper = JsonMapper.builder().build();
 
@@ -64,7 +72,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
       message = throwable.getMessage();
     }
     if (message == null || message.isBlank()) {
-      return title;
+      return response.getStatus() == HttpStatus.BAD_REQUEST.value() ? UNREADABLE_REQUEST : title;
     }
     String firstLine = message.lines().findFirst().orElse(title).strip();
     return firstLine.length() > MAX_DETAIL ? firstLine.substring(0, MAX_DETAIL) + "..." : firstLine;

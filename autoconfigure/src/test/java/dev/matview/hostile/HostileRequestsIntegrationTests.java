@@ -222,6 +222,9 @@ class HostileRequestsIntegrationTests {
     assertProblem(get("/views/per-item/keys/bad%zzescape"), 400);
     assertProblem(get("/views/per-minute/windows?to=%zz"), 400);
     assertProblem(get("/views/per-item/keys/sl%2Fash"), 400);
+    RawHttp.Answer notUtf8 = get("/views/per-item/keys/%ff%fe");
+    assertProblem(notUtf8, 400);
+    assertThat(json(notUtf8).path("detail").asString()).contains("UTF-8");
     RawHttp.Answer hugeHeader =
         this.http.send("GET", "/views", Map.of("X-Filler", "x".repeat(20_000)), NO_BODY);
     assertProblem(hugeHeader, 400);
