@@ -146,7 +146,9 @@ final class BatchAnswers {
   }
 
   private boolean notFound(PeerResponse response) {
-    return problem(response).path("type").asString("").endsWith("/key-not-found");
+    return ProblemTypes.KEY_NOT_FOUND
+        .toString()
+        .equals(problem(response).path("type").asString(""));
   }
 
   /** The problem detail another instance answered, or an empty node. */

@@ -53,7 +53,7 @@ public class ViewProblemHandler {
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(
             HttpStatus.NOT_FOUND, "View '" + view + "' has no value for key '" + key + "'");
-    problem.setType(ProblemTypes.of("key-not-found"));
+    problem.setType(ProblemTypes.KEY_NOT_FOUND);
     problem.setTitle("Key not found");
     problem.setProperty("view", view);
     problem.setProperty("key", key);
