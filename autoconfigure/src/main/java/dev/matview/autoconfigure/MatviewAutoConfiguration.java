@@ -185,11 +185,13 @@ public final class MatviewAutoConfiguration {
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
       ObjectProvider<LocalReplicas> localReplicas,
-      StoreHandles handles) {
+      StoreHandles handles,
+      ViewRegistry registry) {
     return new LocalStores(
         factoryBean::getKafkaStreams,
         localReplicas.getIfAvailable(() -> LocalReplicas.NONE),
-        handles);
+        handles,
+        registry);
   }
 
   @Bean

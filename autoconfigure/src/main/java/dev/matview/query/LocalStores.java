@@ -3,11 +3,14 @@ package dev.matview.query;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
+import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.KafkaStreams;
@@ -34,21 +37,47 @@ public final class LocalStores {
 
   private final LocalWindows windows;
 
+  private final Map<String, String> storeTopics;
+
   /** Reads the stores of {@code streams}, without knowing whether they are caught up. */
   public LocalStores(Supplier<@Nullable KafkaStreams> streams) {
-    this(streams, LocalReplicas.NONE, new StoreHandles());
+    this(streams, LocalReplicas.NONE, new StoreHandles(), Map.of());
   }
 
   /**
-   * Reads the stores of {@code streams}, telling the restore progress {@code replicas} knows of
-   * when a replica cannot answer, and reads a table view's key from its open store in {@code
-   * handles} when it has one.
+   * Reads the stores of the views in {@code registry} that {@code streams} runs, telling the
+   * restore progress {@code replicas} knows of when a replica cannot answer, and reads a table
+   * view's key from its open store in {@code handles} when it has one.
    */
   public LocalStores(
-      Supplier<@Nullable KafkaStreams> streams, LocalReplicas replicas, StoreHandles handles) {
+      Supplier<@Nullable KafkaStreams> streams,
+      LocalReplicas replicas,
+      StoreHandles handles,
+      ViewRegistry registry) {
+    this(streams, replicas, handles, storeTopics(registry));
+  }
+
+  private LocalStores(
+      Supplier<@Nullable KafkaStreams> streams,
+      LocalReplicas replicas,
+      StoreHandles handles,
+      Map<String, String> storeTopics) {
     this.handles = handles;
+    this.storeTopics = storeTopics;
     this.refusals = new LocalRefusals(streams, replicas);
     this.windows = new LocalWindows(this.refusals);
+  }
+
+  /**
+   * The topic that Kafka Streams names when it serializes each store's keys and values: the store's
+   * changelog topic, which a topic-aware serde (a schema registry's, say) may write differently.
+   */
+  private static Map<String, String> storeTopics(ViewRegistry registry) {
+    Map<String, String> topics = new HashMap<>();
+    for (ResolvedView<?, ?, ?> view : registry.all()) {
+      topics.put(view.storeName(), view.changelogTopic(registry.applicationId()));
+    }
+    return Map.copyOf(topics);
   }
 
   /**
@@ -81,14 +110,24 @@ public final class LocalStores {
         handle.markReady(readiness);
         return value;
       }
-      return value(view, handle.get(serializedKey(view, key)));
+      String topic = storeTopic(view);
+      return value(view, topic, handle.get(serializedKey(view, topic, key)));
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.notServing(view, key, partition, ex);
     }
   }
 
-  private static <K> byte[] serializedKey(ResolvedView<K, ?, ?> view, K key) {
-    byte[] bytes = view.keySerde().serializer().serialize(view.storeName(), key);
+  private String storeTopic(ResolvedView<?, ?, ?> view) {
+    String topic = this.storeTopics.get(view.storeName());
+    if (topic == null) {
+      throw new IllegalStateException(
+          "View '" + view.name() + "' is not one of the views whose stores this instance reads");
+    }
+    return topic;
+  }
+
+  private static <K> byte[] serializedKey(ResolvedView<K, ?, ?> view, String topic, K key) {
+    byte[] bytes = view.keySerde().serializer().serialize(topic, key);
     if (bytes == null) {
       throw new IllegalArgumentException("View '" + view.name() + "' serialized a key as null");
     }
@@ -96,13 +135,14 @@ public final class LocalStores {
   }
 
   /** The aggregate in a timestamped store's value: Kafka Streams' 8-byte timestamp, then it. */
-  private static @Nullable Object value(ResolvedView<?, ?, ?> view, byte @Nullable [] stored) {
+  private static @Nullable Object value(
+      ResolvedView<?, ?, ?> view, String topic, byte @Nullable [] stored) {
     if (stored == null) {
       return null;
     }
     return view.aggregateSerde()
         .deserializer()
-        .deserialize(view.storeName(), Arrays.copyOfRange(stored, TIMESTAMP_BYTES, stored.length));
+        .deserialize(topic, Arrays.copyOfRange(stored, TIMESTAMP_BYTES, stored.length));
   }
 
   /**

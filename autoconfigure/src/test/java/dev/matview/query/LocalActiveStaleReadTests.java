@@ -115,7 +115,7 @@ class LocalActiveStaleReadTests {
         this.registry,
         new StaleReadTests.FixedReplicas(
             new KeyReplicas(new PartitionOwner(0, SELF), List.of()), self),
-        new LocalStores(() -> null, replicas, this.handles),
+        new LocalStores(() -> null, replicas, this.handles, this.registry),
         new PeerClient("/views", Duration.ofSeconds(5), null, TestPeers.requests(), false),
         self,
         new KeyParser(this.serdes.mapper()),

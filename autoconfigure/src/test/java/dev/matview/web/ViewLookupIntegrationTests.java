@@ -25,6 +25,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,6 +103,7 @@ class ViewLookupIntegrationTests {
               assertThat(value("/views/revenue-per-customer/keys/alice")).isEqualTo("18.75");
               assertThat(value("/views/revenue-per-customer/keys/bob")).isEqualTo("3.25");
               assertThat(value("/views/per-quantity/keys/3")).isEqualTo("1");
+              assertThat(value("/views/quantity-per-shop/keys/shop-2")).isEqualTo("4");
               assertThat(value("/views/per-shop-customer/keys/" + shop2Alice())).isEqualTo("2");
               assertThat(this.http.get(sessionsOfAlice()).json().path("windows")).hasSize(2);
             });
@@ -115,6 +118,20 @@ class ViewLookupIntegrationTests {
     assertThat(answer.header("Matview-Served-By")).isEqualTo("localhost:" + this.port);
     assertThat(answer.header("Matview-Replica")).isEqualTo("active");
     assertThat(answer.header("Matview-Offset-Lag")).isEqualTo("0");
+  }
+
+  @Test
+  void readsAValueByHandleWithTheChangelogTopicThatKafkaStreamsWroteItFor() {
+    for (int partition = 0; partition < 3; partition++) {
+      ReplicaHandle handle = this.handles.handle("quantity-per-shop", partition);
+      assertThat(handle).as("partition %d", partition).isNotNull();
+      assertThat(handle.ready()).as("partition %d", partition).isTrue();
+    }
+    for (String shop : List.of("shop-1", "shop-2")) {
+      HttpProbe.Answer answer = this.http.get("/views/quantity-per-shop/keys/" + shop);
+      assertThat(answer.status()).as(answer.response().body()).isEqualTo(200);
+      assertThat(answer.json().path("value").asLong()).isEqualTo(shop.equals("shop-1") ? 7 : 4);
+    }
   }
 
   @Test
@@ -297,7 +314,7 @@ class ViewLookupIntegrationTests {
   @Test
   void listsEveryViewWithItsStoreAndTopics() {
     JsonNode views = this.http.get("/views").json();
-    assertThat(views).hasSize(6);
+    assertThat(views).hasSize(7);
     JsonNode perMinute = views.get(2);
     assertThat(perMinute.path("name").asString()).isEqualTo("sales-per-minute");
     assertThat(perMinute.path("kind").asString()).isEqualTo("windowed");
@@ -454,6 +471,24 @@ class ViewLookupIntegrationTests {
           .groupBy(String.class, Sale::customer)
           .windowedBy(ViewWindow.session(Duration.ofMinutes(5)).withGrace(Duration.ofHours(1)))
           .count();
+    }
+
+    /** Quantities per shop stored by a serde that, like a schema registry's, uses the topic. */
+    @MaterializedView("quantity-per-shop")
+    ViewDefinition<String, Sale, Long> quantityPerShop() {
+      return Views.from(TOPIC, Sale.class)
+          .sum(Sale::quantity)
+          .withAggregateSerde(
+              Serdes.serdeFrom(
+                  (topic, total) -> (topic + "|" + total).getBytes(StandardCharsets.UTF_8),
+                  (topic, bytes) -> {
+                    String text = new String(bytes, StandardCharsets.UTF_8);
+                    if (!text.startsWith(topic + "|")) {
+                      throw new SerializationException(
+                          "Read for topic " + topic + " a value written as " + text);
+                    }
+                    return Long.valueOf(text.substring(topic.length() + 1));
+                  }));
     }
 
     @MaterializedView("per-quantity")
