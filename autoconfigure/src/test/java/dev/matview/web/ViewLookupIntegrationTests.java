@@ -122,11 +122,7 @@ class ViewLookupIntegrationTests {
 
   @Test
   void readsAValueByHandleWithTheChangelogTopicThatKafkaStreamsWroteItFor() {
-    for (int partition = 0; partition < 3; partition++) {
-      ReplicaHandle handle = this.handles.handle("quantity-per-shop", partition);
-      assertThat(handle).as("partition %d", partition).isNotNull();
-      assertThat(handle.ready()).as("partition %d", partition).isTrue();
-    }
+    assertEveryPartitionHeldByAReadyHandle("quantity-per-shop");
     for (String shop : List.of("shop-1", "shop-2")) {
       HttpProbe.Answer answer = this.http.get("/views/quantity-per-shop/keys/" + shop);
       assertThat(answer.status()).as(answer.response().body()).isEqualTo(200);
@@ -136,11 +132,7 @@ class ViewLookupIntegrationTests {
 
   @Test
   void holdsEveryPartitionOfATableViewsStoreByHandleReadyToAnswerAsTheActiveReplica() {
-    for (int partition = 0; partition < 3; partition++) {
-      ReplicaHandle handle = this.handles.handle("sales-per-shop", partition);
-      assertThat(handle).as("partition %d", partition).isNotNull();
-      assertThat(handle.ready()).as("partition %d", partition).isTrue();
-    }
+    assertEveryPartitionHeldByAReadyHandle("sales-per-shop");
     assertThat(this.handles.handle("sales-per-shop", 3)).isNull();
   }
 
@@ -406,6 +398,14 @@ class ViewLookupIntegrationTests {
   void saysBadRequestWhenAskingATableForWindowsOrAWindowedViewForAKey() {
     assertThat(this.http.get("/views/sales-per-shop/keys/shop-1/windows").status()).isEqualTo(400);
     assertThat(this.http.get("/views/sales-per-minute/keys/shop-1").status()).isEqualTo(400);
+  }
+
+  private void assertEveryPartitionHeldByAReadyHandle(String view) {
+    for (int partition = 0; partition < 3; partition++) {
+      ReplicaHandle handle = this.handles.handle(view, partition);
+      assertThat(handle).as("partition %d", partition).isNotNull();
+      assertThat(handle.ready()).as("partition %d", partition).isTrue();
+    }
   }
 
   private void send(Producer<String, String> producer, String key, Sale sale) {
