@@ -15,14 +15,16 @@ import org.rocksdb.Priority;
  *
  * <p>What the bound covers: data blocks, index and filter blocks (charged to the cache) and
  * memtables (charged to it through the write buffer manager), which {@link
- * SharedRocksDBMemory#usedBytes()} reports. Per store it sets memtable blocks of {@link
- * RocksDBMemoryLimits#arenaBlockBytes()}, so a store's memtable costs what it holds rather than a
- * fixed megabyte; a write buffer no larger than a third of the memtables' share; a MANIFEST that
- * preallocates 16 KiB instead of 4 MiB; a table cache of four shards; file write buffers of 16 KiB
- * instead of 64 KiB, which each store's open write-ahead log and MANIFEST hold all the time; one
- * logger for the process ({@link RocksDBLogForwarder}) instead of a {@code LOG} file per store; and
- * two flush threads for the process instead of Kafka Streams' one, so that the flushes the write
- * buffer manager asks for do not queue behind each other.
+ * SharedRocksDBMemory#usedBytes()} reports. Index and filter blocks are partitioned; the top level
+ * of each, and every block of a level-0 file's, stay pinned in the cache, so that a point read of a
+ * store's newest files does not look them up in the cache once per file. Per store it sets memtable
+ * blocks of {@link RocksDBMemoryLimits#arenaBlockBytes()}, so a store's memtable costs what it
+ * holds rather than a fixed megabyte; a write buffer no larger than a third of the memtables'
+ * share; a MANIFEST that preallocates 16 KiB instead of 4 MiB; a table cache of four shards; file
+ * write buffers of 16 KiB instead of 64 KiB, which each store's open write-ahead log and MANIFEST
+ * hold all the time; one logger for the process ({@link RocksDBLogForwarder}) instead of a {@code
+ * LOG} file per store; and two flush threads for the process instead of Kafka Streams' one, so that
+ * the flushes the write buffer manager asks for do not queue behind each other.
  *
  * <p>What it cannot cover: each open store also costs about 300 KB outside the cache (RocksDB's
  * per-database and per-column-family structures, the default block caches its options build before
@@ -69,6 +71,7 @@ public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
     tableConfig.setCacheIndexAndFilterBlocks(true);
     tableConfig.setCacheIndexAndFilterBlocksWithHighPriority(true);
     tableConfig.setPinTopLevelIndexAndFilter(true);
+    tableConfig.setPinL0FilterAndIndexBlocksInCache(true);
     tableConfig.setIndexType(IndexType.kTwoLevelIndexSearch);
     tableConfig.setPartitionFilters(true);
     options.setTableFormatConfig(tableConfig);

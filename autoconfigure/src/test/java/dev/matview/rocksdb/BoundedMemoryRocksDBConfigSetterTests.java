@@ -35,6 +35,8 @@ import org.rocksdb.PlainTableConfig;
 import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Statistics;
+import org.rocksdb.TickerType;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -220,6 +222,32 @@ class BoundedMemoryRocksDBConfigSetterTests {
               () -> new BoundedMemoryRocksDBConfigSetter().setConfig("store", options, configs))
           .withMessageContaining(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
     }
+  }
+
+  @Test
+  void readsLevelZeroFilesWithoutLookingUpTheirIndexAndFilterBlocksInTheCache()
+      throws RocksDBException {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(24 * MIB, 0.25, false);
+    try (Statistics statistics = new Statistics();
+        Options options = configure("level-zero", limits.toConfigs()).setStatistics(statistics);
+        RocksDB db = open(options, "level-zero");
+        FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+      put(db, 20_000);
+      db.flush(flush);
+      assertThat(db.getProperty("rocksdb.num-files-at-level0")).isEqualTo("1");
+      long lookupsBefore = indexAndFilterLookups(statistics);
+      for (int record = 0; record < 20_000; record += 20) {
+        assertThat(get(db, record)).isEqualTo("value-" + record);
+      }
+      assertThat(indexAndFilterLookups(statistics) - lookupsBefore).isZero();
+    }
+  }
+
+  private static long indexAndFilterLookups(Statistics statistics) {
+    return statistics.getTickerCount(TickerType.BLOCK_CACHE_INDEX_HIT)
+        + statistics.getTickerCount(TickerType.BLOCK_CACHE_INDEX_MISS)
+        + statistics.getTickerCount(TickerType.BLOCK_CACHE_FILTER_HIT)
+        + statistics.getTickerCount(TickerType.BLOCK_CACHE_FILTER_MISS);
   }
 
   @Test

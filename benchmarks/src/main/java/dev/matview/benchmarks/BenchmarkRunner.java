@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  *   <li>{@code --orders=1000000} and {@code --customers=10000}: the aggregation's input
  *   <li>{@code --forwarded-keys=2000}: owned keys looked up in row 3; {@code
  *       --failover-keys=100000}: keys of the cluster without standbys in row 8; {@code
- *       --path-keys=10000}: keys of row 2
+ *       --path-keys=10000}: keys of row 2; {@code --point-read-keys=250000}: keys of row 2's store
+ *       read by random key with and without the memory bound
  *   <li>{@code --seconds=10}, {@code --warmup-seconds=3}, {@code --rounds=3}, {@code
  *       --connections=16}, {@code --lookup-keys=100000}: the interleaved HTTP load rounds
  *   <li>{@code --warmup-rounds=1}, {@code --max-warmup-rounds=6}, {@code --warmup-tolerance=0.1}:

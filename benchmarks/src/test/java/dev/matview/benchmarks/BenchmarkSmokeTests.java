@@ -23,6 +23,7 @@ class BenchmarkSmokeTests {
             "--lookup-keys=200",
             "--forwarded-keys=20",
             "--path-keys=100",
+            "--point-read-keys=1000",
             "--orders=1500",
             "--customers=100",
             "--failover-keys=500",

@@ -7,8 +7,11 @@ import dev.matview.benchmarks.Jmh;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.process.KafkaBroker;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
@@ -53,7 +56,7 @@ public final class LookupPathBenchmark implements Benchmark {
             InProcessApp.TOPIC, TOPIC,
             InProcessApp.STATE_DIR, stateDir.toString());
     ChainedOptionsBuilder options = Jmh.options(flags, LookupPathJmh.class);
-    java.nio.file.Files.createDirectories(stateDir.resolve("tmp"));
+    Files.createDirectories(stateDir.resolve("tmp"));
     if (forks > 0) {
       options.jvmArgsAppend(
           "-Xmx512m",
@@ -73,10 +76,50 @@ public final class LookupPathBenchmark implements Benchmark {
     }
     RunResult matview = Jmh.find(results, "matview");
     RunResult raw = Jmh.find(results, "raw");
-    return List.of(
+    int pointReadKeys = Math.max(flags.integer("point-read-keys", 250_000), 1);
+    Map<String, Double> pointReads = pointReads(flags, pointReadKeys, context.dir("point-read"));
+    List<Row> rows = new ArrayList<>();
+    rows.add(
         Row.atMost(2, "lookup of a cached key", Jmh.score(matview), Jmh.score(raw), "ns/op", 1.5)
-            .boundedBy("goal met: a RocksDB read by handle, no lock, no metadata call"),
+            .boundedBy("goal met: a RocksDB read by handle, no lock, no metadata call"));
+    rows.add(
         Row.info(
             2, "bytes allocated per lookup", Jmh.allocated(matview), Jmh.allocated(raw), "B/op"));
+    for (String layout : List.of(PointReadJmh.FLUSHED, PointReadJmh.COMPACTED)) {
+      rows.add(
+          Row.info(
+                  2,
+                  "RocksDB read of a random key of "
+                      + pointReadKeys
+                      + " in "
+                      + (layout.equals(PointReadJmh.FLUSHED)
+                          ? "flushed level-0 files"
+                          : "one compacted run")
+                      + ", Matview's bound vs Kafka Streams' own settings",
+                  pointReads.getOrDefault(layout + "/" + PointReadJmh.BOUNDED, Double.NaN),
+                  pointReads.getOrDefault(layout + "/" + PointReadJmh.KAFKA_DEFAULTS, Double.NaN),
+                  "ns/op")
+              .boundedBy("index and filter blocks read through the bound's shared cache"));
+    }
+    return rows;
+  }
+
+  /**
+   * The time of a point read by layout and settings ({@code flushed/bounded}), from {@link
+   * PointReadJmh}.
+   */
+  private static Map<String, Double> pointReads(Flags flags, int keys, Path dir) throws Exception {
+    Files.createDirectories(dir);
+    ChainedOptionsBuilder options =
+        Jmh.options(flags, PointReadJmh.class).param("keys", Integer.toString(keys));
+    if (Jmh.forks(flags) > 0) {
+      options.jvmArgsAppend("-Xmx512m", "-Djava.io.tmpdir=" + dir);
+    }
+    Map<String, Double> scores = new HashMap<>();
+    for (RunResult result : new Runner(options.build()).run()) {
+      String layout = result.getParams().getParam("layout");
+      scores.put(layout + "/" + result.getParams().getParam("settings"), Jmh.score(result));
+    }
+    return scores;
   }
 }
