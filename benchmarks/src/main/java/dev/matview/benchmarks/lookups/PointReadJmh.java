@@ -38,26 +38,26 @@ import org.rocksdb.WriteOptions;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class PointReadJmh {
 
-  /** The settings under test, Kafka Streams' own or with Matview's bound. */
+  /** Kafka Streams' own settings for every store. */
   public static final String KAFKA_DEFAULTS = "kafka-defaults";
 
   /** The settings of {@link BoundedMemoryRocksDBConfigSetter} over Kafka Streams' own. */
   public static final String BOUNDED = "bounded";
-
-  private static final String STORE = "point-read";
-
-  /** Bytes of each stored value: Kafka Streams' 8-byte timestamp and a small JSON aggregate. */
-  static final int VALUE_BYTES = 68;
-
-  /** Which settings the store opens with. */
-  @Param({KAFKA_DEFAULTS, BOUNDED})
-  public String settings = BOUNDED;
 
   /** Table files as two flushes of updates leave them (level 0). */
   public static final String FLUSHED = "flushed";
 
   /** One sorted run in the last level, as a full compaction leaves it. */
   public static final String COMPACTED = "compacted";
+
+  /** Bytes of each stored value: Kafka Streams' 8-byte timestamp and a small JSON aggregate. */
+  static final int VALUE_BYTES = 68;
+
+  private static final String STORE = "point-read";
+
+  /** Which settings the store opens with. */
+  @Param({KAFKA_DEFAULTS, BOUNDED})
+  public String settings = BOUNDED;
 
   /** How the store's table files lie. */
   @Param({FLUSHED, COMPACTED})
