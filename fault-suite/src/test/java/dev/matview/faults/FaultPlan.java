@@ -41,7 +41,7 @@ record FaultPlan(
               3,
               25,
               40,
-              Duration.ofSeconds(55),
+              Duration.ofSeconds(70),
               Duration.ofSeconds(5),
               Duration.ofSeconds(2),
               null,
