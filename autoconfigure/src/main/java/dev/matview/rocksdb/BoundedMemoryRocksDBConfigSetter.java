@@ -2,8 +2,10 @@ package dev.matview.rocksdb;
 
 import java.util.Map;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
+import org.apache.kafka.streams.state.internals.BlockBasedTableConfigWithAccessibleCache;
 import org.jspecify.annotations.Nullable;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
 import org.rocksdb.IndexType;
 import org.rocksdb.Options;
 import org.rocksdb.Priority;
@@ -24,14 +26,15 @@ import org.rocksdb.Priority;
  * write buffers of 16 KiB instead of 64 KiB, which each store's open write-ahead log and MANIFEST
  * hold all the time; one logger for the process ({@link RocksDBLogForwarder}) instead of a {@code
  * LOG} file per store; and two flush threads for the process instead of Kafka Streams' one, so that
- * the flushes the write buffer manager asks for do not queue behind each other.
+ * the flushes the write buffer manager asks for do not queue behind each other. It closes the block
+ * cache Kafka Streams made for the store, which the shared one replaces; a subclass that gives the
+ * store a cache of its own sets it after this method.
  *
- * <p>What it cannot cover: each open store also costs about 300 KB outside the cache (RocksDB's
- * per-database and per-column-family structures, the default block caches its options build before
- * this setter replaces them, open files and their buffers), and memtables waiting for a flush may
- * briefly take the cache past its bound when writes outrun the flush threads. Register it as {@code
- * rocksdb.config.setter} and put the {@code matview.rocksdb.*} keys of {@link RocksDBMemoryLimits}
- * in the Kafka Streams config.
+ * <p>What it cannot cover: each open store also costs about 250 KB outside the cache (RocksDB's
+ * per-database and per-column-family structures, open files and their buffers), and memtables
+ * waiting for a flush may briefly take the cache past its bound when writes outrun the flush
+ * threads. Register it as {@code rocksdb.config.setter} and put the {@code matview.rocksdb.*} keys
+ * of {@link RocksDBMemoryLimits} in the Kafka Streams config.
  */
 public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
 
@@ -67,6 +70,7 @@ public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
               + storeName
               + "': its options do not use a BlockBasedTableConfig");
     }
+    Cache kafkaStreamsCache = blockCacheOf(tableConfig);
     tableConfig.setBlockCache(memory.cache());
     tableConfig.setCacheIndexAndFilterBlocks(true);
     tableConfig.setCacheIndexAndFilterBlocksWithHighPriority(true);
@@ -75,6 +79,9 @@ public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
     tableConfig.setIndexType(IndexType.kTwoLevelIndexSearch);
     tableConfig.setPartitionFilters(true);
     options.setTableFormatConfig(tableConfig);
+    if (kafkaStreamsCache != null && kafkaStreamsCache != memory.cache()) {
+      kafkaStreamsCache.close();
+    }
     options.setWriteBufferManager(memory.writeBufferManager());
     options.setArenaBlockSize(limits.arenaBlockBytes());
     options.setWriteBufferSize(writeBufferSize(options, limits));
@@ -97,6 +104,16 @@ public class BoundedMemoryRocksDBConfigSetter implements RocksDBConfigSetter {
       opened.storeClosed();
       this.memory = null;
     }
+  }
+
+  /**
+   * The block cache Kafka Streams made for this store alone (50 MB, 64 shards): no table uses it
+   * once the shared cache replaces it, yet its shards hold about 25 KB until the store closes.
+   */
+  private static @Nullable Cache blockCacheOf(BlockBasedTableConfig tableConfig) {
+    return (tableConfig instanceof BlockBasedTableConfigWithAccessibleCache kafkaStreamsConfig)
+        ? kafkaStreamsConfig.blockCache()
+        : null;
   }
 
   private static long writeBufferSize(Options options, RocksDBMemoryLimits limits) {

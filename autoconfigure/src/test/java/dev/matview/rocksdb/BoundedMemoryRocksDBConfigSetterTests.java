@@ -22,6 +22,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.BlockBasedTableConfigWithAccessibleCache;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,6 +31,7 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.PlainTableConfig;
 import org.rocksdb.Priority;
@@ -248,6 +250,24 @@ class BoundedMemoryRocksDBConfigSetterTests {
         + statistics.getTickerCount(TickerType.BLOCK_CACHE_INDEX_MISS)
         + statistics.getTickerCount(TickerType.BLOCK_CACHE_FILTER_HIT)
         + statistics.getTickerCount(TickerType.BLOCK_CACHE_FILTER_MISS);
+  }
+
+  @Test
+  void closesTheBlockCacheKafkaStreamsMadeForTheStore() {
+    RocksDBMemoryLimits limits = new RocksDBMemoryLimits(40 * MIB, 0.25, false);
+    BlockBasedTableConfigWithAccessibleCache tableConfig =
+        new BlockBasedTableConfigWithAccessibleCache();
+    try (LRUCache kafkaStreamsCache = new LRUCache(50 * MIB);
+        Options options = kafkaStreamsDefaults().setTableFormatConfig(tableConfig)) {
+      tableConfig.setBlockCache(kafkaStreamsCache);
+
+      new BoundedMemoryRocksDBConfigSetter().setConfig("store", options, limits.toConfigs());
+
+      assertThat(kafkaStreamsCache.isOwningHandle())
+          .as("Kafka Streams' cache still open")
+          .isFalse();
+      assertThat(tableConfig.blockCache()).isSameAs(SharedRocksDBMemory.forLimits(limits).cache());
+    }
   }
 
   @Test
