@@ -1,7 +1,7 @@
 package dev.matview.benchmarks;
 
-import dev.matview.benchmarks.process.ChildJvm;
-import dev.matview.benchmarks.process.KafkaBroker;
+import dev.matview.processes.ChildJvm;
+import dev.matview.processes.KafkaBroker;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalTime;
@@ -58,7 +58,8 @@ public final class BenchContext implements AutoCloseable {
     synchronized (this.brokerLock) {
       if (this.broker == null) {
         log("starting the Kafka broker");
-        KafkaBroker started = new KafkaBroker(this.workDir);
+        KafkaBroker started =
+            new KafkaBroker(this.workDir, this.workDir.resolve("logs").resolve("kafka.log"));
         started.start();
         this.broker = started;
       }

@@ -1,5 +1,6 @@
 package dev.matview.faults;
 
+import dev.matview.processes.KafkaBroker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

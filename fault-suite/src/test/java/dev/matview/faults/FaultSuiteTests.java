@@ -3,6 +3,8 @@ package dev.matview.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.faults.LookupTally.Mode;
+import dev.matview.processes.ChildJvm;
+import dev.matview.processes.KafkaBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +72,7 @@ class FaultSuiteTests {
                     .withZone(ZoneOffset.UTC)
                     .format(started));
 
-    KafkaBroker broker = new KafkaBroker(workDir, logDir);
+    KafkaBroker broker = new KafkaBroker(workDir, logDir.resolve("kafka.log"));
     broker.start();
     broker.createTopic(OrderLoad.TOPIC, PARTITIONS);
     List<String> customers =

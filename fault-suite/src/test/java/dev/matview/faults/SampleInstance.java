@@ -1,5 +1,7 @@
 package dev.matview.faults;
 
+import dev.matview.processes.ChildJvm;
+import dev.matview.processes.LocalPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

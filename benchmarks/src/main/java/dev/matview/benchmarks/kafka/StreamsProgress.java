@@ -1,6 +1,6 @@
 package dev.matview.benchmarks.kafka;
 
-import dev.matview.benchmarks.process.KafkaBroker;
+import dev.matview.processes.KafkaBroker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

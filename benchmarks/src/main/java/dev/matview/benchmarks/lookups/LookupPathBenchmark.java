@@ -6,7 +6,7 @@ import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.Jmh;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.kafka.OrdersProducer;
-import dev.matview.benchmarks.process.KafkaBroker;
+import dev.matview.processes.KafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

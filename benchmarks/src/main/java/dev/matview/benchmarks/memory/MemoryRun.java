@@ -5,7 +5,7 @@ import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
 import dev.matview.benchmarks.process.Http;
-import dev.matview.benchmarks.process.KafkaBroker;
+import dev.matview.processes.KafkaBroker;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;

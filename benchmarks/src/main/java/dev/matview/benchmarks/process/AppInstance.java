@@ -1,6 +1,8 @@
 package dev.matview.benchmarks.process;
 
 import dev.matview.benchmarks.app.BenchApplication;
+import dev.matview.processes.ChildJvm;
+import dev.matview.processes.LocalPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.matview.benchmarks.process;
 
 import dev.matview.benchmarks.load.LoadDriver;
 import dev.matview.benchmarks.load.LoadResult;
+import dev.matview.processes.ChildJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

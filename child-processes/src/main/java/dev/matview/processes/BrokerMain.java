@@ -1,4 +1,4 @@
-package dev.matview.faults;
+package dev.matview.processes;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -63,7 +63,8 @@ public final class BrokerMain {
         Map.entry("transaction.state.log.num.partitions", "3"),
         Map.entry("share.coordinator.state.topic.replication.factor", "1"),
         Map.entry("share.coordinator.state.topic.min.isr", "1"),
-        Map.entry("group.initial.rebalance.delay.ms", "0"));
+        Map.entry("group.initial.rebalance.delay.ms", "0"),
+        Map.entry("group.min.session.timeout.ms", "1000"));
   }
 
   private static void format(Map<String, String> config, Path logDir) throws IOException {

@@ -1,4 +1,4 @@
-package dev.matview.faults;
+package dev.matview.processes;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * local port of some outgoing connection while its process is down, and the restarted process could
  * not listen on it again.
  */
-final class LocalPorts {
+public final class LocalPorts {
 
   private static final int LOWEST = 20_000;
 
@@ -22,7 +22,7 @@ final class LocalPorts {
   private LocalPorts() {}
 
   /** A port on the loopback address, outside the ephemeral range, that no one listens on now. */
-  static int free() {
+  public static int free() {
     for (int attempt = 0; attempt < 200; attempt++) {
       int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST);
       try (ServerSocket socket = new ServerSocket(port, 0, InetAddress.getLoopbackAddress())) {

@@ -1,4 +1,4 @@
-package dev.matview.benchmarks.process;
+package dev.matview.processes;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,27 +10,26 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.awaitility.Awaitility;
 
-/** The run's Kafka broker: {@link BrokerMain} in a JVM of its own on a local port. */
+/**
+ * A Kafka broker: {@link BrokerMain} in a JVM of its own, on local ports that stay its own across a
+ * kill and a restart.
+ */
 public final class KafkaBroker implements AutoCloseable {
 
   private static final Duration STARTUP_BOUND = Duration.ofMinutes(2);
 
   private final int port = LocalPorts.free();
 
+  private final int controllerPort = LocalPorts.free();
+
   private final ChildJvm jvm;
 
-  /** A broker whose log dir, temp dir and log file lie under {@code workDir}. */
-  public KafkaBroker(Path workDir) {
-    this.jvm =
-        new ChildJvm(
-            "kafka",
-            List.of("-Xmx512m", "-XX:+UseSerialGC"),
-            BrokerMain.class,
-            List.of(
-                Integer.toString(this.port),
-                Integer.toString(LocalPorts.free()),
-                workDir.resolve("kafka").toString()),
-            workDir);
+  /**
+   * A broker whose log dir and temp dir lie under {@code workDir}, appending its output to {@code
+   * logFile}.
+   */
+  public KafkaBroker(Path workDir, Path logFile) {
+    this.jvm = new ChildJvm("kafka", javaArguments(workDir), workDir.resolve("tmp-kafka"), logFile);
   }
 
   /** Starts the broker and waits until it answers clients. */
@@ -41,6 +40,13 @@ public final class KafkaBroker implements AutoCloseable {
         .pollInterval(Duration.ofMillis(300))
         .ignoreExceptions()
         .until(this::answers);
+  }
+
+  /**
+   * Kills the broker with SIGKILL; {@link #start()} starts it again on the same ports and log dir.
+   */
+  public void kill() {
+    this.jvm.kill();
   }
 
   /** Where clients connect. */
@@ -91,6 +97,18 @@ public final class KafkaBroker implements AutoCloseable {
   @Override
   public void close() {
     this.jvm.kill();
+  }
+
+  private List<String> javaArguments(Path workDir) {
+    return List.of(
+        "-Xmx512m",
+        "-XX:+UseSerialGC",
+        "-cp",
+        System.getProperty("java.class.path"),
+        BrokerMain.class.getName(),
+        Integer.toString(this.port),
+        Integer.toString(this.controllerPort),
+        workDir.resolve("kafka").toString());
   }
 
   private boolean answers() throws Exception {

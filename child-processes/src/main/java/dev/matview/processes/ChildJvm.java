@@ -1,10 +1,11 @@
-package dev.matview.benchmarks.process;
+package dev.matview.processes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +15,16 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Java process on this JVM's classpath with its own {@code java.io.tmpdir}, its output in a log
- * file, killed by its own PID with SIGKILL; a shutdown hook kills every one still running.
+ * A Java process with its own {@code java.io.tmpdir}, its output appended to a log file, stopped
+ * only by its own PID with SIGKILL; a shutdown hook kills every one still running when this JVM
+ * exits.
  */
 public final class ChildJvm {
 
   private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(ChildJvm::killAll, "benchmarks-reaper"));
+    Runtime.getRuntime().addShutdownHook(new Thread(ChildJvm::killAll, "child-jvm-reaper"));
   }
 
   private final String name;
@@ -36,8 +38,24 @@ public final class ChildJvm {
   private @Nullable Process process;
 
   /**
-   * A process named {@code name} that runs {@code mainClass} with {@code jvmOptions} and {@code
-   * arguments}, with a temp dir and log file under {@code workDir}.
+   * A process named {@code name} that runs {@code java <javaArguments>} with {@code tmpDir} as its
+   * {@code java.io.tmpdir}, appending its output to {@code logFile}.
+   */
+  public ChildJvm(String name, List<String> javaArguments, Path tmpDir, Path logFile) {
+    this.name = name;
+    this.tmpDir = tmpDir;
+    this.logFile = logFile;
+    List<String> line = new ArrayList<>();
+    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    line.add("-Djava.io.tmpdir=" + tmpDir);
+    line.addAll(javaArguments);
+    this.command = List.copyOf(line);
+  }
+
+  /**
+   * A process named {@code name} that runs {@code mainClass} on this JVM's classpath with {@code
+   * jvmOptions} and {@code arguments}; its temp dir is {@code tmp-<name>} and its log {@code
+   * logs/<name>.log} under {@code workDir}.
    */
   public ChildJvm(
       String name,
@@ -45,18 +63,11 @@ public final class ChildJvm {
       Class<?> mainClass,
       List<String> arguments,
       Path workDir) {
-    this.name = name;
-    this.tmpDir = workDir.resolve("tmp-" + name);
-    this.logFile = workDir.resolve("logs").resolve(name + ".log");
-    List<String> line = new ArrayList<>();
-    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    line.add("-Djava.io.tmpdir=" + this.tmpDir);
-    line.addAll(jvmOptions);
-    line.add("-cp");
-    line.add(System.getProperty("java.class.path"));
-    line.add(mainClass.getName());
-    line.addAll(arguments);
-    this.command = List.copyOf(line);
+    this(
+        name,
+        javaArguments(jvmOptions, mainClass, arguments),
+        workDir.resolve("tmp-" + name),
+        workDir.resolve("logs").resolve(name + ".log"));
   }
 
   /** Starts the process; it must not be running. */
@@ -67,6 +78,11 @@ public final class ChildJvm {
     try {
       Files.createDirectories(this.tmpDir);
       Files.createDirectories(this.logFile.getParent());
+      Files.writeString(
+          this.logFile,
+          System.lineSeparator() + "=== starting " + this.name + System.lineSeparator(),
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
       Process started =
           new ProcessBuilder(this.command)
               .redirectErrorStream(true)
@@ -128,9 +144,9 @@ public final class ChildJvm {
     return this.process != null && this.process.isAlive();
   }
 
-  /** The PID of the running process. */
+  /** The PID of the process last started, or -1 if none was. */
   public synchronized long pid() {
-    return requireStarted().pid();
+    return (this.process != null) ? this.process.pid() : -1;
   }
 
   /** The file the process writes its output to. */
@@ -141,6 +157,16 @@ public final class ChildJvm {
   /** The process's name. */
   public String name() {
     return this.name;
+  }
+
+  private static List<String> javaArguments(
+      List<String> jvmOptions, Class<?> mainClass, List<String> arguments) {
+    List<String> line = new ArrayList<>(jvmOptions);
+    line.add("-cp");
+    line.add(System.getProperty("java.class.path"));
+    line.add(mainClass.getName());
+    line.addAll(arguments);
+    return line;
   }
 
   private synchronized Process requireStarted() {
