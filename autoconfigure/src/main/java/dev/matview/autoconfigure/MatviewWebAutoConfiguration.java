@@ -5,6 +5,7 @@ import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
 import dev.matview.topology.ViewSerdes;
+import dev.matview.web.ForwardedKeysController;
 import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ProblemErrorPageFilter;
 import dev.matview.web.ProblemResolver;
@@ -13,6 +14,7 @@ import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
 import org.apache.catalina.startup.Tomcat;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -27,6 +29,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /**
  * Registers the HTTP endpoints that serve view lookups, the problem details of every way a request
@@ -47,6 +50,20 @@ public final class MatviewWebAutoConfiguration {
       ViewSerdes serdes,
       MatviewProperties properties) {
     return new ViewController(queryService, batchService, serdes.mapper(), limits(properties));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ForwardedKeysController matviewForwardedKeysController(
+      ViewQueryService queryService,
+      ViewSerdes serdes,
+      MatviewProperties properties,
+      ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter) {
+    return new ForwardedKeysController(
+        queryService,
+        serdes.mapper(),
+        limits(properties),
+        () -> handlerAdapter.getObject().getMessageConverters());
   }
 
   @Bean

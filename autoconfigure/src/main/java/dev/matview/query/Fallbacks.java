@@ -5,8 +5,8 @@ import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Chooses the replica that answers a key lookup. The active replica first, here or on its instance;
@@ -33,6 +33,8 @@ public final class Fallbacks {
 
   private final Relays relays;
 
+  private final ForwardedKeyLookups keyLookups;
+
   /**
    * Fallbacks that find replicas through {@code routing}, read this instance's with {@code
    * localStores} (judged by {@code localReplicas}), reach others with {@code peers} unless {@code
@@ -55,6 +57,7 @@ public final class Fallbacks {
     this.marks = marks;
     this.gate = gate;
     this.relays = new Relays(routing, peers, marks);
+    this.keyLookups = new ForwardedKeyLookups(peers, JsonMapper.builder().build());
   }
 
   /** Whether lookups are refused because this instance shuts down. */
@@ -67,7 +70,7 @@ public final class Fallbacks {
       ResolvedView<K, ?, ?> view,
       K key,
       CallerContext caller,
-      Supplier<PeerPath> pathInView,
+      PeerTarget pathInView,
       LocalRead<T> read) {
     if (this.gate.isClosed()) {
       return new Routed.Refused<>(this.gate.refusal(view.name(), key));
@@ -91,7 +94,7 @@ public final class Fallbacks {
       ResolvedView<?, ?, ?> view,
       KeyReplicas replicas,
       CallerContext caller,
-      Supplier<PeerPath> pathInView,
+      PeerTarget pathInView,
       LocalRead<T> read,
       Duration timeout) {
     if (this.gate.isClosed()) {
@@ -105,7 +108,7 @@ public final class Fallbacks {
       @Nullable Object key,
       KeyReplicas replicas,
       CallerContext caller,
-      Supplier<PeerPath> pathInView,
+      PeerTarget pathInView,
       LocalRead<T> read,
       Duration timeout) {
     StaleReads stale = this.staleReads.forCaller(caller);
@@ -133,7 +136,7 @@ public final class Fallbacks {
       KeyReplicas replicas,
       CallerContext caller,
       StaleReads stale,
-      Supplier<PeerPath> pathInView,
+      PeerTarget pathInView,
       LocalRead<T> read,
       Refusal activeRefusal,
       Duration timeout) {
@@ -202,23 +205,39 @@ public final class Fallbacks {
   private <T> Routed<T> forward(
       ResolvedView<?, ?, ?> view,
       PartitionOwner owner,
-      Supplier<PeerPath> pathInView,
+      PeerTarget pathInView,
       CallerContext caller,
       @Nullable StaleReads stale,
       Duration timeout) {
     if (this.marks.isDown(owner.host())) {
       return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
     }
-    PeerPath path = pathInView.get();
-    if (stale != null) {
-      path.param("allowStale", "true").param("maxLag", stale.maxLag());
+    String key = pathInView.key();
+    Routed<T> answer;
+    if (key != null) {
+      PeerPath query = PeerPath.of();
+      if (stale != null) {
+        query.param("allowStale", "true").param("maxLag", stale.maxLag());
+      }
+      answer = relayedAs(this.keyLookups.fetch(view.name(), owner, key, query, caller, timeout));
+    } else {
+      PeerPath path = pathInView.get();
+      if (stale != null) {
+        path.param("allowStale", "true").param("maxLag", stale.maxLag());
+      }
+      answer = this.peers.fetch(view.name(), owner, path.toString(), caller, timeout);
     }
-    Routed<T> answer = this.peers.fetch(view.name(), owner, path.toString(), caller, timeout);
     this.marks.observed(owner.host(), answer);
     if (answer instanceof Routed.Refused<T>) {
       return answer;
     }
     return PeerAnswers.checked(view.name(), owner, answer, stale != null);
+  }
+
+  /** Another instance's answer or refusal, which carries no value of its own type. */
+  @SuppressWarnings("unchecked")
+  private static <T> Routed<T> relayedAs(Routed<PeerResponse> answer) {
+    return (Routed<T>) (Routed<?>) answer;
   }
 
   private static boolean answeredLookup(PeerResponse response) {

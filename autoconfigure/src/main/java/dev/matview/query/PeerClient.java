@@ -163,6 +163,22 @@ public final class PeerClient implements AutoCloseable {
         this.posts);
   }
 
+  /**
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host} as a forwarded
+   * request, on the calling thread; a failure to reach it comes back as {@code failed} tells it.
+   */
+  Routed<PeerResponse> postForwarded(
+      String view,
+      HostInfo host,
+      String pathAndQuery,
+      byte[] json,
+      CallerContext caller,
+      Duration timeout,
+      Function<Exception, Refusal> failed) {
+    return exchange(
+        view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
+  }
+
   /** Closes the kept-alive connections and the threads that send batches. */
   @Override
   public void close() {

@@ -187,7 +187,7 @@ public final class ViewQueryService {
         view,
         key,
         caller,
-        () -> PeerPath.of(view.name(), "keys", rawKey),
+        PeerTarget.ofKey(view.name(), rawKey),
         (partition, replica, exact) ->
             new KeyAnswer(key, this.localStores.get(view, key, partition, exact), replica));
   }

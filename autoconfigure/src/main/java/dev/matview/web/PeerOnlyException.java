@@ -6,11 +6,16 @@ class PeerOnlyException extends RuntimeException {
   private final String view;
 
   PeerOnlyException(String view) {
-    super(
+    this(
+        view,
         "This endpoint serves the other instances of this application while they build a scan"
             + " page, and answers only requests they sign; scan view '"
             + view
             + "' at .../keys or .../windows instead");
+  }
+
+  PeerOnlyException(String view, String message) {
+    super(message);
     this.view = view;
   }
 

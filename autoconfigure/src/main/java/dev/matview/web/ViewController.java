@@ -1,8 +1,6 @@
 package dev.matview.web;
 
 import dev.matview.query.BatchItem;
-import dev.matview.query.KeyAnswer;
-import dev.matview.query.Replica;
 import dev.matview.query.Routed;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
@@ -44,6 +42,8 @@ public class ViewController {
 
   private final ViewQueryService queryService;
 
+  private final KeyLookups keyLookups;
+
   private final ViewBatchService batchService;
 
   private final BatchBodyReader batchBodies;
@@ -68,6 +68,7 @@ public class ViewController {
       ObjectMapper mapper,
       RequestLimits limits) {
     this.queryService = queryService;
+    this.keyLookups = new KeyLookups(queryService);
     this.batchService = batchService;
     this.batchBodies = new BatchBodyReader(mapper, limits);
     this.maxKeyBytes = limits.maxKeyLength().toBytes();
@@ -86,21 +87,7 @@ public class ViewController {
   @GetMapping(path = "/{view}/keys/{key}", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<?> key(@PathVariable String view, HttpServletRequest request) {
     String key = RequestParameters.pathKey(request, view, 0, this.maxKeyBytes);
-    Routed<KeyAnswer> routed = this.queryService.get(view, key, Callers.from(request, view));
-    if (routed instanceof Routed.Relayed<KeyAnswer> relayed) {
-      return Relay.of(relayed.response());
-    }
-    if (routed instanceof Routed.Refused<KeyAnswer> refused) {
-      return ViewProblemHandler.refused(refused.refusal());
-    }
-    KeyAnswer answer = ((Routed.Local<KeyAnswer>) routed).answer();
-    if (answer.value() == null) {
-      return withReplica(HttpStatus.NOT_FOUND, answer.replica())
-          .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-          .body(ViewProblemHandler.keyNotFound(view, answer.key()));
-    }
-    return withReplica(HttpStatus.OK, answer.replica())
-        .body(new KeyValue(answer.key(), answer.value()));
+    return this.keyLookups.answer(view, key, Callers.from(request, view));
   }
 
   /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
@@ -124,7 +111,7 @@ public class ViewController {
       return ViewProblemHandler.refused(refused.refusal());
     }
     WindowsAnswer answer = ((Routed.Local<WindowsAnswer>) routed).answer();
-    return withReplica(HttpStatus.OK, answer.replica())
+    return KeyLookups.withReplica(HttpStatus.OK, answer.replica())
         .body(new KeyWindows(answer.key(), answer.windows()));
   }
 
@@ -145,14 +132,6 @@ public class ViewController {
       return ViewProblemHandler.refused(refused.refusal());
     }
     return ResponseEntity.ok(new BatchAnswer(((Routed.Local<List<BatchItem>>) routed).answer()));
-  }
-
-  /** An answer with {@code status} and the headers that say which replica answered. */
-  private static ResponseEntity.BodyBuilder withReplica(HttpStatus status, Replica replica) {
-    return ResponseEntity.status(status)
-        .header(SERVED_BY_HEADER, replica.servedBy())
-        .header(REPLICA_HEADER, replica.role().label())
-        .header(OFFSET_LAG_HEADER, Long.toString(replica.offsetLag()));
   }
 
   /**

@@ -28,7 +28,12 @@ import org.springframework.web.util.DisconnectedClientHelper;
  * Every failure of the lookup controllers becomes a problem detail: Spring MVC's own with their
  * status, anything unexpected a 500 with a short detail, logged here with its stack trace.
  */
-@RestControllerAdvice(assignableTypes = {ViewController.class, ViewScanController.class})
+@RestControllerAdvice(
+    assignableTypes = {
+      ViewController.class,
+      ViewScanController.class,
+      ForwardedKeysController.class
+    })
 public class ViewProblemHandler {
 
   private static final Log logger = LogFactory.getLog(ViewProblemHandler.class);

@@ -1,6 +1,7 @@
 package dev.matview.cluster;
 
 import static dev.matview.cluster.InstanceClient.encode;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +10,8 @@ import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +27,9 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -242,6 +248,100 @@ class ClusterQueryIntegrationTests {
       assertBatch(instance, PER_SHOP, shops, SALES.perShop());
       assertBatch(instance, PER_CUSTOMER, customers, SALES.perCustomer());
     }
+  }
+
+  /**
+   * Lookups that wait for the same instance at the same time travel to it in one request; each
+   * answers exactly as it does when sent alone: status, body and the headers that name the replica.
+   */
+  @Test
+  @Order(6)
+  void answersLookupsForwardedTogetherAsEachAlone() throws Exception {
+    Instance asked = this.instances.get(0);
+    List<String> keys = new ArrayList<>();
+    for (String key : spread(SALES.perShop().keySet(), 200)) {
+      if (!owner(PER_SHOP, key, this.instances).equals(asked.address())) {
+        keys.add(key);
+      }
+    }
+    IntStream.rangeClosed(1, 60).mapToObj(n -> "no-such-shop-" + n).forEach(keys::add);
+    Map<String, InstanceClient.Answer> alone = new LinkedHashMap<>();
+    for (String key : keys) {
+      alone.put(key, asked.http().get("/views/" + PER_SHOP + "/keys/" + encode(key)));
+    }
+    assertThat(alone.values()).extracting(InstanceClient.Answer::status).contains(200, 404);
+    double before = forwardedTogether();
+    ExecutorService threads = Executors.newFixedThreadPool(32);
+    try {
+      for (int round = 0; round < 3; round++) {
+        Map<String, Future<InstanceClient.Answer>> together = new LinkedHashMap<>();
+        for (String key : keys) {
+          together.put(
+              key,
+              threads.submit(
+                  () -> asked.http().get("/views/" + PER_SHOP + "/keys/" + encode(key))));
+        }
+        for (String key : keys) {
+          InstanceClient.Answer expected = alone.get(key);
+          InstanceClient.Answer answer = together.get(key).get(1, TimeUnit.MINUTES);
+          assertThat(answer.status()).as(answer.describe()).isEqualTo(expected.status());
+          assertThat(answer.response().body())
+              .as(answer.describe())
+              .isEqualTo(expected.response().body());
+          for (String header : List.of(SERVED_BY, "Matview-Replica", "Matview-Offset-Lag")) {
+            assertThat(answer.header(header))
+                .as(header + " of " + answer.describe())
+                .isEqualTo(expected.header(header));
+          }
+        }
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+    assertThat(forwardedTogether() - before)
+        .as("requests that carried lookups forwarded together")
+        .isPositive();
+  }
+
+  /**
+   * The endpoint that answers lookups forwarded together serves only the other instances: a caller
+   * without their signature, or with a wrong one, is refused with a 403 problem detail.
+   */
+  @Test
+  @Order(6)
+  void refusesLookupsForwardedTogetherUnlessAnotherInstanceSignedThem() {
+    Instance instance = this.instances.get(0);
+    String path = "/views/" + PER_SHOP + "/forwarded-keys";
+    String keys = "{\"keys\": [\"shop-1\"]}";
+    for (InstanceClient.Answer refused :
+        List.of(
+            instance.http().post(path, Map.of("keys", List.of("shop-1"))),
+            instance.http().postAsPeer(path, keys, "not-a-signature"))) {
+      assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
+      assertThat(refused.json().path("type").asString())
+          .as(refused.describe())
+          .endsWith("/peers-only");
+      assertThat(refused.json().path("detail").asString())
+          .as(refused.describe())
+          .contains("look a key of view '" + PER_SHOP + "' up at .../keys/{key}");
+    }
+    PeerRequests peer = instance.context().getBean(PeerRequests.class);
+    InstanceClient.Answer signed =
+        instance
+            .http()
+            .postAsPeer(path, keys, peer.sign("POST", CONTEXT_PATH + path, keys.getBytes(UTF_8)));
+    assertThat(signed.status()).as(signed.describe()).isEqualTo(200);
+    assertThat(signed.json().size()).as(signed.describe()).isOne();
+  }
+
+  /** The requests that other instances' forwarded lookups took together, answered so far. */
+  private double forwardedTogether() {
+    return this.instances.stream()
+        .map(instance -> instance.context().getBean(MeterRegistry.class))
+        .flatMap(registry -> registry.find("http.server.requests").timers().stream())
+        .filter(timer -> String.valueOf(timer.getId().getTag("uri")).endsWith("/forwarded-keys"))
+        .mapToDouble(Timer::count)
+        .sum();
   }
 
   @Test

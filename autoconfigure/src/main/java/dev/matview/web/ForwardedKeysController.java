@@ -1,0 +1,163 @@
+package dev.matview.web;
+
+import dev.matview.peer.ForwardedKeys;
+import dev.matview.peer.PeerPath;
+import dev.matview.query.CallerContext;
+import dev.matview.query.InvalidQueryException;
+import dev.matview.query.ViewQueryService;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Answers the key lookups that another instance forwarded together in one request ({@link
+ * ForwardedKeys}): each as its lookup alone would have been answered, its body written by the same
+ * message converters. It serves only requests another instance signed.
+ */
+@RestController
+@RequestMapping("${matview.web.base-path:/views}")
+public class ForwardedKeysController {
+
+  private final KeyLookups keyLookups;
+
+  private final BatchBodyReader bodies;
+
+  private final Supplier<List<HttpMessageConverter<?>>> converters;
+
+  private volatile @Nullable List<HttpMessageConverter<?>> resolvedConverters;
+
+  /**
+   * A controller that looks keys up with {@code queryService}, reads bodies with {@code mapper}
+   * within {@code limits}, and writes each answer's body with the first of {@code converters} that
+   * can.
+   */
+  public ForwardedKeysController(
+      ViewQueryService queryService,
+      ObjectMapper mapper,
+      RequestLimits limits,
+      Supplier<List<HttpMessageConverter<?>>> converters) {
+    this.keyLookups = new KeyLookups(queryService);
+    this.bodies = new BatchBodyReader(mapper, limits);
+    this.converters = converters;
+  }
+
+  /** The answer to each key of the body, in the order sent. */
+  @PostMapping(
+      path = "/{view}/" + ForwardedKeys.SEGMENT,
+      consumes = MediaType.APPLICATION_JSON_VALUE,
+      produces = MediaType.APPLICATION_JSON_VALUE)
+  public List<ForwardedKeys.Answer> lookups(@PathVariable String view, HttpServletRequest request) {
+    CallerContext caller = Callers.from(request, view);
+    if (!caller.forwarded()) {
+      throw new PeerOnlyException(
+          view,
+          "This endpoint answers only the lookups that other instances of this application"
+              + " forward, signed; look a key of view '"
+              + view
+              + "' up at .../keys/{key} instead");
+    }
+    List<JsonNode> keys = this.bodies.keys(view, request);
+    String viewPath =
+        request
+            .getRequestURI()
+            .substring(0, request.getRequestURI().length() - ForwardedKeys.SEGMENT.length());
+    List<ForwardedKeys.Answer> answers = new ArrayList<>(keys.size());
+    for (JsonNode key : keys) {
+      if (!key.isString()) {
+        throw new InvalidQueryException(
+            view, "keys", "Forwarded keys are strings, as a path segment carries them");
+      }
+      String lookupPath = viewPath + "keys/" + PeerPath.encode(key.asString());
+      answers.add(written(this.keyLookups.answer(view, key.asString(), caller), lookupPath));
+    }
+    return answers;
+  }
+
+  /**
+   * {@code answer} as its lookup alone would have been written, a problem detail's {@code instance}
+   * included: the path of that lookup, {@code lookupPath}.
+   */
+  private ForwardedKeys.Answer written(ResponseEntity<?> answer, String lookupPath) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    answer.getHeaders().forEach((name, values) -> headers.put(name, String.join(", ", values)));
+    Object body = answer.getBody();
+    if (body instanceof ProblemDetail problem && problem.getInstance() == null) {
+      problem.setInstance(URI.create(lookupPath));
+    }
+    String text =
+        (body instanceof byte[] bytes)
+            ? new String(bytes, StandardCharsets.UTF_8)
+            : (body != null) ? write(body, answer.getHeaders()) : "";
+    return new ForwardedKeys.Answer(answer.getStatusCode().value(), headers, text);
+  }
+
+  @SuppressWarnings("unchecked")
+  private String write(Object body, HttpHeaders answerHeaders) {
+    MediaType type =
+        (answerHeaders.getContentType() != null)
+            ? answerHeaders.getContentType()
+            : MediaType.APPLICATION_JSON;
+    for (HttpMessageConverter<?> converter : converters()) {
+      if (converter.canWrite(body.getClass(), type)) {
+        Written written = new Written();
+        try {
+          ((HttpMessageConverter<Object>) converter).write(body, type, written);
+        } catch (IOException ex) {
+          throw new UncheckedIOException(ex);
+        }
+        return written.bytes.toString(StandardCharsets.UTF_8);
+      }
+    }
+    throw new IllegalStateException(
+        "No message converter writes " + body.getClass().getName() + " as " + type);
+  }
+
+  private List<HttpMessageConverter<?>> converters() {
+    List<HttpMessageConverter<?>> resolved = this.resolvedConverters;
+    if (resolved == null) {
+      resolved = List.copyOf(this.converters.get());
+      this.resolvedConverters = resolved;
+    }
+    return resolved;
+  }
+
+  /** An answer's body, written to memory. */
+  private static final class Written implements HttpOutputMessage {
+
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+
+    private final HttpHeaders headers = new HttpHeaders();
+
+    @Override
+    public OutputStream getBody() {
+      return this.bytes;
+    }
+
+    @Override
+    public HttpHeaders getHeaders() {
+      return this.headers;
+    }
+  }
+}
