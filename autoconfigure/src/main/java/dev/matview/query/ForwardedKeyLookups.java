@@ -86,6 +86,11 @@ final class ForwardedKeyLookups {
     }
   }
 
+  /** How many lookups wait for a request to carry them, over every destination. */
+  int waiting() {
+    return this.queues.values().stream().mapToInt(Queue::waiting).sum();
+  }
+
   /**
    * Waits until {@code lookup} is answered or leads; one that waited longer than two requests may
    * take goes alone, unless a request already carries it or it already leads.
@@ -235,6 +240,10 @@ final class ForwardedKeyLookups {
         batch.add(Objects.requireNonNull(this.waiting.poll()));
       }
       return batch;
+    }
+
+    synchronized int waiting() {
+      return this.waiting.size();
     }
 
     /** Whether {@code lookup} was still waiting, and now no longer is. */

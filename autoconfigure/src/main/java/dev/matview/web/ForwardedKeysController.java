@@ -110,6 +110,9 @@ public class ForwardedKeysController {
         (body instanceof byte[] bytes)
             ? new String(bytes, StandardCharsets.UTF_8)
             : (body != null) ? write(body, answer.getHeaders()) : "";
+    if (body != null && answer.getHeaders().getContentType() == null) {
+      headers.put(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
+    }
     return new ForwardedKeys.Answer(answer.getStatusCode().value(), headers, text);
   }
 

@@ -288,7 +288,13 @@ class ClusterQueryIntegrationTests {
           assertThat(answer.response().body())
               .as(answer.describe())
               .isEqualTo(expected.response().body());
-          for (String header : List.of(SERVED_BY, "Matview-Replica", "Matview-Offset-Lag")) {
+          for (String header :
+              List.of(
+                  "Content-Type",
+                  "Retry-After",
+                  SERVED_BY,
+                  "Matview-Replica",
+                  "Matview-Offset-Lag")) {
             assertThat(answer.header(header))
                 .as(header + " of " + answer.describe())
                 .isEqualTo(expected.header(header));

@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Another instance, stubbed with the JDK's HTTP server: it records what it is asked and answers
@@ -36,6 +37,12 @@ final class StubInstance implements AutoCloseable {
 
   private volatile boolean dropping;
 
+  private volatile @Nullable Integer postStatus;
+
+  private volatile String postBody = "{}";
+
+  private volatile boolean droppingPosts;
+
   StubInstance() {
     try {
       this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -47,6 +54,7 @@ final class StubInstance implements AutoCloseable {
         exchange -> {
           this.received.add(
               Map.of(
+                  "method", exchange.getRequestMethod(),
                   "path", exchange.getRequestURI().toString(),
                   "forwarded",
                       String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Forwarded")),
@@ -57,14 +65,18 @@ final class StubInstance implements AutoCloseable {
           if (this.hanging) {
             awaitRelease();
           }
-          if (this.dropping) {
+          boolean post = exchange.getRequestMethod().equals("POST");
+          if (this.dropping || (post && this.droppingPosts)) {
             exchange.close();
             return;
           }
-          byte[] bytes = this.body.getBytes(StandardCharsets.UTF_8);
+          Integer postStatus = this.postStatus;
+          int status = (post && postStatus != null) ? postStatus : this.status;
+          String body = (post && postStatus != null) ? this.postBody : this.body;
+          byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().add("Content-Type", "application/json");
           this.headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-          exchange.sendResponseHeaders(this.status, bytes.length);
+          exchange.sendResponseHeaders(status, bytes.length);
           try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
           }
@@ -79,6 +91,25 @@ final class StubInstance implements AutoCloseable {
     this.headers = headers;
     this.body = body;
     return this;
+  }
+
+  /** Answers every POST with {@code status} and {@code body}, and other requests as before. */
+  StubInstance answeringPosts(int status, String body) {
+    this.postBody = body;
+    this.postStatus = status;
+    return this;
+  }
+
+  /** Closes the connection of every POST without an answer. */
+  StubInstance closingPostsWithoutAnswer() {
+    this.droppingPosts = true;
+    return this;
+  }
+
+  /** Answers the requests held by {@link #hanging()}, and every later one at once. */
+  void release() {
+    this.hanging = false;
+    this.release.countDown();
   }
 
   /** Never answers, until closed. */
