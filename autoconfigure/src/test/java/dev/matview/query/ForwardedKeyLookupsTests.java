@@ -101,16 +101,19 @@ class ForwardedKeyLookupsTests {
   }
 
   /**
-   * Looks {@code first} up, and the other keys while the owner holds the first lookup's request;
-   * then lets the owner answer.
+   * Looks {@code first} up, and the other keys, in their order, while the owner holds the first
+   * lookup's request; then lets the owner answer.
    */
   private List<Routed<PeerResponse>> lookUpWhileTheFirstWaits(String first, String... others)
       throws Exception {
     Future<Routed<PeerResponse>> firstAnswer = this.threads.submit(() -> lookUp(first));
     await().atMost(TIMEOUT).until(() -> this.owner.received().size() == 1);
-    List<Future<Routed<PeerResponse>>> otherAnswers =
-        List.of(others).stream().map(key -> this.threads.submit(() -> lookUp(key))).toList();
-    await().atMost(TIMEOUT).until(() -> this.lookups.waiting() == others.length);
+    List<Future<Routed<PeerResponse>>> otherAnswers = new java.util.ArrayList<>();
+    for (String key : others) {
+      int waitingBefore = otherAnswers.size();
+      otherAnswers.add(this.threads.submit(() -> lookUp(key)));
+      await().atMost(TIMEOUT).until(() -> this.lookups.waiting() == waitingBefore + 1);
+    }
     this.owner.release();
     List<Routed<PeerResponse>> answers = new java.util.ArrayList<>();
     answers.add(firstAnswer.get(1, TimeUnit.MINUTES));
