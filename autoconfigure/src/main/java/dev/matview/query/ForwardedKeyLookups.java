@@ -67,8 +67,13 @@ final class ForwardedKeyLookups {
     Lookup lookup = new Lookup(owner, rawKey);
     Destination destination =
         new Destination(owner.host(), view, staleQuery.toString(), caller.authorization());
-    Queue queue = this.queues.computeIfAbsent(destination, ignored -> new Queue());
-    if (!queue.enter(lookup)) {
+    Queue queue;
+    @Nullable Boolean leads;
+    do {
+      queue = this.queues.computeIfAbsent(destination, ignored -> new Queue());
+      leads = queue.enter(lookup);
+    } while (leads == null);
+    if (!leads) {
       Object turn = awaitTurn(queue, lookup, timeout);
       if (turn instanceof Routed<?> answered) {
         @SuppressWarnings("unchecked")
@@ -82,8 +87,15 @@ final class ForwardedKeyLookups {
     try {
       return send(destination, queue.batch(lookup), caller, timeout);
     } finally {
-      queue.leave();
+      if (queue.leave()) {
+        this.queues.remove(destination, queue);
+      }
     }
+  }
+
+  /** How many destinations have lookups on their way or waiting. */
+  int destinations() {
+    return this.queues.size();
   }
 
   /** How many lookups wait for a request to carry them, over every destination. */
@@ -215,15 +227,26 @@ final class ForwardedKeyLookups {
     }
   }
 
-  /** The lookups waiting for one destination, and how many requests are on their way there. */
+  /**
+   * The lookups waiting for one destination, and how many requests are on their way there. A queue
+   * that falls idle retires and leaves the map, so that callers' credentials are not kept.
+   */
   private static final class Queue {
 
     private final ArrayDeque<Lookup> waiting = new ArrayDeque<>();
 
     private int inFlight;
 
-    /** Whether {@code lookup} may send a request at once; else it waits for its turn. */
-    synchronized boolean enter(Lookup lookup) {
+    private boolean retired;
+
+    /**
+     * Whether {@code lookup} may send a request at once, else it waits for its turn; {@code null}
+     * when this queue has retired and a new one must be taken.
+     */
+    synchronized @Nullable Boolean enter(Lookup lookup) {
+      if (this.retired) {
+        return null;
+      }
       if (this.inFlight < MAX_REQUESTS_IN_FLIGHT) {
         this.inFlight++;
         return true;
@@ -251,14 +274,19 @@ final class ForwardedKeyLookups {
       return this.waiting.remove(lookup);
     }
 
-    /** Hands the request's place to the next waiting lookup, or frees it. */
-    synchronized void leave() {
+    /**
+     * Hands the request's place to the next waiting lookup, or frees it; whether the queue is idle
+     * now, and retired.
+     */
+    synchronized boolean leave() {
       Lookup next = this.waiting.poll();
       if (next != null) {
         next.turn.complete(LEAD);
-      } else {
-        this.inFlight--;
+        return false;
       }
+      this.inFlight--;
+      this.retired = this.inFlight == 0;
+      return this.retired;
     }
   }
 }

@@ -120,6 +120,9 @@ class ForwardedKeyLookupsTests {
     for (Future<Routed<PeerResponse>> answer : otherAnswers) {
       answers.add(answer.get(1, TimeUnit.MINUTES));
     }
+    await("no destination kept after every answer")
+        .atMost(TIMEOUT)
+        .until(() -> this.lookups.destinations() == 0);
     return answers;
   }
 
