@@ -213,25 +213,25 @@ public final class Fallbacks {
       return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
     }
     String key = pathInView.key();
-    Routed<T> answer;
-    if (key != null) {
-      PeerPath query = PeerPath.of();
-      if (stale != null) {
-        query.param("allowStale", "true").param("maxLag", stale.maxLag());
-      }
-      answer = relayedAs(this.keyLookups.fetch(view.name(), owner, key, query, caller, timeout));
-    } else {
-      PeerPath path = pathInView.get();
-      if (stale != null) {
-        path.param("allowStale", "true").param("maxLag", stale.maxLag());
-      }
-      answer = this.peers.fetch(view.name(), owner, path.toString(), caller, timeout);
-    }
+    Routed<T> answer =
+        (key != null)
+            ? relayedAs(
+                this.keyLookups.fetch(
+                    view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
+            : this.peers.fetch(
+                view.name(), owner, withStale(pathInView.get(), stale).toString(), caller, timeout);
     this.marks.observed(owner.host(), answer);
     if (answer instanceof Routed.Refused<T>) {
       return answer;
     }
     return PeerAnswers.checked(view.name(), owner, answer, stale != null);
+  }
+
+  /** {@code path} with the lag bound of {@code stale}, when given, as query parameters. */
+  private static PeerPath withStale(PeerPath path, @Nullable StaleReads stale) {
+    return (stale != null)
+        ? path.param("allowStale", "true").param("maxLag", stale.maxLag())
+        : path;
   }
 
   /** Another instance's answer or refusal, which carries no value of its own type. */

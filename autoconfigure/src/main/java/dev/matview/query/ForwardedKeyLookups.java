@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,7 +31,8 @@ final class ForwardedKeyLookups {
 
   /**
    * Requests on their way to one instance for one view and caller at once: with one, lookups that
-   * arrive meanwhile gather for the next (two gave batches too small to pay off under load).
+   * arrive meanwhile gather for the next. In row 3 of the benchmarks two gave 0.51 of local lookups
+   * and 2.08 times their CPU, one 0.69 and 1.36 times.
    */
   static final int MAX_REQUESTS_IN_FLIGHT = 1;
 
@@ -199,7 +201,7 @@ final class ForwardedKeyLookups {
   }
 
   private static Routed<PeerResponse> relayed(ForwardedKeys.Answer answer) {
-    Map<String, List<String>> headers = new java.util.LinkedHashMap<>();
+    Map<String, List<String>> headers = new LinkedHashMap<>();
     answer.headers().forEach((name, value) -> headers.put(name, List.of(value)));
     return new Routed.Relayed<>(
         new PeerResponse(answer.status(), headers, answer.body().getBytes(StandardCharsets.UTF_8)));

@@ -340,6 +340,34 @@ class ClusterQueryIntegrationTests {
     assertThat(signed.json().size()).as(signed.describe()).isOne();
   }
 
+  /**
+   * A signed request to the endpoint that answers lookups forwarded together, with a body no
+   * instance sends, is refused with a 400 problem detail, never a 500.
+   */
+  @Test
+  @Order(6)
+  void refusesSignedLookupsForwardedTogetherWhoseBodyIsNotKeys() {
+    Instance instance = this.instances.get(0);
+    PeerRequests peer = instance.context().getBean(PeerRequests.class);
+    String path = "/views/" + PER_SHOP + "/forwarded-keys";
+    for (String body :
+        List.of(
+            "{",
+            "[]",
+            "{\"keys\": null}",
+            "{\"keys\": [1, true, null]}",
+            "{\"keys\": [\"" + "k".repeat(100_000) + "\"]}")) {
+      InstanceClient.Answer refused =
+          instance
+              .http()
+              .postAsPeer(path, body, peer.sign("POST", CONTEXT_PATH + path, body.getBytes(UTF_8)));
+      assertThat(refused.status()).as(refused.describe()).isEqualTo(400);
+      assertThat(refused.json().path("type").asString())
+          .as(refused.describe())
+          .startsWith("https://matview.dev/problems/");
+    }
+  }
+
   /** The requests that other instances' forwarded lookups took together, answered so far. */
   private double forwardedTogether() {
     return this.instances.stream()

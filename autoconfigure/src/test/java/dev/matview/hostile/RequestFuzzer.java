@@ -231,7 +231,7 @@ final class RequestFuzzer {
         "Content-Type", this.random.nextInt(4) == 0 ? pick(CONTENT_TYPES) : "application/json");
     return new FuzzRequest(
         "POST",
-        viewPath() + "/batch" + query(),
+        viewPath() + pick(List.of("/batch", "/forwarded-keys")) + query(),
         headers,
         body(),
         this.random.nextInt(3) == 0,
