@@ -2,15 +2,13 @@ package dev.matview.query;
 
 import dev.matview.peer.ForwardedKeys;
 import dev.matview.peer.PeerPath;
+import dev.matview.query.ForwardedKeyQueue.Lookup;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -39,15 +37,13 @@ final class ForwardedKeyLookups {
   /** The most keys one request carries. */
   static final int MAX_KEYS = 64;
 
-  private static final Object LEAD = new Object();
-
   private static final Object ALONE = new Object();
 
   private final PeerClient peers;
 
   private final ObjectMapper mapper;
 
-  private final Map<Destination, Queue> queues = new ConcurrentHashMap<>();
+  private final Map<Destination, ForwardedKeyQueue> queues = new ConcurrentHashMap<>();
 
   ForwardedKeyLookups(PeerClient peers, ObjectMapper mapper) {
     this.peers = peers;
@@ -69,10 +65,10 @@ final class ForwardedKeyLookups {
     Lookup lookup = new Lookup(owner, rawKey);
     Destination destination =
         new Destination(owner.host(), view, staleQuery.toString(), caller.authorization());
-    Queue queue;
+    ForwardedKeyQueue queue;
     @Nullable Boolean leads;
     do {
-      queue = this.queues.computeIfAbsent(destination, ignored -> new Queue());
+      queue = this.queues.computeIfAbsent(destination, ignored -> new ForwardedKeyQueue());
       leads = queue.enter(lookup);
     } while (leads == null);
     if (!leads) {
@@ -102,23 +98,23 @@ final class ForwardedKeyLookups {
 
   /** How many lookups wait for a request to carry them, over every destination. */
   int waiting() {
-    return this.queues.values().stream().mapToInt(Queue::waiting).sum();
+    return this.queues.values().stream().mapToInt(ForwardedKeyQueue::waiting).sum();
   }
 
   /**
    * Waits until {@code lookup} is answered or leads; one that waited longer than two requests may
    * take goes alone, unless a request already carries it or it already leads.
    */
-  private static Object awaitTurn(Queue queue, Lookup lookup, Duration timeout) {
+  private static Object awaitTurn(ForwardedKeyQueue queue, Lookup lookup, Duration timeout) {
     try {
-      return lookup.turn.get(2 * timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+      return lookup.turn().get(2 * timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
     } catch (TimeoutException ex) {
-      return queue.withdraw(lookup) ? ALONE : lookup.turn.join();
+      return queue.withdraw(lookup) ? ALONE : lookup.turn().join();
     } catch (ExecutionException ex) {
       throw new IllegalStateException("A forwarded lookup's turn failed", ex);
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
-      return queue.withdraw(lookup) ? ALONE : lookup.turn.join();
+      return queue.withdraw(lookup) ? ALONE : lookup.turn().join();
     }
   }
 
@@ -137,7 +133,7 @@ final class ForwardedKeyLookups {
       turns = together(destination, batch, caller, timeout);
     } finally {
       for (int i = 1; i < batch.size(); i++) {
-        batch.get(i).turn.complete(ALONE);
+        batch.get(i).turn().complete(ALONE);
       }
     }
     Object first = turns.get(0);
@@ -187,7 +183,7 @@ final class ForwardedKeyLookups {
       }
     }
     for (int i = 1; i < batch.size(); i++) {
-      batch.get(i).turn.complete(turns.get(i));
+      batch.get(i).turn().complete(turns.get(i));
     }
     return turns;
   }
@@ -220,75 +216,4 @@ final class ForwardedKeyLookups {
    */
   private record Destination(
       HostInfo host, String view, String staleQuery, @Nullable String authorization) {}
-
-  /** One lookup to forward, completed with its answer or told to lead the next request. */
-  private record Lookup(PartitionOwner owner, String rawKey, CompletableFuture<Object> turn) {
-
-    Lookup(PartitionOwner owner, String rawKey) {
-      this(owner, rawKey, new CompletableFuture<>());
-    }
-  }
-
-  /**
-   * The lookups waiting for one destination, and how many requests are on their way there. A queue
-   * that falls idle retires and leaves the map, so that callers' credentials are not kept.
-   */
-  private static final class Queue {
-
-    private final ArrayDeque<Lookup> waiting = new ArrayDeque<>();
-
-    private int inFlight;
-
-    private boolean retired;
-
-    /**
-     * Whether {@code lookup} may send a request at once, else it waits for its turn; {@code null}
-     * when this queue has retired and a new one must be taken.
-     */
-    synchronized @Nullable Boolean enter(Lookup lookup) {
-      if (this.retired) {
-        return null;
-      }
-      if (this.inFlight < MAX_REQUESTS_IN_FLIGHT) {
-        this.inFlight++;
-        return true;
-      }
-      this.waiting.add(lookup);
-      return false;
-    }
-
-    /** {@code first} and the lookups waiting now, as many as one request carries. */
-    synchronized List<Lookup> batch(Lookup first) {
-      List<Lookup> batch = new ArrayList<>(Math.min(MAX_KEYS, this.waiting.size() + 1));
-      batch.add(first);
-      while (batch.size() < MAX_KEYS && !this.waiting.isEmpty()) {
-        batch.add(Objects.requireNonNull(this.waiting.poll()));
-      }
-      return batch;
-    }
-
-    synchronized int waiting() {
-      return this.waiting.size();
-    }
-
-    /** Whether {@code lookup} was still waiting, and now no longer is. */
-    synchronized boolean withdraw(Lookup lookup) {
-      return this.waiting.remove(lookup);
-    }
-
-    /**
-     * Hands the request's place to the next waiting lookup, or frees it; whether the queue is idle
-     * now, and retired.
-     */
-    synchronized boolean leave() {
-      Lookup next = this.waiting.poll();
-      if (next != null) {
-        next.turn.complete(LEAD);
-        return false;
-      }
-      this.inFlight--;
-      this.retired = this.inFlight == 0;
-      return this.retired;
-    }
-  }
 }
