@@ -20,7 +20,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
 /**
  * Row 2: JMH with {@code -prof gc} of the in-process lookup path of a cached key, against a raw
- * {@code ReadOnlyKeyValueStore.get} on the same store.
+ * {@code ReadOnlyKeyValueStore.get} on the same store, and of its routing step, against the
+ * serialization of the key that the step includes.
  */
 public final class LookupPathBenchmark implements Benchmark {
 
@@ -76,6 +77,8 @@ public final class LookupPathBenchmark implements Benchmark {
     }
     RunResult matview = Jmh.find(results, "matview");
     RunResult raw = Jmh.find(results, "raw");
+    RunResult route = Jmh.find(results, "route");
+    RunResult serializeKey = Jmh.find(results, "serializeKey");
     int pointReadKeys = Math.max(flags.integer("point-read-keys", 250_000), 1);
     Map<String, Double> pointReads = pointReads(flags, pointReadKeys, context.dir("point-read"));
     List<Row> rows = new ArrayList<>();
@@ -85,6 +88,23 @@ public final class LookupPathBenchmark implements Benchmark {
     rows.add(
         Row.info(
             2, "bytes allocated per lookup", Jmh.allocated(matview), Jmh.allocated(raw), "B/op"));
+    rows.add(
+        Row.addedAtMost(
+                2,
+                "bytes allocated by the routing step of a local lookup (beside: serializing the key"
+                    + " alone)",
+                Jmh.allocated(route),
+                Jmh.allocated(serializeKey),
+                "B/op",
+                1)
+            .boundedBy("goal: nothing allocated beyond the key's bytes"));
+    rows.add(
+        Row.info(
+            2,
+            "the routing step of a local lookup (beside: serializing the key alone)",
+            Jmh.score(route),
+            Jmh.score(serializeKey),
+            "ns/op"));
     for (String layout : List.of(PointReadJmh.FLUSHED, PointReadJmh.COMPACTED)) {
       rows.add(
           Row.info(
@@ -111,7 +131,9 @@ public final class LookupPathBenchmark implements Benchmark {
   private static Map<String, Double> pointReads(Flags flags, int keys, Path dir) throws Exception {
     Files.createDirectories(dir);
     ChainedOptionsBuilder options =
-        Jmh.options(flags, PointReadJmh.class).param("keys", Integer.toString(keys));
+        Jmh.options(flags, PointReadJmh.class)
+            .param("keys", Integer.toString(keys))
+            .param("settings", PointReadJmh.KAFKA_DEFAULTS, PointReadJmh.BOUNDED);
     if (Jmh.forks(flags) > 0) {
       options.jvmArgsAppend("-Xmx512m", "-Djava.io.tmpdir=" + dir);
     }

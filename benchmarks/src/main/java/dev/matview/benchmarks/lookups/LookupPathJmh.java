@@ -3,8 +3,14 @@ package dev.matview.benchmarks.lookups;
 import dev.matview.benchmarks.Clusters;
 import dev.matview.query.CallerContext;
 import dev.matview.query.KeyAnswer;
+import dev.matview.query.KeyReplicas;
+import dev.matview.query.Placement;
+import dev.matview.query.ReplicaDirectory;
 import dev.matview.query.Routed;
+import dev.matview.query.Routing;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.ViewReplicas;
+import dev.matview.topology.ResolvedView;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.serialization.Serdes;
@@ -25,7 +31,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Row 2's JMH benchmarks: one cached key looked up through Matview's whole in-process path
  * (routing, lag check, store, metrics) and through a raw {@code ReadOnlyKeyValueStore.get} on the
- * same store partition.
+ * same store partition; and the routing step of that lookup alone, beside the serialization of the
+ * key that it includes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,13 +50,33 @@ public class LookupPathJmh {
 
   private final CallerContext caller = CallerContext.direct();
 
+  @SuppressWarnings("NullAway.Init")
+  private Routing routing;
+
+  @SuppressWarnings("NullAway.Init")
+  private ResolvedView<Object, ?, ?> view;
+
+  @SuppressWarnings("NullAway.Init")
+  private String inputTopic;
+
   /** Starts the app in this JVM, once, and opens the key's store partition. */
   @Setup
+  @SuppressWarnings("unchecked")
   public void setUp() {
     var app = InProcessApp.get();
     this.queryService = app.getBean(ViewQueryService.class);
+    this.routing = app.getBean(Routing.class);
+    this.view = (ResolvedView<Object, ?, ?>) this.queryService.view(Clusters.TABLE_VIEW);
     KafkaStreams streams = InProcessApp.streams(app);
-    String storeName = this.queryService.view(Clusters.TABLE_VIEW).storeName();
+    String storeName = this.view.storeName();
+    ViewReplicas replicas = app.getBean(ReplicaDirectory.class).replicas(storeName);
+    if (replicas == null) {
+      throw new IllegalStateException("The replica directory holds no replicas of " + storeName);
+    }
+    this.inputTopic = replicas.inputTopic();
+    if (!(route() instanceof KeyReplicas)) {
+      throw new IllegalStateException("The routing step did not place " + KEY + ": " + route());
+    }
     KeyQueryMetadata metadata =
         streams.queryMetadataForKey(storeName, KEY, Serdes.String().serializer());
     this.store =
@@ -83,5 +110,17 @@ public class LookupPathJmh {
   @Benchmark
   public Object raw() {
     return this.store.get(KEY);
+  }
+
+  /** The routing step of a local lookup: the key serialized, its partition and its replicas. */
+  @Benchmark
+  public Placement route() {
+    return this.routing.placeKey(this.view, KEY);
+  }
+
+  /** The key serialized as the routing step serializes it, alone. */
+  @Benchmark
+  public byte[] serializeKey() {
+    return this.view.keySerde().serializer().serialize(this.inputTopic, KEY);
   }
 }

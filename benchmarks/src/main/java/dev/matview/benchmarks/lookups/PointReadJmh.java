@@ -1,6 +1,7 @@
 package dev.matview.benchmarks.lookups;
 
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
+import dev.matview.rocksdb.RocksDBMemoryLimits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +22,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.HyperClockCache;
+import org.rocksdb.IndexType;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -31,7 +36,8 @@ import org.rocksdb.WriteOptions;
  * What Matview's memory bound costs a point read: RocksDB's read of a random key of a store that
  * holds {@code keys} keys, in the level-0 table files of its first updates or compacted into one
  * run, with the settings Kafka Streams gives every store and with Matview's bound applied over
- * them.
+ * them. The benchmarks run those two; the other settings are experiments over the bound, run by
+ * naming them ({@code -p settings=...}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,6 +49,24 @@ public class PointReadJmh {
 
   /** The settings of {@link BoundedMemoryRocksDBConfigSetter} over Kafka Streams' own. */
   public static final String BOUNDED = "bounded";
+
+  /**
+   * An experiment, not run by the benchmarks: the bound with RocksDB's lock-free HyperClockCache as
+   * this store's block cache instead of the shared LRU cache.
+   */
+  public static final String BOUNDED_HYPER_CLOCK = "bounded-hyper-clock-cache";
+
+  /**
+   * An experiment, not run by the benchmarks: the bound with one index block and one filter block
+   * per table file instead of partitions of each.
+   */
+  public static final String BOUNDED_UNPARTITIONED = "bounded-unpartitioned";
+
+  /**
+   * An experiment, not run by the benchmarks: the bound without filters in the last level, which a
+   * read that finds its key there does not need.
+   */
+  public static final String BOUNDED_FILTERS_FOR_HITS = "bounded-filters-for-hits";
 
   /** Table files as two flushes of updates leave them (level 0). */
   public static final String FLUSHED = "flushed";
@@ -78,6 +102,8 @@ public class PointReadJmh {
 
   private @Nullable BoundedMemoryRocksDBConfigSetter bound;
 
+  private @Nullable Cache experimentCache;
+
   @SuppressWarnings("NullAway.Init")
   private RocksDB db;
 
@@ -94,9 +120,10 @@ public class PointReadJmh {
     this.dir = Files.createTempDirectory("point-read");
     this.kafkaStreams = new KafkaStreamsOptions();
     this.options = this.kafkaStreams.options();
-    if (BOUNDED.equals(this.settings)) {
+    if (this.settings.startsWith(BOUNDED)) {
       this.bound = new BoundedMemoryRocksDBConfigSetter();
       this.bound.setConfig(STORE, this.options, Map.of());
+      applyExperiment();
     } else if (!KAFKA_DEFAULTS.equals(this.settings)) {
       throw new IllegalArgumentException("Unknown settings: " + this.settings);
     }
@@ -124,6 +151,25 @@ public class PointReadJmh {
     }
   }
 
+  private void applyExperiment() {
+    BlockBasedTableConfig table = (BlockBasedTableConfig) this.options.tableFormatConfig();
+    switch (this.settings) {
+      case BOUNDED -> {}
+      case BOUNDED_HYPER_CLOCK -> {
+        this.experimentCache =
+            new HyperClockCache(RocksDBMemoryLimits.DEFAULT_TOTAL_BYTES, 0, -1, false);
+        table.setBlockCache(this.experimentCache);
+      }
+      case BOUNDED_UNPARTITIONED -> {
+        table.setIndexType(IndexType.kBinarySearch);
+        table.setPartitionFilters(false);
+      }
+      case BOUNDED_FILTERS_FOR_HITS -> this.options.setOptimizeFiltersForHits(true);
+      default -> throw new IllegalArgumentException("Unknown settings: " + this.settings);
+    }
+    this.options.setTableFormatConfig(table);
+  }
+
   /** Closes the store and deletes its files. */
   @TearDown
   public void tearDown() throws IOException {
@@ -132,6 +178,9 @@ public class PointReadJmh {
       this.bound.close(STORE, this.options);
     }
     this.kafkaStreams.close();
+    if (this.experimentCache != null) {
+      this.experimentCache.close();
+    }
     try (Stream<Path> files = Files.walk(this.dir)) {
       for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(file);
