@@ -156,7 +156,7 @@ public final class MemoryBenchmark implements Benchmark {
                 "s",
                 CATCH_UP_TOLERANCE)
             .boundedBy(
-                "not slower than without the bound, within the machine's noise; mean of "
+                "goal: not slower than without the bound, within the machine's noise; mean of "
                     + catchUpRuns),
         Row.info(
             7,
