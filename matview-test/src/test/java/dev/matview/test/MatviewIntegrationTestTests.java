@@ -124,6 +124,8 @@ class MatviewIntegrationTestTests {
 
   @Test
   void failsWithTheLastAnswerWhenAViewDoesNotAnswerInTime() {
+    send(Order.of("patience", 1, "1.00", MINUTE));
+    this.views.awaitView("orders-per-customer", "patience", 1L);
     ViewAwaiter impatient = this.views.within(Duration.ofMillis(300));
     assertThatThrownBy(() -> impatient.awaitView("orders-per-customer", "nobody", 1L))
         .isInstanceOf(ConditionTimeoutException.class)
