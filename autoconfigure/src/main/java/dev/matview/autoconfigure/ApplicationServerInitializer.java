@@ -1,6 +1,6 @@
 package dev.matview.autoconfigure;
 
-import dev.matview.query.LocalInstance;
+import dev.matview.query.routing.LocalInstance;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;

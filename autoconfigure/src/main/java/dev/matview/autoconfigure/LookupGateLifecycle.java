@@ -1,6 +1,6 @@
 package dev.matview.autoconfigure;
 
-import dev.matview.query.LookupGate;
+import dev.matview.query.routing.LookupGate;
 import org.springframework.context.SmartLifecycle;
 
 /**

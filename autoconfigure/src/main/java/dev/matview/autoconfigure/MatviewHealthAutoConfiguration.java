@@ -10,7 +10,7 @@ import dev.matview.health.MemoryPressure;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
 import dev.matview.health.TrackedReplicas;
-import dev.matview.query.LocalReplicas;
+import dev.matview.query.local.LocalReplicas;
 import dev.matview.replica.StoreHandles;
 import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.topology.ViewRegistry;

@@ -1,6 +1,6 @@
 package dev.matview.autoconfigure;
 
-import dev.matview.query.ReplicaDirectory;
+import dev.matview.query.routing.ReplicaDirectory;
 import org.apache.kafka.streams.KafkaStreams;
 import org.springframework.core.Ordered;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;

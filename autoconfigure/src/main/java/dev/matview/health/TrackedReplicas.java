@@ -1,7 +1,7 @@
 package dev.matview.health;
 
-import dev.matview.query.LocalReplicas;
-import dev.matview.query.Replica;
+import dev.matview.query.answer.Replica;
+import dev.matview.query.local.LocalReplicas;
 import org.jspecify.annotations.Nullable;
 
 /** Tells the lag of this instance's replicas from what the restore lag tracker saw. */

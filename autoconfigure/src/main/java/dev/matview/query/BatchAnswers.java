@@ -1,6 +1,14 @@
 package dev.matview.query;
 
+import dev.matview.peer.PeerResponse;
+import dev.matview.peer.ProblemTypes;
 import dev.matview.query.ViewBatchService.OwnerKeys;
+import dev.matview.query.answer.BatchItem;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.peer.PeerAnswers;
 import dev.matview.topology.ResolvedView;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,15 @@
 package dev.matview.query;
 
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.KeyItem;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Slice;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.scan.PeerSlices;
+import dev.matview.query.scan.ScanCursors;
+import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
 import java.time.Duration;

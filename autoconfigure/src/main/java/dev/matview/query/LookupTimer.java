@@ -1,5 +1,10 @@
 package dev.matview.query;
 
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.Replica;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.WindowsAnswer;
 import dev.matview.topology.ViewRegistry;
 import java.util.function.Supplier;
 

@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.topology.ResolvedView;
 import java.util.Arrays;
 import org.apache.kafka.common.serialization.Serializer;
@@ -8,18 +9,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * The bounds and page size a scan asks for, read and checked with a 400 that says what is wrong.
  */
-final class ScanBounds {
+public final class ScanBounds {
 
   private final KeyParser keyParser;
 
   private final int maxPageSize;
 
-  ScanBounds(KeyParser keyParser, int maxPageSize) {
+  public ScanBounds(KeyParser keyParser, int maxPageSize) {
     this.keyParser = keyParser;
     this.maxPageSize = maxPageSize;
   }
 
-  int limit(ResolvedView<?, ?, ?> view, int limit) {
+  public int limit(ResolvedView<?, ?, ?> view, int limit) {
     if (limit < 1 || limit > this.maxPageSize) {
       throw new InvalidQueryException(
           view.name(),
@@ -29,7 +30,7 @@ final class ScanBounds {
     return limit;
   }
 
-  <K> @Nullable K key(ResolvedView<K, ?, ?> view, String parameter, @Nullable String raw) {
+  public <K> @Nullable K key(ResolvedView<K, ?, ?> view, String parameter, @Nullable String raw) {
     if (raw == null || raw.isEmpty()) {
       return null;
     }
@@ -45,7 +46,7 @@ final class ScanBounds {
    * Refuses key bounds whose {@code from} sorts after {@code to}: keys are compared as the store
    * orders them, by their serialized bytes, so such a scan could never find a key.
    */
-  static <K> void requireOrdered(
+  public static <K> void requireOrdered(
       ResolvedView<K, ?, ?> view,
       @Nullable String rawFrom,
       @Nullable K from,

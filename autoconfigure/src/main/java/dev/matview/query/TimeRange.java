@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.view.ViewWindow;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,16 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.BatchItem;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.peer.PeerMarks;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,21 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.WindowsAnswer;
+import dev.matview.query.local.LocalReplicas;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.peer.Fallbacks;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.peer.PeerMarks;
+import dev.matview.query.peer.PeerTarget;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.LookupGate;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;

@@ -1,6 +1,22 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.KeyItem;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.ScanPage;
+import dev.matview.query.answer.ScanPosition;
+import dev.matview.query.answer.Slice;
+import dev.matview.query.answer.ViewTimeoutException;
+import dev.matview.query.answer.WindowItem;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.scan.CursorCodec;
+import dev.matview.query.scan.PeerSlices;
+import dev.matview.query.scan.ScanCursor;
+import dev.matview.query.scan.ScanCursors;
+import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package dev.matview.web;
 
-import dev.matview.query.InvalidQueryException;
+import dev.matview.query.answer.InvalidQueryException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.matview.web;
 
 import dev.matview.peer.PeerRequests;
-import dev.matview.query.CallerContext;
-import dev.matview.query.InvalidQueryException;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;

@@ -2,9 +2,9 @@ package dev.matview.web;
 
 import dev.matview.peer.ForwardedKeys;
 import dev.matview.peer.PeerPath;
-import dev.matview.query.CallerContext;
-import dev.matview.query.InvalidQueryException;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

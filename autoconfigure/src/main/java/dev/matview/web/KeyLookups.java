@@ -1,10 +1,10 @@
 package dev.matview.web;
 
-import dev.matview.query.CallerContext;
-import dev.matview.query.KeyAnswer;
-import dev.matview.query.Replica;
-import dev.matview.query.Routed;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.Replica;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.routing.CallerContext;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;

@@ -1,6 +1,6 @@
 package dev.matview.web;
 
-import dev.matview.query.PeerResponse;
+import dev.matview.peer.PeerResponse;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;

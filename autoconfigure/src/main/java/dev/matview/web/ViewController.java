@@ -1,11 +1,11 @@
 package dev.matview.web;
 
-import dev.matview.query.BatchItem;
-import dev.matview.query.Routed;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
-import dev.matview.query.WindowValue;
-import dev.matview.query.WindowsAnswer;
+import dev.matview.query.answer.BatchItem;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.WindowValue;
+import dev.matview.query.answer.WindowsAnswer;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,12 +1,12 @@
 package dev.matview.web;
 
-import dev.matview.query.InvalidQueryException;
-import dev.matview.query.PeerProblemException;
-import dev.matview.query.ProblemTypes;
-import dev.matview.query.Refusal;
+import dev.matview.peer.ProblemTypes;
 import dev.matview.query.UnknownViewException;
-import dev.matview.query.ViewTimeoutException;
-import dev.matview.query.ViewUnavailableException;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.ViewTimeoutException;
+import dev.matview.query.answer.ViewUnavailableException;
+import dev.matview.query.peer.PeerProblemException;
 import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -1,10 +1,10 @@
 package dev.matview.web;
 
-import dev.matview.query.KeyItem;
-import dev.matview.query.PeerSlices;
-import dev.matview.query.ScanPage;
 import dev.matview.query.ViewScanService;
-import dev.matview.query.WindowItem;
+import dev.matview.query.answer.KeyItem;
+import dev.matview.query.answer.ScanPage;
+import dev.matview.query.answer.WindowItem;
+import dev.matview.query.scan.PeerSlices;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;

@@ -9,7 +9,7 @@ import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.metrics.LookupActivity;
-import dev.matview.query.ViewInstances;
+import dev.matview.query.routing.ViewInstances;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;

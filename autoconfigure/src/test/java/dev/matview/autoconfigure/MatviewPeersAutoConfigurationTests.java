@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerTrust;
-import dev.matview.query.PeerClient;
+import dev.matview.query.peer.PeerClient;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;

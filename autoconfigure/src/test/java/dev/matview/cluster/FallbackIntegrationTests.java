@@ -3,12 +3,12 @@ package dev.matview.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.matview.query.InstanceMemory;
-import dev.matview.query.KeyReplicas;
-import dev.matview.query.PartitionOwner;
 import dev.matview.query.RebalancingDirectory;
-import dev.matview.query.ReplicaDirectory;
-import dev.matview.query.Routing;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.routing.InstanceMemory;
+import dev.matview.query.routing.ReplicaDirectory;
+import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.MaterializedView;

@@ -2,8 +2,8 @@ package dev.matview.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.matview.query.LocalReplicas;
-import dev.matview.query.Replica;
+import dev.matview.query.answer.Replica;
+import dev.matview.query.local.LocalReplicas;
 import java.time.Duration;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.processor.TaskId;

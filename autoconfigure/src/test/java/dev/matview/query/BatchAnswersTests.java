@@ -2,6 +2,12 @@ package dev.matview.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.peer.PeerResponse;
+import dev.matview.query.answer.BatchItem;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;

@@ -3,6 +3,17 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.peer.TestPeers;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Replica;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.local.LocalReplicas;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.StaleReads;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.RecordRules;
 import dev.matview.topology.ViewRegistry;

@@ -1,5 +1,7 @@
 package dev.matview.query;
 
+import dev.matview.query.routing.DirectorySource;
+import dev.matview.query.routing.ReplicaDirectory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

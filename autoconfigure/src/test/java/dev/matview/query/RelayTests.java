@@ -2,7 +2,25 @@ package dev.matview.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.peer.PeerResponse;
 import dev.matview.peer.TestPeers;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Placement;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ViewUnavailableException;
+import dev.matview.query.local.LocalReplicas;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.peer.Fallbacks;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.peer.PeerMarks;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.LookupGate;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
@@ -158,12 +176,7 @@ class RelayTests {
     @Override
     public <K> Placement placeKey(ResolvedView<K, ?, ?> view, K key) {
       return new Refusal(
-          Refusal.Reason.OWNER_UNKNOWN,
-          view.name(),
-          key,
-          null,
-          UNKNOWN,
-          StreamsRouting.REBALANCE_RETRY);
+          Refusal.Reason.OWNER_UNKNOWN, view.name(), key, null, UNKNOWN, Refusal.REBALANCE_RETRY);
     }
 
     @Override
@@ -193,7 +206,7 @@ class RelayTests {
 
     private static ViewUnavailableException unknown(ResolvedView<?, ?, ?> view) {
       return new ViewUnavailableException(
-          view.name(), null, null, UNKNOWN, StreamsRouting.REBALANCE_RETRY);
+          view.name(), null, null, UNKNOWN, Refusal.REBALANCE_RETRY);
     }
   }
 }

@@ -3,6 +3,19 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.peer.TestPeers;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Replica;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.local.LocalReplicas;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
@@ -23,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * When the active replica cannot answer, a standby may, if stale reads are allowed and its lag is
  * within the bound; the active is always asked first, and standbys are asked to check their lag.
  */
-class StaleReadTests {
+public class StaleReadTests {
 
   private static final String STANDBY_ANSWER = "{\"key\":\"k-1\",\"value\":41}";
 
@@ -130,7 +143,7 @@ class StaleReadTests {
     assertThat(refusal.partition()).isEqualTo(2);
   }
 
-  static Refusal refusal(Routed<?> routed) {
+  public static Refusal refusal(Routed<?> routed) {
     assertThat(routed).isInstanceOf(Routed.Refused.class);
     return ((Routed.Refused<?>) routed).refusal();
   }
@@ -177,7 +190,7 @@ class StaleReadTests {
   record Event(String id) {}
 
   /** The same replicas for every key; an owner on this instance's address is local. */
-  record FixedReplicas(KeyReplicas replicas, LocalInstance self) implements Routing {
+  public record FixedReplicas(KeyReplicas replicas, LocalInstance self) implements Routing {
 
     @Override
     public <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key) {

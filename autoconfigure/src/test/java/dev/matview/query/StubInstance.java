@@ -1,6 +1,7 @@
 package dev.matview.query;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.matview.query.answer.PartitionOwner;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * Another instance, stubbed with the JDK's HTTP server: it records what it is asked and answers
  * with a set status, headers and body, or hangs until closed.
  */
-final class StubInstance implements AutoCloseable {
+public final class StubInstance implements AutoCloseable {
 
   private final HttpServer server;
 
@@ -43,7 +44,7 @@ final class StubInstance implements AutoCloseable {
 
   private volatile boolean droppingPosts;
 
-  StubInstance() {
+  public StubInstance() {
     try {
       this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     } catch (IOException ex) {
@@ -86,7 +87,7 @@ final class StubInstance implements AutoCloseable {
   }
 
   /** Answers every request with {@code status}, {@code headers} and {@code body}. */
-  StubInstance answering(int status, Map<String, String> headers, String body) {
+  public StubInstance answering(int status, Map<String, String> headers, String body) {
     this.status = status;
     this.headers = headers;
     this.body = body;
@@ -94,43 +95,43 @@ final class StubInstance implements AutoCloseable {
   }
 
   /** Answers every POST with {@code status} and {@code body}, and other requests as before. */
-  StubInstance answeringPosts(int status, String body) {
+  public StubInstance answeringPosts(int status, String body) {
     this.postBody = body;
     this.postStatus = status;
     return this;
   }
 
   /** Closes the connection of every POST without an answer. */
-  StubInstance closingPostsWithoutAnswer() {
+  public StubInstance closingPostsWithoutAnswer() {
     this.droppingPosts = true;
     return this;
   }
 
   /** Answers the requests held by {@link #hanging()}, and every later one at once. */
-  void release() {
+  public void release() {
     this.hanging = false;
     this.release.countDown();
   }
 
   /** Never answers, until closed. */
-  StubInstance hanging() {
+  public StubInstance hanging() {
     this.hanging = true;
     return this;
   }
 
   /** Closes the connection of every request without an answer. */
-  StubInstance closingWithoutAnswer() {
+  public StubInstance closingWithoutAnswer() {
     this.dropping = true;
     return this;
   }
 
   /** The requests received: path, forwarded marker, authorization and signature of each. */
-  List<Map<String, String>> received() {
+  public List<Map<String, String>> received() {
     return this.received;
   }
 
   /** This instance as the owner of {@code partition}. */
-  PartitionOwner owner(int partition) {
+  public PartitionOwner owner(int partition) {
     return new PartitionOwner(
         partition, new HostInfo("127.0.0.1", this.server.getAddress().getPort()));
   }

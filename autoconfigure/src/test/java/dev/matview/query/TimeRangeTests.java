@@ -3,6 +3,7 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.view.ViewWindow;
 import java.time.Clock;
 import java.time.Duration;

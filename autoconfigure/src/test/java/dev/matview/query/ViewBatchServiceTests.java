@@ -3,6 +3,16 @@ package dev.matview.query;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.matview.peer.TestPeers;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.peer.PeerMarks;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.InstanceMemory;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.ReplicaDirectory;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StreamsRouting;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.view.Views;

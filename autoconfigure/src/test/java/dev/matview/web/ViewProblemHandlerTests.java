@@ -2,11 +2,11 @@ package dev.matview.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.matview.query.PeerProblemException;
-import dev.matview.query.PeerResponse;
-import dev.matview.query.Refusal;
-import dev.matview.query.ViewTimeoutException;
-import dev.matview.query.ViewUnavailableException;
+import dev.matview.peer.PeerResponse;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.ViewTimeoutException;
+import dev.matview.query.answer.ViewUnavailableException;
+import dev.matview.query.peer.PeerProblemException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.matview.test;
 
-import dev.matview.query.CallerContext;
-import dev.matview.query.Routed;
 import dev.matview.query.ViewQueryService;
-import dev.matview.query.ViewUnavailableException;
-import dev.matview.query.WindowValue;
-import dev.matview.query.WindowsAnswer;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ViewUnavailableException;
+import dev.matview.query.answer.WindowValue;
+import dev.matview.query.answer.WindowsAnswer;
+import dev.matview.query.routing.CallerContext;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.matview.benchmarks.directory;
 
-import dev.matview.query.KeyReplicas;
-import dev.matview.query.ViewReplicas;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.routing.ViewReplicas;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;

@@ -1,15 +1,15 @@
 package dev.matview.benchmarks.lookups;
 
 import dev.matview.benchmarks.Clusters;
-import dev.matview.query.CallerContext;
-import dev.matview.query.KeyAnswer;
-import dev.matview.query.KeyReplicas;
-import dev.matview.query.Placement;
-import dev.matview.query.ReplicaDirectory;
-import dev.matview.query.Routed;
-import dev.matview.query.Routing;
 import dev.matview.query.ViewQueryService;
-import dev.matview.query.ViewReplicas;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.Placement;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.ReplicaDirectory;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.ViewReplicas;
 import dev.matview.topology.ResolvedView;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;

@@ -1,9 +1,0 @@
-package dev.matview.query;
-
-/**
- * One key of a view and its value.
- *
- * @param key the key
- * @param value its value
- */
-public record KeyItem(Object key, Object value) {}

@@ -1,0 +1,94 @@
+package dev.matview.query.answer;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Why no replica answered a lookup, as a value in the way of Kafka Streams' IQv2 {@code
+ * FailureReason}: the reason, the view, key and partition concerned, a detail for the caller that
+ * names no internal host, and when to ask again.
+ *
+ * @param reason why
+ * @param view the view asked
+ * @param key the key asked, if any
+ * @param partition the key's partition, if known
+ * @param detail what the caller is told
+ * @param retryAfter how long the caller should wait before it asks again
+ */
+public record Refusal(
+    Reason reason,
+    String view,
+    @Nullable Object key,
+    @Nullable Integer partition,
+    String detail,
+    Duration retryAfter)
+    implements Placement {
+
+  /** How long a caller waits before it asks again while the instances rebalance. */
+  public static final Duration REBALANCE_RETRY = Duration.ofSeconds(1);
+
+  /** Why a replica, or every replica, refused. */
+  public enum Reason {
+    /** This instance is shutting down. */
+    SHUTTING_DOWN(503),
+    /** Kafka Streams is not running here, or not yet. */
+    NOT_RUNNING(503),
+    /** Not every partition has a known owner while the instances rebalance. */
+    OWNER_UNKNOWN(503),
+    /** The replica asked cannot answer now: restoring, lagging beyond the bound, or moved. */
+    UNAVAILABLE(503),
+    /** Another instance refused the connection or failed to answer; or is marked down. */
+    UNREACHABLE(503),
+    /** Another instance did not answer in time. */
+    TIMEOUT(504),
+    /** A store, a serde or another instance failed in a way Matview does not foresee. */
+    FAILED(500);
+
+    private final int status;
+
+    Reason(int status) {
+      this.status = status;
+    }
+
+    /** The HTTP status that tells this reason. */
+    public int status() {
+      return this.status;
+    }
+  }
+
+  /** The refusal that {@code ex} tells, from a part of Matview that still throws. */
+  public static Refusal of(ViewUnavailableException ex) {
+    return new Refusal(
+        Reason.UNAVAILABLE,
+        ex.getView(),
+        ex.getKey(),
+        ex.getPartition(),
+        String.valueOf(ex.getMessage()),
+        ex.getRetryAfter());
+  }
+
+  /**
+   * A refusal of another instance, holding {@code owner}'s partition, that {@code which} describes
+   * without naming it.
+   */
+  public static Refusal ofPeer(Reason reason, String view, PartitionOwner owner, String which) {
+    return new Refusal(
+        reason,
+        view,
+        null,
+        owner.partition(),
+        "Partition "
+            + owner.partition()
+            + " of view '"
+            + view
+            + "' is owned by another instance, which "
+            + which,
+        REBALANCE_RETRY);
+  }
+
+  /** The exception that tells this refusal, for the services that answer by throwing. */
+  public RuntimeException toException() {
+    return new ViewUnavailableException(
+        this.view, this.key, this.partition, this.detail, this.retryAfter);
+  }
+}

@@ -1,0 +1,36 @@
+package dev.matview.query.answer;
+
+import dev.matview.peer.PeerResponse;
+
+/**
+ * An answer given by this instance, the answer of another instance to pass on as it is, or a
+ * refusal: every outcome of a lookup that is not a bug or bad input, as a value.
+ *
+ * @param <T> the type of a local answer
+ */
+public sealed interface Routed<T> {
+
+  /**
+   * This instance answered.
+   *
+   * @param answer the answer
+   * @param <T> its type
+   */
+  record Local<T>(T answer) implements Routed<T> {}
+
+  /**
+   * The owning instance answered; its status, headers and body are passed on unchanged.
+   *
+   * @param response the owner's answer
+   * @param <T> the type a local answer would have had
+   */
+  record Relayed<T>(PeerResponse response) implements Routed<T> {}
+
+  /**
+   * No replica answered.
+   *
+   * @param refusal why, and when to ask again
+   * @param <T> the type a local answer would have had
+   */
+  record Refused<T>(Refusal refusal) implements Routed<T> {}
+}

@@ -1,0 +1,262 @@
+package dev.matview.query.peer;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.peer.PeerResponse;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Placement;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ViewUnavailableException;
+import dev.matview.query.local.LocalRead;
+import dev.matview.query.local.LocalReads;
+import dev.matview.query.local.LocalReplicas;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.LookupGate;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
+import dev.matview.topology.ResolvedView;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Chooses the replica that answers a key lookup. The active replica first, here or on its instance;
+ * when it refuses and the caller allows stale reads, at once: this instance's own replica, then the
+ * standbys on other instances, then, while the instances rebalance, the instance that held the
+ * active replica before; each only within the caller's lag bound. While this instance cannot place
+ * the key at all, {@link Relays} asks another instance to route it. Instances that refused a
+ * connection or did not answer in time are skipped while {@link PeerMarks} says they are down.
+ * Every outcome is a value; nothing here signals a refusal by throwing.
+ */
+public final class Fallbacks {
+
+  private final Routing routing;
+
+  private final LocalReads local;
+
+  private final PeerClient peers;
+
+  private final StaleReads staleReads;
+
+  private final PeerMarks marks;
+
+  private final LookupGate gate;
+
+  private final Relays relays;
+
+  private final ForwardedKeyLookups keyLookups;
+
+  /**
+   * Fallbacks that find replicas through {@code routing}, read this instance's with {@code
+   * localStores} (judged by {@code localReplicas}), reach others with {@code peers} unless {@code
+   * marks} says they are down, allow stale reads as {@code staleReads} says, and refuse at once
+   * while {@code gate} is closed.
+   */
+  public Fallbacks(
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
+      LocalInstance localInstance,
+      LocalReplicas localReplicas,
+      StaleReads staleReads,
+      PeerMarks marks,
+      LookupGate gate) {
+    this.routing = routing;
+    this.local = new LocalReads(localStores, localInstance, localReplicas);
+    this.peers = peers;
+    this.staleReads = staleReads;
+    this.marks = marks;
+    this.gate = gate;
+    this.relays = new Relays(routing, peers, marks);
+    this.keyLookups = new ForwardedKeyLookups(peers, JsonMapper.builder().build());
+  }
+
+  /** Whether lookups are refused because this instance shuts down. */
+  public LookupGate gate() {
+    return this.gate;
+  }
+
+  /** Answers a lookup of {@code key} from the first replica that can, or says why none could. */
+  public <K, T> Routed<T> route(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read) {
+    if (this.gate.isClosed()) {
+      return new Routed.Refused<>(this.gate.refusal(view.name(), key));
+    }
+    Placement placement = this.routing.placeKey(view, key);
+    if (placement instanceof Refusal refusal) {
+      return Relays.applies(refusal, caller)
+          ? this.relays.relay(view, caller, pathInView, refusal)
+          : new Routed.Refused<>(refusal);
+    }
+    return fromReplicas(
+        view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout());
+  }
+
+  /**
+   * Reads one partition whose replicas are {@code replicas}, such as a scan's slice of it, from the
+   * first replica that can, as {@link #route} reads a key's, asking another instance for at most
+   * {@code timeout}.
+   */
+  public <T> Routed<T> routePartition(
+      ResolvedView<?, ?, ?> view,
+      KeyReplicas replicas,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      Duration timeout) {
+    if (this.gate.isClosed()) {
+      return new Routed.Refused<>(this.gate.refusal(view.name(), null));
+    }
+    return fromReplicas(view, null, replicas, caller, pathInView, read, timeout);
+  }
+
+  private <T> Routed<T> fromReplicas(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      KeyReplicas replicas,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      Duration timeout) {
+    StaleReads stale = this.staleReads.forCaller(caller);
+    PartitionOwner active = replicas.active();
+    Routed<T> answer;
+    if (this.routing.isLocal(active)) {
+      answer = this.local.active(view, key, active.partition(), stale, read);
+    } else if (caller.forwarded()) {
+      answer =
+          new Routed.Refused<>(
+              Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active)));
+    } else {
+      answer = forward(view, active, pathInView, caller, stale.enabled() ? stale : null, timeout);
+    }
+    if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
+      return answer;
+    }
+    return fromOthers(
+        view, key, replicas, caller, stale, pathInView, read, refused.refusal(), timeout);
+  }
+
+  private <T> Routed<T> fromOthers(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      KeyReplicas replicas,
+      CallerContext caller,
+      StaleReads stale,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      Refusal activeRefusal,
+      Duration timeout) {
+    List<String> refusals = new ArrayList<>();
+    List<PartitionOwner> remote = new ArrayList<>(replicas.standbys().size() + 1);
+    boolean localNamed = false;
+    for (PartitionOwner standby : replicas.standbys()) {
+      if (this.routing.isLocal(standby)) {
+        localNamed = true;
+      } else {
+        remote.add(standby);
+      }
+    }
+    PartitionOwner previous = replicas.previousActive();
+    if (previous != null && this.routing.isLocal(previous)) {
+      localNamed = true;
+    } else if (previous != null) {
+      remote.add(previous);
+    }
+    if (!this.routing.isLocal(replicas.active())) {
+      Routed<T> answer =
+          this.local.replica(view, key, replicas.partition(), localNamed, stale, read, refusals);
+      if (answer != null) {
+        return answer;
+      }
+    }
+    for (PartitionOwner other : caller.forwarded() ? List.<PartitionOwner>of() : remote) {
+      Routed<T> answer = forward(view, other, pathInView, caller, stale, timeout);
+      if (answer instanceof Routed.Refused<T> refused) {
+        refusals.add("a replica on another instance: " + refused.refusal().detail());
+      } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
+        return answer;
+      } else {
+        refusals.add(
+            "a replica on another instance answered "
+                + ((Routed.Relayed<T>) answer).response().status());
+      }
+    }
+    return new Routed.Refused<>(
+        new Refusal(
+            activeRefusal.reason() == Refusal.Reason.FAILED
+                ? Refusal.Reason.FAILED
+                : Refusal.Reason.UNAVAILABLE,
+            view.name(),
+            key,
+            replicas.partition(),
+            "The active replica of partition "
+                + replicas.partition()
+                + " of view '"
+                + view.name()
+                + "' cannot answer ("
+                + activeRefusal.detail()
+                + ") and no other replica within "
+                + stale.maxLag()
+                + " offsets could"
+                + (refusals.isEmpty() ? " (there is none)" : ": " + String.join("; ", refusals)),
+            activeRefusal.retryAfter()));
+  }
+
+  /**
+   * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given, unless it is
+   * marked down; marks it down when it refuses the connection or does not answer in time. An error
+   * it answers without a problem detail, or any 5xx while stale reads may try another replica,
+   * comes back as a refusal.
+   */
+  private <T> Routed<T> forward(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      PeerTarget pathInView,
+      CallerContext caller,
+      @Nullable StaleReads stale,
+      Duration timeout) {
+    if (this.marks.isDown(owner.host())) {
+      return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
+    }
+    String key = pathInView.key();
+    Routed<T> answer =
+        (key != null)
+            ? relayedAs(
+                this.keyLookups.fetch(
+                    view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
+            : this.peers.fetch(
+                view.name(), owner, withStale(pathInView.get(), stale).toString(), caller, timeout);
+    this.marks.observed(owner.host(), answer);
+    if (answer instanceof Routed.Refused<T>) {
+      return answer;
+    }
+    return PeerAnswers.checked(view.name(), owner, answer, stale != null);
+  }
+
+  /** {@code path} with the lag bound of {@code stale}, when given, as query parameters. */
+  private static PeerPath withStale(PeerPath path, @Nullable StaleReads stale) {
+    return (stale != null)
+        ? path.param("allowStale", "true").param("maxLag", stale.maxLag())
+        : path;
+  }
+
+  /** Another instance's answer or refusal, which carries no value of its own type. */
+  @SuppressWarnings("unchecked")
+  private static <T> Routed<T> relayedAs(Routed<PeerResponse> answer) {
+    return (Routed<T>) (Routed<?>) answer;
+  }
+
+  private static boolean answeredLookup(PeerResponse response) {
+    return response.isSuccess() || response.status() == 404;
+  }
+}

@@ -1,0 +1,264 @@
+package dev.matview.query.peer;
+
+import dev.matview.peer.PeerRequests;
+import dev.matview.peer.PeerResponse;
+import dev.matview.peer.http.PeerHttpClient;
+import dev.matview.peer.http.PeerHttpResponse;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ViewTimeoutException;
+import dev.matview.query.routing.CallerContext;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Forwards lookups to the instance that owns a partition, over kept-alive connections made by one
+ * client created once, with the forwarded marker and a signature made with the instances' shared
+ * secret. The caller's credentials go along only over TLS or on a network said to be trusted.
+ * Failures are told without naming the other instance, which is logged instead.
+ */
+public final class PeerClient implements AutoCloseable {
+
+  /** Marks a request that another instance forwarded; it is never forwarded again. */
+  public static final String FORWARDED_HEADER = PeerRequests.FORWARDED_HEADER;
+
+  private static final Duration RETRY = Refusal.REBALANCE_RETRY;
+
+  private static final String ACCEPT = "application/json, application/problem+json";
+
+  /** The most batch requests sent at once; more wait by running on the caller's thread. */
+  private static final int MAX_CONCURRENT_POSTS = 64;
+
+  private final PeerHttpClient client;
+
+  private final ExecutorService posts;
+
+  private final PeerRequests requests;
+
+  private final boolean sendsCredentials;
+
+  private final String basePath;
+
+  private final Duration timeout;
+
+  /**
+   * A client that reaches other instances at {@code basePath} (the servlet context path and the
+   * lookups' base path, without a trailing slash) over {@code https} when {@code sslContext} is
+   * given, else {@code http}, giving each request at most {@code timeout} and signing it with
+   * {@code requests}; the caller's {@code Authorization} header goes along over {@code https}, or
+   * over {@code http} when {@code trustedNetwork}.
+   */
+  public PeerClient(
+      String basePath,
+      Duration timeout,
+      @Nullable SSLContext sslContext,
+      PeerRequests requests,
+      boolean trustedNetwork) {
+    this.client = new PeerHttpClient(sslContext, timeout);
+    this.posts = postThreads();
+    this.basePath = basePath;
+    this.timeout = timeout;
+    this.requests = requests;
+    this.sendsCredentials = sslContext != null || trustedNetwork;
+  }
+
+  /** How long a forwarded request may take. */
+  public Duration timeout() {
+    return this.timeout;
+  }
+
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} and waits for the answer on the
+   * calling thread, so that no other thread has to complete it; fails with {@link
+   * ViewUnavailableException} when the owner cannot be reached and {@link ViewTimeoutException}
+   * when it does not answer within {@code timeout}.
+   */
+  public PeerResponse get(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      CallerContext caller,
+      Duration timeout) {
+    Routed<PeerResponse> answer = fetch(view, owner, pathAndQuery, caller, timeout);
+    if (answer instanceof Routed.Refused<PeerResponse> refused) {
+      throw PeerFailures.thrown(owner, refused.refusal());
+    }
+    return ((Routed.Relayed<PeerResponse>) answer).response();
+  }
+
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} to be answered there, as {@link
+   * #get} does, and tells a failure to reach it as a refusal: {@link Refusal.Reason#UNREACHABLE}
+   * when it refused the connection or could not be connected to, {@link Refusal.Reason#TIMEOUT}
+   * when it did not answer within {@code timeout}, {@link Refusal.Reason#UNAVAILABLE} when it
+   * failed otherwise.
+   */
+  public <T> Routed<T> fetch(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      CallerContext caller,
+      Duration timeout) {
+    return exchange(
+        view,
+        owner.host(),
+        owner.partition(),
+        PeerRequests.FORWARDED,
+        pathAndQuery,
+        null,
+        caller,
+        timeout,
+        (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
+  }
+
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there as a client's
+   * lookup would be, for a lookup that this instance cannot place; failures come back as refusals,
+   * as from {@link #fetch}.
+   */
+  public <T> Routed<T> relay(
+      String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
+    return exchange(
+        view,
+        host,
+        null,
+        PeerRequests.RELAYED,
+        pathAndQuery,
+        null,
+        caller,
+        timeout,
+        (failure) -> PeerFailures.ofRelay(view, host, failure, timeout));
+  }
+
+  /**
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, whose answer or
+   * failure to answer comes back as {@link #fetch}'s does, without waiting for it.
+   */
+  public <T> CompletableFuture<Routed<T>> post(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      byte[] json,
+      CallerContext caller,
+      Duration timeout) {
+    return CompletableFuture.supplyAsync(
+        () ->
+            exchange(
+                view,
+                owner.host(),
+                owner.partition(),
+                PeerRequests.FORWARDED,
+                pathAndQuery,
+                json,
+                caller,
+                timeout,
+                (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout)),
+        this.posts);
+  }
+
+  /**
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host} as a forwarded
+   * request, on the calling thread; a failure to reach it comes back as {@code failed} tells it.
+   */
+  Routed<PeerResponse> postForwarded(
+      String view,
+      HostInfo host,
+      String pathAndQuery,
+      byte[] json,
+      CallerContext caller,
+      Duration timeout,
+      Function<Exception, Refusal> failed) {
+    return exchange(
+        view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
+  }
+
+  /** Closes the kept-alive connections and the threads that send batches. */
+  @Override
+  public void close() {
+    this.posts.shutdownNow();
+    this.client.close();
+  }
+
+  /**
+   * Sends a request signed for {@code basePath + pathAndQuery} to {@code host}, carrying {@code
+   * marker}: a GET, or a POST of {@code body} when it is given.
+   */
+  private <T> Routed<T> exchange(
+      String view,
+      HostInfo host,
+      @Nullable Integer partition,
+      String marker,
+      String pathAndQuery,
+      byte @Nullable [] body,
+      CallerContext caller,
+      Duration timeout,
+      Function<Exception, Refusal> failed) {
+    String method = body != null ? "POST" : "GET";
+    String target = this.basePath + pathAndQuery;
+    String signature = this.requests.sign(method, target, body);
+    if (signature == null) {
+      return new Routed.Refused<>(
+          new Refusal(
+              Refusal.Reason.UNAVAILABLE,
+              view,
+              null,
+              partition,
+              "This instance has not agreed on a secret with the other instances yet, so it"
+                  + " cannot ask them",
+              RETRY));
+    }
+    Map<String, String> headers = new LinkedHashMap<>(8);
+    headers.put(FORWARDED_HEADER, marker);
+    headers.put(PeerRequests.SIGNATURE_HEADER, signature);
+    headers.put("Accept", ACCEPT);
+    if (body != null) {
+      headers.put("Content-Type", "application/json");
+    }
+    String authorization = caller.authorization();
+    if (authorization != null && this.sendsCredentials) {
+      headers.put("Authorization", authorization);
+    }
+    try {
+      PeerHttpResponse response =
+          this.client.exchange(host.host(), host.port(), method, target, headers, body, timeout);
+      PeerResponse answer =
+          new PeerResponse(response.status(), response.headers(), response.body());
+      if (answer.status() == 404 && !answer.namesMatviewProblem()) {
+        return new Routed.Refused<>(PeerFailures.notServedAt(view, host, partition, target));
+      }
+      return new Routed.Relayed<>(answer);
+    } catch (IOException ex) {
+      return new Routed.Refused<>(failed.apply(ex));
+    }
+  }
+
+  /** Daemon threads that send batch requests, as many at once as {@link #MAX_CONCURRENT_POSTS}. */
+  private static ExecutorService postThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        0,
+        MAX_CONCURRENT_POSTS,
+        30,
+        TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
+        (task) -> {
+          Thread thread = new Thread(task, "matview-peer-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        },
+        new ThreadPoolExecutor.CallerRunsPolicy());
+  }
+}

@@ -1,0 +1,133 @@
+package dev.matview.query.peer;
+
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.ViewTimeoutException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Tells what went wrong with a request to another instance as a {@link Refusal} that does not name
+ * the instance, and logs the instance instead.
+ */
+public final class PeerFailures {
+
+  private static final Log logger = LogFactory.getLog(PeerFailures.class);
+
+  private static final Duration RETRY = Refusal.REBALANCE_RETRY;
+
+  private PeerFailures() {}
+
+  /**
+   * The refusal that a {@code failure} of a request to {@code owner} of a partition of {@code view}
+   * tells: a failure to connect, a timeout or another I/O failure.
+   */
+  static Refusal ofOwner(String view, PartitionOwner owner, Exception failure, Duration timeout) {
+    Outcome outcome = Outcome.of(failure, timeout);
+    warn(owner, view, outcome.what() + " (" + failure + ")");
+    String owned =
+        "Partition " + owner.partition() + " of view '" + view + "' is owned by another instance";
+    return new Refusal(
+        outcome.reason(),
+        view,
+        null,
+        owner.partition(),
+        owned + ", which " + outcome.what(),
+        RETRY);
+  }
+
+  /**
+   * The refusal that a {@code failure} of a request to {@code host}, asked to route a lookup of
+   * {@code view} that this instance cannot place, tells.
+   */
+  static Refusal ofRelay(String view, HostInfo host, Exception failure, Duration timeout) {
+    Outcome outcome = Outcome.of(failure, timeout);
+    logger.warn(
+        "The instance "
+            + address(host)
+            + ", asked to route a lookup of view '"
+            + view
+            + "', "
+            + outcome.what()
+            + " ("
+            + failure
+            + ")");
+    return new Refusal(
+        outcome.reason(),
+        view,
+        null,
+        null,
+        "Another instance, asked to route this lookup, " + outcome.what(),
+        RETRY);
+  }
+
+  /**
+   * The refusal of a 404 from {@code host} that is no answer of Matview's: the other instance does
+   * not serve the lookups at {@code target}, the path this instance serves them at.
+   */
+  static Refusal notServedAt(
+      String view, HostInfo host, @Nullable Integer partition, String target) {
+    logger.warn(
+        "The instance "
+            + address(host)
+            + " answered 404 to "
+            + target
+            + " without a problem detail of Matview's: it does not serve the lookups at that path."
+            + " Give every instance of the application the same server.servlet.context-path and"
+            + " matview.web.base-path");
+    return new Refusal(
+        Refusal.Reason.FAILED,
+        view,
+        null,
+        partition,
+        "Another instance does not serve the lookups at the path this instance forwarded to: every"
+            + " instance of the application must serve them under the same"
+            + " server.servlet.context-path and matview.web.base-path (logged by this instance)",
+        RETRY);
+  }
+
+  private static String address(HostInfo host) {
+    return host.host() + ":" + host.port();
+  }
+
+  /** The exception that tells {@code refusal} of {@code owner} to code that still throws. */
+  public static RuntimeException thrown(PartitionOwner owner, Refusal refusal) {
+    return refusal.reason() == Refusal.Reason.TIMEOUT
+        ? new ViewTimeoutException(
+            refusal.view(), owner.partition(), owner.describe(), refusal.detail())
+        : refusal.toException();
+  }
+
+  /** Logs at WARN what went wrong with {@code owner} of a partition of {@code view}. */
+  public static void warn(PartitionOwner owner, String view, String what) {
+    logger.warn(
+        "The owner "
+            + owner.describe()
+            + " of partition "
+            + owner.partition()
+            + " of view '"
+            + view
+            + "' "
+            + what);
+  }
+
+  /** The reason a failure tells, and how it reads after "which" or "the instance". */
+  private record Outcome(Refusal.Reason reason, String what) {
+
+    static Outcome of(Exception failure, Duration timeout) {
+      if (failure instanceof ConnectException) {
+        return new Outcome(Refusal.Reason.UNREACHABLE, "cannot be reached");
+      }
+      if (failure instanceof SocketTimeoutException) {
+        return new Outcome(
+            Refusal.Reason.TIMEOUT, "did not answer within " + timeout.toMillis() + " ms");
+      }
+      return new Outcome(Refusal.Reason.UNAVAILABLE, "failed to answer");
+    }
+  }
+}

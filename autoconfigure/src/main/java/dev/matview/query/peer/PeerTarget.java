@@ -1,0 +1,33 @@
+package dev.matview.query.peer;
+
+import dev.matview.peer.PeerPath;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a lookup asks another instance for: its path within the view and, for a lookup of one key of
+ * a table view, that key as the path carries it, so that such lookups can travel together.
+ */
+@FunctionalInterface
+public interface PeerTarget extends Supplier<PeerPath> {
+
+  /** The key of a lookup of one key of a table view, or {@code null} for any other read. */
+  default @Nullable String key() {
+    return null;
+  }
+
+  /** The lookup of {@code rawKey} in table view {@code view}. */
+  static PeerTarget ofKey(String view, String rawKey) {
+    return new PeerTarget() {
+      @Override
+      public PeerPath get() {
+        return PeerPath.of(view, "keys", rawKey);
+      }
+
+      @Override
+      public String key() {
+        return rawKey;
+      }
+    };
+  }
+}

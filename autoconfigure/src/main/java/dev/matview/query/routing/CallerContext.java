@@ -1,0 +1,47 @@
+package dev.matview.query.routing;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a lookup request carries that matters for routing it.
+ *
+ * @param forwarded whether another instance forwarded the request, which may then only be answered
+ *     locally
+ * @param authorization the caller's {@code Authorization} header, passed on when forwarding
+ * @param allowStale whether a standby or restoring replica may answer, or {@code null} for the
+ *     configured default
+ * @param maxLag most changelog offsets such a replica may lag, or {@code null} for the default
+ * @param relayed whether another instance that could not route the request asked this one to, which
+ *     may then not ask a third
+ */
+public record CallerContext(
+    boolean forwarded,
+    @Nullable String authorization,
+    @Nullable Boolean allowStale,
+    @Nullable Long maxLag,
+    boolean relayed) {
+
+  /** A request that no instance relayed. */
+  public CallerContext(
+      boolean forwarded,
+      @Nullable String authorization,
+      @Nullable Boolean allowStale,
+      @Nullable Long maxLag) {
+    this(forwarded, authorization, allowStale, maxLag, false);
+  }
+
+  /** A request without stale-read options of its own. */
+  public CallerContext(boolean forwarded, @Nullable String authorization) {
+    this(forwarded, authorization, null, null, false);
+  }
+
+  /** Whether this instance may ask another to route the request: neither forwarded nor relayed. */
+  public boolean mayRelay() {
+    return !this.forwarded && !this.relayed;
+  }
+
+  /** A request made directly by a client, without credentials. */
+  public static CallerContext direct() {
+    return new CallerContext(false, null);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.matview.query.scan;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ScanPosition;
+import dev.matview.query.answer.Slice;
+import dev.matview.query.peer.Fallbacks;
+import dev.matview.query.peer.PeerFailures;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.Routing;
+import dev.matview.topology.ResolvedView;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads one partition's slice of a scan from the replica that can serve it, with the {@link
+ * Fallbacks} of a key lookup: the active replica, here or on its instance, then, when the caller
+ * allows stale reads, this instance's replica and the standbys on other instances, each within the
+ * caller's lag bound, skipping instances marked down.
+ */
+public final class ScanSlices {
+
+  private final Routing routing;
+
+  private final Fallbacks fallbacks;
+
+  private final PeerSlices slices;
+
+  public ScanSlices(Routing routing, Fallbacks fallbacks, PeerSlices slices) {
+    this.routing = routing;
+    this.fallbacks = fallbacks;
+    this.slices = slices;
+  }
+
+  /**
+   * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},
+   * within {@code bounds}, read here by {@code local} or asked of another instance for at most
+   * {@code timeout}.
+   *
+   * @throws ViewUnavailableException when no replica could serve the slice
+   * @throws ViewTimeoutException when the one asked last did not answer in time
+   */
+  public <T> Slice<T> read(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      PeerSlices.Kind<T> kind,
+      Consumer<PeerPath> bounds,
+      @Nullable ScanPosition after,
+      int limit,
+      CallerContext caller,
+      Duration timeout,
+      LocalSlice<T> local) {
+    Routed<Slice<T>> routed =
+        this.fallbacks.routePartition(
+            view,
+            this.routing.replicasOf(view, owner),
+            caller,
+            () -> this.slices.path(view, owner.partition(), kind, bounds, after, limit),
+            (partition, replica, exact) -> local.read(partition, after, limit, exact),
+            timeout);
+    if (routed instanceof Routed.Local<Slice<T>> here) {
+      return here.answer();
+    }
+    if (routed instanceof Routed.Relayed<Slice<T>> relayed) {
+      return this.slices.read(view, owner, kind, relayed.response());
+    }
+    throw PeerFailures.thrown(owner, ((Routed.Refused<Slice<T>>) routed).refusal());
+  }
+
+  /**
+   * Reads one partition's slice on this instance.
+   *
+   * @param <T> the item type
+   */
+  @FunctionalInterface
+  public interface LocalSlice<T> {
+
+    /**
+     * Up to {@code limit} items of {@code partition} after {@code after}; only from a replica Kafka
+     * Streams runs as active when {@code exact}, else from this instance's replica whatever its
+     * state.
+     */
+    Slice<T> read(int partition, @Nullable ScanPosition after, int limit, boolean exact);
+  }
+}
