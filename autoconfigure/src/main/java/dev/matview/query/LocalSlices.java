@@ -3,7 +3,10 @@ package dev.matview.query;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.Slice;
+import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
@@ -15,6 +18,7 @@ import dev.matview.view.ViewWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,7 +63,7 @@ public final class LocalSlices {
    * This instance's slice of one partition's keys, from its active replica, or from any replica it
    * holds within the lag bound when {@code caller} allows stale reads.
    */
-  public PeerSlices.SliceBody<KeyItem> keys(
+  public Routed<PeerSlices.SliceBody<KeyItem>> keys(
       String viewName,
       int partition,
       @Nullable String from,
@@ -67,12 +71,17 @@ public final class LocalSlices {
       @Nullable String after,
       int limit,
       CallerContext caller) {
-    ResolvedView<?, ?, ?> view = this.views.table(viewName, "view", ViewScanService.SCAN_WINDOWS);
-    return this.slices.keysBody(
-        viewName, localKeySliceOf(view, partition, from, to, after, limit, caller));
+    try {
+      ResolvedView<?, ?, ?> view = this.views.table(viewName, "view", ViewScanService.SCAN_WINDOWS);
+      return body(
+          localKeySliceOf(view, partition, from, to, after, limit, caller),
+          (slice) -> this.slices.keysBody(viewName, slice));
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
+    }
   }
 
-  private <K> Slice<KeyItem> localKeySliceOf(
+  private <K> Routed<Slice<KeyItem>> localKeySliceOf(
       ResolvedView<K, ?, ?> view,
       int partition,
       @Nullable String from,
@@ -98,7 +107,22 @@ public final class LocalSlices {
    * This instance's slice of one partition's windows, from its active replica, or from any replica
    * it holds within the lag bound when {@code caller} allows stale reads.
    */
-  public PeerSlices.SliceBody<PeerSlices.PeerWindow> windows(
+  public Routed<PeerSlices.SliceBody<PeerSlices.PeerWindow>> windows(
+      String viewName,
+      int partition,
+      Instant from,
+      Instant to,
+      @Nullable String after,
+      int limit,
+      CallerContext caller) {
+    try {
+      return windowsOf(viewName, partition, from, to, after, limit, caller);
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
+    }
+  }
+
+  private Routed<PeerSlices.SliceBody<PeerSlices.PeerWindow>> windowsOf(
       String viewName,
       int partition,
       Instant from,
@@ -109,8 +133,7 @@ public final class LocalSlices {
     ResolvedView<?, ?, ?> view = this.views.view(viewName);
     ViewWindow window = ViewQueryService.windowOf(view, ViewScanService.SCAN_KEYS);
     TimeRange range = TimeRange.exactly(viewName, from, to);
-    return this.slices.windowsBody(
-        viewName,
+    return body(
         here(
             view,
             partition,
@@ -127,14 +150,23 @@ public final class LocalSlices {
                     range.to(),
                     position,
                     sliceLimit,
-                    exact)));
+                    exact)),
+        (slice) -> this.slices.windowsBody(viewName, slice));
+  }
+
+  /** The body of a slice read here, or why it could not be read. */
+  private static <T, B> Routed<B> body(Routed<Slice<T>> read, Function<Slice<T>, B> body) {
+    if (read instanceof Routed.Local<Slice<T>> here) {
+      return new Routed.Local<>(body.apply(here.answer()));
+    }
+    return ViewScanService.passedOn(read);
   }
 
   /**
    * The slice {@code local} reads of {@code partition}, which must be one of the view's, for a
    * request another instance forwarded: it is never sent on, so no peer timeout applies.
    */
-  private <T> Slice<T> here(
+  private <T> Routed<Slice<T>> here(
       ResolvedView<?, ?, ?> view,
       int partition,
       PeerSlices.Kind<T> kind,

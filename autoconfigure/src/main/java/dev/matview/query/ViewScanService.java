@@ -3,10 +3,12 @@ package dev.matview.query;
 import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPage;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
-import dev.matview.query.answer.ViewTimeoutException;
+import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.PeerClient;
@@ -102,19 +104,26 @@ public final class ViewScanService {
     return this.maxPageSize;
   }
 
-  /** A page of the keys of a table view within the optional key bounds [from, to]. */
-  public ScanPage<KeyItem> keys(
+  /**
+   * A page of the keys of a table view within the optional key bounds [from, to]; an owner's
+   * problem detail to pass on; or why no replica of a partition could serve its part of the page.
+   */
+  public Routed<ScanPage<KeyItem>> keys(
       String viewName,
       @Nullable String from,
       @Nullable String to,
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    ResolvedView<?, ?, ?> view = table(viewName);
-    return keysOf(view, from, to, limit, cursor, caller);
+    try {
+      ResolvedView<?, ?, ?> view = table(viewName);
+      return keysOf(view, from, to, limit, cursor, caller);
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
+    }
   }
 
-  private <K> ScanPage<KeyItem> keysOf(
+  private <K> Routed<ScanPage<KeyItem>> keysOf(
       ResolvedView<K, ?, ?> view,
       @Nullable String from,
       @Nullable String to,
@@ -138,8 +147,25 @@ public final class ViewScanService {
             this.localStores.keys(view, partition, fromKey, toKey, after, sliceLimit, exact));
   }
 
-  /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
-  public ScanPage<WindowItem> windows(
+  /**
+   * A page of the windows of a windowed or session view whose start lies in [from, to]; an owner's
+   * problem detail to pass on; or why no replica of a partition could serve its part of the page.
+   */
+  public Routed<ScanPage<WindowItem>> windows(
+      String viewName,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller) {
+    try {
+      return windowsOf(viewName, from, to, limit, cursor, caller);
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
+    }
+  }
+
+  private Routed<ScanPage<WindowItem>> windowsOf(
       String viewName,
       @Nullable Instant from,
       @Nullable Instant to,
@@ -174,7 +200,7 @@ public final class ViewScanService {
                 view, window, partition, start, stop, after, sliceLimit, exact));
   }
 
-  private <T> ScanPage<T> scan(
+  private <T> Routed<ScanPage<T>> scan(
       ResolvedView<?, ?, ?> view,
       List<PartitionOwner> owners,
       ScanCursor cursor,
@@ -189,52 +215,62 @@ public final class ViewScanService {
     for (int partition = cursor.partition(); partition < owners.size(); partition++) {
       ScanPosition after = partition == cursor.partition() ? cursor.after() : null;
       PartitionOwner owner = owners.get(partition);
-      Slice<T> slice =
+      Duration remaining = remaining(deadline);
+      if (remaining == null) {
+        return new Routed.Refused<>(outOfTime(view, owner));
+      }
+      Routed<Slice<T>> read =
           this.slices.read(
-              view,
-              owner,
-              kind,
-              query,
-              after,
-              limit - items.size(),
-              caller,
-              remaining(view, owner, deadline),
-              local);
+              view, owner, kind, query, after, limit - items.size(), caller, remaining, local);
+      if (!(read instanceof Routed.Local<Slice<T>> here)) {
+        return passedOn(read);
+      }
+      Slice<T> slice = here.answer();
       items.addAll(slice.items());
       if (items.size() >= limit) {
         ScanCursor next = ScanCursors.next(cursor, partition, owners.size(), slice);
-        return new ScanPage<>(items, next != null ? this.scanCursors.encode(view, next) : null);
+        return new Routed.Local<>(
+            new ScanPage<>(items, next != null ? this.scanCursors.encode(view, next) : null));
       }
     }
-    return new ScanPage<>(items, null);
+    return new Routed.Local<>(new ScanPage<>(items, null));
   }
 
-  private Duration remaining(ResolvedView<?, ?, ?> view, PartitionOwner owner, Instant deadline) {
+  /** A refusal or an owner's problem, which carries no page. */
+  @SuppressWarnings("unchecked")
+  static <T> Routed<T> passedOn(Routed<?> notLocal) {
+    return (Routed<T>) notLocal;
+  }
+
+  private @Nullable Duration remaining(Instant deadline) {
     Duration remaining = Duration.between(this.clock.instant(), deadline);
-    if (remaining.isNegative() || remaining.isZero()) {
-      if (logger.isDebugEnabled()) {
-        logger.debug(
-            "A scan of view '"
-                + view.name()
-                + "' ran out of time before partition "
-                + owner.partition()
-                + " on "
-                + owner.describe()
-                + " answered");
-      }
-      throw new ViewTimeoutException(
-          view.name(),
-          owner.partition(),
-          owner.describe(),
-          "The scan of view '"
+    return (remaining.isNegative() || remaining.isZero()) ? null : remaining;
+  }
+
+  private Refusal outOfTime(ResolvedView<?, ?, ?> view, PartitionOwner owner) {
+    if (logger.isDebugEnabled()) {
+      logger.debug(
+          "A scan of view '"
               + view.name()
-              + "' ran out of its "
-              + this.peers.timeout().toMillis()
-              + " ms before partition "
+              + "' ran out of time before partition "
               + owner.partition()
-              + " answered; ask for a smaller page");
+              + " on "
+              + owner.describe()
+              + " answered");
     }
-    return remaining;
+    return new Refusal(
+        Refusal.Reason.TIMEOUT,
+        view.name(),
+        null,
+        owner.partition(),
+        "The scan of view '"
+            + view.name()
+            + "' ran out of its "
+            + this.peers.timeout().toMillis()
+            + " ms before partition "
+            + owner.partition()
+            + " answered; ask for a smaller page",
+        Refusal.REBALANCE_RETRY);
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {

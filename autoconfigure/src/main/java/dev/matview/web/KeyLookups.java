@@ -28,7 +28,7 @@ final class KeyLookups {
       return Relay.of(relayed.response());
     }
     if (routed instanceof Routed.Refused<KeyAnswer> refused) {
-      return ViewProblemHandler.refused(refused.refusal());
+      return Refusals.problem(refused.refusal());
     }
     KeyAnswer answer = ((Routed.Local<KeyAnswer>) routed).answer();
     if (answer.value() == null) {

@@ -108,7 +108,7 @@ public class ViewController {
       return Relay.of(relayed.response());
     }
     if (routed instanceof Routed.Refused<WindowsAnswer> refused) {
-      return ViewProblemHandler.refused(refused.refusal());
+      return Refusals.problem(refused.refusal());
     }
     WindowsAnswer answer = ((Routed.Local<WindowsAnswer>) routed).answer();
     return KeyLookups.withReplica(HttpStatus.OK, answer.replica())
@@ -129,7 +129,7 @@ public class ViewController {
     Routed<List<BatchItem>> routed =
         this.batchService.lookup(view, keys, Callers.from(request, view));
     if (routed instanceof Routed.Refused<List<BatchItem>> refused) {
-      return ViewProblemHandler.refused(refused.refusal());
+      return Refusals.problem(refused.refusal());
     }
     return ResponseEntity.ok(new BatchAnswer(((Routed.Local<List<BatchItem>>) routed).answer()));
   }

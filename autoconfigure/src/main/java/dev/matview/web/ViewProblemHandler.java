@@ -4,17 +4,13 @@ import dev.matview.peer.ProblemTypes;
 import dev.matview.query.UnknownViewException;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Refusal;
-import dev.matview.query.answer.ViewTimeoutException;
 import dev.matview.query.answer.ViewUnavailableException;
-import dev.matview.query.peer.PeerProblemException;
-import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -101,96 +97,7 @@ public class ViewProblemHandler {
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unavailable(ViewUnavailableException ex) {
-    debug("View unavailable", ex.getMessage());
-    return unavailable(
-        ex.getView(), ex.getKey(), ex.getPartition(), ex.getMessage(), ex.getRetryAfter());
-  }
-
-  @ExceptionHandler
-  ResponseEntity<ProblemDetail> timeout(ViewTimeoutException ex) {
-    debug("Owner did not answer in time", ex.getMessage());
-    return timeout(ex.getView(), ex.getPartition(), ex.getMessage());
-  }
-
-  /**
-   * The answer to a lookup that no replica answered: 503 with {@code Retry-After} when none may
-   * answer now, 504 when the owner did not answer in time, 500 saying what failed when a store, a
-   * serde or another instance failed. Typed {@code application/problem+json} here, as the lookup
-   * mappings produce JSON.
-   */
-  static ResponseEntity<ProblemDetail> refused(Refusal refusal) {
-    ResponseEntity<ProblemDetail> answer = answerTo(refusal);
-    return ResponseEntity.status(answer.getStatusCode())
-        .headers(answer.getHeaders())
-        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-        .body(answer.getBody());
-  }
-
-  private static ResponseEntity<ProblemDetail> answerTo(Refusal refusal) {
-    debug("Lookup refused (" + refusal.reason() + ")", refusal.detail());
-    if (refusal.reason() == Refusal.Reason.TIMEOUT) {
-      return timeout(refusal.view(), refusal.partition(), refusal.detail());
-    }
-    if (refusal.reason() == Refusal.Reason.FAILED) {
-      ProblemDetail problem =
-          ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, refusal.detail());
-      problem.setType(ProblemTypes.of("lookup-failed"));
-      problem.setTitle("Lookup failed");
-      problem.setProperty("view", refusal.view());
-      if (refusal.partition() != null) {
-        problem.setProperty("partition", refusal.partition());
-      }
-      return respond(problem);
-    }
-    return unavailable(
-        refusal.view(), refusal.key(), refusal.partition(), refusal.detail(), refusal.retryAfter());
-  }
-
-  private static ResponseEntity<ProblemDetail> unavailable(
-      String view,
-      @Nullable Object key,
-      @Nullable Integer partition,
-      @Nullable String detail,
-      Duration retryAfter) {
-    ProblemDetail problem =
-        ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, detail);
-    problem.setType(ProblemTypes.of("view-unavailable"));
-    problem.setTitle("View unavailable");
-    long retryAfterSeconds = Math.max(1, retryAfter.toSeconds());
-    problem.setProperty("view", view);
-    if (key != null) {
-      problem.setProperty("key", key);
-    }
-    if (partition != null) {
-      problem.setProperty("partition", partition);
-    }
-    problem.setProperty("retryAfterSeconds", retryAfterSeconds);
-    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-        .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
-        .body(problem);
-  }
-
-  private static ResponseEntity<ProblemDetail> timeout(
-      String view, @Nullable Integer partition, @Nullable String detail) {
-    ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.GATEWAY_TIMEOUT, detail);
-    problem.setType(ProblemTypes.of("owner-timeout"));
-    problem.setTitle("Owner did not answer in time");
-    problem.setProperty("view", view);
-    if (partition != null) {
-      problem.setProperty("partition", partition);
-    }
-    return respond(problem);
-  }
-
-  private static void debug(String title, @Nullable String detail) {
-    if (logger.isDebugEnabled()) {
-      logger.debug(title + ": " + detail);
-    }
-  }
-
-  @ExceptionHandler
-  ResponseEntity<byte[]> relayed(PeerProblemException ex) {
-    return Relay.of(ex.getResponse());
+    return Refusals.problem(Refusal.of(ex));
   }
 
   @ExceptionHandler
@@ -291,7 +198,9 @@ public class ViewProblemHandler {
 
   private static ProblemDetail problem(
       HttpStatus status, String type, String title, RuntimeException ex) {
-    debug(title, ex.getMessage());
+    if (logger.isDebugEnabled()) {
+      logger.debug(title + ": " + ex.getMessage());
+    }
     ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, ex.getMessage());
     problem.setType(ProblemTypes.of(type));
     problem.setTitle(title);

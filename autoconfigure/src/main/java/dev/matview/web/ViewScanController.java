@@ -1,14 +1,11 @@
 package dev.matview.web;
 
 import dev.matview.query.ViewScanService;
-import dev.matview.query.answer.KeyItem;
-import dev.matview.query.answer.ScanPage;
-import dev.matview.query.answer.WindowItem;
-import dev.matview.query.scan.PeerSlices;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -33,33 +30,42 @@ public class ViewScanController {
 
   /** A page of the keys of a table view, optionally within key bounds [from, to]. */
   @GetMapping(path = "/{view}/keys", produces = MediaType.APPLICATION_JSON_VALUE)
-  public ScanPage<KeyItem> keys(
+  public ResponseEntity<?> keys(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
       HttpServletRequest request) {
-    return this.scanService.keys(
-        view, from, to, RequestParameters.limit(view, limit), cursor, Callers.from(request, view));
+    return Refusals.respond(
+        this.scanService.keys(
+            view,
+            from,
+            to,
+            RequestParameters.limit(view, limit),
+            cursor,
+            Callers.from(request, view)),
+        ResponseEntity::ok);
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
   @GetMapping(path = "/{view}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
-  public ScanPage<WindowItem> windows(
+  public ResponseEntity<?> windows(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
       HttpServletRequest request) {
-    return this.scanService.windows(
-        view,
-        RequestParameters.instant(view, "from", from),
-        RequestParameters.instant(view, "to", to),
-        RequestParameters.limit(view, limit),
-        cursor,
-        Callers.from(request, view));
+    return Refusals.respond(
+        this.scanService.windows(
+            view,
+            RequestParameters.instant(view, "from", from),
+            RequestParameters.instant(view, "to", to),
+            RequestParameters.limit(view, limit),
+            cursor,
+            Callers.from(request, view)),
+        ResponseEntity::ok);
   }
 
   /**
@@ -69,7 +75,7 @@ public class ViewScanController {
   @GetMapping(
       path = "/{view}/partitions/{partition}/keys",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public PeerSlices.SliceBody<KeyItem> keySlice(
+  public ResponseEntity<?> keySlice(
       @PathVariable String view,
       @PathVariable int partition,
       @RequestParam(required = false) @Nullable String from,
@@ -79,16 +85,18 @@ public class ViewScanController {
       @RequestHeader HttpHeaders headers,
       HttpServletRequest request) {
     Callers.requirePeer(view, headers);
-    return this.scanService
-        .localSlices()
-        .keys(
-            view,
-            partition,
-            from,
-            to,
-            after,
-            RequestParameters.limit(view, limit),
-            Callers.from(request, view));
+    return Refusals.respond(
+        this.scanService
+            .localSlices()
+            .keys(
+                view,
+                partition,
+                from,
+                to,
+                after,
+                RequestParameters.limit(view, limit),
+                Callers.from(request, view)),
+        ResponseEntity::ok);
   }
 
   /**
@@ -98,7 +106,7 @@ public class ViewScanController {
   @GetMapping(
       path = "/{view}/partitions/{partition}/windows",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public PeerSlices.SliceBody<PeerSlices.PeerWindow> windowSlice(
+  public ResponseEntity<?> windowSlice(
       @PathVariable String view,
       @PathVariable int partition,
       @RequestParam(required = false) @Nullable String from,
@@ -108,15 +116,17 @@ public class ViewScanController {
       @RequestHeader HttpHeaders headers,
       HttpServletRequest request) {
     Callers.requirePeer(view, headers);
-    return this.scanService
-        .localSlices()
-        .windows(
-            view,
-            partition,
-            RequestParameters.requiredInstant(view, "from", from),
-            RequestParameters.requiredInstant(view, "to", to),
-            after,
-            RequestParameters.limit(view, limit),
-            Callers.from(request, view));
+    return Refusals.respond(
+        this.scanService
+            .localSlices()
+            .windows(
+                view,
+                partition,
+                RequestParameters.requiredInstant(view, "from", from),
+                RequestParameters.requiredInstant(view, "to", to),
+                after,
+                RequestParameters.limit(view, limit),
+                Callers.from(request, view)),
+        ResponseEntity::ok);
   }
 }

@@ -2,7 +2,6 @@ package dev.matview.query;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.matview.peer.PeerResponse;
 import dev.matview.peer.ProblemTypes;
@@ -12,7 +11,6 @@ import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
-import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.routing.CallerContext;
@@ -206,11 +204,12 @@ class ForwardingTests {
   void saysTheInstancesDoNotShareASecretWhenTheOwnerRefusesASliceRequest() {
     this.owner.answering(403, Map.of(), "{\"status\":403}");
     ViewScanService scans = scans();
-    assertThatExceptionOfType(ViewUnavailableException.class)
-        .isThrownBy(() -> scans.keys("counts", null, null, 10, null, CallerContext.direct()))
-        .withMessageContaining("do not share one secret")
-        .withMessageContaining("matview.peers.secret")
-        .withMessageNotContaining("127.0.0.1");
+    Routed<?> answer = scans.keys("counts", null, null, 10, null, CallerContext.direct());
+    assertThat(answer).isInstanceOf(Routed.Refused.class);
+    assertThat(((Routed.Refused<?>) answer).refusal().detail())
+        .contains("do not share one secret")
+        .contains("matview.peers.secret")
+        .doesNotContain("127.0.0.1");
     assertThat(this.owner.received().get(0).get("path"))
         .isEqualTo("/views/counts/partitions/3/keys?limit=10");
   }
@@ -223,15 +222,13 @@ class ForwardingTests {
         "{\"items\":[{\"key\":\"k-1\",\"start\":\"2026-03-01T10:00:00Z\",\"end\":60000,"
             + "\"value\":1}],\"last\":null,\"exhausted\":true}");
     Instant from = Instant.parse("2026-03-01T10:00:00Z");
-    assertThatExceptionOfType(ViewUnavailableException.class)
-        .isThrownBy(
-            () ->
-                scans()
-                    .windows(
-                        "per-minute", from, from.plusSeconds(60), 10, null, CallerContext.direct()))
-        .withMessageContaining("sent a slice that cannot be read")
-        .withMessageContaining("start")
-        .withMessageNotContaining("127.0.0.1");
+    Routed<?> answer =
+        scans().windows("per-minute", from, from.plusSeconds(60), 10, null, CallerContext.direct());
+    assertThat(answer).isInstanceOf(Routed.Refused.class);
+    assertThat(((Routed.Refused<?>) answer).refusal().detail())
+        .contains("sent a slice that cannot be read")
+        .contains("start")
+        .doesNotContain("127.0.0.1");
   }
 
   private ViewScanService scans() {

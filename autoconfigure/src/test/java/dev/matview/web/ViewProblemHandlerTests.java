@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.peer.PeerResponse;
 import dev.matview.query.answer.Refusal;
-import dev.matview.query.answer.ViewTimeoutException;
+import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ViewUnavailableException;
-import dev.matview.query.peer.PeerProblemException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +24,8 @@ class ViewProblemHandlerTests {
   @Test
   void answersGatewayTimeoutNamingViewAndPartitionButNotTheOwner() {
     ResponseEntity<ProblemDetail> answer =
-        this.handler.timeout(new ViewTimeoutException("orders", 2, "host-b:8080", "too slow"));
+        Refusals.problem(
+            new Refusal(Refusal.Reason.TIMEOUT, "orders", null, 2, "too slow", Duration.ZERO));
     assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
     assertThat(answer.getBody().getProperties())
         .containsEntry("view", "orders")
@@ -47,7 +47,7 @@ class ViewProblemHandlerTests {
   @Test
   void answersARefusalAsTheExceptionsOfTheSameKindWereAnswered() {
     ResponseEntity<ProblemDetail> refused =
-        ViewProblemHandler.refused(
+        Refusals.problem(
             new Refusal(
                 Refusal.Reason.UNAVAILABLE, "orders", "k", 1, "restoring", Duration.ofSeconds(7)));
     ResponseEntity<ProblemDetail> thrown =
@@ -58,19 +58,17 @@ class ViewProblemHandlerTests {
     assertThat(refused.getHeaders().getContentType()).hasToString("application/problem+json");
     assertThat(refused.getBody()).isEqualTo(thrown.getBody());
     ResponseEntity<ProblemDetail> late =
-        ViewProblemHandler.refused(
+        Refusals.problem(
             new Refusal(Refusal.Reason.TIMEOUT, "orders", null, 2, "too slow", Duration.ZERO));
-    assertThat(late.getBody())
-        .isEqualTo(
-            this.handler
-                .timeout(new ViewTimeoutException("orders", 2, "host-b:8080", "too slow"))
-                .getBody());
+    assertThat(late.getStatusCode()).isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
+    assertThat(late.getBody().getType().toString()).endsWith("/owner-timeout");
+    assertThat(late.getHeaders().getFirst("Retry-After")).isNull();
   }
 
   @Test
   void answersAFailureOfAStoreWith500SayingWhatFailed() {
     ResponseEntity<ProblemDetail> answer =
-        ViewProblemHandler.refused(
+        Refusals.problem(
             new Refusal(
                 Refusal.Reason.FAILED,
                 "orders",
@@ -123,10 +121,28 @@ class ViewProblemHandlerTests {
   void passesOnTheOwnersProblemAsItCame() {
     byte[] body = "{\"status\":404}".getBytes(StandardCharsets.UTF_8);
     Map<String, List<String>> headers = Map.of("Content-Type", List.of("application/problem+json"));
-    ResponseEntity<byte[]> answer =
-        this.handler.relayed(new PeerProblemException(new PeerResponse(404, headers, body)));
+    ResponseEntity<?> answer =
+        Refusals.respond(
+            new Routed.Relayed<String>(new PeerResponse(404, headers, body)),
+            (local) -> ResponseEntity.ok(local));
     assertThat(answer.getStatusCode().value()).isEqualTo(404);
     assertThat(answer.getHeaders().getFirst("Content-Type")).isEqualTo("application/problem+json");
     assertThat(answer.getBody()).isEqualTo(body);
+  }
+
+  @Test
+  void answersEveryReasonForShuttingDownOrMovingPartitionsWith503AndRetryAfter() {
+    for (Refusal.Reason reason :
+        List.of(
+            Refusal.Reason.SHUTTING_DOWN,
+            Refusal.Reason.NOT_RUNNING,
+            Refusal.Reason.OWNER_UNKNOWN,
+            Refusal.Reason.UNAVAILABLE,
+            Refusal.Reason.UNREACHABLE)) {
+      ResponseEntity<ProblemDetail> answer =
+          Refusals.problem(new Refusal(reason, "orders", "k", 0, "not now", Duration.ofSeconds(2)));
+      assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+      assertThat(answer.getHeaders().getFirst("Retry-After")).isEqualTo("2");
+    }
   }
 }

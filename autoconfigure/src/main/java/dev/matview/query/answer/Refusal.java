@@ -30,30 +30,19 @@ public record Refusal(
   /** Why a replica, or every replica, refused. */
   public enum Reason {
     /** This instance is shutting down. */
-    SHUTTING_DOWN(503),
+    SHUTTING_DOWN,
     /** Kafka Streams is not running here, or not yet. */
-    NOT_RUNNING(503),
+    NOT_RUNNING,
     /** Not every partition has a known owner while the instances rebalance. */
-    OWNER_UNKNOWN(503),
+    OWNER_UNKNOWN,
     /** The replica asked cannot answer now: restoring, lagging beyond the bound, or moved. */
-    UNAVAILABLE(503),
+    UNAVAILABLE,
     /** Another instance refused the connection or failed to answer; or is marked down. */
-    UNREACHABLE(503),
+    UNREACHABLE,
     /** Another instance did not answer in time. */
-    TIMEOUT(504),
+    TIMEOUT,
     /** A store, a serde or another instance failed in a way Matview does not foresee. */
-    FAILED(500);
-
-    private final int status;
-
-    Reason(int status) {
-      this.status = status;
-    }
-
-    /** The HTTP status that tells this reason. */
-    public int status() {
-      return this.status;
-    }
+    FAILED
   }
 
   /** The refusal that {@code ex} tells, from a part of Matview that still throws. */

@@ -7,7 +7,6 @@ import dev.matview.peer.http.PeerHttpResponse;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
-import dev.matview.query.answer.ViewTimeoutException;
 import dev.matview.query.routing.CallerContext;
 import java.io.IOException;
 import java.time.Duration;
@@ -78,25 +77,6 @@ public final class PeerClient implements AutoCloseable {
   /** How long a forwarded request may take. */
   public Duration timeout() {
     return this.timeout;
-  }
-
-  /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner} and waits for the answer on the
-   * calling thread, so that no other thread has to complete it; fails with {@link
-   * ViewUnavailableException} when the owner cannot be reached and {@link ViewTimeoutException}
-   * when it does not answer within {@code timeout}.
-   */
-  public PeerResponse get(
-      String view,
-      PartitionOwner owner,
-      String pathAndQuery,
-      CallerContext caller,
-      Duration timeout) {
-    Routed<PeerResponse> answer = fetch(view, owner, pathAndQuery, caller, timeout);
-    if (answer instanceof Routed.Refused<PeerResponse> refused) {
-      throw PeerFailures.thrown(owner, refused.refusal());
-    }
-    return ((Routed.Relayed<PeerResponse>) answer).response();
   }
 
   /**

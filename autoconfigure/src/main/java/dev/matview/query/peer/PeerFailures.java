@@ -2,7 +2,6 @@ package dev.matview.query.peer;
 
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
-import dev.matview.query.answer.ViewTimeoutException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -93,14 +92,6 @@ public final class PeerFailures {
 
   private static String address(HostInfo host) {
     return host.host() + ":" + host.port();
-  }
-
-  /** The exception that tells {@code refusal} of {@code owner} to code that still throws. */
-  public static RuntimeException thrown(PartitionOwner owner, Refusal refusal) {
-    return refusal.reason() == Refusal.Reason.TIMEOUT
-        ? new ViewTimeoutException(
-            refusal.view(), owner.partition(), owner.describe(), refusal.detail())
-        : refusal.toException();
   }
 
   /** Logs at WARN what went wrong with {@code owner} of a partition of {@code view}. */

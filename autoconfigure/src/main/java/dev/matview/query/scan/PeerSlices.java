@@ -5,12 +5,11 @@ import dev.matview.peer.PeerResponse;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
-import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.peer.PeerFailures;
-import dev.matview.query.peer.PeerProblemException;
 import dev.matview.topology.ResolvedView;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,8 +109,11 @@ public final class PeerSlices {
         "after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
   }
 
-  /** The slice of {@code kind} in {@code owner}'s answer to a request for one. */
-  <T> Slice<T> read(
+  /**
+   * The slice of {@code kind} in {@code owner}'s answer to a request for one; the owner's problem
+   * detail to pass on as it is when it refused; or a refusal when the answer cannot be read.
+   */
+  <T> Routed<Slice<T>> read(
       ResolvedView<?, ?, ?> view, PartitionOwner owner, Kind<T> kind, PeerResponse response) {
     if (response.status() == 403) {
       PeerFailures.warn(
@@ -119,14 +121,14 @@ public final class PeerSlices {
           view.name(),
           "refused this instance's signed request: the two do not share one secret;"
               + " give every instance the same matview.peers.secret");
-      throw unreadable(
+      return unreadable(
           view,
           owner,
           "refused this instance's request: the instances do not share one secret, so give every"
               + " instance the same matview.peers.secret");
     }
     if (!response.isSuccess()) {
-      throw new PeerProblemException(response);
+      return new Routed.Relayed<>(response);
     }
     try {
       JsonNode body = this.mapper.readTree(response.body());
@@ -135,24 +137,27 @@ public final class PeerSlices {
         items.add(kind.reader().apply(item));
       }
       JsonNode last = body.path("last");
-      return new Slice<>(
-          items,
-          last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
-          body.path("exhausted").asBoolean());
+      return new Routed.Local<>(
+          new Slice<>(
+              items,
+              last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
+              body.path("exhausted").asBoolean()));
     } catch (JacksonException | IllegalArgumentException ex) {
       PeerFailures.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
-      throw unreadable(view, owner, "sent a slice that cannot be read: " + ex.getMessage());
+      return unreadable(view, owner, "sent a slice that cannot be read: " + ex.getMessage());
     }
   }
 
-  private static ViewUnavailableException unreadable(
+  private static <T> Routed<T> unreadable(
       ResolvedView<?, ?, ?> view, PartitionOwner owner, String what) {
-    return new ViewUnavailableException(
-        view.name(),
-        null,
-        owner.partition(),
-        "The instance that owns partition " + owner.partition() + " " + what,
-        Refusal.REBALANCE_RETRY);
+    return new Routed.Refused<>(
+        new Refusal(
+            Refusal.Reason.UNAVAILABLE,
+            view.name(),
+            null,
+            owner.partition(),
+            "The instance that owns partition " + owner.partition() + " " + what,
+            Refusal.REBALANCE_RETRY));
   }
 
   /**

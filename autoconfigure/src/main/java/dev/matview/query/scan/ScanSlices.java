@@ -6,7 +6,6 @@ import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.peer.Fallbacks;
-import dev.matview.query.peer.PeerFailures;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
@@ -37,12 +36,9 @@ public final class ScanSlices {
   /**
    * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},
    * within {@code bounds}, read here by {@code local} or asked of another instance for at most
-   * {@code timeout}.
-   *
-   * @throws ViewUnavailableException when no replica could serve the slice
-   * @throws ViewTimeoutException when the one asked last did not answer in time
+   * {@code timeout}; or why no replica could serve it.
    */
-  public <T> Slice<T> read(
+  public <T> Routed<Slice<T>> read(
       ResolvedView<?, ?, ?> view,
       PartitionOwner owner,
       PeerSlices.Kind<T> kind,
@@ -60,13 +56,10 @@ public final class ScanSlices {
             () -> this.slices.path(view, owner.partition(), kind, bounds, after, limit),
             (partition, replica, exact) -> local.read(partition, after, limit, exact),
             timeout);
-    if (routed instanceof Routed.Local<Slice<T>> here) {
-      return here.answer();
-    }
     if (routed instanceof Routed.Relayed<Slice<T>> relayed) {
       return this.slices.read(view, owner, kind, relayed.response());
     }
-    throw PeerFailures.thrown(owner, ((Routed.Refused<Slice<T>>) routed).refusal());
+    return routed;
   }
 
   /**
