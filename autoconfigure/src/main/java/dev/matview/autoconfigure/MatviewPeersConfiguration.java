@@ -1,0 +1,135 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.peer.PeerRequests;
+import dev.matview.peer.PeerSecret;
+import dev.matview.peer.PeerTrust;
+import dev.matview.peer.SecretAgreement;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.peer.PeerMarks;
+import dev.matview.query.routing.ReplicaDirectory;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Trust between the instances and the client that forwards lookups to them, with the marks of
+ * instances that do not answer.
+ */
+@Configuration(proxyBeanMethods = false)
+final class MatviewPeersConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerTrust matviewPeerTrust(MatviewProperties properties) {
+    String secret = properties.getPeers().getSecret();
+    if (secret == null) {
+      return PeerTrust.pending();
+    }
+    try {
+      return PeerTrust.of(PeerSecret.of(secret));
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.secret",
+          "(hidden)",
+          "It has "
+              + secret.getBytes(StandardCharsets.UTF_8).length
+              + " bytes and needs at least "
+              + PeerSecret.MIN_BYTES
+              + ", for example the output of 'openssl rand -base64 32'.");
+    }
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerRequests matviewPeerRequests(PeerTrust trust, MatviewProperties properties) {
+    Duration validity = properties.getPeers().getSignatureValidity();
+    if (validity.isZero() || validity.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.signature-validity", validity, "It must be positive, for example 30s.");
+    }
+    return new PeerRequests(trust, Clock.systemUTC(), validity);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewPeerSecretConfigurer")
+  PeerSecretConfigurer matviewPeerSecretConfigurer(PeerTrust trust, MatviewProperties properties) {
+    Duration timeout = properties.getPeers().getAgreementTimeout();
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.agreement-timeout", timeout, "It must be positive, for example 30s.");
+    }
+    return new PeerSecretConfigurer(trust, new SecretAgreement(timeout));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewPeerSecretLifecycle")
+  PeerSecretLifecycle matviewPeerSecretLifecycle(
+      PeerSecretConfigurer configurer, BeanFactory beanFactory) {
+    return new PeerSecretLifecycle(
+        configurer, MatviewAutoConfiguration.factoryBeanLookup(beanFactory));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerClient matviewPeerClient(
+      MatviewProperties properties,
+      Environment environment,
+      ObjectProvider<SslBundles> bundles,
+      PeerRequests peerRequests) {
+    MatviewProperties.Forwarding forwarding = properties.getForwarding();
+    Duration timeout = forwarding.getTimeout();
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.forwarding.timeout", timeout, "It must be positive, for example 2s.");
+    }
+    return new PeerClient(
+        LookupBaseUrl.path(properties.getWeb(), environment),
+        timeout,
+        ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles),
+        peerRequests,
+        forwarding.isTrustedNetwork());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PeerMarks matviewPeerMarks(MatviewProperties properties, ReplicaDirectory directory) {
+    Duration downTime = properties.getPeers().getDownTime();
+    if (downTime.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.peers.down-time", downTime, "It must not be negative, for example 2s.");
+    }
+    return new PeerMarks(downTime, directory::names);
+  }
+
+  /**
+   * Keeps the peers' secret out of the actuator's env and configprops endpoints, even where they
+   * are set to show values.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(SanitizingFunction.class)
+  static class PeerSecretSanitizingConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "matviewPeerSecretSanitizer")
+    SanitizingFunction matviewPeerSecretSanitizer() {
+      return SanitizingFunction.sanitizeValue()
+          .ifKeyMatches(
+              (key) ->
+                  key.toLowerCase(Locale.ROOT)
+                      .replace('_', '.')
+                      .replace("-", "")
+                      .equals("matview.peers.secret"));
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.peer.PeerTrust;
+import dev.matview.query.KeyParser;
+import dev.matview.query.LookupMetrics;
+import dev.matview.query.ViewBatchService;
+import dev.matview.query.ViewQueryService;
+import dev.matview.query.ViewScanService;
+import dev.matview.query.local.LocalReplicas;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.peer.Fallbacks;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.peer.PeerMarks;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.LookupGate;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
+import dev.matview.query.scan.CursorCodec;
+import dev.matview.topology.ViewRegistry;
+import dev.matview.topology.ViewSerdes;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The lookup, scan and batch services that answer from any instance. */
+@Configuration(proxyBeanMethods = false)
+final class MatviewQueryConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewQueryService matviewViewQueryService(
+      ViewRegistry registry,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peerClient,
+      LocalInstance localInstance,
+      ViewSerdes serdes,
+      MatviewProperties properties,
+      PeerMarks peerMarks,
+      LookupGate lookupGate,
+      ObjectProvider<LocalReplicas> localReplicas,
+      ObjectProvider<LookupMetrics> lookupMetrics) {
+    MatviewProperties.StandbyReads standbyReads = properties.getStandbyReads();
+    if (standbyReads.getMaxLag() < 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.standby-reads.max-lag",
+          standbyReads.getMaxLag(),
+          "It must be at least 0, for example 10000.");
+    }
+    LocalReplicas replicas = localReplicas.getIfAvailable(() -> LocalReplicas.NONE);
+    Fallbacks fallbacks =
+        new Fallbacks(
+            routing,
+            localStores,
+            peerClient,
+            localInstance,
+            replicas,
+            new StaleReads(standbyReads.isEnabled(), standbyReads.getMaxLag()),
+            peerMarks,
+            lookupGate);
+    return new ViewQueryService(
+        registry,
+        localStores,
+        new KeyParser(serdes.mapper()),
+        Clock.systemUTC(),
+        fallbacks,
+        lookupMetrics.getIfAvailable(() -> LookupMetrics.NONE));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewScanService matviewViewScanService(
+      ViewQueryService queryService,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peerClient,
+      ViewSerdes serdes,
+      PeerTrust peerTrust,
+      MatviewProperties properties) {
+    int maxPageSize = properties.getWeb().getMaxPageSize();
+    requirePositive("matview.web.max-page-size", maxPageSize);
+    return new ViewScanService(
+        queryService,
+        routing,
+        localStores,
+        peerClient,
+        new KeyParser(serdes.mapper()),
+        new CursorCodec(peerTrust),
+        serdes.mapper(),
+        Clock.systemUTC(),
+        maxPageSize);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ViewBatchService matviewViewBatchService(
+      ViewQueryService queryService,
+      Routing routing,
+      PeerClient peerClient,
+      PeerMarks peerMarks,
+      ViewSerdes serdes,
+      MatviewProperties properties) {
+    int maxBatchSize = properties.getWeb().getMaxBatchSize();
+    requirePositive("matview.web.max-batch-size", maxBatchSize);
+    return new ViewBatchService(
+        queryService, routing, peerClient, peerMarks, serdes.mapper(), maxBatchSize);
+  }
+
+  private static void requirePositive(String property, int value) {
+    if (value < 1) {
+      throw new InvalidConfigurationPropertyValueException(
+          property, value, "It must be at least 1, for example 1000.");
+    }
+  }
+}

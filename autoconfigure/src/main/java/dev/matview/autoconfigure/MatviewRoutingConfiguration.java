@@ -1,0 +1,101 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.query.local.LocalReplicas;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.routing.InstanceMemory;
+import dev.matview.query.routing.LocalInstance;
+import dev.matview.query.routing.LookupGate;
+import dev.matview.query.routing.ReplicaDirectory;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StreamsRouting;
+import dev.matview.replica.StoreHandles;
+import dev.matview.topology.ViewRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+
+/**
+ * This instance's store partitions, the directory of every view's replicas that Kafka Streams'
+ * metadata fills, the routing on top of it, and the gate that closes lookups at shutdown.
+ */
+@Configuration(proxyBeanMethods = false)
+final class MatviewRoutingConfiguration {
+
+  /**
+   * How often, at most, lookups rebuild the replica directory themselves: while a view has no
+   * complete snapshot or the instances rebalance.
+   */
+  static final Duration DIRECTORY_REFRESH_INTERVAL = Duration.ofMillis(200);
+
+  @Bean
+  @ConditionalOnMissingBean
+  LocalInstance matviewLocalInstance() {
+    return new LocalInstance();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  StoreHandles matviewStoreHandles() {
+    return new StoreHandles();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  LocalStores matviewLocalStores(
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean,
+      ObjectProvider<LocalReplicas> localReplicas,
+      StoreHandles handles,
+      ViewRegistry registry) {
+    return new LocalStores(
+        factoryBean::getKafkaStreams,
+        localReplicas.getIfAvailable(() -> LocalReplicas.NONE),
+        handles,
+        registry);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ReplicaDirectory matviewReplicaDirectory(
+      ViewRegistry registry, ObjectProvider<StreamsBuilderFactoryBean> factoryBean) {
+    InstanceMemory memory =
+        InstanceMemory.inFile(
+            () ->
+                Path.of(
+                    StateDir.of(factoryBean.getObject().getStreamsConfiguration()),
+                    registry.applicationId(),
+                    InstanceMemory.FILE_NAME));
+    return new ReplicaDirectory(
+        registry.all(), registry.applicationId(), DIRECTORY_REFRESH_INTERVAL, memory);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewReplicaDirectoryConfigurer")
+  ReplicaDirectoryConfigurer matviewReplicaDirectoryConfigurer(ReplicaDirectory directory) {
+    return new ReplicaDirectoryConfigurer(directory);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Routing matviewRouting(ReplicaDirectory directory, LocalInstance localInstance) {
+    return new StreamsRouting(directory, localInstance);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  LookupGate matviewLookupGate() {
+    return new LookupGate();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewLookupGateLifecycle")
+  LookupGateLifecycle matviewLookupGateLifecycle(LookupGate gate) {
+    return new LookupGateLifecycle(gate);
+  }
+}
