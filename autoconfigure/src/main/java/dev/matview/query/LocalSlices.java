@@ -72,7 +72,8 @@ public final class LocalSlices {
       int limit,
       CallerContext caller) {
     try {
-      ResolvedView<?, ?, ?> view = this.views.table(viewName, "view", ViewScanService.SCAN_WINDOWS);
+      ResolvedView<?, ?, ?> view =
+          this.views.served().table(viewName, "view", ViewScanService.SCAN_WINDOWS);
       return body(
           localKeySliceOf(view, partition, from, to, after, limit, caller),
           (slice) -> this.slices.keysBody(viewName, slice));
@@ -130,8 +131,8 @@ public final class LocalSlices {
       @Nullable String after,
       int limit,
       CallerContext caller) {
-    ResolvedView<?, ?, ?> view = this.views.view(viewName);
-    ViewWindow window = ViewQueryService.windowOf(view, ViewScanService.SCAN_KEYS);
+    ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
+    ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
     TimeRange range = TimeRange.exactly(viewName, from, to);
     return body(
         here(

@@ -69,7 +69,8 @@ public final class ViewBatchService {
    */
   public Routed<List<BatchItem>> lookup(
       String viewName, List<JsonNode> keys, CallerContext caller) {
-    ResolvedView<?, ?, ?> view = this.views.table(viewName, "view", "batch lookups serve tables");
+    ResolvedView<?, ?, ?> view =
+        this.views.served().table(viewName, "view", "batch lookups serve tables");
     if (keys.size() > this.maxBatchSize) {
       throw new InvalidQueryException(
           viewName,

@@ -47,6 +47,8 @@ public final class ViewQueryService {
 
   private final LookupTimer timer;
 
+  private final ServedViews served;
+
   /** A service without stale reads or metrics. */
   public ViewQueryService(
       ViewRegistry registry,
@@ -119,6 +121,7 @@ public final class ViewQueryService {
     this.clock = clock;
     this.fallbacks = fallbacks;
     this.timer = new LookupTimer(registry, metrics);
+    this.served = new ServedViews(registry, fallbacks.gate());
   }
 
   /** The fallbacks that choose which replica answers a read. */
@@ -142,35 +145,12 @@ public final class ViewQueryService {
    * @throws ViewUnavailableException while this instance shuts down
    */
   public ResolvedView<?, ?, ?> view(String name) {
-    ResolvedView<?, ?, ?> view =
-        this.registry.find(name).orElseThrow(() -> new UnknownViewException(name));
-    if (this.fallbacks.gate().isClosed()) {
-      throw this.fallbacks.gate().refusal(name, null).toException();
-    }
-    return view;
+    return this.served.view(name);
   }
 
-  /**
-   * The table view named {@code name}; a windowed or session view is refused as a bad {@code
-   * parameter}, saying to {@code instead}.
-   */
-  ResolvedView<?, ?, ?> table(String name, String parameter, String instead) {
-    ResolvedView<?, ?, ?> view = view(name);
-    if (view.window() != null) {
-      throw new InvalidQueryException(
-          name, parameter, "View '" + name + "' is " + view.kind().label() + "; " + instead);
-    }
-    return view;
-  }
-
-  /** The window of {@code view}; a table is refused, saying to {@code instead}. */
-  static ViewWindow windowOf(ResolvedView<?, ?, ?> view, String instead) {
-    ViewWindow window = view.window();
-    if (window == null) {
-      throw new InvalidQueryException(
-          view.name(), "view", "View '" + view.name() + "' is a table; " + instead);
-    }
-    return window;
+  /** The views lookups may ask for, checked by name and kind. */
+  ServedViews served() {
+    return this.served;
   }
 
   /** The current value of {@code rawKey} in a table view; a null value when it has none. */
@@ -183,7 +163,7 @@ public final class ViewQueryService {
       return new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null));
     }
     ResolvedView<?, ?, ?> view =
-        table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows");
+        this.served.table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows");
     return getFrom(view, rawKey, caller);
   }
 
@@ -227,7 +207,7 @@ public final class ViewQueryService {
       return new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null));
     }
     ResolvedView<?, ?, ?> view = view(viewName);
-    ViewWindow window = windowOf(view, "ask for its key at .../keys/{key}");
+    ViewWindow window = ServedViews.windowOf(view, "ask for its key at .../keys/{key}");
     TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
     return windowsFrom(view, window, rawKey, range.from(), range.to(), caller);
   }

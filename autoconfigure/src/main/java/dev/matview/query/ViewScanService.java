@@ -18,6 +18,7 @@ import dev.matview.query.scan.CursorCodec;
 import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursor;
 import dev.matview.query.scan.ScanCursors;
+import dev.matview.query.scan.ScanDeadline;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
@@ -172,8 +173,8 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    ResolvedView<?, ?, ?> view = this.views.view(viewName);
-    ViewWindow window = ViewQueryService.windowOf(view, SCAN_KEYS);
+    ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
+    ViewWindow window = ServedViews.windowOf(view, SCAN_KEYS);
     TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
     List<PartitionOwner> owners = this.routing.owners(view);
     ScanCursor first =
@@ -210,14 +211,14 @@ public final class ViewScanService {
       Consumer<PeerPath> query,
       ScanSlices.LocalSlice<T> local) {
     this.bounds.limit(view, limit);
-    Instant deadline = this.clock.instant().plus(this.peers.timeout());
+    ScanDeadline deadline = ScanDeadline.startingNow(this.clock, this.peers.timeout());
     List<T> items = new ArrayList<>();
     for (int partition = cursor.partition(); partition < owners.size(); partition++) {
       ScanPosition after = partition == cursor.partition() ? cursor.after() : null;
       PartitionOwner owner = owners.get(partition);
-      Duration remaining = remaining(deadline);
+      Duration remaining = deadline.remaining();
       if (remaining == null) {
-        return new Routed.Refused<>(outOfTime(view, owner));
+        return new Routed.Refused<>(deadline.outOfTime(view, owner));
       }
       Routed<Slice<T>> read =
           this.slices.read(
@@ -242,38 +243,7 @@ public final class ViewScanService {
     return (Routed<T>) notLocal;
   }
 
-  private @Nullable Duration remaining(Instant deadline) {
-    Duration remaining = Duration.between(this.clock.instant(), deadline);
-    return (remaining.isNegative() || remaining.isZero()) ? null : remaining;
-  }
-
-  private Refusal outOfTime(ResolvedView<?, ?, ?> view, PartitionOwner owner) {
-    if (logger.isDebugEnabled()) {
-      logger.debug(
-          "A scan of view '"
-              + view.name()
-              + "' ran out of time before partition "
-              + owner.partition()
-              + " on "
-              + owner.describe()
-              + " answered");
-    }
-    return new Refusal(
-        Refusal.Reason.TIMEOUT,
-        view.name(),
-        null,
-        owner.partition(),
-        "The scan of view '"
-            + view.name()
-            + "' ran out of its "
-            + this.peers.timeout().toMillis()
-            + " ms before partition "
-            + owner.partition()
-            + " answered; ask for a smaller page",
-        Refusal.REBALANCE_RETRY);
-  }
-
   private ResolvedView<?, ?, ?> table(String viewName) {
-    return this.views.table(viewName, "view", SCAN_WINDOWS);
+    return this.views.served().table(viewName, "view", SCAN_WINDOWS);
   }
 }

@@ -1,6 +1,5 @@
 package dev.matview.query.peer;
 
-import dev.matview.peer.PeerPath;
 import dev.matview.peer.PeerResponse;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
@@ -49,7 +48,7 @@ public final class Fallbacks {
 
   private final Relays relays;
 
-  private final ForwardedKeyLookups keyLookups;
+  private final PeerReads forwards;
 
   /**
    * Fallbacks that find replicas through {@code routing}, read this instance's with {@code
@@ -73,7 +72,8 @@ public final class Fallbacks {
     this.marks = marks;
     this.gate = gate;
     this.relays = new Relays(routing, peers, marks);
-    this.keyLookups = new ForwardedKeyLookups(peers, JsonMapper.builder().build());
+    this.forwards =
+        new PeerReads(peers, marks, new ForwardedKeyLookups(peers, JsonMapper.builder().build()));
   }
 
   /** Whether lookups are refused because this instance shuts down. */
@@ -137,7 +137,9 @@ public final class Fallbacks {
           new Routed.Refused<>(
               Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active)));
     } else {
-      answer = forward(view, active, pathInView, caller, stale.enabled() ? stale : null, timeout);
+      answer =
+          this.forwards.ask(
+              view, active, pathInView, caller, stale.enabled() ? stale : null, timeout);
     }
     if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
       return answer;
@@ -180,7 +182,7 @@ public final class Fallbacks {
       }
     }
     for (PartitionOwner other : caller.forwarded() ? List.<PartitionOwner>of() : remote) {
-      Routed<T> answer = forward(view, other, pathInView, caller, stale, timeout);
+      Routed<T> answer = this.forwards.ask(view, other, pathInView, caller, stale, timeout);
       if (answer instanceof Routed.Refused<T> refused) {
         refusals.add("a replica on another instance: " + refused.refusal().detail());
       } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
@@ -210,50 +212,6 @@ public final class Fallbacks {
                 + " offsets could"
                 + (refusals.isEmpty() ? " (there is none)" : ": " + String.join("; ", refusals)),
             activeRefusal.retryAfter()));
-  }
-
-  /**
-   * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given, unless it is
-   * marked down; marks it down when it refuses the connection or does not answer in time. An error
-   * it answers without a problem detail, or any 5xx while stale reads may try another replica,
-   * comes back as a refusal.
-   */
-  private <T> Routed<T> forward(
-      ResolvedView<?, ?, ?> view,
-      PartitionOwner owner,
-      PeerTarget pathInView,
-      CallerContext caller,
-      @Nullable StaleReads stale,
-      Duration timeout) {
-    if (this.marks.isDown(owner.host())) {
-      return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
-    }
-    String key = pathInView.key();
-    Routed<T> answer =
-        (key != null)
-            ? relayedAs(
-                this.keyLookups.fetch(
-                    view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
-            : this.peers.fetch(
-                view.name(), owner, withStale(pathInView.get(), stale).toString(), caller, timeout);
-    this.marks.observed(owner.host(), answer);
-    if (answer instanceof Routed.Refused<T>) {
-      return answer;
-    }
-    return PeerAnswers.checked(view.name(), owner, answer, stale != null);
-  }
-
-  /** {@code path} with the lag bound of {@code stale}, when given, as query parameters. */
-  private static PeerPath withStale(PeerPath path, @Nullable StaleReads stale) {
-    return (stale != null)
-        ? path.param("allowStale", "true").param("maxLag", stale.maxLag())
-        : path;
-  }
-
-  /** Another instance's answer or refusal, which carries no value of its own type. */
-  @SuppressWarnings("unchecked")
-  private static <T> Routed<T> relayedAs(Routed<PeerResponse> answer) {
-    return (Routed<T>) (Routed<?>) answer;
   }
 
   private static boolean answeredLookup(PeerResponse response) {

@@ -1,0 +1,74 @@
+package dev.matview.query.peer;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.peer.PeerResponse;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.StaleReads;
+import dev.matview.topology.ResolvedView;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Asks one other instance for a read that this instance forwards: a key lookup travels with the
+ * others bound for the same instance, anything else alone; an instance marked down is not asked.
+ */
+final class PeerReads {
+
+  private final PeerClient peers;
+
+  private final PeerMarks marks;
+
+  private final ForwardedKeyLookups keyLookups;
+
+  PeerReads(PeerClient peers, PeerMarks marks, ForwardedKeyLookups keyLookups) {
+    this.peers = peers;
+    this.marks = marks;
+    this.keyLookups = keyLookups;
+  }
+
+  /**
+   * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given, unless it is
+   * marked down; marks it down when it refuses the connection or does not answer in time. An error
+   * it answers without a problem detail, or any 5xx while stale reads may try another replica,
+   * comes back as a refusal.
+   */
+  <T> Routed<T> ask(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      PeerTarget pathInView,
+      CallerContext caller,
+      @Nullable StaleReads stale,
+      Duration timeout) {
+    if (this.marks.isDown(owner.host())) {
+      return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
+    }
+    String key = pathInView.key();
+    Routed<T> answer =
+        (key != null)
+            ? relayedAs(
+                this.keyLookups.fetch(
+                    view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
+            : this.peers.fetch(
+                view.name(), owner, withStale(pathInView.get(), stale).toString(), caller, timeout);
+    this.marks.observed(owner.host(), answer);
+    if (answer instanceof Routed.Refused<T>) {
+      return answer;
+    }
+    return PeerAnswers.checked(view.name(), owner, answer, stale != null);
+  }
+
+  /** {@code path} with the lag bound of {@code stale}, when given, as query parameters. */
+  private static PeerPath withStale(PeerPath path, @Nullable StaleReads stale) {
+    return (stale != null)
+        ? path.param("allowStale", "true").param("maxLag", stale.maxLag())
+        : path;
+  }
+
+  /** Another instance's answer or refusal, which carries no value of its own type. */
+  @SuppressWarnings("unchecked")
+  private static <T> Routed<T> relayedAs(Routed<PeerResponse> answer) {
+    return (Routed<T>) (Routed<?>) answer;
+  }
+}
