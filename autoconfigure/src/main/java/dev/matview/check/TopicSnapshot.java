@@ -1,10 +1,15 @@
 package dev.matview.check;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.TopicConfig;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  * that exists and, for some, their configuration; and, when asked, the names of all its topics.
  */
 public final class TopicSnapshot {
+
+  /** The value of a retention limit that keeps records however old or large a partition grows. */
+  static final long UNLIMITED = -1;
 
   private final Map<String, Integer> partitions;
 
@@ -72,5 +80,33 @@ public final class TopicSnapshot {
   public @Nullable String config(String topic, String name) {
     Map<String, String> config = this.configs.get(topic);
     return config != null ? config.get(name) : null;
+  }
+
+  /** The lower-case {@code cleanup.policy} values of {@code topic}, empty if not read. */
+  Set<String> cleanupPolicy(String topic) {
+    String value = config(topic, TopicConfig.CLEANUP_POLICY_CONFIG);
+    if (value == null) {
+      return Set.of();
+    }
+    return Arrays.stream(value.replace("[", "").replace("]", "").split(","))
+        .map(part -> part.trim().toLowerCase(Locale.ROOT))
+        .filter(part -> !part.isEmpty())
+        .collect(Collectors.toCollection(LinkedHashSet::new));
+  }
+
+  /**
+   * The retention limit {@code name} of {@code topic}, such as {@code retention.ms}, or {@link
+   * #UNLIMITED} when it is not read or not a number.
+   */
+  long limit(String topic, String name) {
+    String value = config(topic, name);
+    if (value == null) {
+      return UNLIMITED;
+    }
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException ex) {
+      return UNLIMITED;
+    }
   }
 }

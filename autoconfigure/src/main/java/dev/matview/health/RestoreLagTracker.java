@@ -1,15 +1,9 @@
 package dev.matview.health;
 
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
@@ -18,7 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Tracks, per local store partition, how far its active restore or standby update is behind the
- * changelog, from Kafka Streams' restore and standby callbacks, and logs restore progress.
+ * changelog: it feeds Kafka Streams' restore and standby callbacks and lag reports into the lag of
+ * each partition ({@code PartitionLags}), which it answers from, and restores into their progress
+ * log ({@code RestoreProgressLog}).
  *
  * <p>Lag is counted in changelog offsets from the callbacks' own offsets, never from Kafka's
  * remaining-records metric, which does not reach zero on compacted changelogs with transaction
@@ -31,19 +27,11 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
   /** How often the progress of one restoring partition is logged, after its first batch. */
   public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
-  private static final Log logger = LogFactory.getLog(RestoreLagTracker.class);
-
-  private static final Comparator<PartitionLag> ORDER =
-      Comparator.comparing(PartitionLag::store).thenComparingInt(PartitionLag::partition);
-
-  private final ConcurrentMap<StorePartition, PartitionProgress> partitions =
-      new ConcurrentHashMap<>();
-
-  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final PartitionLags partitions = new PartitionLags();
 
   private final LongSupplier nanoTime;
 
-  private final long progressIntervalNanos;
+  private final RestoreProgressLog progressLog;
 
   private volatile Runnable lagWanted = () -> {};
 
@@ -55,7 +43,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
   /** A tracker that reads time from {@code nanoTime} and logs progress every {@code interval}. */
   public RestoreLagTracker(LongSupplier nanoTime, Duration progressInterval) {
     this.nanoTime = nanoTime;
-    this.progressIntervalNanos = progressInterval.toNanos();
+    this.progressLog = new RestoreProgressLog(nanoTime, progressInterval);
   }
 
   /**
@@ -73,7 +61,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
    * for the store before.
    */
   public void storeOpened(String store, int partition) {
-    drop(new StorePartition(store, partition));
+    this.partitions.drop(store, partition);
   }
 
   /** Says that the lag of a replica is wanted and not known. */
@@ -83,16 +71,12 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
 
   /** The lag of {@code partition} of {@code store} on this instance, if it holds a replica. */
   public Optional<PartitionLag> lag(String store, int partition) {
-    PartitionProgress progress = this.partitions.get(new StorePartition(store, partition));
-    return Optional.ofNullable(progress).map(PartitionProgress::snapshot);
+    return this.partitions.lag(store, partition);
   }
 
   /** Every tracked partition on this instance, by store and partition. */
   public List<PartitionLag> snapshot() {
-    return this.partitions.values().stream()
-        .map(PartitionProgress::snapshot)
-        .sorted(ORDER)
-        .toList();
+    return this.partitions.snapshot();
   }
 
   /**
@@ -100,56 +84,66 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
    * partitions already tracked are in the {@link #snapshot()}.
    */
   public void addListener(Listener listener) {
-    this.listeners.add(listener);
+    this.partitions.addListener(listener);
+  }
+
+  /**
+   * Takes Kafka Streams' own report of a tracked partition ({@code
+   * KafkaStreams#allLocalStorePartitionLags}): {@code position} is the next offset to apply, {@code
+   * end} one past the changelog's last offset. A partition not tracked is left alone: the report
+   * does not tell its role.
+   */
+  public void reported(String store, int partition, long position, long end) {
+    PartitionProgress progress = this.partitions.progress(store, partition);
+    if (progress != null) {
+      progress.reported(position, end);
+    }
+  }
+
+  /** The live progress of {@code partition} of {@code store}, or {@code null}; for lookups. */
+  @Nullable PartitionProgress progress(String store, int partition) {
+    return this.partitions.progress(store, partition);
   }
 
   @Override
   public void onRestoreStart(
       TopicPartition changelog, String store, long startingOffset, long endingOffset) {
-    track(store, changelog, PartitionLag.Role.ACTIVE, startingOffset, endingOffset);
-    if (logger.isDebugEnabled()) {
-      logger.debug(
-          "Restoring view '%s' partition %d from offset %d to %d"
-              .formatted(store, changelog.partition(), startingOffset, endingOffset));
-    }
+    int partition = changelog.partition();
+    this.partitions.track(
+        store,
+        partition,
+        new PartitionProgress(
+            store,
+            partition,
+            PartitionLag.Role.ACTIVE,
+            startingOffset,
+            endingOffset,
+            this.nanoTime.getAsLong()));
+    this.progressLog.started(store, partition, startingOffset, endingOffset);
   }
 
   @Override
   public void onBatchRestored(
       TopicPartition changelog, String store, long batchEndOffset, long numRestored) {
     PartitionProgress progress = applied(store, changelog, batchEndOffset, numRestored);
-    if (progress != null
-        && logger.isInfoEnabled()
-        && progress.logDue(this.nanoTime.getAsLong(), this.progressIntervalNanos)) {
-      logger.info(describeProgress(progress.snapshot()));
+    if (progress != null) {
+      this.progressLog.restored(progress);
     }
   }
 
   @Override
   public void onRestoreEnd(TopicPartition changelog, String store, long totalRestored) {
-    PartitionProgress progress = this.partitions.get(key(store, changelog));
-    if (progress == null) {
-      return;
-    }
-    progress.finish();
-    if (totalRestored > 0 ? logger.isInfoEnabled() : logger.isDebugEnabled()) {
-      String message =
-          "Restored view '%s' partition %d: %d records, up to date"
-              .formatted(store, changelog.partition(), totalRestored);
-      if (totalRestored > 0) {
-        logger.info(message);
-      } else {
-        logger.debug(message);
-      }
+    PartitionProgress progress = this.partitions.progress(store, changelog.partition());
+    if (progress != null) {
+      progress.finish();
+      this.progressLog.ended(store, changelog.partition(), totalRestored);
     }
   }
 
   @Override
   public void onRestoreSuspended(TopicPartition changelog, String store, long totalRestored) {
-    if (drop(store, changelog) && logger.isInfoEnabled()) {
-      logger.info(
-          "Stopped restoring view '%s' partition %d after %d records: it moved to another instance"
-              .formatted(store, changelog.partition(), totalRestored));
+    if (this.partitions.drop(store, changelog.partition())) {
+      this.progressLog.suspended(store, changelog.partition(), totalRestored);
     }
   }
 
@@ -160,34 +154,17 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
    */
   @Override
   public void onUpdateStart(TopicPartition changelog, String store, long startingOffset) {
-    track(
+    int partition = changelog.partition();
+    this.partitions.track(
         store,
-        changelog.partition(),
+        partition,
         new PartitionProgress(
             store,
-            changelog.partition(),
+            partition,
             PartitionLag.Role.STANDBY,
             startingOffset,
             this.nanoTime.getAsLong()));
     lagWanted();
-  }
-
-  /**
-   * Takes Kafka Streams' own report of a tracked partition ({@code
-   * KafkaStreams#allLocalStorePartitionLags}): {@code position} is the next offset to apply, {@code
-   * end} one past the changelog's last offset. A partition not tracked is left alone: the report
-   * does not tell its role.
-   */
-  public void reported(String store, int partition, long position, long end) {
-    PartitionProgress progress = this.partitions.get(new StorePartition(store, partition));
-    if (progress != null) {
-      progress.reported(position, end);
-    }
-  }
-
-  /** The live progress of {@code partition} of {@code store}, or {@code null}; for lookups. */
-  @Nullable PartitionProgress progress(String store, int partition) {
-    return this.partitions.get(new StorePartition(store, partition));
   }
 
   @Override
@@ -212,81 +189,17 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
       long storeOffset,
       long currentEndOffset,
       SuspendReason reason) {
-    drop(store, changelog);
-  }
-
-  private void track(
-      String store,
-      TopicPartition changelog,
-      PartitionLag.Role role,
-      long startOffset,
-      long endOffset) {
-    track(
-        store,
-        changelog.partition(),
-        new PartitionProgress(
-            store, changelog.partition(), role, startOffset, endOffset, this.nanoTime.getAsLong()));
-  }
-
-  private void track(String store, int partition, PartitionProgress progress) {
-    PartitionProgress previous =
-        this.partitions.put(new StorePartition(store, partition), progress);
-    if (previous != null) {
-      PartitionLag replaced = previous.snapshot();
-      this.listeners.forEach((listener) -> listener.dropped(replaced));
-    }
-    PartitionLag tracked = progress.snapshot();
-    this.listeners.forEach((listener) -> listener.tracked(tracked));
-  }
-
-  private boolean drop(String store, TopicPartition changelog) {
-    return drop(key(store, changelog));
-  }
-
-  private boolean drop(StorePartition partition) {
-    PartitionProgress dropped = this.partitions.remove(partition);
-    if (dropped == null) {
-      return false;
-    }
-    PartitionLag last = dropped.snapshot();
-    this.listeners.forEach((listener) -> listener.dropped(last));
-    return true;
+    this.partitions.drop(store, changelog.partition());
   }
 
   private @Nullable PartitionProgress applied(
       String store, TopicPartition changelog, long batchEndOffset, long records) {
-    PartitionProgress progress = this.partitions.get(key(store, changelog));
+    PartitionProgress progress = this.partitions.progress(store, changelog.partition());
     if (progress != null) {
       progress.applied(batchEndOffset + 1, records, this.nanoTime.getAsLong());
     }
     return progress;
   }
-
-  private static StorePartition key(String store, TopicPartition changelog) {
-    return new StorePartition(store, changelog.partition());
-  }
-
-  static String describeProgress(PartitionLag lag) {
-    long total = lag.endOffset() - lag.startOffset();
-    long done = lag.currentOffset() - lag.startOffset();
-    long percent = total > 0 ? done * 100 / total : 100;
-    Duration eta = lag.eta();
-    return "Restoring view '%s' partition %d: %d%% (%d of %d offsets), %d records/s, %s"
-        .formatted(
-            lag.store(),
-            lag.partition(),
-            percent,
-            done,
-            total,
-            Math.round(lag.recordsPerSecond()),
-            eta != null ? "about " + seconds(eta) + "s left" : "time left unknown");
-  }
-
-  private static long seconds(Duration duration) {
-    return (duration.toMillis() + 999) / 1000;
-  }
-
-  private record StorePartition(String store, int partition) {}
 
   /** Told when a partition starts or stops being tracked, on the thread that restores it. */
   public interface Listener {
