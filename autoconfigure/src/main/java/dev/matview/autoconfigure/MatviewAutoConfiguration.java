@@ -65,6 +65,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
+import org.springframework.kafka.config.KafkaStreamsCustomizer;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -156,9 +157,13 @@ public final class MatviewAutoConfiguration {
   }
 
   @Bean
-  @ConditionalOnMissingBean(name = "matviewClientConfigsConfigurer")
-  ClientConfigsConfigurer matviewClientConfigsConfigurer() {
-    return new ClientConfigsConfigurer();
+  @ConditionalOnMissingBean(name = "matviewKafkaStreamsConfigurer")
+  MatviewKafkaStreamsConfigurer matviewKafkaStreamsConfigurer(
+      PeerSecretEstablisher secret,
+      ObjectProvider<StreamsListenersContributor> contributors,
+      ObjectProvider<KafkaStreamsCustomizer> customizers) {
+    return new MatviewKafkaStreamsConfigurer(
+        new MatviewKafkaStreamsCustomizer(secret, contributors, customizers));
   }
 
   @Bean
@@ -230,11 +235,11 @@ public final class MatviewAutoConfiguration {
         () -> LookupBaseUrl.of(localInstance.hostInfo(), properties.getWeb(), environment));
   }
 
-  /** Runs after the user's configurers and before the replica directory's, which comes first. */
+  /** Hears each change of state after the replica directory, which comes first. */
   @Bean
-  @ConditionalOnMissingBean(name = "matviewStartupSummaryConfigurer")
-  StateListenerConfigurer matviewStartupSummaryConfigurer(StartupSummary summary) {
-    return new StateListenerConfigurer(summary, Ordered.LOWEST_PRECEDENCE - 1);
+  @ConditionalOnMissingBean(name = "matviewStartupSummaryContributor")
+  StateListenerContributor matviewStartupSummaryContributor(StartupSummary summary) {
+    return new StateListenerContributor(summary, Ordered.HIGHEST_PRECEDENCE + 1);
   }
 
   @Bean
@@ -276,21 +281,22 @@ public final class MatviewAutoConfiguration {
   }
 
   @Bean
-  @ConditionalOnMissingBean(name = "matviewPeerSecretConfigurer")
-  PeerSecretConfigurer matviewPeerSecretConfigurer(PeerTrust trust, MatviewProperties properties) {
+  @ConditionalOnMissingBean(name = "matviewPeerSecretEstablisher")
+  PeerSecretEstablisher matviewPeerSecretEstablisher(
+      PeerTrust trust, MatviewProperties properties) {
     Duration timeout = properties.getPeers().getAgreementTimeout();
     if (timeout.isZero() || timeout.isNegative()) {
       throw new InvalidConfigurationPropertyValueException(
           "matview.peers.agreement-timeout", timeout, "It must be positive, for example 30s.");
     }
-    return new PeerSecretConfigurer(trust, new SecretAgreement(timeout));
+    return new PeerSecretEstablisher(trust, new SecretAgreement(timeout));
   }
 
   @Bean
   @ConditionalOnMissingBean(name = "matviewPeerSecretLifecycle")
   PeerSecretLifecycle matviewPeerSecretLifecycle(
-      PeerSecretConfigurer configurer, BeanFactory beanFactory) {
-    return new PeerSecretLifecycle(configurer, factoryBeanLookup(beanFactory));
+      PeerSecretEstablisher establisher, BeanFactory beanFactory) {
+    return new PeerSecretLifecycle(establisher, factoryBeanLookup(beanFactory));
   }
 
   /** Looks the default factory bean up when called, so that a lifecycle does not depend on it. */
