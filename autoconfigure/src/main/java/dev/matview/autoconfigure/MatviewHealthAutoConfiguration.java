@@ -77,13 +77,13 @@ public final class MatviewHealthAutoConfiguration {
   }
 
   @Bean
-  @ConditionalOnMissingBean(name = "matviewLagTrackingConfigurer")
-  LagTrackingConfigurer matviewLagTrackingConfigurer(
+  @ConditionalOnMissingBean(name = "matviewLagTrackingContributor")
+  LagTrackingContributor matviewLagTrackingContributor(
       RestoreLagTracker tracker,
       ObjectProvider<StoreHandles> handles,
       ObjectProvider<StateRestoreListener> restoreListeners,
       ObjectProvider<StandbyUpdateListener> standbyListeners) {
-    return new LagTrackingConfigurer(
+    return new LagTrackingContributor(
         tracker, handles.getIfAvailable(), restoreListeners, standbyListeners);
   }
 

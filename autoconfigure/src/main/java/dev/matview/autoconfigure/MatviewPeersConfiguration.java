@@ -62,22 +62,23 @@ final class MatviewPeersConfiguration {
   }
 
   @Bean
-  @ConditionalOnMissingBean(name = "matviewPeerSecretConfigurer")
-  PeerSecretConfigurer matviewPeerSecretConfigurer(PeerTrust trust, MatviewProperties properties) {
+  @ConditionalOnMissingBean(name = "matviewPeerSecretEstablisher")
+  PeerSecretEstablisher matviewPeerSecretEstablisher(
+      PeerTrust trust, MatviewProperties properties) {
     Duration timeout = properties.getPeers().getAgreementTimeout();
     if (timeout.isZero() || timeout.isNegative()) {
       throw new InvalidConfigurationPropertyValueException(
           "matview.peers.agreement-timeout", timeout, "It must be positive, for example 30s.");
     }
-    return new PeerSecretConfigurer(trust, new SecretAgreement(timeout));
+    return new PeerSecretEstablisher(trust, new SecretAgreement(timeout));
   }
 
   @Bean
   @ConditionalOnMissingBean(name = "matviewPeerSecretLifecycle")
   PeerSecretLifecycle matviewPeerSecretLifecycle(
-      PeerSecretConfigurer configurer, BeanFactory beanFactory) {
+      PeerSecretEstablisher establisher, BeanFactory beanFactory) {
     return new PeerSecretLifecycle(
-        configurer, MatviewAutoConfiguration.factoryBeanLookup(beanFactory));
+        establisher, MatviewAutoConfiguration.factoryBeanLookup(beanFactory));
   }
 
   @Bean

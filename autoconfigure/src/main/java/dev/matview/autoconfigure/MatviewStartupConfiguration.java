@@ -44,11 +44,11 @@ final class MatviewStartupConfiguration {
         () -> LookupBaseUrl.of(localInstance.hostInfo(), properties.getWeb(), environment));
   }
 
-  /** Runs after the user's configurers and before the replica directory's, which comes first. */
+  /** Hears each change of state after the replica directory, which comes first. */
   @Bean
-  @ConditionalOnMissingBean(name = "matviewStartupSummaryConfigurer")
-  StateListenerConfigurer matviewStartupSummaryConfigurer(StartupSummary summary) {
-    return new StateListenerConfigurer(summary, Ordered.LOWEST_PRECEDENCE - 1);
+  @ConditionalOnMissingBean(name = "matviewStartupSummaryContributor")
+  StateListenerContributor matviewStartupSummaryContributor(StartupSummary summary) {
+    return new StateListenerContributor(summary, Ordered.HIGHEST_PRECEDENCE + 1);
   }
 
   /** Checks the views' topics on the broker before Kafka Streams starts. */

@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
+import org.springframework.kafka.config.KafkaStreamsCustomizer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -96,9 +97,13 @@ final class MatviewTopologyConfiguration {
   }
 
   @Bean
-  @ConditionalOnMissingBean(name = "matviewClientConfigsConfigurer")
-  ClientConfigsConfigurer matviewClientConfigsConfigurer() {
-    return new ClientConfigsConfigurer();
+  @ConditionalOnMissingBean(name = "matviewKafkaStreamsConfigurer")
+  MatviewKafkaStreamsConfigurer matviewKafkaStreamsConfigurer(
+      PeerSecretEstablisher secret,
+      ObjectProvider<StreamsListenersContributor> contributors,
+      ObjectProvider<KafkaStreamsCustomizer> customizers) {
+    return new MatviewKafkaStreamsConfigurer(
+        new MatviewKafkaStreamsCustomizer(secret, contributors, customizers));
   }
 
   @Bean

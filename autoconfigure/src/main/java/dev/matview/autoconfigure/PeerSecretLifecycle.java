@@ -11,16 +11,16 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
  */
 final class PeerSecretLifecycle extends BeforeServingLifecycle {
 
-  private final PeerSecretConfigurer configurer;
+  private final PeerSecretEstablisher establisher;
 
   PeerSecretLifecycle(
-      PeerSecretConfigurer configurer, Supplier<StreamsBuilderFactoryBean> factoryBean) {
+      PeerSecretEstablisher establisher, Supplier<StreamsBuilderFactoryBean> factoryBean) {
     super(factoryBean, 1);
-    this.configurer = configurer;
+    this.establisher = establisher;
   }
 
   @Override
   void run(Properties configuration) {
-    this.configurer.agreeOnce(configuration);
+    this.establisher.agreeOnce(configuration);
   }
 }

@@ -5,6 +5,8 @@ import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 import dev.matview.check.StartupChecks;
+import dev.matview.kafka.CompositeStateListener;
+import dev.matview.kafka.StreamsListeners;
 import dev.matview.peer.TestPeers;
 import dev.matview.query.KeyParser;
 import dev.matview.query.ViewQueryService;
@@ -53,7 +55,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
+import org.springframework.kafka.config.KafkaStreamsCustomizer;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import tools.jackson.databind.json.JsonMapper;
@@ -381,22 +385,16 @@ class MatviewAutoConfigurationTests {
   }
 
   @Test
-  void routesByTheReplicaDirectoryWhichHearsOfStateChangesBeforeTheListenerAUserSet() {
+  void routesByTheReplicaDirectoryWhichHearsOfStateChangesBeforeTheListenerSetOnKafkaStreams() {
     List<KafkaStreams.State> heard = new ArrayList<>();
     KafkaStreams.StateListener user = (newState, oldState) -> heard.add(newState);
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
-        .withBean(
-            "userStateListener",
-            StreamsBuilderFactoryBeanConfigurer.class,
-            () -> (factoryBean) -> factoryBean.setStateListener(user))
         .run(
             (context) -> {
               assertThat(context.getBean(Routing.class)).isInstanceOf(StreamsRouting.class);
-              KafkaStreams.StateListener installed =
-                  FactoryBeanSettings.stateListener(factoryBean(context));
-              assertThat(installed).isInstanceOf(CompositeStateListener.class);
-              assertThat(((CompositeStateListener) installed).listeners())
+              CompositeStateListener installed = listeners(context).state(user);
+              assertThat(installed.listeners())
                   .containsExactly(
                       context.getBean(ReplicaDirectory.class),
                       context.getBean(StartupSummary.class),
@@ -412,10 +410,9 @@ class MatviewAutoConfigurationTests {
         .withUserConfiguration(SalesViewsConfiguration.class)
         .run(
             (context) -> {
-              KafkaStreams.StateListener installed =
-                  FactoryBeanSettings.stateListener(factoryBean(context));
-              assertThat(installed).isNotNull();
-              installed.onChange(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
+              listeners(context)
+                  .state(null)
+                  .onChange(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
               assertThat(output)
                   .contains(
                       "Matview serves 2 views of application 'matview-test' without lookups over"
@@ -440,6 +437,42 @@ class MatviewAutoConfigurationTests {
               assertThat(directory.state()).isEqualTo(KafkaStreams.State.RUNNING);
               listeners.forEach((listener) -> listener.streamsRemoved("streams", streams));
               assertThat(directory.state()).isNull();
+            });
+  }
+
+  @Test
+  void appliesTheKafkaStreamsCustomizerBeansInOrderToEachKafkaStreams() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class, UserCustomizersConfiguration.class)
+        .run(
+            (context) -> {
+              context
+                  .getBean(MatviewKafkaStreamsConfigurer.class)
+                  .customizer()
+                  .customize(mock(KafkaStreams.class));
+              assertThat(context.getBean(UserCustomizersConfiguration.class).customized)
+                  .containsExactly("first", "second");
+            });
+  }
+
+  @Test
+  void reportsAKafkaStreamsThatMatviewsCustomizerDidNotCreateAsAnError(CapturedOutput output) {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .run(
+            (context) -> {
+              KafkaStreams foreign = mock(KafkaStreams.class);
+              given(foreign.state()).willReturn(KafkaStreams.State.RUNNING);
+              given(foreign.metadataForAllStreamsClients()).willReturn(List.of());
+              factoryBean(context)
+                  .getListeners()
+                  .forEach((listener) -> listener.streamsAdded("foreign", foreign));
+              assertThat(output)
+                  .contains("ERROR")
+                  .contains(
+                      "Kafka Streams 'foreign' was created by a KafkaStreamsCustomizer set on the"
+                          + " factory bean after Matview's")
+                  .contains("Declare the customizer as a KafkaStreamsCustomizer bean instead");
             });
   }
 
@@ -584,6 +617,10 @@ class MatviewAutoConfigurationTests {
         .doesNotHaveBean(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME);
   }
 
+  private static StreamsListeners listeners(AssertableApplicationContext context) {
+    return context.getBean(MatviewKafkaStreamsConfigurer.class).customizer().listeners();
+  }
+
   private static StreamsBuilderFactoryBean factoryBean(AssertableApplicationContext context) {
     return context.getBean(
         "&" + KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME,
@@ -651,6 +688,24 @@ class MatviewAutoConfigurationTests {
     @MaterializedView
     ViewDefinition<String, Sale, Long> salesTotal() {
       return Views.from("sales", Sale.class).sum(Sale::amount);
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class UserCustomizersConfiguration {
+
+    final List<String> customized = new ArrayList<>();
+
+    @Bean
+    @Order(2)
+    KafkaStreamsCustomizer secondCustomizer() {
+      return (kafkaStreams) -> this.customized.add("second");
+    }
+
+    @Bean
+    @Order(1)
+    KafkaStreamsCustomizer firstCustomizer() {
+      return (kafkaStreams) -> this.customized.add("first");
     }
   }
 

@@ -1,34 +1,29 @@
 package dev.matview.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.mock;
 
 import dev.matview.disk.StateDirSpace;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.AvailabilityUpdater;
-import dev.matview.health.CompositeStandbyUpdateListener;
-import dev.matview.health.CompositeStateRestoreListener;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.MatviewHealthIndicator;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.health.StreamsHealth;
+import dev.matview.kafka.CompositeStandbyUpdateListener;
+import dev.matview.kafka.CompositeStateRestoreListener;
+import dev.matview.kafka.StreamsListeners;
 import dev.matview.replica.StoreHandles;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import java.nio.file.Path;
-import java.util.Properties;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.streams.KafkaClientSupplier;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.Test;
-import org.mockito.ArgumentCaptor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -38,11 +33,6 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
-import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
-import org.springframework.kafka.config.KafkaStreamsCustomizer;
-import org.springframework.kafka.config.StreamsBuilderFactoryBean;
-import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import org.springframework.util.unit.DataSize;
 
 /** Tests for {@link MatviewHealthAutoConfiguration}. */
@@ -144,96 +134,66 @@ class MatviewHealthAutoConfigurationTests {
   }
 
   @Test
-  void callsTheTrackerThenTheConfigurersListenerThenListenerBeans() {
+  void callsTheTrackerThenTheListenerSetOnKafkaStreamsThenRestoreListenerBeans() {
     this.contextRunner
-        .withUserConfiguration(UserRestoreListenersConfiguration.class)
+        .withUserConfiguration(UserRestoreListenerConfiguration.class)
         .run(
             (context) -> {
-              UserRestoreListenersConfiguration user =
-                  context.getBean(UserRestoreListenersConfiguration.class);
-              StateRestoreListener installed =
-                  FactoryBeanSettings.stateRestoreListener(factoryBean(context));
-              assertThat(installed).isInstanceOf(CompositeStateRestoreListener.class);
-              assertThat(((CompositeStateRestoreListener) installed).listeners())
+              StateRestoreListener bean =
+                  context.getBean(UserRestoreListenerConfiguration.class).listener;
+              StateRestoreListener set = mock(StateRestoreListener.class);
+              CompositeStateRestoreListener installed = listeners(context).restore(set);
+              assertThat(installed.listeners())
                   .containsExactly(
                       context.getBean(RestoreLagTracker.class),
                       context.getBean(StoreHandles.class),
-                      user.configured,
-                      user.bean);
+                      set,
+                      bean);
               installed.onRestoreStart(CHANGELOG, "sales", 0, 10);
-              then(user.configured).should().onRestoreStart(CHANGELOG, "sales", 0, 10);
-              then(user.bean).should().onRestoreStart(CHANGELOG, "sales", 0, 10);
+              then(set).should().onRestoreStart(CHANGELOG, "sales", 0, 10);
+              then(bean).should().onRestoreStart(CHANGELOG, "sales", 0, 10);
               assertThat(context.getBean(RestoreLagTracker.class).lag("sales", 0))
                   .hasValueSatisfying((lag) -> assertThat(lag.lag()).isEqualTo(10));
             });
   }
 
   @Test
-  void setsTheStandbyListenerThroughTheCustomizerThatWasThereBefore() {
-    this.contextRunner
-        .withUserConfiguration(UserCustomizerConfiguration.class)
-        .withPropertyValues("matview.peers.secret=" + "s".repeat(32))
-        .run(
-            (context) -> {
-              KafkaStreamsCustomizer user =
-                  context.getBean(UserCustomizerConfiguration.class).customizer;
-              KafkaStreamsCustomizer installed =
-                  FactoryBeanSettings.kafkaStreamsCustomizer(factoryBean(context));
-              assertThat(installed).isInstanceOf(StandbyListenerCustomizer.class);
-              KafkaStreams kafkaStreams = mock(KafkaStreams.class);
-              Topology topology = new Topology();
-              Properties properties = new Properties();
-              KafkaClientSupplier clients = mock(KafkaClientSupplier.class);
-              installed.initKafkaStreams(topology, properties, clients);
-              then(user).should().initKafkaStreams(topology, properties, clients);
-              installed.customize(kafkaStreams);
-              then(user).should().customize(kafkaStreams);
-              then(kafkaStreams)
-                  .should()
-                  .setStandbyUpdateListener(any(CompositeStandbyUpdateListener.class));
-            });
-  }
-
-  @Test
-  void callsTheTrackerThenStandbyListenerBeansOnStandbyUpdates() {
+  void callsTheTrackerThenTheListenerSetOnKafkaStreamsThenStandbyListenerBeans() {
     this.contextRunner
         .withUserConfiguration(UserStandbyListenerConfiguration.class)
         .run(
             (context) -> {
-              KafkaStreams kafkaStreams = mock(KafkaStreams.class);
-              FactoryBeanSettings.kafkaStreamsCustomizer(factoryBean(context))
-                  .customize(kafkaStreams);
-              ArgumentCaptor<StandbyUpdateListener> installed =
-                  ArgumentCaptor.forClass(StandbyUpdateListener.class);
-              then(kafkaStreams).should().setStandbyUpdateListener(installed.capture());
-              StandbyUpdateListener user =
+              StandbyUpdateListener bean =
                   context.getBean(UserStandbyListenerConfiguration.class).listener;
-              installed.getValue().onBatchLoaded(CHANGELOG, "sales", new TaskId(0, 0), 9, 10, 19);
-              then(user).should().onBatchLoaded(CHANGELOG, "sales", new TaskId(0, 0), 9, 10, 19);
-              assertThat(((CompositeStandbyUpdateListener) installed.getValue()).listeners())
+              StandbyUpdateListener set = mock(StandbyUpdateListener.class);
+              CompositeStandbyUpdateListener installed = listeners(context).standby(set);
+              assertThat(installed.listeners())
                   .containsExactly(
                       context.getBean(RestoreLagTracker.class),
                       context.getBean(StoreHandles.class),
-                      user);
+                      set,
+                      bean);
+              installed.onBatchLoaded(CHANGELOG, "sales", new TaskId(0, 0), 9, 10, 19);
+              then(set).should().onBatchLoaded(CHANGELOG, "sales", new TaskId(0, 0), 9, 10, 19);
+              then(bean).should().onBatchLoaded(CHANGELOG, "sales", new TaskId(0, 0), 9, 10, 19);
             });
   }
 
   @Test
-  void readsWhatTheFactoryBeansSettersSet() {
-    StreamsBuilderFactoryBean factoryBean = new StreamsBuilderFactoryBean();
-    assertThat(FactoryBeanSettings.stateRestoreListener(factoryBean)).isNull();
-    StateRestoreListener listener = mock(StateRestoreListener.class);
-    factoryBean.setStateRestoreListener(listener);
-    assertThat(FactoryBeanSettings.stateRestoreListener(factoryBean)).isSameAs(listener);
-    KafkaStreamsCustomizer customizer = mock(KafkaStreamsCustomizer.class);
-    factoryBean.setKafkaStreamsCustomizer(customizer);
-    assertThat(FactoryBeanSettings.kafkaStreamsCustomizer(factoryBean)).isSameAs(customizer);
+  void installsTheTrackerAndListenerBeansWhenNoListenerIsSetOnKafkaStreams() {
+    this.contextRunner
+        .withUserConfiguration(UserStandbyListenerConfiguration.class)
+        .run(
+            (context) ->
+                assertThat(listeners(context).standby(null).listeners())
+                    .containsExactly(
+                        context.getBean(RestoreLagTracker.class),
+                        context.getBean(StoreHandles.class),
+                        context.getBean(UserStandbyListenerConfiguration.class).listener));
   }
 
-  private static StreamsBuilderFactoryBean factoryBean(AssertableApplicationContext context) {
-    return context.getBean(
-        "&" + KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME,
-        StreamsBuilderFactoryBean.class);
+  private static StreamsListeners listeners(AssertableApplicationContext context) {
+    return context.getBean(MatviewKafkaStreamsConfigurer.class).customizer().listeners();
   }
 
   record Sale(String shop) {}
@@ -259,32 +219,13 @@ class MatviewHealthAutoConfigurationTests {
   }
 
   @Configuration(proxyBeanMethods = false)
-  static class UserRestoreListenersConfiguration {
+  static class UserRestoreListenerConfiguration {
 
-    final StateRestoreListener configured = mock(StateRestoreListener.class);
-
-    final StateRestoreListener bean = mock(StateRestoreListener.class);
+    final StateRestoreListener listener = mock(StateRestoreListener.class);
 
     @Bean
-    @Order(1)
     StateRestoreListener userRestoreListener() {
-      return this.bean;
-    }
-
-    @Bean
-    StreamsBuilderFactoryBeanConfigurer userRestoreListenerConfigurer() {
-      return (factoryBean) -> factoryBean.setStateRestoreListener(this.configured);
-    }
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  static class UserCustomizerConfiguration {
-
-    final KafkaStreamsCustomizer customizer = mock(KafkaStreamsCustomizer.class);
-
-    @Bean
-    StreamsBuilderFactoryBeanConfigurer userCustomizerConfigurer() {
-      return (factoryBean) -> factoryBean.setKafkaStreamsCustomizer(this.customizer);
+      return this.listener;
     }
   }
 

@@ -57,7 +57,7 @@ class MatviewPeersAutoConfigurationTests {
     this.contextRunner.run(
         (context) -> {
           assertThat(context.getBean(PeerTrust.class).isEstablished()).isFalse();
-          assertThat(context).hasSingleBean(PeerSecretConfigurer.class);
+          assertThat(context).hasSingleBean(PeerSecretEstablisher.class);
           assertThat(context).hasSingleBean(PeerRequests.class);
           assertThat(context).hasSingleBean(PeerClient.class);
         });

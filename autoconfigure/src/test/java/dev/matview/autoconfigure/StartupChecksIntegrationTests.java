@@ -12,16 +12,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.Topology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +36,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsCustomizer;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
-import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 
@@ -245,10 +241,7 @@ class StartupChecksIntegrationTests {
     return new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(MatviewAutoConfiguration.class, KafkaAutoConfiguration.class))
-        .withBean(
-            "countKafkaStreams",
-            StreamsBuilderFactoryBeanConfigurer.class,
-            () -> (factoryBean) -> factoryBean.setKafkaStreamsCustomizer(new CountingCustomizer()))
+        .withBean("countKafkaStreams", KafkaStreamsCustomizer.class, CountingCustomizer::new)
         .withPropertyValues(
             "spring.kafka.bootstrap-servers=" + this.broker.getBrokersAsString(),
             "spring.kafka.streams.application-id=" + applicationId,
@@ -302,18 +295,13 @@ class StartupChecksIntegrationTests {
     return streams;
   }
 
-  /** Counts the Kafka Streams instances the factory bean creates. */
+  /** Counts the Kafka Streams instances the factory bean creates, each customized once. */
   private final class CountingCustomizer implements KafkaStreamsCustomizer {
 
     @Override
-    public KafkaStreams initKafkaStreams(
-        Topology topology, Properties properties, KafkaClientSupplier clientSupplier) {
+    public void customize(KafkaStreams kafkaStreams) {
       StartupChecksIntegrationTests.this.streamsCreated.incrementAndGet();
-      return KafkaStreamsCustomizer.super.initKafkaStreams(topology, properties, clientSupplier);
     }
-
-    @Override
-    public void customize(KafkaStreams kafkaStreams) {}
   }
 
   record Sale(String shop, String customer) {}

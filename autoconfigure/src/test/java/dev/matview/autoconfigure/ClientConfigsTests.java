@@ -3,7 +3,7 @@ package dev.matview.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.deadletter.DeadLetters;
-import dev.matview.kafka.FilteringClientSupplier;
+import dev.matview.kafka.ComposingKafkaStreams;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
@@ -14,18 +14,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,17 +30,15 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
-import org.springframework.kafka.config.KafkaStreamsCustomizer;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
-import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * Matview's settings reach its RocksDB config setter and exception handlers through Kafka Streams'
- * configuration, and none of the clients that Kafka Streams creates through the factory bean's
- * client supplier, here one a configurer set, is given them, so none reports them unused.
+ * configuration, and none of the clients that Kafka Streams creates through the client supplier the
+ * factory bean hands Matview's customizer is given them, so none reports them unused.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class ClientConfigsConfigurerTests {
+class ClientConfigsTests {
 
   private static final String UNUSED = "were supplied but are not used yet";
 
@@ -63,10 +55,6 @@ class ClientConfigsConfigurerTests {
                 MatviewDeadLetterAutoConfiguration.class,
                 KafkaAutoConfiguration.class))
         .withUserConfiguration(ViewConfiguration.class)
-        .withBean(
-            "recordClients",
-            StreamsBuilderFactoryBeanConfigurer.class,
-            () -> (factoryBean) -> factoryBean.setClientSupplier(clients))
         .withPropertyValues(
             "spring.kafka.bootstrap-servers=127.0.0.1:1",
             "spring.kafka.streams.application-id=quiet",
@@ -88,14 +76,13 @@ class ClientConfigsConfigurerTests {
               assertThat(unused(new ConsumerConfig(mainConsumer(configuration))))
                   .contains(RocksDBMemoryLimits.STRICT_LIMIT_CONFIG, DeadLetters.CONFIG);
 
-              KafkaClientSupplier supplier = FactoryBeanSettings.clientSupplier(factoryBean);
-              assertThat(supplier).isInstanceOf(FilteringClientSupplier.class);
-              KafkaStreamsCustomizer customizer =
-                  FactoryBeanSettings.kafkaStreamsCustomizer(factoryBean);
-              assertThat(customizer).isNotNull();
               KafkaStreams streams =
-                  customizer.initKafkaStreams(
-                      factoryBean.getObject().build(configuration), configuration, supplier);
+                  context
+                      .getBean(MatviewKafkaStreamsConfigurer.class)
+                      .customizer()
+                      .initKafkaStreams(
+                          factoryBean.getObject().build(configuration), configuration, clients);
+              assertThat(streams).isInstanceOf(ComposingKafkaStreams.class);
               streams.close(Duration.ofSeconds(10));
 
               assertThat(clients.configs).containsKeys("admin", "consumer", "restore consumer");
@@ -128,44 +115,6 @@ class ClientConfigsConfigurerTests {
 
   private static List<String> unused(AbstractConfig config) {
     return List.copyOf(config.unused());
-  }
-
-  /** Creates Kafka's own clients and keeps the configuration each was created with. */
-  private static final class RecordingClientSupplier implements KafkaClientSupplier {
-
-    private final KafkaClientSupplier delegate = new DefaultKafkaClientSupplier();
-
-    private final Map<String, Map<String, Object>> configs = new ConcurrentHashMap<>();
-
-    @Override
-    public Admin getAdmin(Map<String, Object> config) {
-      this.configs.put("admin", config);
-      return this.delegate.getAdmin(config);
-    }
-
-    @Override
-    public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-      this.configs.put("producer", config);
-      return this.delegate.getProducer(config);
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-      this.configs.put("consumer", config);
-      return this.delegate.getConsumer(config);
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-      this.configs.put("restore consumer", config);
-      return this.delegate.getRestoreConsumer(config);
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-      this.configs.put("global consumer", config);
-      return this.delegate.getGlobalConsumer(config);
-    }
   }
 
   record Sale(String shop) {}

@@ -1,4 +1,4 @@
-package dev.matview.health;
+package dev.matview.kafka;
 
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;

@@ -1,0 +1,31 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.kafka.StreamsListeners;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * Has a listener hear Kafka Streams' changes of state before the state listener set on Kafka
+ * Streams: of two such contributors, the listener of the one first in order is called first.
+ */
+final class StateListenerContributor implements StreamsListenersContributor {
+
+  private final KafkaStreams.StateListener listener;
+
+  private final int order;
+
+  /** A contributor that adds {@code listener}, in {@code order}. */
+  StateListenerContributor(KafkaStreams.StateListener listener, int order) {
+    this.listener = listener;
+    this.order = order;
+  }
+
+  @Override
+  public void contribute(StreamsListeners.Builder listeners) {
+    listeners.stateBefore(this.listener);
+  }
+
+  @Override
+  public int getOrder() {
+    return this.order;
+  }
+}
