@@ -8,17 +8,23 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * Suppliers of Kafka's window and session stores, unchanged but for one thing: once Kafka Streams
- * has opened a partition of one, it says so, as the table stores' handles do ({@link
- * SignallingWindowStore}, {@link SignallingSessionStore}).
+ * Suppliers of Kafka's window and session stores, unchanged but for two things: once Kafka Streams
+ * has opened a partition of one, it says so, as the table stores' handles do, and it refuses
+ * updates too large for its changelog ({@link SignallingWindowStore}, {@link
+ * SignallingSessionStore}).
  */
 final class OpenSignallingStores {
 
   private OpenSignallingStores() {}
 
-  /** {@code supplier}, whose stores tell {@code opened} their name and partition once opened. */
+  /**
+   * {@code supplier}, whose stores tell {@code opened} their name and partition once opened and
+   * refuse updates that {@code sizeCheck} refuses.
+   */
   static WindowBytesStoreSupplier window(
-      WindowBytesStoreSupplier supplier, ObjIntConsumer<String> opened) {
+      WindowBytesStoreSupplier supplier,
+      ObjIntConsumer<String> opened,
+      ChangelogSizeCheck sizeCheck) {
     return new WindowBytesStoreSupplier() {
       @Override
       public String name() {
@@ -27,7 +33,7 @@ final class OpenSignallingStores {
 
       @Override
       public WindowStore<Bytes, byte[]> get() {
-        return new SignallingWindowStore(supplier.get(), opened);
+        return new SignallingWindowStore(supplier.get(), opened, sizeCheck);
       }
 
       @Override
@@ -57,9 +63,14 @@ final class OpenSignallingStores {
     };
   }
 
-  /** {@code supplier}, whose stores tell {@code opened} their name and partition once opened. */
+  /**
+   * {@code supplier}, whose stores tell {@code opened} their name and partition once opened and
+   * refuse updates that {@code sizeCheck} refuses.
+   */
   static SessionBytesStoreSupplier session(
-      SessionBytesStoreSupplier supplier, ObjIntConsumer<String> opened) {
+      SessionBytesStoreSupplier supplier,
+      ObjIntConsumer<String> opened,
+      ChangelogSizeCheck sizeCheck) {
     return new SessionBytesStoreSupplier() {
       @Override
       public String name() {
@@ -68,7 +79,7 @@ final class OpenSignallingStores {
 
       @Override
       public SessionStore<Bytes, byte[]> get() {
-        return new SignallingSessionStore(supplier.get(), opened);
+        return new SignallingSessionStore(supplier.get(), opened, sizeCheck);
       }
 
       @Override

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Kafka's session store of one partition, unchanged, that tells of its opening once Kafka Streams
- * has opened it. Every method of {@link SessionStore}, default methods included, is passed on, so
+ * has opened it and refuses an update whose changelog record would be too large before Kafka's
+ * store keeps it. Every method of {@link SessionStore}, default methods included, is passed on, so
  * that the store answers each as Kafka's own would.
  */
 final class SignallingSessionStore implements SessionStore<Bytes, byte[]> {
@@ -26,9 +27,15 @@ final class SignallingSessionStore implements SessionStore<Bytes, byte[]> {
 
   private final ObjIntConsumer<String> opened;
 
-  SignallingSessionStore(SessionStore<Bytes, byte[]> store, ObjIntConsumer<String> opened) {
+  private final ChangelogSizeCheck sizeCheck;
+
+  SignallingSessionStore(
+      SessionStore<Bytes, byte[]> store,
+      ObjIntConsumer<String> opened,
+      ChangelogSizeCheck sizeCheck) {
     this.store = store;
     this.opened = opened;
+    this.sizeCheck = sizeCheck;
   }
 
   @Override
@@ -74,6 +81,9 @@ final class SignallingSessionStore implements SessionStore<Bytes, byte[]> {
 
   @Override
   public void put(Windowed<Bytes> sessionKey, byte @Nullable [] aggregate) {
+    if (aggregate != null) {
+      this.sizeCheck.check(sessionKey.key().get().length, aggregate.length);
+    }
     this.store.put(sessionKey, aggregate);
   }
 

@@ -28,13 +28,19 @@ final class SignallingWindowStore implements WindowStore<Bytes, byte[]>, Timesta
 
   private final ObjIntConsumer<String> opened;
 
-  SignallingWindowStore(WindowStore<Bytes, byte[]> store, ObjIntConsumer<String> opened) {
+  private final ChangelogSizeCheck sizeCheck;
+
+  SignallingWindowStore(
+      WindowStore<Bytes, byte[]> store,
+      ObjIntConsumer<String> opened,
+      ChangelogSizeCheck sizeCheck) {
     if (!(store instanceof TimestampedBytesStore)) {
       throw new IllegalArgumentException(
           "Store '" + store.name() + "' does not keep timestamps; a timestamped store is needed");
     }
     this.store = store;
     this.opened = opened;
+    this.sizeCheck = sizeCheck;
   }
 
   @Override
@@ -80,6 +86,9 @@ final class SignallingWindowStore implements WindowStore<Bytes, byte[]>, Timesta
 
   @Override
   public void put(Bytes key, byte @Nullable [] value, long windowStartTimestamp) {
+    if (value != null) {
+      this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
+    }
     this.store.put(key, value, windowStartTimestamp);
   }
 

@@ -5,13 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Properties;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
@@ -33,8 +28,9 @@ class DirectReadsTests {
 
   @Test
   void aTableStoreOpenedThroughTheHandlesIsReadDirectlyAndAnswersTheStoredBytes() {
-    KeyValueStore<Bytes, byte[]> store = this.handles.keyValueStore("clicks").get();
-    store.init(context(), store);
+    KeyValueStore<Bytes, byte[]> store =
+        this.handles.keyValueStore("clicks", (key, value) -> {}).get();
+    store.init(StateStoreContexts.of(this.stateDir), store);
     try {
       store.put(Bytes.wrap(KEY), STORED);
       ReplicaHandle handle = this.handles.handle("clicks", 0);
@@ -54,7 +50,7 @@ class DirectReadsTests {
   @Test
   void kafkasRocksDbStoreWithoutItsAccessorsIsRefusedNamingTheKafkaStreamsVersion() {
     KeyValueStore<Bytes, byte[]> store = Stores.persistentTimestampedKeyValueStore("clicks").get();
-    store.init(context(), store);
+    store.init(StateStoreContexts.of(this.stateDir), store);
     try {
       NoSuchFieldException missing = new NoSuchFieldException("cfAccessor");
       assertThatIllegalStateException()
@@ -73,14 +69,5 @@ class DirectReadsTests {
     KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore("clicks").get();
     assertThat(DirectReads.of(store)).isNull();
     assertThat(DirectReads.of(store, new NoSuchFieldException("cfAccessor"))).isNull();
-  }
-
-  private StateStoreContext context() {
-    Properties config = new Properties();
-    config.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
-    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    config.put(StreamsConfig.STATE_DIR_CONFIG, this.stateDir.toString());
-    return new MockProcessorContext<>(config, new TaskId(0, 0), this.stateDir.toFile())
-        .getStateStoreContext();
   }
 }

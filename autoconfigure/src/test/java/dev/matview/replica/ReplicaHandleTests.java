@@ -10,17 +10,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jspecify.annotations.Nullable;
@@ -50,10 +46,8 @@ class ReplicaHandleTests {
 
   @Test
   void everyReadWhileTheStoreClosesAndReopensAnswersTheStoredValueOrIsRefused() throws Exception {
-    KeyValueBytesStoreSupplier supplier = this.handles.keyValueStore(STORE);
-    StateStoreContext context =
-        new MockProcessorContext<>(config(), new TaskId(0, 0), this.stateDir.toFile())
-            .getStateStoreContext();
+    KeyValueBytesStoreSupplier supplier = this.handles.keyValueStore(STORE, (key, value) -> {});
+    StateStoreContext context = StateStoreContexts.of(this.stateDir);
     AtomicReference<@Nullable ReplicaHandle> current = new AtomicReference<>();
     AtomicLong answered = new AtomicLong();
     AtomicLong refused = new AtomicLong();
@@ -137,13 +131,5 @@ class ReplicaHandleTests {
   private static byte[] value(int key) {
     byte[] text = ("value-of-" + key + "-".repeat(key % 40)).getBytes(StandardCharsets.UTF_8);
     return ByteBuffer.allocate(8 + text.length).putLong(key * 1_000L).put(text).array();
-  }
-
-  private Properties config() {
-    Properties config = new Properties();
-    config.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
-    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    config.put(StreamsConfig.STATE_DIR_CONFIG, this.stateDir.toString());
-    return config;
   }
 }

@@ -25,6 +25,8 @@ class StoreWrappersTests {
 
   private final StoreHandles handles = new StoreHandles();
 
+  private final ChangelogSizeCheck anySize = (key, value) -> {};
+
   @Test
   void theWindowStorePassesOnEveryMethodOfKafkasWindowStore() {
     assertThat(notPassedOn(SignallingWindowStore.class, WindowStore.class)).isEmpty();
@@ -45,17 +47,18 @@ class StoreWrappersTests {
     Duration minute = Duration.ofMinutes(1);
     assertThat(
             notPassedOn(
-                this.handles.windowStore("windows", minute, minute).getClass(),
+                this.handles.windowStore("windows", minute, minute, this.anySize).getClass(),
                 WindowBytesStoreSupplier.class))
         .isEmpty();
     assertThat(
             notPassedOn(
-                this.handles.sessionStore("sessions", minute).getClass(),
+                this.handles.sessionStore("sessions", minute, this.anySize).getClass(),
                 SessionBytesStoreSupplier.class))
         .isEmpty();
     assertThat(
             notPassedOn(
-                this.handles.keyValueStore("table").getClass(), KeyValueBytesStoreSupplier.class))
+                this.handles.keyValueStore("table", this.anySize).getClass(),
+                KeyValueBytesStoreSupplier.class))
         .isEmpty();
   }
 
