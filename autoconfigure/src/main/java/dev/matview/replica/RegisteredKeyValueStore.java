@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Kafka's store of one partition, unchanged, that registers with the {@link StoreHandles} once
- * Kafka Streams has opened it and leaves them before Kafka Streams closes it. It is a {@link
+ * Kafka Streams has opened it and leaves them before Kafka Streams closes it, and refuses an update
+ * whose changelog record would be too large before Kafka's store keeps it. It is a {@link
  * TimestampedBytesStore} like the store it wraps, so Kafka Streams stores timestamps in it as
  * usual.
  */
@@ -30,17 +31,21 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
 
   private final StoreHandles handles;
 
+  private final ChangelogSizeCheck sizeCheck;
+
   private volatile int partition = NOT_OPENED;
 
   private volatile @Nullable ReplicaHandle handle;
 
-  RegisteredKeyValueStore(KeyValueStore<Bytes, byte[]> store, StoreHandles handles) {
+  RegisteredKeyValueStore(
+      KeyValueStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     if (!(store instanceof TimestampedBytesStore)) {
       throw new IllegalArgumentException(
           "Store '" + store.name() + "' does not keep timestamps; a timestamped store is needed");
     }
     this.store = store;
     this.handles = handles;
+    this.sizeCheck = sizeCheck;
   }
 
   @Override
@@ -95,17 +100,22 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
   }
 
   @Override
-  public void put(Bytes key, byte[] value) {
+  public void put(Bytes key, byte @Nullable [] value) {
+    checkSize(key, value);
     this.store.put(key, value);
   }
 
   @Override
-  public byte @Nullable [] putIfAbsent(Bytes key, byte[] value) {
+  public byte @Nullable [] putIfAbsent(Bytes key, byte @Nullable [] value) {
+    checkSize(key, value);
     return this.store.putIfAbsent(key, value);
   }
 
   @Override
   public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+    for (KeyValue<Bytes, byte[]> entry : entries) {
+      checkSize(entry.key, entry.value);
+    }
     this.store.putAll(entries);
   }
 
@@ -148,5 +158,12 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
   @Override
   public long approximateNumEntries() {
     return this.store.approximateNumEntries();
+  }
+
+  /** Checks an update whose value, if any, starts with Kafka Streams' 8-byte timestamp. */
+  private void checkSize(Bytes key, byte @Nullable [] value) {
+    if (value != null) {
+      this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
+    }
   }
 }

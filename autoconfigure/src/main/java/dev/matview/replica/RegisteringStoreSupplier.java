@@ -4,16 +4,23 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Supplies Kafka's own store, wrapped so that each partition registers with the handles. */
+/**
+ * Supplies Kafka's own store, wrapped so that each partition registers with the handles and refuses
+ * updates too large for its changelog.
+ */
 final class RegisteringStoreSupplier implements KeyValueBytesStoreSupplier {
 
   private final KeyValueBytesStoreSupplier supplier;
 
   private final StoreHandles handles;
 
-  RegisteringStoreSupplier(KeyValueBytesStoreSupplier supplier, StoreHandles handles) {
+  private final ChangelogSizeCheck sizeCheck;
+
+  RegisteringStoreSupplier(
+      KeyValueBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     this.supplier = supplier;
     this.handles = handles;
+    this.sizeCheck = sizeCheck;
   }
 
   @Override
@@ -23,7 +30,7 @@ final class RegisteringStoreSupplier implements KeyValueBytesStoreSupplier {
 
   @Override
   public KeyValueStore<Bytes, byte[]> get() {
-    return new RegisteredKeyValueStore(this.supplier.get(), this.handles);
+    return new RegisteredKeyValueStore(this.supplier.get(), this.handles, this.sizeCheck);
   }
 
   @Override

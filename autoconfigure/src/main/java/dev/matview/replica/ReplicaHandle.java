@@ -1,7 +1,6 @@
 package dev.matview.replica;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jspecify.annotations.Nullable;
@@ -14,6 +13,9 @@ import org.jspecify.annotations.Nullable;
  * <p>The readiness is one counter: even while not ready, odd while ready. Losing readiness moves it
  * to the next even value, so a lookup that saw it not ready, asked Kafka Streams, and heard "ready"
  * makes it ready only if nothing happened in between ({@link #markReady(long)}).
+ *
+ * <p>Reads that take no lock pass a {@link ReadGate}, whose close waits for exactly those under way
+ * before Kafka Streams closes the store.
  */
 public final class ReplicaHandle {
 
@@ -25,9 +27,7 @@ public final class ReplicaHandle {
 
   private final @Nullable DirectReads direct;
 
-  private final LongAdder readers = new LongAdder();
-
-  private volatile boolean closing;
+  private final ReadGate reads = new ReadGate();
 
   ReplicaHandle(KeyValueStore<Bytes, byte[]> store, int partition) {
     this.store = store;
@@ -43,15 +43,15 @@ public final class ReplicaHandle {
    * @throws org.apache.kafka.streams.errors.InvalidStateStoreException when the store is closed
    */
   public byte @Nullable [] get(byte[] key) {
-    DirectReads reads = this.direct;
-    if (reads != null) {
-      this.readers.increment();
-      try {
-        if (!this.closing) {
-          return reads.get(this.store.name(), key);
+    DirectReads direct = this.direct;
+    if (direct != null) {
+      int stripe = this.reads.enter();
+      if (stripe != ReadGate.CLOSED) {
+        try {
+          return direct.get(this.store.name(), key);
+        } finally {
+          this.reads.leave(stripe);
         }
-      } finally {
-        this.readers.decrement();
       }
     }
     return this.store.get(Bytes.wrap(key));
@@ -64,10 +64,7 @@ public final class ReplicaHandle {
 
   /** Stops direct reads and waits for those under way, before Kafka Streams closes the store. */
   void close() {
-    this.closing = true;
-    while (this.readers.sum() != 0) {
-      Thread.onSpinWait();
-    }
+    this.reads.close();
   }
 
   /** The store partition's bytes store, whose values carry Kafka Streams' 8-byte timestamp. */

@@ -38,27 +38,37 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     this.whenOpened = listener;
   }
 
-  /** A persistent timestamped key-value store named {@code name} whose partitions register here. */
-  public KeyValueBytesStoreSupplier keyValueStore(String name) {
-    return new RegisteringStoreSupplier(Stores.persistentTimestampedKeyValueStore(name), this);
+  /**
+   * A persistent timestamped key-value store named {@code name} whose partitions register here, and
+   * refuse an update before they keep it when {@code sizeCheck} refuses its changelog record.
+   */
+  public KeyValueBytesStoreSupplier keyValueStore(String name, ChangelogSizeCheck sizeCheck) {
+    return new RegisteringStoreSupplier(
+        Stores.persistentTimestampedKeyValueStore(name), this, sizeCheck);
   }
 
   /**
    * A persistent timestamped window store named {@code name}, as Kafka Streams' DSL would make it,
-   * whose partitions tell the {@link #whenOpened} listener as they open.
+   * whose partitions tell the {@link #whenOpened} listener as they open, and refuse an update
+   * before they keep it when {@code sizeCheck} refuses its changelog record.
    */
-  public WindowBytesStoreSupplier windowStore(String name, Duration retention, Duration size) {
+  public WindowBytesStoreSupplier windowStore(
+      String name, Duration retention, Duration size, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.window(
-        Stores.persistentTimestampedWindowStore(name, retention, size, false), this::announce);
+        Stores.persistentTimestampedWindowStore(name, retention, size, false),
+        this::announce,
+        sizeCheck);
   }
 
   /**
    * A persistent session store named {@code name}, as Kafka Streams' DSL would make it, whose
-   * partitions tell the {@link #whenOpened} listener as they open.
+   * partitions tell the {@link #whenOpened} listener as they open, and refuse an update before they
+   * keep it when {@code sizeCheck} refuses its changelog record.
    */
-  public SessionBytesStoreSupplier sessionStore(String name, Duration retention) {
+  public SessionBytesStoreSupplier sessionStore(
+      String name, Duration retention, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.session(
-        Stores.persistentSessionStore(name, retention), this::announce);
+        Stores.persistentSessionStore(name, retention), this::announce, sizeCheck);
   }
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */

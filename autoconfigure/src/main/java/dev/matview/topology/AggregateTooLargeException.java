@@ -4,8 +4,8 @@ import org.apache.kafka.common.errors.SerializationException;
 
 /**
  * A view's aggregate whose record on the view's changelog topic would exceed the producer's {@code
- * max.request.size} (or a smaller {@code topic.max.message.bytes}): refused as the store serializes
- * it, before the store keeps it, so that store and changelog never differ.
+ * max.request.size} (or a smaller {@code topic.max.message.bytes}): refused by the view's store
+ * before it keeps it, so that store and changelog never differ.
  */
 public final class AggregateTooLargeException extends SerializationException {
 

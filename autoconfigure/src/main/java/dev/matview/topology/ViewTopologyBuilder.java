@@ -32,9 +32,8 @@ import org.jspecify.annotations.Nullable;
  * decoding (value, null checks and event time bounds, before anything reaches an internal topic),
  * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} and for
  * session windows a {@link SessionLateRecordGate} just before the aggregation, optional windowing
- * and an aggregation materialized in a RocksDB store named after the view, whose serdes refuse an
- * aggregate too large for its changelog topic before the store keeps it ({@link
- * ChangelogSizeGuard}).
+ * and an aggregation materialized in a RocksDB store named after the view, which refuses an
+ * aggregate too large for its changelog topic before it keeps it ({@link ChangelogSizeGuard}).
  *
  * <p>Stores are not cached: interactive queries of ranges and windows bypass Kafka Streams' record
  * cache, so a cache would hide the latest updates from scans and lookups until the next commit.
@@ -127,9 +126,9 @@ public final class ViewTopologyBuilder {
           initializer,
           aggregator,
           named,
-          Materialized.<K, A>as(this.handles.keyValueStore(view.storeName()))
-              .withKeySerde(guard.keys(view.keySerde()))
-              .withValueSerde(guard.aggregates(view.aggregateSerde()))
+          Materialized.<K, A>as(this.handles.keyValueStore(view.storeName(), guard))
+              .withKeySerde(view.keySerde())
+              .withValueSerde(view.aggregateSerde())
               .withCachingDisabled());
     } else if (sessionWindows != null) {
       grouped
@@ -140,9 +139,10 @@ public final class ViewTopologyBuilder {
               probe.merger(merger(definition.aggregation())),
               named,
               Materialized.<K, A>as(
-                      this.handles.sessionStore(view.storeName(), window.effectiveRetention()))
-                  .withKeySerde(guard.keys(view.keySerde()))
-                  .withValueSerde(guard.aggregates(view.aggregateSerde()))
+                      this.handles.sessionStore(
+                          view.storeName(), window.effectiveRetention(), guard))
+                  .withKeySerde(view.keySerde())
+                  .withValueSerde(view.aggregateSerde())
                   .withRetention(window.effectiveRetention())
                   .withCachingDisabled());
     } else {
@@ -154,9 +154,9 @@ public final class ViewTopologyBuilder {
               named,
               Materialized.<K, A>as(
                       this.handles.windowStore(
-                          view.storeName(), window.effectiveRetention(), window.size()))
-                  .withKeySerde(guard.keys(view.keySerde()))
-                  .withValueSerde(guard.aggregates(view.aggregateSerde()))
+                          view.storeName(), window.effectiveRetention(), window.size(), guard))
+                  .withKeySerde(view.keySerde())
+                  .withValueSerde(view.aggregateSerde())
                   .withRetention(window.effectiveRetention())
                   .withCachingDisabled());
     }

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -401,6 +402,51 @@ class ViewTopologyBuilderTests {
   }
 
   @Test
+  void refusesATableAggregateTooLargeForItsChangelogBeforeTheStoreOrTheChangelogKeepsIt() {
+    view("latest", Views.from(TOPIC, Sale.class).latest());
+    Sale fits = limitChangelogRecordsTo("shop-1", sale("shop-1", "alice", 1, T0));
+    start();
+    send("shop-1", fits);
+    assertThat(refusedAsTooLarge("shop-1", sale("shop-1", "alicex", 1, T0))).isTrue();
+    assertThat(table("latest")).containsEntry("shop-1", fits);
+    assertThat(changelogRecords("latest")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesAWindowAggregateTooLargeForItsChangelogBeforeTheStoreOrTheChangelogKeepsIt() {
+    view(
+        "latest", Views.from(TOPIC, Sale.class).eventTime(Sale::at).windowedBy(minutes()).latest());
+    Sale fits = limitChangelogRecordsTo("shop-1", sale("shop-1", "alice", 1, T0));
+    start();
+    send("shop-1", fits);
+    assertThat(refusedAsTooLarge("shop-1", sale("shop-1", "alicex", 1, T0))).isTrue();
+    assertThat(
+            this.driver.<String, Sale>getWindowStore("latest").fetch("shop-1", T0.toEpochMilli()))
+        .isEqualTo(fits);
+    assertThat(changelogRecords("latest")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesASessionAggregateTooLargeForItsChangelogBeforeTheStoreOrTheChangelogKeepsIt() {
+    view(
+        "latest",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(ViewWindow.session(Duration.ofMinutes(5)))
+            .latest());
+    Sale fits = limitChangelogRecordsTo("shop-1", sale("shop-1", "alice", 1, T0));
+    start();
+    send("shop-1", fits);
+    assertThat(refusedAsTooLarge("shop-1", sale("shop-1", "alicex", 1, T0))).isTrue();
+    assertThat(
+            this.driver
+                .<String, Sale>getSessionStore("latest")
+                .fetchSession("shop-1", T0.toEpochMilli(), T0.toEpochMilli()))
+        .isEqualTo(fits);
+    assertThat(changelogRecords("latest")).isEqualTo(1);
+  }
+
+  @Test
   void skipsRecordsThatCannotBeReadAndGoesOnWithKafkasLogAndContinueHandler() {
     view("per-shop", Views.from(TOPIC, Sale.class).count());
     view("per-minute", Views.from(TOPIC, Sale.class).eventTime(Sale::at).windowedBy(minutes()));
@@ -543,6 +589,43 @@ class ViewTopologyBuilderTests {
       }
     }
     throw new AssertionError("No RecordDecodingException in " + failure, failure);
+  }
+
+  /**
+   * Limits changelog records so that {@code aggregate} under {@code key} just fits, counting the
+   * bytes as the changelog gets them: the key, the aggregate without Kafka Streams' timestamp, and
+   * the overhead.
+   */
+  private Sale limitChangelogRecordsTo(String key, Sale aggregate) {
+    int bytes =
+        key.getBytes(StandardCharsets.UTF_8).length
+            + this.mapper.writeValueAsBytes(aggregate).length
+            + ChangelogSizeGuard.OVERHEAD;
+    this.rules = new RecordRules(EventTimeBounds.STANDARD, true, this::dropped, bytes);
+    return aggregate;
+  }
+
+  /** Whether sending {@code sale} fails because its aggregate is one byte too large. */
+  private boolean refusedAsTooLarge(String key, Sale sale) {
+    Throwable failure = catchThrowable(() -> send(key, sale));
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof AggregateTooLargeException tooLarge) {
+        return tooLarge
+            .getMessage()
+            .contains((this.rules.maxChangelogRecordBytes() + 1) + " bytes");
+      }
+    }
+    throw new AssertionError("No AggregateTooLargeException in " + failure, failure);
+  }
+
+  private int changelogRecords(String store) {
+    return this.driver
+        .createOutputTopic(
+            "test-app-" + store + "-changelog",
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())
+        .readValuesToList()
+        .size();
   }
 
   private void dropped(String view, String reason) {

@@ -20,8 +20,9 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
 /**
  * Row 2: JMH with {@code -prof gc} of the in-process lookup path of a cached key, against a raw
- * {@code ReadOnlyKeyValueStore.get} on the same store, and of its routing step, against the
- * serialization of the key that the step includes.
+ * {@code ReadOnlyKeyValueStore.get} on the same store, of its routing step, against the
+ * serialization of the key that the step includes, and of its RocksDB read, against the store's
+ * synchronized {@code get}.
  */
 public final class LookupPathBenchmark implements Benchmark {
 
@@ -79,6 +80,10 @@ public final class LookupPathBenchmark implements Benchmark {
     RunResult raw = Jmh.find(results, "raw");
     RunResult route = Jmh.find(results, "route");
     RunResult serializeKey = Jmh.find(results, "serializeKey");
+    RunResult directRead = Jmh.find(results, "directRead");
+    RunResult lockedRead = Jmh.find(results, "lockedRead");
+    RunResult directReadOnTwo = Jmh.find(results, "directReadOnTwoThreads");
+    RunResult lockedReadOnTwo = Jmh.find(results, "lockedReadOnTwoThreads");
     int pointReadKeys = Math.max(flags.integer("point-read-keys", 250_000), 1);
     Map<String, Double> pointReads = pointReads(flags, pointReadKeys, context.dir("point-read"));
     List<Row> rows = new ArrayList<>();
@@ -105,6 +110,24 @@ public final class LookupPathBenchmark implements Benchmark {
             Jmh.score(route),
             Jmh.score(serializeKey),
             "ns/op"));
+    rows.add(
+        Row.info(
+                2,
+                "RocksDB read of a lookup, by handle without the store's lock (beside: the store's"
+                    + " synchronized get)",
+                Jmh.score(directRead),
+                Jmh.score(lockedRead),
+                "ns/op")
+            .boundedBy(
+                "a RocksDB read through JNI in both; the get also takes the store's monitor"));
+    rows.add(
+        Row.info(
+                2,
+                "the same read on two threads at once",
+                Jmh.score(directReadOnTwo),
+                Jmh.score(lockedReadOnTwo),
+                "ns/op")
+            .boundedBy("the get's monitor, which the two threads take in turn"));
     for (String layout : List.of(PointReadJmh.FLUSHED, PointReadJmh.COMPACTED)) {
       rows.add(
           Row.info(

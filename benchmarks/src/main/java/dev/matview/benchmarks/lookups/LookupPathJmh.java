@@ -10,17 +10,24 @@ import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.ReplicaDirectory;
 import dev.matview.query.routing.Routing;
 import dev.matview.query.routing.ViewReplicas;
+import dev.matview.replica.ReplicaHandle;
+import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
@@ -31,8 +38,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Row 2's JMH benchmarks: one cached key looked up through Matview's whole in-process path
  * (routing, lag check, store, metrics) and through a raw {@code ReadOnlyKeyValueStore.get} on the
- * same store partition; and the routing step of that lookup alone, beside the serialization of the
- * key that it includes.
+ * same store partition; the routing step of that lookup alone, beside the serialization of the key
+ * that it includes; and the RocksDB read of that lookup alone, by handle without the store's lock
+ * beside the store's own synchronized {@code get}, on one thread and on two at once.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -59,6 +67,15 @@ public class LookupPathJmh {
   @SuppressWarnings("NullAway.Init")
   private String inputTopic;
 
+  @SuppressWarnings("NullAway.Init")
+  private ReplicaHandle handle;
+
+  @SuppressWarnings("NullAway.Init")
+  private byte[] keyBytes;
+
+  @SuppressWarnings("NullAway.Init")
+  private Bytes storeKey;
+
   /** Starts the app in this JVM, once, and opens the key's store partition. */
   @Setup
   @SuppressWarnings("unchecked")
@@ -84,6 +101,17 @@ public class LookupPathJmh {
             StoreQueryParameters.fromNameAndType(
                     storeName, QueryableStoreTypes.<String, Object>keyValueStore())
                 .withPartition(metadata.partition()));
+    ReplicaHandle held = app.getBean(StoreHandles.class).handle(storeName, metadata.partition());
+    if (held == null) {
+      throw new IllegalStateException("No handle holds " + storeName + "/" + metadata.partition());
+    }
+    this.handle = held;
+    this.keyBytes = serializeKey();
+    this.storeKey = Bytes.wrap(this.keyBytes);
+    byte[] direct = directRead();
+    if (direct == null || !Arrays.equals(direct, lockedRead())) {
+      throw new IllegalStateException("The handle read " + Arrays.toString(direct));
+    }
     Object raw = raw();
     Object answer = matview();
     if (raw == null || !Objects.equals(raw, ((Routed.Local<KeyAnswer>) answer).answer().value())) {
@@ -122,5 +150,33 @@ public class LookupPathJmh {
   @Benchmark
   public byte[] serializeKey() {
     return this.view.keySerde().serializer().serialize(this.inputTopic, KEY);
+  }
+
+  /** The RocksDB read of a lookup: by handle, without the store's lock. */
+  @Benchmark
+  public byte @Nullable [] directRead() {
+    return this.handle.get(this.keyBytes);
+  }
+
+  /** The same read through the store's own {@code get}, which takes the store's monitor. */
+  @Benchmark
+  public byte @Nullable [] lockedRead() {
+    return this.handle.store().get(this.storeKey);
+  }
+
+  /** {@link #directRead()} on two threads at once. */
+  @Benchmark
+  @Group("directReadOnTwoThreads")
+  @GroupThreads(2)
+  public byte @Nullable [] directReadOnTwoThreads() {
+    return directRead();
+  }
+
+  /** {@link #lockedRead()} on two threads at once. */
+  @Benchmark
+  @Group("lockedReadOnTwoThreads")
+  @GroupThreads(2)
+  public byte @Nullable [] lockedReadOnTwoThreads() {
+    return lockedRead();
   }
 }

@@ -1,0 +1,195 @@
+package dev.matview.replica;
+
+import java.time.Instant;
+import java.util.function.ObjIntConsumer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.SessionStore;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Kafka's session store of one partition, unchanged, that tells of its opening once Kafka Streams
+ * has opened it and refuses an update whose changelog record would be too large before Kafka's
+ * store keeps it. Every method of {@link SessionStore}, default methods included, is passed on, so
+ * that the store answers each as Kafka's own would.
+ */
+final class SignallingSessionStore implements SessionStore<Bytes, byte[]> {
+
+  private final SessionStore<Bytes, byte[]> store;
+
+  private final ObjIntConsumer<String> opened;
+
+  private final ChangelogSizeCheck sizeCheck;
+
+  SignallingSessionStore(
+      SessionStore<Bytes, byte[]> store,
+      ObjIntConsumer<String> opened,
+      ChangelogSizeCheck sizeCheck) {
+    this.store = store;
+    this.opened = opened;
+    this.sizeCheck = sizeCheck;
+  }
+
+  @Override
+  public void init(StateStoreContext context, StateStore root) {
+    this.store.init(context, root);
+    this.opened.accept(name(), context.taskId().partition());
+  }
+
+  @Override
+  public String name() {
+    return this.store.name();
+  }
+
+  @Override
+  public void flush() {
+    this.store.flush();
+  }
+
+  @Override
+  public void close() {
+    this.store.close();
+  }
+
+  @Override
+  public boolean persistent() {
+    return this.store.persistent();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return this.store.isOpen();
+  }
+
+  @Override
+  public <R> QueryResult<R> query(Query<R> query, PositionBound bound, QueryConfig config) {
+    return this.store.query(query, bound, config);
+  }
+
+  @Override
+  public Position getPosition() {
+    return this.store.getPosition();
+  }
+
+  @Override
+  public void put(Windowed<Bytes> sessionKey, byte @Nullable [] aggregate) {
+    if (aggregate != null) {
+      this.sizeCheck.check(sessionKey.key().get().length, aggregate.length);
+    }
+    this.store.put(sessionKey, aggregate);
+  }
+
+  @Override
+  public void remove(Windowed<Bytes> sessionKey) {
+    this.store.remove(sessionKey);
+  }
+
+  @Override
+  public byte @Nullable [] fetchSession(Bytes key, long sessionStartTime, long sessionEndTime) {
+    return this.store.fetchSession(key, sessionStartTime, sessionEndTime);
+  }
+
+  @Override
+  public byte @Nullable [] fetchSession(
+      Bytes key, Instant sessionStartTime, Instant sessionEndTime) {
+    return this.store.fetchSession(key, sessionStartTime, sessionEndTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> findSessions(
+      long earliestSessionEndTime, long latestSessionEndTime) {
+    return this.store.findSessions(earliestSessionEndTime, latestSessionEndTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> findSessions(
+      Bytes key, long earliestSessionEndTime, long latestSessionStartTime) {
+    return this.store.findSessions(key, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> findSessions(
+      Bytes key, Instant earliestSessionEndTime, Instant latestSessionStartTime) {
+    return this.store.findSessions(key, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFindSessions(
+      Bytes key, long earliestSessionEndTime, long latestSessionStartTime) {
+    return this.store.backwardFindSessions(key, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFindSessions(
+      Bytes key, Instant earliestSessionEndTime, Instant latestSessionStartTime) {
+    return this.store.backwardFindSessions(key, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> findSessions(
+      @Nullable Bytes keyFrom,
+      @Nullable Bytes keyTo,
+      long earliestSessionEndTime,
+      long latestSessionStartTime) {
+    return this.store.findSessions(keyFrom, keyTo, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> findSessions(
+      @Nullable Bytes keyFrom,
+      @Nullable Bytes keyTo,
+      Instant earliestSessionEndTime,
+      Instant latestSessionStartTime) {
+    return this.store.findSessions(keyFrom, keyTo, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFindSessions(
+      @Nullable Bytes keyFrom,
+      @Nullable Bytes keyTo,
+      long earliestSessionEndTime,
+      long latestSessionStartTime) {
+    return this.store.backwardFindSessions(
+        keyFrom, keyTo, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFindSessions(
+      @Nullable Bytes keyFrom,
+      @Nullable Bytes keyTo,
+      Instant earliestSessionEndTime,
+      Instant latestSessionStartTime) {
+    return this.store.backwardFindSessions(
+        keyFrom, keyTo, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(Bytes key) {
+    return this.store.fetch(key);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(Bytes key) {
+    return this.store.backwardFetch(key);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(
+      @Nullable Bytes keyFrom, @Nullable Bytes keyTo) {
+    return this.store.fetch(keyFrom, keyTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(
+      @Nullable Bytes keyFrom, @Nullable Bytes keyTo) {
+    return this.store.backwardFetch(keyFrom, keyTo);
+  }
+}

@@ -1,0 +1,174 @@
+package dev.matview.replica;
+
+import java.time.Instant;
+import java.util.function.ObjIntConsumer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.TimestampedBytesStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Kafka's timestamped window store of one partition, unchanged, that tells of its opening once
+ * Kafka Streams has opened it. Every method of {@link WindowStore}, default methods included, is
+ * passed on, so that the store answers each as Kafka's own would.
+ */
+final class SignallingWindowStore implements WindowStore<Bytes, byte[]>, TimestampedBytesStore {
+
+  private final WindowStore<Bytes, byte[]> store;
+
+  private final ObjIntConsumer<String> opened;
+
+  private final ChangelogSizeCheck sizeCheck;
+
+  SignallingWindowStore(
+      WindowStore<Bytes, byte[]> store,
+      ObjIntConsumer<String> opened,
+      ChangelogSizeCheck sizeCheck) {
+    if (!(store instanceof TimestampedBytesStore)) {
+      throw new IllegalArgumentException(
+          "Store '" + store.name() + "' does not keep timestamps; a timestamped store is needed");
+    }
+    this.store = store;
+    this.opened = opened;
+    this.sizeCheck = sizeCheck;
+  }
+
+  @Override
+  public void init(StateStoreContext context, StateStore root) {
+    this.store.init(context, root);
+    this.opened.accept(name(), context.taskId().partition());
+  }
+
+  @Override
+  public String name() {
+    return this.store.name();
+  }
+
+  @Override
+  public void flush() {
+    this.store.flush();
+  }
+
+  @Override
+  public void close() {
+    this.store.close();
+  }
+
+  @Override
+  public boolean persistent() {
+    return this.store.persistent();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return this.store.isOpen();
+  }
+
+  @Override
+  public <R> QueryResult<R> query(Query<R> query, PositionBound bound, QueryConfig config) {
+    return this.store.query(query, bound, config);
+  }
+
+  @Override
+  public Position getPosition() {
+    return this.store.getPosition();
+  }
+
+  @Override
+  public void put(Bytes key, byte @Nullable [] value, long windowStartTimestamp) {
+    if (value != null) {
+      this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
+    }
+    this.store.put(key, value, windowStartTimestamp);
+  }
+
+  @Override
+  public byte @Nullable [] fetch(Bytes key, long time) {
+    return this.store.fetch(key, time);
+  }
+
+  @Override
+  public WindowStoreIterator<byte[]> fetch(Bytes key, long timeFrom, long timeTo) {
+    return this.store.fetch(key, timeFrom, timeTo);
+  }
+
+  @Override
+  public WindowStoreIterator<byte[]> fetch(Bytes key, Instant timeFrom, Instant timeTo) {
+    return this.store.fetch(key, timeFrom, timeTo);
+  }
+
+  @Override
+  public WindowStoreIterator<byte[]> backwardFetch(Bytes key, long timeFrom, long timeTo) {
+    return this.store.backwardFetch(key, timeFrom, timeTo);
+  }
+
+  @Override
+  public WindowStoreIterator<byte[]> backwardFetch(Bytes key, Instant timeFrom, Instant timeTo) {
+    return this.store.backwardFetch(key, timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(
+      @Nullable Bytes keyFrom, @Nullable Bytes keyTo, long timeFrom, long timeTo) {
+    return this.store.fetch(keyFrom, keyTo, timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(
+      @Nullable Bytes keyFrom, @Nullable Bytes keyTo, Instant timeFrom, Instant timeTo) {
+    return this.store.fetch(keyFrom, keyTo, timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(
+      @Nullable Bytes keyFrom, @Nullable Bytes keyTo, long timeFrom, long timeTo) {
+    return this.store.backwardFetch(keyFrom, keyTo, timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(
+      @Nullable Bytes keyFrom, @Nullable Bytes keyTo, Instant timeFrom, Instant timeTo) {
+    return this.store.backwardFetch(keyFrom, keyTo, timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> fetchAll(long timeFrom, long timeTo) {
+    return this.store.fetchAll(timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> fetchAll(Instant timeFrom, Instant timeTo) {
+    return this.store.fetchAll(timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetchAll(long timeFrom, long timeTo) {
+    return this.store.backwardFetchAll(timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetchAll(
+      Instant timeFrom, Instant timeTo) {
+    return this.store.backwardFetchAll(timeFrom, timeTo);
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> all() {
+    return this.store.all();
+  }
+
+  @Override
+  public KeyValueIterator<Windowed<Bytes>, byte[]> backwardAll() {
+    return this.store.backwardAll();
+  }
+}
