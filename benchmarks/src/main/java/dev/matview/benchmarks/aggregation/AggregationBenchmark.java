@@ -11,7 +11,6 @@ import dev.matview.benchmarks.app.HandWrittenAggregation;
 import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.processes.ChildJvm;
 import dev.matview.processes.KafkaBroker;
 import java.time.Duration;
@@ -152,9 +151,7 @@ public final class AggregationBenchmark implements Benchmark {
                 app.requireAlive();
                 return true;
               });
-      String answer =
-          Http.get(app.uri("/views/revenue-per-customer/keys/customer-0"), Duration.ofSeconds(10))
-              .body();
+      String answer = app.http().get("/views/revenue-per-customer/keys/customer-0").body();
       long expected = orders / customers;
       if (!answer.contains("\"orders\":" + expected + ",")) {
         throw new IllegalStateException(

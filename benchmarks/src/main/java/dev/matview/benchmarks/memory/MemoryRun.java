@@ -4,10 +4,8 @@ import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.processes.KafkaBroker;
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One instance of the benchmark app over a fresh topic of {@code partitions} partitions: it starts
@@ -27,8 +24,6 @@ import tools.jackson.databind.json.JsonMapper;
  * its RSS and RocksDB's cache are sampled every second.
  */
 final class MemoryRun {
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
 
@@ -192,10 +187,14 @@ final class MemoryRun {
       return Double.isNaN(current) ? value : Math.max(current, value);
     }
 
-    private static @Nullable JsonNode rocksdb(AppInstance app) throws IOException {
-      HttpResponse<String> health =
-          Http.get(app.uri("/actuator/health/matview"), Duration.ofSeconds(2));
-      JsonNode rocksdb = JSON.readTree(health.body()).path("details").path("rocksdb");
+    private static @Nullable JsonNode rocksdb(AppInstance app) {
+      JsonNode rocksdb =
+          app.http()
+              .withTimeout(Duration.ofSeconds(2))
+              .get("/actuator/health/matview")
+              .json()
+              .path("details")
+              .path("rocksdb");
       return rocksdb.isObject() ? rocksdb : null;
     }
   }

@@ -10,10 +10,10 @@ import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.Throughput;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.processes.ChildJvm;
+import dev.matview.processes.http.HttpProbe;
 import java.io.IOException;
-import java.net.http.HttpResponse;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +24,6 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Row 6: an instance with an empty state dir restores a view of {@code --keys} keys from its
@@ -36,8 +35,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class RestoreBenchmark implements Benchmark {
 
   private static final String TITLE = "restore from the changelog";
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @Override
   public int row() {
@@ -188,19 +185,18 @@ public final class RestoreBenchmark implements Benchmark {
    */
   private static boolean observe(AppInstance instance, Throughput throughput, long records) {
     instance.requireAlive();
-    HttpResponse<String> health;
+    HttpProbe.Answer health;
     try {
-      health = Http.get(instance.uri("/actuator/health/matview"), Duration.ofSeconds(5));
-    } catch (IOException ex) {
+      health = instance.health();
+    } catch (UncheckedIOException ex) {
       return false;
     }
     long now = System.nanoTime();
-    if (health.statusCode() == 200) {
+    if (health.status() == 200) {
       throughput.observe(now, records, records);
       return true;
     }
-    JsonNode partitions =
-        JSON.readTree(health.body()).path("details").path("views").path(Clusters.TABLE_VIEW);
+    JsonNode partitions = health.json().path("details").path("views").path(Clusters.TABLE_VIEW);
     long restored = 0;
     for (JsonNode partition : partitions) {
       restored += partition.path("currentOffset").asLong(0);
