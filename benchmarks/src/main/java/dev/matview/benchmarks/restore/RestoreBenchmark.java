@@ -2,6 +2,7 @@ package dev.matview.benchmarks.restore;
 
 import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSetup;
 import dev.matview.benchmarks.ClusterSpec;
 import dev.matview.benchmarks.Clusters;
 import dev.matview.benchmarks.Flags;
@@ -18,9 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
@@ -76,19 +75,8 @@ public final class RestoreBenchmark implements Benchmark {
         TITLE + ": plain consumer in a fresh JVM: " + Stats.format(coldConsumer, "records/s"));
     double handWritten = restoreByHand(context, changelog);
     context.log(TITLE + ": Kafka Streams alone: " + Stats.format(handWritten, "records/s"));
-    Map<String, String> properties = new LinkedHashMap<>();
-    for (String view : ClusterSpec.ALL_VIEWS) {
-      properties.put("bench.views." + view, Boolean.toString(spec.views().contains(view)));
-    }
     AppInstance restoring =
-        new AppInstance(
-            "restore-1",
-            context.dir("restore"),
-            context.broker().bootstrapServers(),
-            spec.applicationId(),
-            spec.topic(),
-            context.appJvmOptions(),
-            context.appProperties(properties));
+        new ClusterSetup(context).instance(spec, "restore-1", context.dir("restore"));
     long started = System.nanoTime();
     restoring.start();
     Throughput throughput = new Throughput();
