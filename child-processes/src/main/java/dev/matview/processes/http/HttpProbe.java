@@ -27,7 +27,9 @@ import tools.jackson.databind.node.MissingNode;
  */
 public final class HttpProbe {
 
-  /** How long a request waits for its answer unless {@link #withTimeout(Duration)} says else. */
+  /**
+   * How long a request waits for its answer unless {@link #withTimeout(Duration)} says otherwise.
+   */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
   private static final HttpClient CLIENT =
