@@ -3,10 +3,10 @@ package dev.matview.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
-import dev.matview.web.HttpProbe;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -180,7 +180,7 @@ class MatviewsEndpointIntegrationTests {
   }
 
   private static HttpProbe http(ConfigurableApplicationContext context) {
-    return new HttpProbe(port(context));
+    return HttpProbe.localhost(port(context));
   }
 
   private static JsonNode matviews(HttpProbe http) {

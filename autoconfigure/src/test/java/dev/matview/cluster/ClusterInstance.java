@@ -1,5 +1,6 @@
 package dev.matview.cluster;
 
+import dev.matview.processes.http.HttpProbe;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +23,12 @@ final class ClusterInstance {
 
   private final int port;
 
+  private final HttpProbe http;
+
   private ClusterInstance(ConfigurableApplicationContext context) {
     this.context = context;
     this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+    this.http = HttpProbe.localhost(this.port);
   }
 
   /**
@@ -73,8 +77,8 @@ final class ClusterInstance {
     return new HostInfo("localhost", port());
   }
 
-  InstanceClient http() {
-    return new InstanceClient(port());
+  HttpProbe http() {
+    return this.http;
   }
 
   KafkaStreams streams() {

@@ -1,11 +1,12 @@
 package dev.matview.cluster;
 
-import static dev.matview.cluster.InstanceClient.encode;
+import static dev.matview.processes.http.HttpProbe.encode;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.peer.PeerRequests;
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -265,16 +266,16 @@ class ClusterQueryIntegrationTests {
       }
     }
     IntStream.rangeClosed(1, 60).mapToObj(n -> "no-such-shop-" + n).forEach(keys::add);
-    Map<String, InstanceClient.Answer> alone = new LinkedHashMap<>();
+    Map<String, HttpProbe.Answer> alone = new LinkedHashMap<>();
     for (String key : keys) {
       alone.put(key, asked.http().get("/views/" + PER_SHOP + "/keys/" + encode(key)));
     }
-    assertThat(alone.values()).extracting(InstanceClient.Answer::status).contains(200, 404);
+    assertThat(alone.values()).extracting(HttpProbe.Answer::status).contains(200, 404);
     double before = forwardedTogether();
     ExecutorService threads = Executors.newFixedThreadPool(32);
     try {
       for (int round = 0; round < 3; round++) {
-        Map<String, Future<InstanceClient.Answer>> together = new LinkedHashMap<>();
+        Map<String, Future<HttpProbe.Answer>> together = new LinkedHashMap<>();
         for (String key : keys) {
           together.put(
               key,
@@ -282,12 +283,10 @@ class ClusterQueryIntegrationTests {
                   () -> asked.http().get("/views/" + PER_SHOP + "/keys/" + encode(key))));
         }
         for (String key : keys) {
-          InstanceClient.Answer expected = alone.get(key);
-          InstanceClient.Answer answer = together.get(key).get(1, TimeUnit.MINUTES);
+          HttpProbe.Answer expected = alone.get(key);
+          HttpProbe.Answer answer = together.get(key).get(1, TimeUnit.MINUTES);
           assertThat(answer.status()).as(answer.describe()).isEqualTo(expected.status());
-          assertThat(answer.response().body())
-              .as(answer.describe())
-              .isEqualTo(expected.response().body());
+          assertThat(answer.body()).as(answer.describe()).isEqualTo(expected.body());
           for (String header :
               List.of(
                   "Content-Type",
@@ -319,10 +318,10 @@ class ClusterQueryIntegrationTests {
     Instance instance = this.instances.get(0);
     String path = "/views/" + PER_SHOP + "/forwarded-keys";
     String keys = "{\"keys\": [\"shop-1\"]}";
-    for (InstanceClient.Answer refused :
+    for (HttpProbe.Answer refused :
         List.of(
             instance.http().post(path, Map.of("keys", List.of("shop-1"))),
-            instance.http().postAsPeer(path, keys, "not-a-signature"))) {
+            instance.http().post(path, keys, PeerHeaders.signed("not-a-signature")))) {
       assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
       assertThat(refused.json().path("type").asString())
           .as(refused.describe())
@@ -332,10 +331,13 @@ class ClusterQueryIntegrationTests {
           .contains("look a key of view '" + PER_SHOP + "' up at .../keys/{key}");
     }
     PeerRequests peer = instance.context().getBean(PeerRequests.class);
-    InstanceClient.Answer signed =
+    HttpProbe.Answer signed =
         instance
             .http()
-            .postAsPeer(path, keys, peer.sign("POST", CONTEXT_PATH + path, keys.getBytes(UTF_8)));
+            .post(
+                path,
+                keys,
+                PeerHeaders.signed(peer.sign("POST", CONTEXT_PATH + path, keys.getBytes(UTF_8))));
     assertThat(signed.status()).as(signed.describe()).isEqualTo(200);
     assertThat(signed.json().size()).as(signed.describe()).isOne();
   }
@@ -357,10 +359,13 @@ class ClusterQueryIntegrationTests {
             "{\"keys\": null}",
             "{\"keys\": [1, true, null]}",
             "{\"keys\": [\"" + "k".repeat(100_000) + "\"]}")) {
-      InstanceClient.Answer refused =
+      HttpProbe.Answer refused =
           instance
               .http()
-              .postAsPeer(path, body, peer.sign("POST", CONTEXT_PATH + path, body.getBytes(UTF_8)));
+              .post(
+                  path,
+                  body,
+                  PeerHeaders.signed(peer.sign("POST", CONTEXT_PATH + path, body.getBytes(UTF_8))));
       assertThat(refused.status()).as(refused.describe()).isEqualTo(400);
       assertThat(refused.json().path("type").asString())
           .as(refused.describe())
@@ -384,18 +389,19 @@ class ClusterQueryIntegrationTests {
     PeerRequests peer = this.instances.get(0).context().getBean(PeerRequests.class);
     String shop = SALES.perShop().keySet().iterator().next();
     String path = "/views/" + PER_SHOP + "/keys/" + encode(shop);
-    InstanceClient.Answer plain = this.instances.get(0).http().get(path);
+    HttpProbe.Answer plain = this.instances.get(0).http().get(path);
     assertThat(plain.status()).as(plain.describe()).isEqualTo(200);
     String owner = plain.header(SERVED_BY);
     Instance ownerInstance = at(owner, this.instances);
     Instance other =
         this.instances.stream().filter(instance -> instance != ownerInstance).findFirst().get();
-    InstanceClient.Answer refused = other.http().getAsPeer(path, peer);
+    HttpProbe.Answer refused =
+        other.http().get(path, PeerHeaders.signedGet(peer, CONTEXT_PATH + path));
     assertThat(refused.status()).as(refused.describe()).isEqualTo(503);
     assertThat(refused.header("Retry-After")).as(refused.describe()).matches("[1-9][0-9]*");
     assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
     assertThat(refused.json().path("view").asString()).isEqualTo(PER_SHOP);
-    assertThat(refused.response().body()).doesNotContain(owner, "localhost:");
+    assertThat(refused.body()).doesNotContain(owner, "localhost:");
     String windowsPath =
         "/views/"
             + PER_MINUTE
@@ -411,14 +417,18 @@ class ClusterQueryIntegrationTests {
             .filter(instance -> !instance.address().equals(windowsOwner))
             .findFirst()
             .get();
-    InstanceClient.Answer refusedWindows = notWindowsOwner.http().getAsPeer(windowsPath, peer);
+    HttpProbe.Answer refusedWindows =
+        notWindowsOwner
+            .http()
+            .get(windowsPath, PeerHeaders.signedGet(peer, CONTEXT_PATH + windowsPath));
     assertThat(refusedWindows.status()).as(refusedWindows.describe()).isEqualTo(503);
     assertThat(refusedWindows.header("Retry-After")).matches("[1-9][0-9]*");
-    InstanceClient.Answer answered = ownerInstance.http().getAsPeer(path, peer);
+    HttpProbe.Answer answered =
+        ownerInstance.http().get(path, PeerHeaders.signedGet(peer, CONTEXT_PATH + path));
     assertThat(answered.status()).as(answered.describe()).isEqualTo(200);
     assertThat(answered.json().path("value").asLong()).isEqualTo(SALES.perShop().get(shop));
     assertThat(answered.header(SERVED_BY)).isEqualTo(owner);
-    InstanceClient.Answer unsigned = other.http().get(path, FORWARDED, "1");
+    HttpProbe.Answer unsigned = other.http().get(path, FORWARDED, "1");
     assertThat(unsigned.status()).as(unsigned.describe()).isEqualTo(200);
     assertThat(unsigned.header(SERVED_BY)).isEqualTo(owner);
   }
@@ -491,8 +501,7 @@ class ClusterQueryIntegrationTests {
       for (String key : sample) {
         String owner = owner(view, key, live);
         for (Instance instance : live) {
-          InstanceClient.Answer answer =
-              instance.http().get("/views/" + view + "/keys/" + encode(key));
+          HttpProbe.Answer answer = instance.http().get("/views/" + view + "/keys/" + encode(key));
           assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
           assertThat(answer.json().path("key").asString()).as(answer.describe()).isEqualTo(key);
           assertThat(answer.json().path("value").asLong())
@@ -517,7 +526,7 @@ class ClusterQueryIntegrationTests {
       assertThat(expected).isNotEmpty();
       String owner = owner(PER_MINUTE, key, live);
       for (Instance instance : live) {
-        InstanceClient.Answer answer =
+        HttpProbe.Answer answer =
             instance
                 .http()
                 .get(
@@ -575,7 +584,7 @@ class ClusterQueryIntegrationTests {
 
   private void assertBatch(
       Instance instance, String view, List<String> keys, Map<String, Long> expected) {
-    InstanceClient.Answer answer =
+    HttpProbe.Answer answer =
         instance.http().post("/views/" + view + "/batch", Map.of("keys", keys));
     String what = instance.name() + " batch of " + view;
     assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
@@ -609,7 +618,7 @@ class ClusterQueryIntegrationTests {
     List<JsonNode> items = new ArrayList<>();
     String cursor = null;
     for (int page = 0; page < 1000; page++) {
-      InstanceClient.Answer answer =
+      HttpProbe.Answer answer =
           instance.http().get(cursor == null ? first : first + "&cursor=" + encode(cursor));
       assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
       JsonNode pageItems = answer.json().path("items");
@@ -751,8 +760,7 @@ class ClusterQueryIntegrationTests {
    * command-line arguments so that system properties left by other tests in this JVM (such as the
    * embedded broker's address) cannot override them.
    */
-  private record Instance(
-      String name, ConfigurableApplicationContext context, InstanceClient http) {
+  private record Instance(String name, ConfigurableApplicationContext context, HttpProbe http) {
 
     static Instance start(int n, String brokers) {
       String name = "instance-" + n;
@@ -772,7 +780,7 @@ class ClusterQueryIntegrationTests {
                   "--matview.advertised-host=localhost",
                   "--matview.rocksdb.total-memory=32MB");
       int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-      return new Instance(name, context, new InstanceClient(port, CONTEXT_PATH));
+      return new Instance(name, context, HttpProbe.of("http://localhost:" + port + CONTEXT_PATH));
     }
 
     String address() {

@@ -3,6 +3,7 @@ package dev.matview.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.query.RebalancingDirectory;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
@@ -164,7 +165,7 @@ class FallbackIntegrationTests {
             "--matview.peers.secret=" + SECRET);
     try {
       for (int i = 0; i < PAGES; i += 17) {
-        InstanceClient.Answer answer = restarted.http().get(path("page-" + i, ""));
+        HttpProbe.Answer answer = restarted.http().get(path("page-" + i, ""));
         assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
         assertThat(answer.json().path("value").asLong()).isEqualTo(3);
         assertThat(answer.header("Matview-Replica")).isEqualTo("active");
@@ -198,7 +199,7 @@ class FallbackIntegrationTests {
         assertThat(during.standbys()).isEmpty();
         assertThat(during.previousActive()).isEqualTo(before.active());
 
-        InstanceClient.Answer stale = caller.http().get(path(key, "?allowStale=true&maxLag=1000"));
+        HttpProbe.Answer stale = caller.http().get(path(key, "?allowStale=true&maxLag=1000"));
         assertThat(stale.status()).as(stale.describe()).isEqualTo(200);
         assertThat(stale.json().path("value").asLong()).isEqualTo(3);
         assertThat(stale.header("Matview-Served-By"))
@@ -206,7 +207,7 @@ class FallbackIntegrationTests {
             .isEqualTo(previousOwner.http().address());
         assertThat(Long.parseLong(stale.header("Matview-Offset-Lag"))).isBetween(0L, 1000L);
 
-        InstanceClient.Answer exact = caller.http().get(path(key, ""));
+        HttpProbe.Answer exact = caller.http().get(path(key, ""));
         assertThat(exact.status()).as(exact.describe()).isEqualTo(503);
         assertThat(exact.header("Retry-After")).isNotEmpty();
         assertThat(exact.json().path("detail").asString()).doesNotContain("localhost");
@@ -232,7 +233,7 @@ class FallbackIntegrationTests {
     makeStuck(owner);
 
     List<String> batchKeys = List.of("page-0", key, "page-1", "page-2", "page-3");
-    InstanceClient.Answer batch =
+    HttpProbe.Answer batch =
         third
             .http()
             .post(
@@ -243,7 +244,7 @@ class FallbackIntegrationTests {
         .containsExactlyElementsOf(batchKeys);
     assertThat(batch.json().path("items").valueStream().map((item) -> item.path("value").asLong()))
         .containsOnly(3L);
-    InstanceClient.Answer scan =
+    HttpProbe.Answer scan =
         third.http().get("/views/" + VIEW + "/keys?limit=1000&allowStale=true&maxLag=1000");
     assertThat(scan.status()).as(scan.describe()).isEqualTo(200);
     assertThat(scan.json().path("items").size())
@@ -252,10 +253,9 @@ class FallbackIntegrationTests {
     assertThat(scan.json().path("items").valueStream().map((item) -> item.path("value").asLong()))
         .containsOnly(3L);
 
-    InstanceClient.Answer fromOther = third.http().get(path(key, "?allowStale=true&maxLag=1000"));
+    HttpProbe.Answer fromOther = third.http().get(path(key, "?allowStale=true&maxLag=1000"));
     assertServedByStandby(fromOther, standby);
-    InstanceClient.Answer fromItself =
-        standby.http().get(path(key, "?allowStale=true&maxLag=1000"));
+    HttpProbe.Answer fromItself = standby.http().get(path(key, "?allowStale=true&maxLag=1000"));
     assertServedByStandby(fromItself, standby);
     assertThat(this.stuck).as("connections the stuck owner accepted").hasSize(2);
 
@@ -269,7 +269,7 @@ class FallbackIntegrationTests {
             .isLessThan(FORWARDING_TIMEOUT);
       }
       long started = System.nanoTime();
-      InstanceClient.Answer refused = asking.http().get(path(key, "?allowStale=false"));
+      HttpProbe.Answer refused = asking.http().get(path(key, "?allowStale=false"));
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(FORWARDING_TIMEOUT);
       assertThat(refused.status()).as(refused.describe()).isEqualTo(503);
       assertThat(refused.header("Retry-After")).isNotEmpty();
@@ -277,13 +277,13 @@ class FallbackIntegrationTests {
       assertThat(refused.json().path("detail").asString())
           .contains("did not answer in time a moment ago")
           .doesNotContain("localhost");
-      InstanceClient.Answer refusedBatch =
+      HttpProbe.Answer refusedBatch =
           asking.http().post("/views/" + VIEW + "/batch", Map.of("keys", List.of(key)));
       assertThat(refusedBatch.status()).as(refusedBatch.describe()).isEqualTo(503);
       assertThat(refusedBatch.json().path("detail").asString())
           .contains("did not answer in time a moment ago");
       long scanStarted = System.nanoTime();
-      InstanceClient.Answer refusedScan = asking.http().get("/views/" + VIEW + "/keys?limit=1000");
+      HttpProbe.Answer refusedScan = asking.http().get("/views/" + VIEW + "/keys?limit=1000");
       assertThat(Duration.ofNanos(System.nanoTime() - scanStarted))
           .as("a scan that skips the owner marked down")
           .isLessThan(FORWARDING_TIMEOUT);
@@ -313,7 +313,7 @@ class FallbackIntegrationTests {
         .until(
             () -> {
               long started = System.nanoTime();
-              InstanceClient.Answer answer = closing.http().get(path(key, ""));
+              HttpProbe.Answer answer = closing.http().get(path(key, ""));
               seen.add(
                   answer.status() + " in " + (System.nanoTime() - started) / 1_000_000 + " ms");
               return answer.status() == 503
@@ -345,7 +345,7 @@ class FallbackIntegrationTests {
     acceptor.start();
   }
 
-  private static void assertServedByStandby(InstanceClient.Answer answer, ClusterInstance standby) {
+  private static void assertServedByStandby(HttpProbe.Answer answer, ClusterInstance standby) {
     assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
     assertThat(answer.json().path("value").asLong()).isEqualTo(3);
     assertThat(answer.header("Matview-Replica")).isEqualTo("standby");

@@ -1,12 +1,13 @@
 package dev.matview.cluster;
 
-import static dev.matview.cluster.InstanceClient.encode;
+import static dev.matview.processes.http.HttpProbe.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerTrust;
 import dev.matview.peer.SecretAgreement;
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -163,15 +164,15 @@ class PeerTrustIntegrationTests {
     assertThat(forged).hasSizeLessThan(80);
     long allocated = allocatedBytes();
     long started = System.nanoTime();
-    List<CompletableFuture<InstanceClient.Answer>> answers = new ArrayList<>();
+    List<CompletableFuture<HttpProbe.Answer>> answers = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
       Instance instance = this.instances.get(i % 2);
       answers.add(
           CompletableFuture.supplyAsync(
               () -> instance.http().get("/views/" + VISITS + "/keys?cursor=" + forged)));
     }
-    for (CompletableFuture<InstanceClient.Answer> future : answers) {
-      InstanceClient.Answer answer = future.join();
+    for (CompletableFuture<HttpProbe.Answer> future : answers) {
+      HttpProbe.Answer answer = future.join();
       assertThat(answer.status()).as(answer.describe()).isEqualTo(400);
       assertThat(answer.json().path("parameter").asString()).isEqualTo("cursor");
     }
@@ -187,8 +188,7 @@ class PeerTrustIntegrationTests {
     body.putLong(0).putLong(0).put((byte) 1).putInt(key.length).put(key).putLong(0);
     String cursor = derivablySigned(body.array());
     for (Instance instance : this.instances) {
-      InstanceClient.Answer answer =
-          instance.http().get("/views/" + VISITS + "/keys?cursor=" + cursor);
+      HttpProbe.Answer answer = instance.http().get("/views/" + VISITS + "/keys?cursor=" + cursor);
       assertThat(answer.status()).as(answer.describe()).isEqualTo(400);
       assertThat(answer.json().path("detail").asString()).contains("altered");
     }
@@ -206,7 +206,7 @@ class PeerTrustIntegrationTests {
               new String[] {
                 PeerRequests.FORWARDED_HEADER, "1", PeerRequests.SIGNATURE_HEADER, "v1.1.none.AAAA"
               })) {
-        InstanceClient.Answer answer = other.http().get(path, headers);
+        HttpProbe.Answer answer = other.http().get(path, headers);
         assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
         assertThat(answer.header("Matview-Served-By")).isEqualTo(owner);
         assertThat(answer.json().path("value").asLong()).isEqualTo(2);
@@ -219,7 +219,7 @@ class PeerTrustIntegrationTests {
     for (Instance instance : this.instances) {
       for (int partition = 0; partition < PARTITIONS; partition++) {
         String path = "/views/" + VISITS + "/partitions/" + partition + "/keys?limit=5";
-        for (InstanceClient.Answer answer :
+        for (HttpProbe.Answer answer :
             List.of(
                 instance.http().get(path),
                 instance.http().get(path, PeerRequests.FORWARDED_HEADER, "1"),
@@ -259,7 +259,7 @@ class PeerTrustIntegrationTests {
     for (Instance instance : this.instances) {
       for (int partition = 0; partition < PARTITIONS; partition++) {
         String path = "/views/" + VISITS + "/partitions/" + partition + "/keys?limit=5";
-        InstanceClient.Answer answer = instance.http().getAsPeer(path, requests);
+        HttpProbe.Answer answer = instance.http().get(path, PeerHeaders.signedGet(requests, path));
         if (answer.status() == 200) {
           served++;
           assertThat(answer.json().path("items").size()).isEqualTo(5);
@@ -269,7 +269,7 @@ class PeerTrustIntegrationTests {
           assertNamesNoInstance(answer);
         }
         String altered = path.replace("limit=5", "limit=6");
-        InstanceClient.Answer refused =
+        HttpProbe.Answer refused =
             instance
                 .http()
                 .get(
@@ -279,7 +279,7 @@ class PeerTrustIntegrationTests {
                     PeerRequests.SIGNATURE_HEADER,
                     requests.sign("GET", path, null));
         assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
-        InstanceClient.Answer stale = instance.http().getAsPeer(path, late);
+        HttpProbe.Answer stale = instance.http().get(path, PeerHeaders.signedGet(late, path));
         assertThat(stale.status()).as(stale.describe()).isEqualTo(403);
       }
     }
@@ -291,7 +291,7 @@ class PeerTrustIntegrationTests {
     String path = "/views/" + VISITS + "/keys/page-1";
     String owner = this.instances.get(0).http().get(path).header("Matview-Served-By");
     Instance other = otherThan(owner);
-    InstanceClient.Answer refused = other.http().getAsPeer(path, requests(0));
+    HttpProbe.Answer refused = other.http().get(path, PeerHeaders.signedGet(requests(0), path));
     assertThat(refused.status()).as(refused.describe()).isEqualTo(503);
     assertThat(refused.header("Retry-After")).matches("[1-9][0-9]*");
     assertNamesNoInstance(refused);
@@ -309,11 +309,11 @@ class PeerTrustIntegrationTests {
     Instance other = otherThan(owner);
     String json = "{\"keys\":[\"page-1\"]}";
     String signature = requests(0).sign("POST", path, json.getBytes(StandardCharsets.UTF_8));
-    InstanceClient.Answer forwarded = other.http().postAsPeer(path, json, signature);
+    HttpProbe.Answer forwarded = other.http().post(path, json, PeerHeaders.signed(signature));
     assertThat(forwarded.status()).as(forwarded.describe()).isEqualTo(503);
     assertNamesNoInstance(forwarded);
-    InstanceClient.Answer altered =
-        other.http().postAsPeer(path, "{\"keys\":[\"page-1\" ]}", signature);
+    HttpProbe.Answer altered =
+        other.http().post(path, "{\"keys\":[\"page-1\" ]}", PeerHeaders.signed(signature));
     assertThat(altered.status()).as(altered.describe()).isEqualTo(200);
     assertThat(altered.json().path("items").get(0).path("value").asLong()).isEqualTo(2);
   }
@@ -330,8 +330,8 @@ class PeerTrustIntegrationTests {
               + AT.minusSeconds(3600)
               + "&to="
               + encode("+10000-01-01T00:00:00Z");
-      InstanceClient.Answer first = this.instances.get(0).http().get(path);
-      InstanceClient.Answer second = this.instances.get(1).http().get(path);
+      HttpProbe.Answer first = this.instances.get(0).http().get(path);
+      HttpProbe.Answer second = this.instances.get(1).http().get(path);
       assertThat(first.status()).as(first.describe()).isEqualTo(200);
       assertThat(second.status()).as(second.describe()).isEqualTo(200);
       assertThat(first.json().path("windows").size()).isEqualTo(1);
@@ -343,8 +343,8 @@ class PeerTrustIntegrationTests {
   void answersKeysWithReservedCharactersAlikeThroughEitherInstance() {
     for (String key : RESERVED) {
       String path = "/views/" + VISITS + "/keys/" + encode(key);
-      InstanceClient.Answer first = this.instances.get(0).http().get(path);
-      InstanceClient.Answer second = this.instances.get(1).http().get(path);
+      HttpProbe.Answer first = this.instances.get(0).http().get(path);
+      HttpProbe.Answer second = this.instances.get(1).http().get(path);
       assertThat(second.status()).as(second.describe()).isEqualTo(first.status());
       assertThat(second.json()).as(second.describe()).isEqualTo(first.json());
       if (!key.contains("/")) {
@@ -361,7 +361,7 @@ class PeerTrustIntegrationTests {
     String cursor = null;
     for (int page = 0; page < 1000; page++) {
       Instance instance = page % 2 == 0 ? first : second;
-      InstanceClient.Answer answer =
+      HttpProbe.Answer answer =
           instance
               .http()
               .get(
@@ -383,8 +383,8 @@ class PeerTrustIntegrationTests {
     throw new AssertionError("The scan did not end after 1000 pages");
   }
 
-  private void assertNamesNoInstance(InstanceClient.Answer answer) {
-    String body = answer.response().body();
+  private void assertNamesNoInstance(HttpProbe.Answer answer) {
+    String body = answer.body();
     assertThat(body).as(answer.describe()).doesNotContain("localhost:", "127.0.0.1");
     for (Instance instance : this.instances) {
       assertThat(body).as(answer.describe()).doesNotContain(instance.address());
@@ -435,7 +435,7 @@ class PeerTrustIntegrationTests {
   }
 
   /** One instance, its context and an HTTP client for its port. */
-  private record Instance(ConfigurableApplicationContext context, InstanceClient http) {
+  private record Instance(ConfigurableApplicationContext context, HttpProbe http) {
 
     static Instance start(int n, EmbeddedKafkaKraftBroker broker) {
       ConfigurableApplicationContext context =
@@ -451,7 +451,7 @@ class PeerTrustIntegrationTests {
                   "--matview.advertised-host=localhost",
                   "--matview.rocksdb.total-memory=32MB");
       int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-      return new Instance(context, new InstanceClient(port));
+      return new Instance(context, HttpProbe.localhost(port));
     }
 
     String address() {

@@ -3,6 +3,7 @@ package dev.matview.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.ViewUnavailableException;
@@ -107,7 +108,7 @@ class ReplicaDirectoryIntegrationTests {
             () ->
                 directory(first).replicas(PER_PAGE) != null
                     && directory(first).replicas(PER_USER) != null
-                    && new InstanceClient(port(first))
+                    && HttpProbe.localhost(port(first))
                             .get("/views/" + PER_PAGE + "/keys/page-0")
                             .json()
                             .path("value")
@@ -143,7 +144,7 @@ class ReplicaDirectoryIntegrationTests {
     ResolvedView<String, ?, ?> perPage = view(first, PER_PAGE);
     ResolvedView<String, ?, ?> perUser = view(first, PER_USER);
     List<ResolvedView<String, ?, ?>> both = List.of(perPage, perUser);
-    InstanceClient http = new InstanceClient(port(first));
+    HttpProbe http = HttpProbe.localhost(port(first));
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong lookups = new AtomicLong();
     AtomicLong whileRebalancing = new AtomicLong();
@@ -176,11 +177,11 @@ class ReplicaDirectoryIntegrationTests {
                   }
                 }
                 try {
-                  InstanceClient.Answer answer =
+                  HttpProbe.Answer answer =
                       http.get("/views/" + PER_PAGE + "/keys/page-" + (pass++ % PAGES));
                   String outcome =
                       answer.status()
-                          + (answer.response().body().contains(UNKNOWN_OWNER)
+                          + (answer.body().contains(UNKNOWN_OWNER)
                               ? " owner not known (on this or the joining instance)"
                               : "");
                   httpOutcomes.merge(outcome, 1L, Long::sum);

@@ -1,9 +1,10 @@
 package dev.matview.cluster;
 
-import static dev.matview.cluster.InstanceClient.encode;
+import static dev.matview.processes.http.HttpProbe.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -112,7 +113,7 @@ class SessionScanIntegrationTests {
                     .isEqualTo(KafkaStreams.State.RUNNING);
               }
               for (int i = 0; i < KEYS.size(); i++) {
-                InstanceClient.Answer answer =
+                HttpProbe.Answer answer =
                     this.instances.get(0).http().get(keyWindows(KEYS.get(i), T0, minutes(120)));
                 assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
                 assertThat(sessions(KEYS.get(i), answer.json().path("windows")))
@@ -176,7 +177,7 @@ class SessionScanIntegrationTests {
           sessionsOf(i).stream().filter(session -> session.startsIn(FROM, TO)).toList();
       Set<String> servedBy = new java.util.HashSet<>();
       for (Instance instance : this.instances) {
-        InstanceClient.Answer answer = instance.http().get(keyWindows(key, FROM, TO));
+        HttpProbe.Answer answer = instance.http().get(keyWindows(key, FROM, TO));
         assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
         assertThat(sessions(key, answer.json().path("windows")))
             .as(answer.describe())
@@ -190,7 +191,7 @@ class SessionScanIntegrationTests {
   @Test
   void answersAnEmptyListForAKeyWithNoSessionStartingInTheRange() {
     for (Instance instance : this.instances) {
-      InstanceClient.Answer answer =
+      HttpProbe.Answer answer =
           instance.http().get(keyWindows(KEYS.get(0), minutes(80), minutes(90)));
       assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
       assertThat(answer.json().path("windows").isArray()).as(answer.describe()).isTrue();
@@ -255,7 +256,7 @@ class SessionScanIntegrationTests {
     List<JsonNode> items = new ArrayList<>();
     String cursor = null;
     for (int page = 0; page < 500; page++) {
-      InstanceClient.Answer answer =
+      HttpProbe.Answer answer =
           instance.http().get(cursor == null ? first : first + "&cursor=" + encode(cursor));
       assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
       assertThat(answer.header("Content-Type")).startsWith("application/json");
@@ -323,8 +324,7 @@ class SessionScanIntegrationTests {
    * command-line arguments so that system properties left by other tests in this JVM cannot
    * override them.
    */
-  private record Instance(
-      String name, ConfigurableApplicationContext context, InstanceClient http) {
+  private record Instance(String name, ConfigurableApplicationContext context, HttpProbe http) {
 
     static Instance start(int n, String brokers) {
       String name = "instance-" + n;
@@ -341,7 +341,7 @@ class SessionScanIntegrationTests {
                   "--matview.forwarding.timeout=5s",
                   "--matview.rocksdb.total-memory=16MB");
       int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-      return new Instance(name, context, new InstanceClient(port));
+      return new Instance(name, context, HttpProbe.localhost(port));
     }
 
     KafkaStreams.State state() {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.matview.conformance.ConformanceApp.Event;
 import dev.matview.conformance.ConformanceApp.Visits;
 import dev.matview.conformance.ExpectedView.Window;
-import dev.matview.web.HttpProbe;
+import dev.matview.processes.http.HttpProbe;
 import java.math.BigDecimal;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -60,7 +60,7 @@ final class Answers {
 
   /** The answer's body, read with decimals as written. */
   static JsonNode json(HttpProbe.Answer answer) {
-    String body = answer.response().body();
+    String body = answer.body();
     return body == null || body.isBlank() ? MissingNode.getInstance() : mapper.readTree(body);
   }
 
@@ -69,12 +69,6 @@ final class Answers {
   }
 
   static String describe(HttpProbe.Answer answer) {
-    return answer.response().request().method()
-        + " "
-        + answer.response().uri()
-        + " -> "
-        + answer.status()
-        + " "
-        + answer.response().body();
+    return answer.request() + " -> " + answer.status() + " " + answer.body();
   }
 }

@@ -1,7 +1,7 @@
 package dev.matview.conformance;
 
 import dev.matview.conformance.ConformanceCluster.Instance;
-import dev.matview.web.HttpProbe;
+import dev.matview.processes.http.HttpProbe;
 
 /**
  * One cell's question: a view, and the instance it is asked of.

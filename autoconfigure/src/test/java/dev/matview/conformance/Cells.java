@@ -12,7 +12,7 @@ import dev.matview.conformance.ConformanceCluster.Instance;
 import dev.matview.conformance.ExpectedView.Window;
 import dev.matview.conformance.Matrix.Endpoint;
 import dev.matview.conformance.Matrix.Outcome;
-import dev.matview.web.HttpProbe;
+import dev.matview.processes.http.HttpProbe;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ final class Cells {
         listed = item;
       }
     }
-    assertThat(listed).as(view.name() + " in " + answer.response().body()).isNotNull();
+    assertThat(listed).as(view.name() + " in " + answer.body()).isNotNull();
     assertThat(listed.path("kind").asString()).isEqualTo(view.kindLabel());
     assertThat(listed.path("keyType").asString()).isEqualTo(view.keyKind().typeName());
     assertThat(listed.path("storeName").asString()).isEqualTo(view.name());

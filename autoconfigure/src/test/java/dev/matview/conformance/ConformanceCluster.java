@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.conformance.ConformanceApp.Event;
-import dev.matview.web.HttpProbe;
+import dev.matview.processes.http.HttpProbe;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,7 +88,7 @@ final class ConformanceCluster implements AutoCloseable {
         new Instance(
             "instance-" + n,
             context,
-            new HttpProbe(((WebServerApplicationContext) context).getWebServer().getPort()));
+            HttpProbe.localhost(((WebServerApplicationContext) context).getWebServer().getPort()));
     this.instances.add(instance);
     await("Kafka Streams runs on every instance and each knows all " + n)
         .atMost(Duration.ofSeconds(60))

@@ -8,7 +8,7 @@ import dev.matview.conformance.ConformanceCluster.Instance;
 import dev.matview.conformance.Matrix.Endpoint;
 import dev.matview.conformance.Matrix.Outcome;
 import dev.matview.conformance.Matrix.Row;
-import dev.matview.web.HttpProbe;
+import dev.matview.processes.http.HttpProbe;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

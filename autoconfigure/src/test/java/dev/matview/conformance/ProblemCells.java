@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.conformance.Matrix.Endpoint;
 import dev.matview.conformance.Matrix.Outcome;
-import dev.matview.web.HttpProbe;
+import dev.matview.processes.http.HttpProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

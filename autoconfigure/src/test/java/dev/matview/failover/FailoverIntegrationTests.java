@@ -1,13 +1,14 @@
 package dev.matview.failover;
 
-import static dev.matview.failover.ViewClient.encode;
 import static dev.matview.failover.ViewInstance.PER_CUSTOMER;
 import static dev.matview.failover.ViewInstance.PER_MINUTE;
+import static dev.matview.processes.http.HttpProbe.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.failover.OrderHistory.Window;
 import dev.matview.health.PartitionLag;
+import dev.matview.processes.http.HttpProbe;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,7 +153,7 @@ class FailoverIntegrationTests {
     long closing = System.nanoTime();
     owner.closeWithoutLeavingTheGroup();
 
-    ViewClient.Answer stillTheOwners =
+    HttpProbe.Answer stillTheOwners =
         survivor.http().get("/views/" + PER_CUSTOMER + "/keys/" + encode(keyOfTheOwner));
     assertThat(stillTheOwners.status()).as(stillTheOwners.describe()).isEqualTo(503);
     assertThat(stillTheOwners.header("Retry-After")).matches("[1-9][0-9]*");
@@ -241,7 +242,7 @@ class FailoverIntegrationTests {
           .untilAsserted(
               () -> {
                 assertThat(again.state()).isEqualTo(KafkaStreams.State.RUNNING);
-                ViewClient.Answer health = again.http().get("/actuator/health/matview");
+                HttpProbe.Answer health = again.http().get("/actuator/health/matview");
                 assertThat(health.json().path("status").asString())
                     .as(health.describe())
                     .isEqualTo("UP");
@@ -305,7 +306,7 @@ class FailoverIntegrationTests {
       for (int partition : moved) {
         List<String> customers = HISTORY.customersByPartition(PARTITIONS).get(partition);
         for (String customer : customers.subList(0, 20)) {
-          ViewClient.Answer answer =
+          HttpProbe.Answer answer =
               survivor.http().get("/views/" + PER_CUSTOMER + "/keys/" + encode(customer));
           answers.record(answer);
           if (answer.status() == 200
@@ -606,14 +607,14 @@ class FailoverIntegrationTests {
     int asked = 0;
     for (List<String> customers : HISTORY.customersByPartition(PARTITIONS).values()) {
       for (String customer : customers.subList(0, Math.min(20, customers.size()))) {
-        ViewClient.Answer count =
+        HttpProbe.Answer count =
             instance.http().get("/views/" + PER_CUSTOMER + "/keys/" + encode(customer));
         if (count.status() != 200
             || count.json().path("value").asLong() != HISTORY.perCustomer().get(customer)
             || !count.header(SERVED_BY).equals(owner.address())) {
           differences.add(count.describe() + " served by " + count.header(SERVED_BY));
         }
-        ViewClient.Answer windows =
+        HttpProbe.Answer windows =
             instance
                 .http()
                 .get(
@@ -660,7 +661,7 @@ class FailoverIntegrationTests {
     List<JsonNode> items = new ArrayList<>();
     String cursor = null;
     for (int page = 0; page < 100; page++) {
-      ViewClient.Answer answer =
+      HttpProbe.Answer answer =
           instance.http().get(cursor == null ? first : first + "&cursor=" + encode(cursor));
       answers.record(answer);
       assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
@@ -715,7 +716,7 @@ class FailoverIntegrationTests {
 
     private final AtomicInteger refused = new AtomicInteger();
 
-    void record(ViewClient.Answer answer) {
+    void record(HttpProbe.Answer answer) {
       if (answer.status() == 503 && answer.header("Retry-After").matches("[1-9][0-9]*")) {
         this.refused.incrementAndGet();
       } else if (answer.status() != 200) {

@@ -3,6 +3,7 @@ package dev.matview.failover;
 import dev.matview.failover.OrderHistory.Order;
 import dev.matview.health.PartitionLag;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -38,13 +39,13 @@ final class ViewInstance {
 
   private final ConfigurableApplicationContext context;
 
-  private final ViewClient http;
+  private final HttpProbe http;
 
   private ViewInstance(String name, ConfigurableApplicationContext context) {
     this.name = name;
     this.context = context;
     int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-    this.http = new ViewClient(port);
+    this.http = HttpProbe.localhost(port);
   }
 
   /** Starts an instance with {@code settings} and {@code beans} registered before any other. */
@@ -66,7 +67,7 @@ final class ViewInstance {
     return this.http.address();
   }
 
-  ViewClient http() {
+  HttpProbe http() {
     return this.http;
   }
 

@@ -3,10 +3,10 @@ package dev.matview.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
-import dev.matview.web.HttpProbe;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -176,7 +176,7 @@ class RestoreHealthIntegrationTests {
   }
 
   private static HttpProbe http(ConfigurableApplicationContext context) {
-    return new HttpProbe(((WebServerApplicationContext) context).getWebServer().getPort());
+    return HttpProbe.localhost(((WebServerApplicationContext) context).getWebServer().getPort());
   }
 
   private static long value(HttpProbe http, String page) {

@@ -3,11 +3,11 @@ package dev.matview.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
-import dev.matview.web.HttpProbe;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,7 +78,7 @@ class ManyStoresMemoryIntegrationTests {
       assertThat(output)
           .contains("(up to 640 RocksDB stores in one instance, room for 746 in the bound)");
       HttpProbe http =
-          new HttpProbe(((WebServerApplicationContext) context).getWebServer().getPort());
+          HttpProbe.localhost(((WebServerApplicationContext) context).getWebServer().getPort());
       publishReadings(broker);
       await("every sensor counted " + ROUNDS + " times")
           .atMost(TIMEOUT)

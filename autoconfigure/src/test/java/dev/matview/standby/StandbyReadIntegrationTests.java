@@ -5,11 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.matview.health.PartitionLag;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
-import dev.matview.web.HttpProbe;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -124,32 +123,28 @@ class StandbyReadIntegrationTests {
             .atMost(Duration.ofSeconds(60))
             .until(() -> keyServedBy(servedBySecond), key -> key != null);
     ((WebServerApplicationContext) this.instances.get(1)).getWebServer().stop();
-    HttpResponse<String> refused = get(port(0), keyOwnedBySecond, "");
-    assertThat(refused.statusCode()).isEqualTo(503);
-    assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+    HttpProbe.Answer refused = get(port(0), keyOwnedBySecond, "");
+    assertThat(refused.status()).isEqualTo(503);
+    assertThat(refused.headers().getFirst("Retry-After")).isNotNull();
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
         .untilAsserted(
             () -> {
-              HttpResponse<String> stale =
+              HttpProbe.Answer stale =
                   get(port(0), keyOwnedBySecond, "?allowStale=true&maxLag=1000");
-              assertThat(stale.statusCode()).isEqualTo(200);
+              assertThat(stale.status()).isEqualTo(200);
               assertThat(stale.body()).contains("\"value\":3");
-              assertThat(stale.headers().firstValue("Matview-Replica")).hasValue("standby");
-              assertThat(stale.headers().firstValue("Matview-Served-By"))
-                  .hasValue("localhost:" + port(0));
-              assertThat(
-                      Long.parseLong(
-                          stale.headers().firstValue("Matview-Offset-Lag").orElseThrow()))
-                  .isBetween(0L, 1000L);
+              assertThat(stale.header("Matview-Replica")).isEqualTo("standby");
+              assertThat(stale.header("Matview-Served-By")).isEqualTo("localhost:" + port(0));
+              assertThat(Long.parseLong(stale.header("Matview-Offset-Lag"))).isBetween(0L, 1000L);
             });
   }
 
   private String keyServedBy(String instance) {
     for (int i = 0; i < KEYS; i++) {
-      HttpResponse<String> answer = get(port(0), "page-" + i, "");
-      if (answer.headers().firstValue("Matview-Served-By").orElse("").equals(instance)) {
+      HttpProbe.Answer answer = get(port(0), "page-" + i, "");
+      if (answer.header("Matview-Served-By").equals(instance)) {
         return "page-" + i;
       }
     }
@@ -175,8 +170,8 @@ class StandbyReadIntegrationTests {
     return ((WebServerApplicationContext) this.instances.get(index)).getWebServer().getPort();
   }
 
-  private HttpResponse<String> get(int port, String key, String query) {
-    return new HttpProbe(port).get("/views/visits-per-page/keys/" + key + query).response();
+  private HttpProbe.Answer get(int port, String key, String query) {
+    return HttpProbe.localhost(port).get("/views/visits-per-page/keys/" + key + query);
   }
 
   record Visit(String page) {}

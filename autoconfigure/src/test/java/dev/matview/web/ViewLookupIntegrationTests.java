@@ -1,8 +1,10 @@
 package dev.matview.web;
 
+import static dev.matview.processes.http.HttpProbe.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
@@ -12,7 +14,6 @@ import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
 import java.math.BigDecimal;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,7 +84,7 @@ class ViewLookupIntegrationTests {
 
   @BeforeAll
   void publishSales() {
-    this.http = new HttpProbe(this.port);
+    this.http = HttpProbe.localhost(this.port);
     Map<String, Object> config = KafkaTestUtils.producerProps(this.broker);
     try (Producer<String, String> producer =
         new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
@@ -125,7 +126,7 @@ class ViewLookupIntegrationTests {
     assertEveryPartitionHeldByAReadyHandle("quantity-per-shop");
     for (String shop : List.of("shop-1", "shop-2")) {
       HttpProbe.Answer answer = this.http.get("/views/quantity-per-shop/keys/" + shop);
-      assertThat(answer.status()).as(answer.response().body()).isEqualTo(200);
+      assertThat(answer.status()).as(answer.body()).isEqualTo(200);
       assertThat(answer.json().path("value").asLong()).isEqualTo(shop.equals("shop-1") ? 7 : 4);
     }
   }
@@ -425,10 +426,6 @@ class ViewLookupIntegrationTests {
         + T0.minusSeconds(60)
         + "&to="
         + T0.plusSeconds(3600);
-  }
-
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   record Sale(String shop, String customer, long quantity, BigDecimal price, Instant at) {

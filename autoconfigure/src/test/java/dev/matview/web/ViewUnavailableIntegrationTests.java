@@ -3,6 +3,7 @@ package dev.matview.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -38,7 +39,7 @@ class ViewUnavailableIntegrationTests {
 
   @Test
   void answersServiceUnavailableWithRetryAfterUntilStreamsRunsThenAnswers() {
-    HttpProbe http = new HttpProbe(this.port);
+    HttpProbe http = HttpProbe.localhost(this.port);
     HttpProbe.Answer unavailable = http.get("/views/visits-per-page/keys/home");
     assertThat(unavailable.status()).isEqualTo(503);
     assertThat(unavailable.header("Retry-After")).isEqualTo("1");

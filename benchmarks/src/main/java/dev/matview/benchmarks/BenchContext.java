@@ -142,21 +142,6 @@ public final class BenchContext implements AutoCloseable {
     return List.of(this.flags.text("app-jvm-options", "-Xmx512m").trim().split("\\s+"));
   }
 
-  /**
-   * The properties every instance of the benchmark app gets: its Kafka Streams session timeout,
-   * {@code --session-timeout-ms}, after which a killed instance's partitions move.
-   */
-  public Map<String, String> appProperties(Map<String, String> properties) {
-    int sessionTimeout = this.flags.integer("session-timeout-ms", 6_000);
-    Map<String, String> all = new LinkedHashMap<>();
-    all.put("spring.kafka.streams.properties.session.timeout.ms", Integer.toString(sessionTimeout));
-    all.put(
-        "spring.kafka.streams.properties.heartbeat.interval.ms",
-        Integer.toString(Math.max(250, sessionTimeout / 4)));
-    all.putAll(properties);
-    return all;
-  }
-
   /** Writes a progress line. */
   public void log(String message) {
     this.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + message);

@@ -1,13 +1,10 @@
 package dev.matview.benchmarks;
 
-import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Instances of the benchmark app that have processed every order published before they started. */
 public final class LoadedCluster implements AutoCloseable {
@@ -23,27 +20,12 @@ public final class LoadedCluster implements AutoCloseable {
 
   /** Publishes the spec's orders, starts its instances and waits until they hold every view. */
   public static LoadedCluster start(BenchContext context, ClusterSpec spec) {
-    var broker = context.broker();
-    broker.createTopic(spec.topic(), context.flags().integer("partitions", 4));
-    context.log(spec.name() + ": publishing " + spec.orders() + " orders");
-    OrdersProducer.publish(
-        broker.bootstrapServers(), spec.topic(), spec.orders(), spec.customers());
-    Map<String, String> properties = new LinkedHashMap<>();
-    for (String view : ClusterSpec.ALL_VIEWS) {
-      properties.put("bench.views." + view, Boolean.toString(spec.views().contains(view)));
-    }
-    properties.putAll(spec.properties());
+    ClusterSetup setup = new ClusterSetup(context);
+    setup.publish(
+        spec.topic(), context.flags().integer("partitions", 4), spec.orders(), spec.customers());
     List<AppInstance> instances = new ArrayList<>();
     for (int i = 1; i <= spec.instances(); i++) {
-      AppInstance instance =
-          new AppInstance(
-              spec.name() + "-" + i,
-              context.dir(spec.name()),
-              broker.bootstrapServers(),
-              spec.applicationId(),
-              spec.topic(),
-              context.appJvmOptions(),
-              context.appProperties(properties));
+      AppInstance instance = setup.instance(spec, spec.name() + "-" + i, context.dir(spec.name()));
       instance.start();
       instances.add(instance);
     }
@@ -51,7 +33,7 @@ public final class LoadedCluster implements AutoCloseable {
     Duration bound = Duration.ofMinutes(3).plusSeconds(spec.orders() / 2_000);
     long started = System.nanoTime();
     instances.forEach(instance -> instance.awaitServing(bound));
-    StreamsProgress.awaitCaughtUp(broker, spec.applicationId(), spec.topic(), bound);
+    StreamsProgress.awaitCaughtUp(context.broker(), spec.applicationId(), spec.topic(), bound);
     instances.forEach(instance -> instance.awaitServing(bound));
     context.log(
         spec.name()

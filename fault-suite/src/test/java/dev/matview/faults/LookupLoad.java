@@ -1,7 +1,7 @@
 package dev.matview.faults;
 
 import dev.matview.faults.LookupTally.Mode;
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -101,13 +101,12 @@ final class LookupLoad implements AutoCloseable {
     Instant sent = Instant.now();
     Instant firstOrderOfCustomer = this.firstOrder.apply(customer);
     try {
-      this.tally.answered(mode, view, Http.get(instance.uri(path)), sent, firstOrderOfCustomer);
-    } catch (HttpConnectTimeoutException ex) {
-      this.tally.unanswered(mode, LookupTally.NO_CONNECTION);
-    } catch (HttpTimeoutException ex) {
-      this.tally.unanswered(mode, LookupTally.TIMED_OUT);
-    } catch (IOException ex) {
-      this.tally.unanswered(mode, LookupTally.NO_CONNECTION);
+      this.tally.answered(mode, view, instance.http().get(path), sent, firstOrderOfCustomer);
+    } catch (UncheckedIOException ex) {
+      boolean timedOut =
+          ex.getCause() instanceof HttpTimeoutException
+              && !(ex.getCause() instanceof HttpConnectTimeoutException);
+      this.tally.unanswered(mode, timedOut ? LookupTally.TIMED_OUT : LookupTally.NO_CONNECTION);
     }
   }
 }

@@ -1,6 +1,6 @@
 package dev.matview.faults;
 
-import java.net.http.HttpResponse;
+import dev.matview.processes.http.HttpProbe;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -48,7 +48,9 @@ final class LookupTally {
    */
   static final Duration SETTLED = Duration.ofSeconds(30);
 
-  /** The outcome of a lookup that got no HTTP answer within {@link Http#REQUEST_TIMEOUT}. */
+  /**
+   * The outcome of a lookup that got no HTTP answer within {@link SampleInstance#REQUEST_TIMEOUT}.
+   */
   static final String TIMED_OUT = "timed out";
 
   private final Map<Mode, Map<String, LongAdder>> outcomes = new EnumMap<>(Mode.class);
@@ -75,11 +77,11 @@ final class LookupTally {
   void answered(
       Mode mode,
       String view,
-      HttpResponse<String> response,
+      HttpProbe.Answer response,
       Instant sent,
       @Nullable Instant firstOrder) {
     boolean settled = firstOrder != null && !firstOrder.plus(SETTLED).isAfter(sent);
-    if (response.statusCode() == 404 && settled) {
+    if (response.status() == 404 && settled) {
       this.settledNotFound.add(
           String.format(
               Locale.ROOT,
@@ -96,15 +98,14 @@ final class LookupTally {
     }
     count(
         mode,
-        (response.statusCode() == 404 && settled)
+        (response.status() == 404 && settled)
             ? NOT_FOUND_SETTLED
-            : Integer.toString(response.statusCode()));
-    response
-        .headers()
-        .firstValue("Matview-Offset-Lag")
-        .ifPresent(
-            lag -> this.largestLag.get(mode).accumulateAndGet(Long.parseLong(lag), Math::max));
-    if (response.statusCode() >= 500) {
+            : Integer.toString(response.status()));
+    String lag = response.headers().getFirst("Matview-Offset-Lag");
+    if (lag != null) {
+      this.largestLag.get(mode).accumulateAndGet(Long.parseLong(lag), Math::max);
+    }
+    if (response.status() >= 500) {
       String group =
           (mode == Mode.STALE ? "stale" : "strict") + " | " + problemGroup(response, view);
       this.problems.computeIfAbsent(group, key -> new LongAdder()).increment();
@@ -146,15 +147,16 @@ final class LookupTally {
     return this.problemExamples.get(group);
   }
 
-  private static String header(HttpResponse<String> response, String name) {
-    return response.headers().firstValue(name).orElse("(none)");
+  private static String header(HttpProbe.Answer response, String name) {
+    String value = response.headers().getFirst(name);
+    return (value != null) ? value : "(none)";
   }
 
   private void count(Mode mode, String outcome) {
     this.outcomes.get(mode).computeIfAbsent(outcome, key -> new LongAdder()).increment();
   }
 
-  private static String problemGroup(HttpResponse<String> response, String view) {
+  private static String problemGroup(HttpProbe.Answer response, String view) {
     String title = "";
     String detail = response.body();
     try {
@@ -168,6 +170,6 @@ final class LookupTally {
     if (folded.length() > 300) {
       folded = folded.substring(0, 300) + "…";
     }
-    return response.statusCode() + " | " + view + " | " + title + " | " + folded;
+    return response.status() + " | " + view + " | " + title + " | " + folded;
   }
 }

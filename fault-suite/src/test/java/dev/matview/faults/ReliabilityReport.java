@@ -217,7 +217,7 @@ final class ReliabilityReport {
             .formatted(
                 plan.lookupPeriod().toMillis(),
                 LookupTally.SETTLED.toSeconds(),
-                Http.REQUEST_TIMEOUT.toSeconds()));
+                SampleInstance.REQUEST_TIMEOUT.toSeconds()));
     return md.toString();
   }
 

@@ -2,8 +2,8 @@ package dev.matview.faults;
 
 import dev.matview.processes.ChildJvm;
 import dev.matview.processes.LocalPorts;
-import java.io.IOException;
-import java.net.URI;
+import dev.matview.processes.http.HttpProbe;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,9 +15,15 @@ import org.awaitility.Awaitility;
  */
 final class SampleInstance {
 
+  /** How long a request may take before the suite counts it as timed out. */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
   private final String name;
 
   private final int port = LocalPorts.free();
+
+  private final HttpProbe http =
+      HttpProbe.of("http://127.0.0.1:" + this.port).withTimeout(REQUEST_TIMEOUT);
 
   private final ChildJvm jvm;
 
@@ -75,15 +81,15 @@ final class SampleInstance {
           this.name + " exited; see " + this.jvm.logFile().toAbsolutePath());
     }
     try {
-      return Http.get(uri("/actuator/health/matview")).statusCode() == 200;
-    } catch (IOException ex) {
+      return this.http.get("/actuator/health/matview").status() == 200;
+    } catch (UncheckedIOException ex) {
       return false;
     }
   }
 
-  /** The address of {@code pathAndQuery} on this instance. */
-  URI uri(String pathAndQuery) {
-    return URI.create("http://127.0.0.1:" + this.port + pathAndQuery);
+  /** Requests to this instance, each waiting at most {@link #REQUEST_TIMEOUT}. */
+  HttpProbe http() {
+    return this.http;
   }
 
   /** The instance's name, such as {@code instance-1}. */

@@ -1,10 +1,9 @@
 package dev.matview.faults;
 
 import dev.matview.faults.ViewContents.Revenue;
-import java.io.IOException;
-import java.net.URI;
+import dev.matview.processes.http.HttpProbe;
+import java.io.UncheckedIOException;
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collection;
@@ -102,7 +101,7 @@ final class ViewReader {
   private void scan(String firstPage, Consumer<JsonNode> items) {
     String page = firstPage;
     while (page != null) {
-      JsonNode body = okBody(this.instance.uri(page), false);
+      JsonNode body = okBody(page, false);
       body.get("items").forEach(items);
       JsonNode cursor = body.get("nextCursor");
       page =
@@ -115,27 +114,27 @@ final class ViewReader {
   }
 
   private void lookUp(String path, Consumer<JsonNode> found) {
-    JsonNode body = okBody(this.instance.uri(path), true);
+    JsonNode body = okBody(path, true);
     if (body != null) {
       found.accept(body);
     }
   }
 
-  private JsonNode okBody(URI uri, boolean notFoundIsAbsent) {
-    HttpResponse<String> response;
+  private JsonNode okBody(String pathAndQuery, boolean notFoundIsAbsent) {
+    HttpProbe.Answer answer;
     try {
-      response = Http.get(uri);
-    } catch (IOException ex) {
-      throw new AssertionError("GET " + uri + " failed: " + ex, ex);
+      answer = this.instance.http().get(pathAndQuery);
+    } catch (UncheckedIOException ex) {
+      throw new AssertionError(ex.getMessage() + ": " + ex.getCause(), ex);
     }
-    if (notFoundIsAbsent && response.statusCode() == 404) {
+    if (notFoundIsAbsent && answer.status() == 404) {
       return null;
     }
-    if (response.statusCode() != 200) {
+    if (answer.status() != 200) {
       throw new AssertionError(
-          "GET " + uri + " answered " + response.statusCode() + ": " + response.body());
+          answer.request() + " answered " + answer.status() + ": " + answer.body());
     }
-    return JSON.readTree(response.body());
+    return JSON.readTree(answer.body());
   }
 
   private static Revenue revenue(JsonNode value) {

@@ -1,5 +1,6 @@
 package dev.matview.sample;
 
+import dev.matview.broker.KraftBroker;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.springframework.beans.factory.BeanFactoryUtils;
@@ -24,9 +25,9 @@ class EmbeddedKafkaConfiguration {
   private static final String BROKER_BEAN = "embeddedKafkaServer";
 
   @Bean(name = BROKER_BEAN, initMethod = "start", destroyMethod = "close")
-  EmbeddedKafkaServer embeddedKafkaServer(SampleProperties properties) {
+  KraftBroker embeddedKafkaServer(SampleProperties properties) {
     SampleProperties.EmbeddedKafka settings = properties.embeddedKafka();
-    return new EmbeddedKafkaServer(settings.port(), settings.dataDir());
+    return new KraftBroker(settings.port(), settings.dataDir());
   }
 
   @Bean

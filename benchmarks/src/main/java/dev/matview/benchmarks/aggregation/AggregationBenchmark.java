@@ -2,23 +2,20 @@ package dev.matview.benchmarks.aggregation;
 
 import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Benchmark;
-import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.ClusterSetup;
 import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.Throughput;
 import dev.matview.benchmarks.app.HandWrittenAggregation;
-import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.processes.ChildJvm;
-import dev.matview.processes.KafkaBroker;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.awaitility.Awaitility;
@@ -53,11 +50,9 @@ public final class AggregationBenchmark implements Benchmark {
   @Override
   public List<Row> run(BenchContext context) throws Exception {
     Flags flags = context.flags();
-    KafkaBroker broker = context.broker();
     long orders = flags.integer("orders", 1_000_000);
     long customers = Math.min(flags.integer("customers", 10_000), orders);
-    broker.createTopic(TOPIC, flags.integer("partitions", 4));
-    OrdersProducer.publish(broker.bootstrapServers(), TOPIC, orders, customers);
+    new ClusterSetup(context).publish(TOPIC, flags.integer("partitions", 4), orders, customers);
     List<Double> baseline = new ArrayList<>();
     List<Double> matview = new ArrayList<>();
     List<Double> cached = new ArrayList<>();
@@ -66,7 +61,7 @@ public final class AggregationBenchmark implements Benchmark {
       matview.add(matview(context, round, orders, customers));
       cached.add(handWritten(context, round, orders, true));
     }
-    try (Admin admin = broker.admin()) {
+    try (Admin admin = context.broker().admin()) {
       context.note(
           TITLE,
           "changelog records written in round 1: Matview "
@@ -128,19 +123,16 @@ public final class AggregationBenchmark implements Benchmark {
   private double matview(BenchContext context, int round, long orders, long customers)
       throws Exception {
     String applicationId = "bench-aggregation-matview-" + round;
-    Map<String, String> properties = new LinkedHashMap<>();
-    for (String view : ClusterSpec.ALL_VIEWS) {
-      properties.put("bench.views." + view, Boolean.toString(view.equals("revenue-per-customer")));
-    }
     AppInstance app =
-        new AppInstance(
-            "aggregation-matview-" + round,
-            context.dir("aggregation"),
-            context.broker().bootstrapServers(),
-            applicationId,
-            TOPIC,
-            context.appJvmOptions(),
-            context.appProperties(properties));
+        new ClusterSetup(context)
+            .instance(
+                "aggregation-matview-" + round,
+                context.dir("aggregation"),
+                applicationId,
+                TOPIC,
+                Set.of("revenue-per-customer"),
+                context.appJvmOptions(),
+                Map.of());
     app.start();
     try {
       double perSecond =
@@ -152,9 +144,7 @@ public final class AggregationBenchmark implements Benchmark {
                 app.requireAlive();
                 return true;
               });
-      String answer =
-          Http.get(app.uri("/views/revenue-per-customer/keys/customer-0"), Duration.ofSeconds(10))
-              .body();
+      String answer = app.http().get("/views/revenue-per-customer/keys/customer-0").body();
       long expected = orders / customers;
       if (!answer.contains("\"orders\":" + expected + ",")) {
         throw new IllegalStateException(

@@ -10,16 +10,14 @@ import dev.matview.benchmarks.LoadedCluster;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
-import java.io.IOException;
-import java.net.http.HttpResponse;
+import dev.matview.processes.http.HttpProbe;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Row 8: two instances, the owner of a key killed with SIGKILL, and the time from the kill until
@@ -29,8 +27,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class FailoverBenchmark implements Benchmark {
 
   private static final String TITLE = "failover after kill -9 of an owner";
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @Override
   public int row() {
@@ -122,16 +118,17 @@ public final class FailoverBenchmark implements Benchmark {
     }
     String key = keyOwnedBy(owner, survivor, spec);
     String path = "/views/" + Clusters.TABLE_VIEW + "/keys/" + key;
+    HttpProbe asked = survivor.http().withTimeout(Duration.ofSeconds(3));
     long killed = System.nanoTime();
     owner.kill();
     double stale = -1;
     double exact = -1;
     long deadline = killed + Duration.ofMinutes(3).toNanos();
     while ((stale < 0 || exact < 0) && System.nanoTime() < deadline) {
-      if (stale < 0 && answers(survivor, path + "?allowStale=true")) {
+      if (stale < 0 && answers(asked, path + "?allowStale=true")) {
         stale = (System.nanoTime() - killed) / 1e9;
       }
-      if (exact < 0 && answers(survivor, path)) {
+      if (exact < 0 && answers(asked, path)) {
         exact = (System.nanoTime() - killed) / 1e9;
       }
     }
@@ -148,12 +145,12 @@ public final class FailoverBenchmark implements Benchmark {
     return new Times(stale, exact);
   }
 
-  /** Whether {@code instance} answers {@code path} with the key's value, one order. */
-  private static boolean answers(AppInstance instance, String path) {
+  /** Whether the instance {@code asked} answers {@code path} with the key's value, one order. */
+  private static boolean answers(HttpProbe asked, String path) {
     try {
-      HttpResponse<String> answer = Http.get(instance.uri(path), Duration.ofSeconds(3));
-      return answer.statusCode() == 200 && answer.body().contains("\"value\":1");
-    } catch (IOException ex) {
+      HttpProbe.Answer answer = asked.get(path);
+      return answer.status() == 200 && answer.body().contains("\"value\":1");
+    } catch (UncheckedIOException ex) {
       return false;
     }
   }
@@ -166,12 +163,7 @@ public final class FailoverBenchmark implements Benchmark {
         .until(
             () -> {
               JsonNode views =
-                  JSON.readTree(
-                          Http.get(instance.uri("/actuator/health/matview"), Duration.ofSeconds(5))
-                              .body())
-                      .path("details")
-                      .path("views")
-                      .path(Clusters.TABLE_VIEW);
+                  instance.health().json().path("details").path("views").path(Clusters.TABLE_VIEW);
               int caughtUp = 0;
               for (JsonNode partition : views) {
                 caughtUp += partition.path("lag").asLong(-1) == 0 ? 1 : 0;
@@ -180,16 +172,12 @@ public final class FailoverBenchmark implements Benchmark {
             });
   }
 
-  private static String keyOwnedBy(AppInstance owner, AppInstance asked, ClusterSpec spec)
-      throws IOException {
+  private static String keyOwnedBy(AppInstance owner, AppInstance asked, ClusterSpec spec) {
+    HttpProbe http = asked.http().withTimeout(Duration.ofSeconds(5));
     for (String key : KeySample.customers(spec.customers(), 200)) {
-      HttpResponse<String> answer =
-          Http.get(
-              asked.uri("/views/" + Clusters.TABLE_VIEW + "/keys/" + key), Duration.ofSeconds(5));
-      if (answer.statusCode() == 200
-          && owner
-              .hostAndPort()
-              .equals(answer.headers().firstValue("Matview-Served-By").orElse(""))) {
+      HttpProbe.Answer answer = http.get("/views/" + Clusters.TABLE_VIEW + "/keys/" + key);
+      if (answer.status() == 200
+          && owner.hostAndPort().equals(answer.header("Matview-Served-By"))) {
         return key;
       }
     }

@@ -80,11 +80,29 @@ public record StreamsProgress(
   /** Waits up to {@code bound} until {@code applicationId} has processed all of its input. */
   public static void awaitCaughtUp(
       KafkaBroker broker, String applicationId, String sourceTopic, Duration bound) {
+    awaitCaughtUp(broker, applicationId, sourceTopic, bound, () -> {});
+  }
+
+  /**
+   * Waits up to {@code bound} until {@code applicationId} has processed all of its input, every 500
+   * ms; {@code check} runs before each look and ends the wait by throwing, such as when the
+   * application's JVM has exited.
+   */
+  public static void awaitCaughtUp(
+      KafkaBroker broker,
+      String applicationId,
+      String sourceTopic,
+      Duration bound,
+      Runnable check) {
     try (Admin admin = broker.admin()) {
       Awaitility.await(applicationId + " processing all of " + sourceTopic)
           .atMost(bound)
           .pollInterval(Duration.ofMillis(500))
-          .until(() -> of(admin, applicationId, sourceTopic).caughtUp());
+          .until(
+              () -> {
+                check.run();
+                return of(admin, applicationId, sourceTopic).caughtUp();
+              });
     }
   }
 

@@ -11,9 +11,8 @@ import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.load.LoadResult;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.benchmarks.process.LoadDriverProcess;
-import java.net.http.HttpResponse;
+import dev.matview.processes.http.HttpProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,16 +97,13 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
 
   /** Up to {@code wanted} keys that {@code asked} answers through {@code owner}. */
   private static List<String> keysOwnedBy(
-      AppInstance owner, AppInstance asked, ClusterSpec spec, int wanted) throws Exception {
+      AppInstance owner, AppInstance asked, ClusterSpec spec, int wanted) {
+    HttpProbe http = asked.http().withTimeout(Duration.ofSeconds(5));
     List<String> owned = new ArrayList<>();
     for (String key : KeySample.customers(spec.customers(), Math.max(wanted * 4, 8))) {
-      HttpResponse<String> answer =
-          Http.get(
-              asked.uri("/views/" + Clusters.TABLE_VIEW + "/keys/" + key), Duration.ofSeconds(5));
-      if (answer.statusCode() == 200
-          && owner
-              .hostAndPort()
-              .equals(answer.headers().firstValue("Matview-Served-By").orElse(""))) {
+      HttpProbe.Answer answer = http.get("/views/" + Clusters.TABLE_VIEW + "/keys/" + key);
+      if (answer.status() == 200
+          && owner.hostAndPort().equals(answer.header("Matview-Served-By"))) {
         owned.add(key);
       }
       if (owned.size() >= wanted) {

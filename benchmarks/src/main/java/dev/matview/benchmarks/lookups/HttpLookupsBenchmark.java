@@ -10,7 +10,6 @@ import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.load.LoadResult;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.benchmarks.process.LoadDriverProcess;
 import java.time.Duration;
 import java.util.List;
@@ -49,7 +48,9 @@ public final class HttpLookupsBenchmark implements Benchmark {
     ClusterSpec spec = Clusters.oneInstance(flags);
     AppInstance app = context.cluster(spec).instance(0);
     String filled =
-        Http.post(app.uri("/baseline/" + Clusters.TABLE_VIEW + "/fill"), Duration.ofMinutes(2))
+        app.http()
+            .withTimeout(Duration.ofMinutes(2))
+            .post("/baseline/" + Clusters.TABLE_VIEW + "/fill")
             .body();
     context.log(TITLE + ": baseline map filled: " + filled);
     List<String> keys =

@@ -1,12 +1,13 @@
 package dev.matview.benchmarks.lookups;
 
-import dev.matview.benchmarks.ClusterSpec;
+import dev.matview.benchmarks.ClusterSetup;
 import dev.matview.benchmarks.Clusters;
 import dev.matview.benchmarks.app.BenchApplication;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -71,9 +72,8 @@ final class InProcessApp {
     args.add("--spring.kafka.streams.application-id=" + applicationId);
     args.add("--spring.kafka.streams.state-dir=" + required(STATE_DIR) + "/" + applicationId);
     args.add("--" + TOPIC + "=" + topic);
-    for (String view : ClusterSpec.ALL_VIEWS) {
-      args.add("--bench.views." + view + "=" + view.equals(Clusters.TABLE_VIEW));
-    }
+    ClusterSetup.viewSwitches(Set.of(Clusters.TABLE_VIEW))
+        .forEach((name, value) -> args.add("--" + name + "=" + value));
     ConfigurableApplicationContext app =
         new SpringApplicationBuilder(BenchApplication.class).run(args.toArray(String[]::new));
     try (Admin admin =

@@ -2,10 +2,10 @@ package dev.matview.benchmarks.lookups;
 
 import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSetup;
 import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.Jmh;
 import dev.matview.benchmarks.Row;
-import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.processes.KafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +48,7 @@ public final class LookupPathBenchmark implements Benchmark {
     Flags flags = context.flags();
     KafkaBroker broker = context.broker();
     int keys = Math.max(flags.integer("path-keys", 10_000), 8);
-    broker.createTopic(TOPIC, flags.integer("partitions", 4));
-    OrdersProducer.publish(broker.bootstrapServers(), TOPIC, keys, keys);
+    new ClusterSetup(context).publish(TOPIC, flags.integer("partitions", 4), keys, keys);
     int forks = Jmh.forks(flags);
     Path stateDir = context.dir("lookup-path");
     Map<String, String> properties =

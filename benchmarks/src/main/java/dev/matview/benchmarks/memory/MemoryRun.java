@@ -1,13 +1,13 @@
 package dev.matview.benchmarks.memory;
 
 import dev.matview.benchmarks.BenchContext;
+import dev.matview.benchmarks.ClusterSetup;
+import dev.matview.benchmarks.ClusterSpec;
 import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.processes.KafkaBroker;
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,10 +16,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One instance of the benchmark app over a fresh topic of {@code partitions} partitions: it starts
@@ -27,8 +25,6 @@ import tools.jackson.databind.json.JsonMapper;
  * its RSS and RocksDB's cache are sampled every second.
  */
 final class MemoryRun {
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
 
@@ -48,19 +44,17 @@ final class MemoryRun {
     String name = "memory-" + partitions + (bounded ? "-bounded-" : "-unbounded-") + this.runs;
     String topic = name + "-orders";
     KafkaBroker broker = this.context.broker();
-    broker.createTopic(topic, partitions);
-    this.context.log(name + ": publishing " + this.settings.orders() + " orders");
-    OrdersProducer.publish(
-        broker.bootstrapServers(), topic, this.settings.orders(), this.settings.customers());
+    ClusterSetup setup = new ClusterSetup(this.context);
+    setup.publish(topic, partitions, this.settings.orders(), this.settings.customers());
     AppInstance app =
-        new AppInstance(
+        setup.instance(
             name,
             this.context.dir(name),
-            broker.bootstrapServers(),
             "bench-" + name,
             topic,
+            ClusterSpec.ALL_VIEWS,
             jvmOptions(),
-            this.context.appProperties(properties(bounded)));
+            properties(bounded));
     Samples samples = new Samples();
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
     long started = System.nanoTime();
@@ -68,7 +62,8 @@ final class MemoryRun {
     sampler.scheduleAtFixedRate(
         () -> samples.take(app), 0, SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      awaitCaughtUp(app, "bench-" + name, topic);
+      StreamsProgress.awaitCaughtUp(
+          broker, "bench-" + name, topic, this.settings.catchUpBound(), app::requireAlive);
       double catchUp = (System.nanoTime() - started) / 1e9;
       this.context.log(name + ": caught up after " + Math.round(catchUp) + " s; trickling");
       samples.startSteady();
@@ -105,20 +100,6 @@ final class MemoryRun {
     properties.put("matview.rocksdb.bounded", Boolean.toString(bounded));
     properties.put("matview.rocksdb.total-memory", this.settings.boundMegabytes() + "MB");
     return properties;
-  }
-
-  private void awaitCaughtUp(AppInstance app, String applicationId, String topic) throws Exception {
-    long deadline = System.nanoTime() + this.settings.catchUpBound().toNanos();
-    try (Admin admin = this.context.broker().admin()) {
-      while (!StreamsProgress.of(admin, applicationId, topic).caughtUp()) {
-        app.requireAlive();
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              applicationId + " did not process its orders within " + this.settings.catchUpBound());
-        }
-        TimeUnit.MILLISECONDS.sleep(500);
-      }
-    }
   }
 
   /** Publishes {@code trickle-rate} orders each second for the steady phase. */
@@ -192,10 +173,14 @@ final class MemoryRun {
       return Double.isNaN(current) ? value : Math.max(current, value);
     }
 
-    private static @Nullable JsonNode rocksdb(AppInstance app) throws IOException {
-      HttpResponse<String> health =
-          Http.get(app.uri("/actuator/health/matview"), Duration.ofSeconds(2));
-      JsonNode rocksdb = JSON.readTree(health.body()).path("details").path("rocksdb");
+    private static @Nullable JsonNode rocksdb(AppInstance app) {
+      JsonNode rocksdb =
+          app.http()
+              .withTimeout(Duration.ofSeconds(2))
+              .get("/actuator/health/matview")
+              .json()
+              .path("details")
+              .path("rocksdb");
       return rocksdb.isObject() ? rocksdb : null;
     }
   }

@@ -3,8 +3,8 @@ package dev.matview.benchmarks.process;
 import dev.matview.benchmarks.app.BenchApplication;
 import dev.matview.processes.ChildJvm;
 import dev.matview.processes.LocalPorts;
-import java.io.IOException;
-import java.net.URI;
+import dev.matview.processes.http.HttpProbe;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +18,10 @@ public final class AppInstance {
   private final String name;
 
   private final int port = LocalPorts.free();
+
+  private final HttpProbe http = HttpProbe.of("http://127.0.0.1:" + this.port);
+
+  private final HttpProbe health = this.http.withTimeout(Duration.ofSeconds(5));
 
   private final ChildJvm jvm;
 
@@ -67,10 +71,15 @@ public final class AppInstance {
   public boolean serving() {
     requireAlive();
     try {
-      return Http.get(uri("/actuator/health/matview"), Duration.ofSeconds(5)).statusCode() == 200;
-    } catch (IOException ex) {
+      return health().status() == 200;
+    } catch (UncheckedIOException ex) {
       return false;
     }
+  }
+
+  /** The instance's {@code matview} health component, waiting at most 5 s for it. */
+  public HttpProbe.Answer health() {
+    return this.health.get("/actuator/health/matview");
   }
 
   /** Fails when the instance's JVM has exited. */
@@ -80,9 +89,9 @@ public final class AppInstance {
     }
   }
 
-  /** The address of {@code pathAndQuery} on this instance. */
-  public URI uri(String pathAndQuery) {
-    return URI.create("http://127.0.0.1:" + this.port + pathAndQuery);
+  /** Requests to this instance, each waiting at most 10 s unless its timeout is changed. */
+  public HttpProbe http() {
+    return this.http;
   }
 
   /** The PID of the instance's JVM. */

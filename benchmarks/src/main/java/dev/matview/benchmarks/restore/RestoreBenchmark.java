@@ -2,6 +2,7 @@ package dev.matview.benchmarks.restore;
 
 import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Benchmark;
+import dev.matview.benchmarks.ClusterSetup;
 import dev.matview.benchmarks.ClusterSpec;
 import dev.matview.benchmarks.Clusters;
 import dev.matview.benchmarks.Flags;
@@ -10,21 +11,18 @@ import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.Throughput;
 import dev.matview.benchmarks.kafka.StreamsProgress;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
 import dev.matview.processes.ChildJvm;
+import dev.matview.processes.http.HttpProbe;
 import java.io.IOException;
-import java.net.http.HttpResponse;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Row 6: an instance with an empty state dir restores a view of {@code --keys} keys from its
@@ -36,8 +34,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class RestoreBenchmark implements Benchmark {
 
   private static final String TITLE = "restore from the changelog";
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @Override
   public int row() {
@@ -79,19 +75,8 @@ public final class RestoreBenchmark implements Benchmark {
         TITLE + ": plain consumer in a fresh JVM: " + Stats.format(coldConsumer, "records/s"));
     double handWritten = restoreByHand(context, changelog);
     context.log(TITLE + ": Kafka Streams alone: " + Stats.format(handWritten, "records/s"));
-    Map<String, String> properties = new LinkedHashMap<>();
-    for (String view : ClusterSpec.ALL_VIEWS) {
-      properties.put("bench.views." + view, Boolean.toString(spec.views().contains(view)));
-    }
     AppInstance restoring =
-        new AppInstance(
-            "restore-1",
-            context.dir("restore"),
-            context.broker().bootstrapServers(),
-            spec.applicationId(),
-            spec.topic(),
-            context.appJvmOptions(),
-            context.appProperties(properties));
+        new ClusterSetup(context).instance(spec, "restore-1", context.dir("restore"));
     long started = System.nanoTime();
     restoring.start();
     Throughput throughput = new Throughput();
@@ -188,19 +173,18 @@ public final class RestoreBenchmark implements Benchmark {
    */
   private static boolean observe(AppInstance instance, Throughput throughput, long records) {
     instance.requireAlive();
-    HttpResponse<String> health;
+    HttpProbe.Answer health;
     try {
-      health = Http.get(instance.uri("/actuator/health/matview"), Duration.ofSeconds(5));
-    } catch (IOException ex) {
+      health = instance.health();
+    } catch (UncheckedIOException ex) {
       return false;
     }
     long now = System.nanoTime();
-    if (health.statusCode() == 200) {
+    if (health.status() == 200) {
       throughput.observe(now, records, records);
       return true;
     }
-    JsonNode partitions =
-        JSON.readTree(health.body()).path("details").path("views").path(Clusters.TABLE_VIEW);
+    JsonNode partitions = health.json().path("details").path("views").path(Clusters.TABLE_VIEW);
     long restored = 0;
     for (JsonNode partition : partitions) {
       restored += partition.path("currentOffset").asLong(0);

@@ -9,15 +9,13 @@ import dev.matview.benchmarks.LoadedCluster;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.process.AppInstance;
-import dev.matview.benchmarks.process.Http;
+import dev.matview.processes.http.HttpProbe;
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Row 4: every key of a view read through cursors, pages of 1,000, from one of two instances, so
@@ -27,8 +25,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ScanBenchmark implements Benchmark {
 
   private static final String TITLE = "full scans through cursors";
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @Override
   public int row() {
@@ -110,10 +106,13 @@ public final class ScanBenchmark implements Benchmark {
     long keys = 0;
     long nanos = 0;
     for (int i = 0; i < cluster.spec().instances(); i++) {
-      HttpResponse<String> answer =
-          Http.get(
-              cluster.instance(i).uri("/baseline/" + view + "/raw-scan"), Duration.ofMinutes(5));
-      JsonNode figures = JSON.readTree(answer.body());
+      JsonNode figures =
+          cluster
+              .instance(i)
+              .http()
+              .withTimeout(Duration.ofMinutes(5))
+              .get("/baseline/" + view + "/raw-scan")
+              .json();
       keys += figures.get("keys").asLong();
       nanos += figures.get("nanos").asLong();
     }
@@ -132,6 +131,7 @@ public final class ScanBenchmark implements Benchmark {
   /** Items a second of a scan that follows every cursor from the first page to the last. */
   private static double scan(BenchContext context, AppInstance instance, String path)
       throws Exception {
+    HttpProbe http = instance.http().withTimeout(Duration.ofMinutes(1));
     long items = 0;
     long started = System.nanoTime();
     String cursor = null;
@@ -141,12 +141,11 @@ public final class ScanBenchmark implements Benchmark {
               + (cursor != null
                   ? "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8)
                   : "");
-      HttpResponse<String> page = Http.get(instance.uri(path + query), Duration.ofMinutes(1));
-      if (page.statusCode() != 200) {
-        throw new IllegalStateException(
-            path + " answered " + page.statusCode() + ": " + page.body());
+      HttpProbe.Answer page = http.get(path + query);
+      if (page.status() != 200) {
+        throw new IllegalStateException(path + " answered " + page.status() + ": " + page.body());
       }
-      JsonNode body = JSON.readTree(page.body());
+      JsonNode body = page.json();
       items += body.get("items").size();
       JsonNode next = body.get("nextCursor");
       cursor = next == null || next.isNull() ? null : next.asString();

@@ -1,4 +1,4 @@
-package dev.matview.sample;
+package dev.matview.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -17,12 +18,13 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class EmbeddedKafkaServerTests {
+class KraftBrokerTests {
 
   private static final String TOPIC = "orders";
 
@@ -32,7 +34,7 @@ class EmbeddedKafkaServerTests {
   void servesClientsAndKeepsDataAcrossRestarts() throws Exception {
     int port;
     String clusterId;
-    try (EmbeddedKafkaServer server = new EmbeddedKafkaServer(0, this.dataDir)) {
+    try (KraftBroker server = new KraftBroker(0, this.dataDir)) {
       server.start();
       port = server.port();
       assertThat(port).isPositive();
@@ -46,7 +48,7 @@ class EmbeddedKafkaServerTests {
       }
       assertThat(readAll(server)).containsExactly("order-1=created");
     }
-    try (EmbeddedKafkaServer server = new EmbeddedKafkaServer(port, this.dataDir)) {
+    try (KraftBroker server = new KraftBroker(port, this.dataDir)) {
       server.start();
       assertThat(server.port()).isEqualTo(port);
       try (Admin admin = admin(server)) {
@@ -58,25 +60,39 @@ class EmbeddedKafkaServerTests {
   }
 
   @Test
+  void takesSettingsOverItsOwn() throws Exception {
+    try (KraftBroker server =
+        new KraftBroker(0, 0, this.dataDir, Map.of("auto.create.topics.enable", "false"))) {
+      server.start();
+      try (Admin admin = admin(server)) {
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
+        Config config = admin.describeConfigs(List.of(broker)).all().get().get(broker);
+        assertThat(config.get("auto.create.topics.enable").value()).isEqualTo("false");
+        assertThat(config.get("num.partitions").value()).isEqualTo("1");
+      }
+    }
+  }
+
+  @Test
   void closeIsIdempotent() {
-    EmbeddedKafkaServer server = new EmbeddedKafkaServer(0, this.dataDir);
+    KraftBroker server = new KraftBroker(0, this.dataDir);
     server.close();
     server.close();
   }
 
-  private static Admin admin(EmbeddedKafkaServer server) {
+  private static Admin admin(KraftBroker server) {
     return Admin.create(
         Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrapServers()));
   }
 
-  private static KafkaProducer<String, String> producer(EmbeddedKafkaServer server) {
+  private static KafkaProducer<String, String> producer(KraftBroker server) {
     return new KafkaProducer<>(
         Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrapServers()),
         new StringSerializer(),
         new StringSerializer());
   }
 
-  private static List<String> readAll(EmbeddedKafkaServer server) {
+  private static List<String> readAll(KraftBroker server) {
     Map<String, Object> config =
         Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrapServers());
     TopicPartition partition = new TopicPartition(TOPIC, 0);
