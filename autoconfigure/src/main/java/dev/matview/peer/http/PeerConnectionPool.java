@@ -1,6 +1,9 @@
 package dev.matview.peer.http;
 
+import java.net.Socket;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -9,6 +12,7 @@ import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.apache.hc.core5.util.TimeValue;
@@ -18,8 +22,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Builds the pool of connections to the other instances: one pool for all of them, within a limit
  * per instance and one in all, the connection used last taken first so that the others fall idle
- * and go; over TLS that checks each instance's name against its certificate when there is an SSL
- * context.
+ * and go; over TLS when there is an SSL context, the JDK checking each instance's name against its
+ * certificate as for any HTTPS connection.
  */
 final class PeerConnectionPool {
 
@@ -46,10 +50,25 @@ final class PeerConnectionPool {
                     .setConnectTimeout(Timeout.of(settings.connectTimeout()))
                     .setValidateAfterInactivity(TimeValue.of(settings.validateAfterInactivity()))
                     .build());
-    if (sslContext != null) {
-      pool.setTlsSocketStrategy(
-          new DefaultClientTlsStrategy(sslContext, HostnameVerificationPolicy.BUILTIN, null));
-    }
+    pool.setTlsSocketStrategy(
+        sslContext != null
+            ? new DefaultClientTlsStrategy(sslContext, HostnameVerificationPolicy.BUILTIN, null)
+            : PeerConnectionPool::withoutTls);
     return pool.build();
+  }
+
+  /**
+   * Refuses TLS, which a client without an SSL context never asks for: given in place of Apache's
+   * default strategy, which would load the JVM's trust store and the public suffix list for
+   * nothing.
+   */
+  private static SSLSocket withoutTls(
+      Socket socket,
+      String target,
+      int port,
+      @Nullable Object attachment,
+      @Nullable HttpContext context)
+      throws SSLException {
+    throw new SSLException("This instance asks the others over plain HTTP, not over TLS");
   }
 }
