@@ -1,47 +1,99 @@
 package dev.matview.peer.http;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.IdleConnectionEvictor;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An HTTP/1.1 client for the requests instances send each other: each exchange runs on the calling
- * thread over a kept-alive connection to the other instance, so that a forwarded lookup costs two
- * socket writes and reads and no hand-over between threads. A request sent on a connection that the
- * other side closed while it was idle is sent once more on a new one.
+ * The HTTP/1.1 client with which instances ask each other, on Apache HttpClient 5 classic: each
+ * exchange runs on the calling thread over a pooled, kept-alive connection, and an idempotent
+ * request sent on a connection that the other side closed while it was idle is sent once more on a
+ * new one. Connections idle for long are closed, those to instances that left included.
  */
 public final class PeerHttpClient implements AutoCloseable {
 
-  private static final Duration MAX_IDLE = Duration.ofSeconds(15);
+  private static final AtomicInteger evictors = new AtomicInteger();
 
-  private static final int MAX_IDLE_PER_INSTANCE = 256;
+  private final CloseableHttpClient client;
 
-  private final PeerConnections connections;
+  private final IdleConnectionEvictor evictor;
+
+  private final String scheme;
+
+  private final BodyReader bodies;
 
   /**
    * A client that connects within {@code connectTimeout}, over TLS when {@code sslContext} is
-   * given.
+   * given, with at most {@code maxConnectionsPerInstance} connections open to one instance and
+   * {@code maxConnections} to all.
    */
-  public PeerHttpClient(@Nullable SSLContext sslContext, Duration connectTimeout) {
-    this.connections =
-        new PeerConnections(sslContext, connectTimeout, MAX_IDLE, MAX_IDLE_PER_INSTANCE);
+  public PeerHttpClient(
+      @Nullable SSLContext sslContext,
+      Duration connectTimeout,
+      int maxConnectionsPerInstance,
+      int maxConnections) {
+    this(
+        sslContext, PeerHttpSettings.of(connectTimeout, maxConnectionsPerInstance, maxConnections));
+  }
+
+  PeerHttpClient(@Nullable SSLContext sslContext, PeerHttpSettings settings) {
+    PoolingHttpClientConnectionManager pool = PeerConnectionPool.create(sslContext, settings);
+    this.client =
+        HttpClients.custom()
+            .setConnectionManager(pool)
+            .setRetryStrategy(new IdempotentRetries())
+            .disableRedirectHandling()
+            .disableCookieManagement()
+            .disableAuthCaching()
+            .disableContentCompression()
+            .disableConnectionState()
+            .disableDefaultUserAgent()
+            .build();
+    TimeValue maxIdle = TimeValue.of(settings.maxIdle());
+    this.evictor = new IdleConnectionEvictor(pool, evictorThreads(), maxIdle, maxIdle);
+    this.evictor.start();
+    this.scheme = sslContext != null ? "https" : "http";
+    this.bodies = new BodyReader(settings.maxBodyBytes());
   }
 
   /**
    * Sends {@code method target} with {@code headers} and {@code body} to {@code host} at {@code
-   * port} and reads the answer, all within {@code timeout}.
+   * port} and reads the answer; waiting for a connection and for each part of the answer may take
+   * {@code timeout} each.
    *
    * @param target the request target, a path and query already percent-encoded
    * @param headers header names and values, none of them with a line break
    * @param body the body, sent with its {@code Content-Length}, or {@code null} for none
-   * @throws java.net.ConnectException when the instance cannot be connected to
+   * @throws ConnectException when the instance cannot be connected to in time
    * @throws SocketTimeoutException when the answer has not arrived within {@code timeout}
-   * @throws IOException when the connection fails otherwise or the answer is not HTTP/1.1
+   * @throws IOException when the connection fails otherwise, or the answer is not HTTP/1.1 or is
+   *     longer than this client accepts
    */
   public PeerHttpResponse exchange(
       String host,
@@ -52,127 +104,68 @@ public final class PeerHttpClient implements AutoCloseable {
       byte @Nullable [] body,
       Duration timeout)
       throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    String authority = authority(host, port);
-    byte[] request = request(method, target, authority, headers, body);
-    PeerConnection idle = this.connections.idle(authority, System.nanoTime());
-    if (idle != null) {
-      try {
-        return exchange(authority, idle, request, method, deadline);
-      } catch (SocketTimeoutException ex) {
-        throw ex;
-      } catch (IOException ex) {
-        if (!idle.failedBeforeAnswerAfterReuse()) {
-          throw ex;
-        }
-      }
+    RequestSyntax.check(method, target, headers);
+    BasicClassicHttpRequest request = new BasicClassicHttpRequest(method, target);
+    headers.forEach(request::addHeader);
+    if (body != null) {
+      request.setEntity(new ByteArrayEntity(body, null));
     }
-    PeerConnection fresh = this.connections.connect(unbracketed(host), port, deadline);
-    return exchange(authority, fresh, request, method, deadline);
-  }
-
-  private PeerHttpResponse exchange(
-      String authority, PeerConnection connection, byte[] request, String method, long deadline)
-      throws IOException {
-    ResponseReader.Read read;
+    HttpClientContext context = HttpClientContext.create();
+    context.setRequestConfig(requestConfig(timeout));
     try {
-      read = connection.exchange(request, method, deadline);
-    } catch (IOException | RuntimeException ex) {
-      connection.close();
-      throw ex;
+      return this.client.execute(
+          new HttpHost(this.scheme, unbracketed(host), port), request, context, this::response);
+    } catch (ConnectTimeoutException | UnknownHostException ex) {
+      throw withCause(new ConnectException("Could not connect: " + ex.getMessage()), ex);
+    } catch (ConnectionRequestTimeoutException ex) {
+      throw withCause(
+          new SocketTimeoutException("No connection to the instance came free in time"), ex);
     }
-    if (read.reusable()) {
-      this.connections.release(authority, connection);
-    } else {
-      connection.close();
-    }
-    return read.response();
   }
 
+  /** Closes every connection, and stops closing idle ones. */
   @Override
   public void close() {
-    this.connections.close();
+    this.evictor.shutdown();
+    this.client.close(CloseMode.GRACEFUL);
   }
 
-  private static byte[] request(
-      String method,
-      String target,
-      String authority,
-      Map<String, String> headers,
-      byte @Nullable [] body) {
-    if (!isToken(method) || !isTarget(target)) {
-      throw new IllegalArgumentException(
-          "Not a request line HTTP/1.1 can carry: " + method + " " + target);
+  private PeerHttpResponse response(ClassicHttpResponse response) throws IOException {
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    for (Header header : response.getHeaders()) {
+      headers
+          .computeIfAbsent(header.getName(), (name) -> new ArrayList<>(1))
+          .add(header.getValue());
     }
-    StringBuilder head = new StringBuilder(256);
-    head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
-    head.append("Host: ").append(authority).append("\r\n");
-    for (Map.Entry<String, String> header : headers.entrySet()) {
-      if (!isToken(header.getKey()) || !isFieldValue(header.getValue())) {
-        throw new IllegalArgumentException(
-            "Header '" + header.getKey() + "' has a name or value HTTP/1.1 cannot carry");
-      }
-      head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n");
-    }
-    if (body != null) {
-      head.append("Content-Length: ").append(body.length).append("\r\n");
-    }
-    head.append("\r\n");
-    byte[] bytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
-    if (body == null || body.length == 0) {
-      return bytes;
-    }
-    ByteArrayOutputStream request = new ByteArrayOutputStream(bytes.length + body.length);
-    request.writeBytes(bytes);
-    request.writeBytes(body);
-    return request.toByteArray();
+    return new PeerHttpResponse(
+        response.getCode(), headers, this.bodies.read(response.getEntity()));
   }
 
-  private static String authority(String host, int port) {
-    boolean ipv6 = host.indexOf(':') >= 0 && !host.startsWith("[");
-    return (ipv6 ? "[" + host + "]" : host) + ":" + port;
+  private static RequestConfig requestConfig(Duration timeout) {
+    return RequestConfig.custom()
+        .setConnectionRequestTimeout(Timeout.of(timeout))
+        .setResponseTimeout(Timeout.of(timeout))
+        .setRedirectsEnabled(false)
+        .setAuthenticationEnabled(false)
+        .setContentCompressionEnabled(false)
+        .setProtocolUpgradeEnabled(false)
+        .build();
   }
 
   private static String unbracketed(String host) {
     return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 
-  /** Whether {@code text} is a non-empty HTTP token: visible ASCII without separators. */
-  private static boolean isToken(String text) {
-    if (text.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c <= ' ' || c >= 127 || "\"(),/:;<=>?@[\\]{}".indexOf(c) >= 0) {
-        return false;
-      }
-    }
-    return true;
+  private static <T extends IOException> T withCause(T failure, Throwable cause) {
+    failure.initCause(cause);
+    return failure;
   }
 
-  /** Whether {@code text} is an origin-form target: a path of visible ASCII, and its query. */
-  private static boolean isTarget(String text) {
-    if (!text.startsWith("/")) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c <= ' ' || c >= 127) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Whether {@code text} is a field value: no control characters but tab. */
-  private static boolean isFieldValue(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if ((c < ' ' && c != '\t') || c == 127 || c > 255) {
-        return false;
-      }
-    }
-    return true;
+  private static ThreadFactory evictorThreads() {
+    return (task) -> {
+      Thread thread = new Thread(task, "matview-peer-evictor-" + evictors.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 }

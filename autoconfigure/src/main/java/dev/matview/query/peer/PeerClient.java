@@ -41,6 +41,16 @@ public final class PeerClient implements AutoCloseable {
   /** The most batch requests sent at once; more wait by running on the caller's thread. */
   private static final int MAX_CONCURRENT_POSTS = 64;
 
+  /** The request threads of Tomcat and Jetty by default, each forwarding one lookup at a time. */
+  private static final int REQUEST_THREADS = 200;
+
+  /**
+   * The most connections open to one other instance: one for each thread that may ask it at once. A
+   * thread holds one connection at a time, so all instances together need no more; to make room for
+   * another instance, the pool closes an idle connection.
+   */
+  private static final int MAX_CONNECTIONS = REQUEST_THREADS + MAX_CONCURRENT_POSTS;
+
   private final PeerHttpClient client;
 
   private final ExecutorService posts;
@@ -66,7 +76,7 @@ public final class PeerClient implements AutoCloseable {
       @Nullable SSLContext sslContext,
       PeerRequests requests,
       boolean trustedNetwork) {
-    this.client = new PeerHttpClient(sslContext, timeout);
+    this.client = new PeerHttpClient(sslContext, timeout, MAX_CONNECTIONS, MAX_CONNECTIONS);
     this.posts = postThreads();
     this.basePath = basePath;
     this.timeout = timeout;

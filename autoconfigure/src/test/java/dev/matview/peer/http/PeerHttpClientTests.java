@@ -2,7 +2,9 @@ package dev.matview.peer.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIOException;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -24,13 +26,12 @@ class PeerHttpClientTests {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-  private final PeerHttpClient client = new PeerHttpClient(null, TIMEOUT);
-
   private final List<AutoCloseable> closing = new ArrayList<>();
+
+  private final PeerHttpClient client = client(PeerHttpSettings.of(TIMEOUT, 4, 8));
 
   @AfterEach
   void close() throws Exception {
-    this.client.close();
     for (AutoCloseable closeable : this.closing) {
       closeable.close();
     }
@@ -53,7 +54,16 @@ class PeerHttpClientTests {
     assertThat(server.requests().get(0))
         .startsWith("GET /views/v/keys/a?x=1 HTTP/1.1\r\n")
         .contains("Host: 127.0.0.1:" + server.port() + "\r\n")
-        .contains("Matview-Test: yes\r\n");
+        .contains("Matview-Test: yes\r\n")
+        .doesNotContain("User-Agent", "Accept-Encoding");
+  }
+
+  @Test
+  void sendsTheTargetAsItIsEncoded() throws Exception {
+    ScriptedServer server = serve((request) -> "HTTP/1.1 204 No Content\r\n\r\n");
+    String target = "/views/v/keys/a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj%C3%BC?to=%2B10000";
+    get(server, target);
+    assertThat(server.requests().get(0)).startsWith("GET " + target + " HTTP/1.1\r\n");
   }
 
   @Test
@@ -91,10 +101,7 @@ class PeerHttpClientTests {
   @Test
   void sendsAPostWithItsBodyAndLength() throws Exception {
     ScriptedServer server = serve((request) -> "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
-    byte[] body = "{\"keys\":[1]}".getBytes(StandardCharsets.UTF_8);
-    PeerHttpResponse answer =
-        this.client.exchange(
-            "127.0.0.1", server.port(), "POST", "/views/v/batch", Map.of(), body, TIMEOUT);
+    PeerHttpResponse answer = post(this.client, server);
     assertThat(answer.status()).isEqualTo(200);
     assertThat(server.requests().get(0))
         .startsWith("POST /views/v/batch HTTP/1.1\r\n")
@@ -103,7 +110,51 @@ class PeerHttpClientTests {
   }
 
   @Test
-  void sendsARequestAgainOnANewConnectionWhenTheOtherSideClosedTheIdleOne() throws Exception {
+  void passesAnAnswerOfServiceUnavailableOnWithoutAskingAgain() throws Exception {
+    ScriptedServer server =
+        serve(
+            (request) ->
+                "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 2\r\n\r\n{}");
+    assertThat(get(server, "/a").status()).isEqualTo(503);
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void passesARedirectOnWithoutFollowingIt() throws Exception {
+    ScriptedServer server =
+        serve(
+            (request) ->
+                "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:1/elsewhere\r\n"
+                    + "Content-Length: 0\r\n\r\n");
+    PeerHttpResponse answer = get(server, "/a");
+    assertThat(answer.status()).isEqualTo(302);
+    assertThat(answer.header("Location")).isEqualTo("http://127.0.0.1:1/elsewhere");
+  }
+
+  @Test
+  void passesAChallengeOnWithoutAnsweringIt() throws Exception {
+    ScriptedServer server =
+        serve(
+            (request) ->
+                "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"x\"\r\n"
+                    + "Content-Length: 0\r\n\r\n");
+    assertThat(get(server, "/a").status()).isEqualTo(401);
+    assertThat(server.requests()).singleElement().asString().doesNotContain("Authorization");
+  }
+
+  @Test
+  void keepsNoCookieOfOneAnswerForTheNextRequest() throws Exception {
+    ScriptedServer server =
+        serve(
+            (request) ->
+                "HTTP/1.1 200 OK\r\nSet-Cookie: SESSION=abc; Path=/\r\nContent-Length: 0\r\n\r\n");
+    get(server, "/a");
+    get(server, "/b");
+    assertThat(server.requests().get(1)).doesNotContainIgnoringCase("Cookie");
+  }
+
+  @Test
+  void sendsAGetAgainOnANewConnectionWhenTheOtherSideClosedTheIdleOne() throws Exception {
     AtomicInteger answered = new AtomicInteger();
     ScriptedServer server =
         serve(
@@ -111,10 +162,44 @@ class PeerHttpClientTests {
                 answered.incrementAndGet() == 1
                     ? "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1"
                     : "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n2");
-    get(server, "/a");
+    PeerHttpClient unchecking = client(idleConnectionsNeverChecked());
+    get(unchecking, server, "/a");
     server.closeOpenConnections();
-    PeerHttpResponse again = get(server, "/b");
+    PeerHttpResponse again = get(unchecking, server, "/b");
     assertThat(new String(again.body(), StandardCharsets.UTF_8)).isEqualTo("2");
+    assertThat(server.connections()).hasValue(2);
+  }
+
+  @Test
+  void neverSendsAPostAgainWhenTheOtherSideClosedTheIdleConnection() throws Exception {
+    ScriptedServer server = serve((request) -> "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+    PeerHttpClient unchecking = client(idleConnectionsNeverChecked());
+    get(unchecking, server, "/a");
+    server.closeOpenConnections();
+    assertThatIOException()
+        .isThrownBy(() -> post(unchecking, server))
+        .isNotInstanceOfAny(ConnectException.class, SocketTimeoutException.class);
+    assertThat(server.connections()).hasValue(1);
+    assertThat(server.requests()).noneMatch((request) -> request.startsWith("POST"));
+  }
+
+  @Test
+  void sendsAPostOnANewConnectionWhenItFindsTheIdleOneClosedBeforeSending() throws Exception {
+    ScriptedServer server = serve((request) -> "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+    PeerHttpSettings defaults = PeerHttpSettings.of(TIMEOUT, 4, 8);
+    PeerHttpClient checking =
+        client(
+            new PeerHttpSettings(
+                TIMEOUT,
+                4,
+                8,
+                defaults.maxIdle(),
+                Duration.ZERO,
+                defaults.maxHeadBytes(),
+                defaults.maxBodyBytes()));
+    get(checking, server, "/a");
+    server.closeOpenConnections();
+    assertThat(post(checking, server).status()).isEqualTo(200);
     assertThat(server.connections()).hasValue(2);
   }
 
@@ -148,29 +233,75 @@ class PeerHttpClientTests {
   }
 
   @Test
+  void failsToConnectToAHostThatHasNoAddress() {
+    assertThatExceptionOfType(ConnectException.class)
+        .isThrownBy(
+            () ->
+                this.client.exchange(
+                    "no-such-host.invalid", 8080, "GET", "/", Map.of(), null, TIMEOUT));
+  }
+
+  @Test
   void refusesAnAnswerThatIsNotHttp() throws Exception {
     ScriptedServer server = serve((request) -> "SSH-2.0-OpenSSH\r\n\r\n");
-    assertThatExceptionOfType(ProtocolException.class)
+    assertThatIOException()
         .isThrownBy(() -> get(server, "/a"))
-        .withMessageContaining("Not an HTTP/1.1 status line");
+        .isNotInstanceOfAny(ConnectException.class, SocketTimeoutException.class);
   }
 
   @Test
-  void refusesABodyLongerThanItsLimitWithoutReadingIt() throws Exception {
+  void refusesABodyLongerThanItsLimitWithoutWaitingForIt() throws Exception {
     ScriptedServer server =
         serve((request) -> "HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n");
-    assertThatExceptionOfType(ProtocolException.class)
-        .isThrownBy(() -> get(server, "/a"))
-        .withMessageContaining("body is longer than");
+    PeerHttpClient patient = client(PeerHttpSettings.of(Duration.ofMinutes(1), 4, 8));
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(30),
+        () ->
+            assertThatExceptionOfType(ProtocolException.class)
+                .isThrownBy(
+                    () ->
+                        patient.exchange(
+                            "127.0.0.1",
+                            server.port(),
+                            "GET",
+                            "/a",
+                            Map.of(),
+                            null,
+                            Duration.ofMinutes(1)))
+                .withMessage("A response's body is longer than 67108864 bytes"));
   }
 
   @Test
-  void refusesAChunkSizeBeyondTheLimit() throws Exception {
+  void refusesAChunkedBodyLongerThanItsLimitAndUsesTheConnectionNoMore() throws Exception {
+    AtomicInteger answered = new AtomicInteger();
     ScriptedServer server =
-        serve((request) -> "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffff\r\n");
+        serve(
+            (request) ->
+                answered.incrementAndGet() == 1
+                    ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "10\r\n0123456789abcdef\r\n1\r\nx\r\n0\r\n\r\n"
+                    : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    PeerHttpClient strict = client(withLimits(1024, 16));
     assertThatExceptionOfType(ProtocolException.class)
-        .isThrownBy(() -> get(server, "/a"))
-        .withMessageContaining("body is longer than");
+        .isThrownBy(() -> get(strict, server, "/a"))
+        .withMessage("A response's body is longer than 16 bytes");
+    assertThat(new String(get(strict, server, "/b").body(), StandardCharsets.UTF_8))
+        .isEqualTo("ok");
+    assertThat(server.connections()).hasValue(2);
+  }
+
+  @Test
+  void refusesAHeadOfManyShortHeadersLongerThanItsLimit() throws Exception {
+    StringBuilder headers = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      headers.append("X-Header-").append(i).append(": a\r\n");
+    }
+    ScriptedServer server =
+        serve((request) -> "HTTP/1.1 200 OK\r\n" + headers + "Content-Length: 0\r\n\r\n");
+    assertThat(get(server, "/a").status()).as("within the default limit").isEqualTo(200);
+    assertThatExceptionOfType(ProtocolException.class)
+        .isThrownBy(() -> get(client(withLimits(1024, 1024)), server, "/a"))
+        .withMessage("A response's head is longer than 1024 bytes");
   }
 
   @Test
@@ -195,8 +326,51 @@ class PeerHttpClientTests {
   }
 
   private PeerHttpResponse get(ScriptedServer server, String target) throws IOException {
-    return this.client.exchange(
+    return get(this.client, server, target);
+  }
+
+  private static PeerHttpResponse get(PeerHttpClient client, ScriptedServer server, String target)
+      throws IOException {
+    return client.exchange(
         "127.0.0.1", server.port(), "GET", target, Map.of("Matview-Test", "yes"), null, TIMEOUT);
+  }
+
+  private static PeerHttpResponse post(PeerHttpClient client, ScriptedServer server)
+      throws IOException {
+    byte[] body = "{\"keys\":[1]}".getBytes(StandardCharsets.UTF_8);
+    return client.exchange(
+        "127.0.0.1", server.port(), "POST", "/views/v/batch", Map.of(), body, TIMEOUT);
+  }
+
+  /** Settings under which an idle connection is taken again without a check that it is open. */
+  private static PeerHttpSettings idleConnectionsNeverChecked() {
+    PeerHttpSettings defaults = PeerHttpSettings.of(TIMEOUT, 4, 8);
+    return new PeerHttpSettings(
+        TIMEOUT,
+        4,
+        8,
+        defaults.maxIdle(),
+        Duration.ofHours(1),
+        defaults.maxHeadBytes(),
+        defaults.maxBodyBytes());
+  }
+
+  private static PeerHttpSettings withLimits(int maxHeadBytes, int maxBodyBytes) {
+    PeerHttpSettings defaults = PeerHttpSettings.of(TIMEOUT, 4, 8);
+    return new PeerHttpSettings(
+        TIMEOUT,
+        4,
+        8,
+        defaults.maxIdle(),
+        defaults.validateAfterInactivity(),
+        maxHeadBytes,
+        maxBodyBytes);
+  }
+
+  private PeerHttpClient client(PeerHttpSettings settings) {
+    PeerHttpClient client = new PeerHttpClient(null, settings);
+    this.closing.add(client);
+    return client;
   }
 
   private ScriptedServer serve(ScriptedServer.Answers answers) throws IOException {

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,8 @@ class PeerHttpClientTlsTests {
 
   private static final char[] PASSWORD = "changeit".toCharArray();
 
+  private static final String ANSWER = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntls";
+
   @TempDir Path directory;
 
   @Test
@@ -35,7 +38,7 @@ class PeerHttpClientTlsTests {
     KeyStore keys = keyStore("ip:127.0.0.1");
     SSLContext context = context(keys);
     try (ScriptedServer server = tlsServer(context);
-        PeerHttpClient client = new PeerHttpClient(context, TIMEOUT)) {
+        PeerHttpClient client = new PeerHttpClient(context, TIMEOUT, 4, 8)) {
       PeerHttpResponse first = get(client, server);
       PeerHttpResponse second = get(client, server);
       assertThat(new String(first.body(), StandardCharsets.UTF_8)).isEqualTo("tls");
@@ -45,11 +48,29 @@ class PeerHttpClientTlsTests {
   }
 
   @Test
+  void keepsAConnectionOnWhichItPresentedItsOwnCertificate() throws Exception {
+    KeyStore keys = keyStore("ip:127.0.0.1");
+    SSLContext context = context(keys);
+    SSLServerSocket socket =
+        (SSLServerSocket)
+            context
+                .getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    socket.setNeedClientAuth(true);
+    try (ScriptedServer server = new ScriptedServer(socket, (request) -> ANSWER, false);
+        PeerHttpClient client = new PeerHttpClient(context, TIMEOUT, 4, 8)) {
+      get(client, server);
+      get(client, server);
+      assertThat(server.connections()).hasValue(1);
+    }
+  }
+
+  @Test
   void refusesAnInstanceWhoseCertificateNamesAnotherHost() throws Exception {
     KeyStore keys = keyStore("dns:elsewhere.example");
     SSLContext context = context(keys);
     try (ScriptedServer server = tlsServer(context);
-        PeerHttpClient client = new PeerHttpClient(context, TIMEOUT)) {
+        PeerHttpClient client = new PeerHttpClient(context, TIMEOUT, 4, 8)) {
       assertThatExceptionOfType(SSLHandshakeException.class).isThrownBy(() -> get(client, server));
     }
   }
@@ -64,7 +85,7 @@ class PeerHttpClientTlsTests {
         context
             .getServerSocketFactory()
             .createServerSocket(0, 50, InetAddress.getLoopbackAddress()),
-        (request) -> "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntls",
+        (request) -> ANSWER,
         false);
   }
 

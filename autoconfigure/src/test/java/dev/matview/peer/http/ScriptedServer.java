@@ -26,6 +26,8 @@ final class ScriptedServer implements AutoCloseable {
 
   private final AtomicInteger connections = new AtomicInteger();
 
+  private final AtomicInteger ended = new AtomicInteger();
+
   private final List<String> requests = new CopyOnWriteArrayList<>();
 
   private final List<Socket> open = new CopyOnWriteArrayList<>();
@@ -61,6 +63,11 @@ final class ScriptedServer implements AutoCloseable {
     return this.connections;
   }
 
+  /** The connections that have ended, whichever side ended them. */
+  AtomicInteger ended() {
+    return this.ended;
+  }
+
   List<String> requests() {
     return this.requests;
   }
@@ -89,6 +96,8 @@ final class ScriptedServer implements AutoCloseable {
       }
     } catch (IOException ex) {
       // the client or the test closed the connection
+    } finally {
+      this.ended.incrementAndGet();
     }
   }
 
