@@ -186,17 +186,10 @@ class PeerHttpClientTests {
   @Test
   void sendsAPostOnANewConnectionWhenItFindsTheIdleOneClosedBeforeSending() throws Exception {
     ScriptedServer server = serve((request) -> "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
-    PeerHttpSettings defaults = PeerHttpSettings.of(TIMEOUT, 4, 8);
     PeerHttpClient checking =
         client(
-            new PeerHttpSettings(
-                TIMEOUT,
-                4,
-                8,
-                defaults.maxIdle(),
-                Duration.ZERO,
-                defaults.maxHeadBytes(),
-                defaults.maxBodyBytes()));
+            settings(
+                Duration.ZERO, PeerHttpSettings.MAX_HEAD_BYTES, PeerHttpSettings.MAX_BODY_BYTES));
     get(checking, server, "/a");
     server.closeOpenConnections();
     assertThat(post(checking, server).status()).isEqualTo(200);
@@ -344,25 +337,22 @@ class PeerHttpClientTests {
 
   /** Settings under which an idle connection is taken again without a check that it is open. */
   private static PeerHttpSettings idleConnectionsNeverChecked() {
-    PeerHttpSettings defaults = PeerHttpSettings.of(TIMEOUT, 4, 8);
-    return new PeerHttpSettings(
-        TIMEOUT,
-        4,
-        8,
-        defaults.maxIdle(),
-        Duration.ofHours(1),
-        defaults.maxHeadBytes(),
-        defaults.maxBodyBytes());
+    return settings(
+        Duration.ofHours(1), PeerHttpSettings.MAX_HEAD_BYTES, PeerHttpSettings.MAX_BODY_BYTES);
   }
 
   private static PeerHttpSettings withLimits(int maxHeadBytes, int maxBodyBytes) {
-    PeerHttpSettings defaults = PeerHttpSettings.of(TIMEOUT, 4, 8);
+    return settings(PeerHttpSettings.VALIDATE_AFTER_INACTIVITY, maxHeadBytes, maxBodyBytes);
+  }
+
+  private static PeerHttpSettings settings(
+      Duration validateAfterInactivity, int maxHeadBytes, int maxBodyBytes) {
     return new PeerHttpSettings(
         TIMEOUT,
         4,
         8,
-        defaults.maxIdle(),
-        defaults.validateAfterInactivity(),
+        PeerHttpSettings.MAX_IDLE,
+        validateAfterInactivity,
         maxHeadBytes,
         maxBodyBytes);
   }
