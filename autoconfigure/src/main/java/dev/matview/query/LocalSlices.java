@@ -160,7 +160,7 @@ public final class LocalSlices {
     if (read instanceof Routed.Local<Slice<T>> here) {
       return new Routed.Local<>(body.apply(here.answer()));
     }
-    return ViewScanService.passedOn(read);
+    return Routed.passedOn(read);
   }
 
   /**

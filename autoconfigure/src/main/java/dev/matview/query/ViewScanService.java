@@ -224,7 +224,7 @@ public final class ViewScanService {
           this.slices.read(
               view, owner, kind, query, after, limit - items.size(), caller, remaining, local);
       if (!(read instanceof Routed.Local<Slice<T>> here)) {
-        return passedOn(read);
+        return Routed.passedOn(read);
       }
       Slice<T> slice = here.answer();
       items.addAll(slice.items());
@@ -235,12 +235,6 @@ public final class ViewScanService {
       }
     }
     return new Routed.Local<>(new ScanPage<>(items, null));
-  }
-
-  /** A refusal or an owner's problem, which carries no page. */
-  @SuppressWarnings("unchecked")
-  static <T> Routed<T> passedOn(Routed<?> notLocal) {
-    return (Routed<T>) notLocal;
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {

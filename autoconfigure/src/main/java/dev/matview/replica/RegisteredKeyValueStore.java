@@ -4,13 +4,6 @@ import java.util.List;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
@@ -23,11 +16,10 @@ import org.jspecify.annotations.Nullable;
  * TimestampedBytesStore} like the store it wraps, so Kafka Streams stores timestamps in it as
  * usual.
  */
-final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
+final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, byte[]>>
+    implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
 
   private static final int NOT_OPENED = -1;
-
-  private final KeyValueStore<Bytes, byte[]> store;
 
   private final StoreHandles handles;
 
@@ -39,21 +31,15 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
 
   RegisteredKeyValueStore(
       KeyValueStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
-    if (!(store instanceof TimestampedBytesStore)) {
-      throw new IllegalArgumentException(
-          "Store '" + store.name() + "' does not keep timestamps; a timestamped store is needed");
-    }
-    this.store = store;
+    super(requireTimestamped(store));
     this.handles = handles;
     this.sizeCheck = sizeCheck;
   }
 
   @Override
-  public void init(StateStoreContext context, StateStore root) {
-    this.store.init(context, root);
-    int opened = context.taskId().partition();
-    this.partition = opened;
-    this.handle = this.handles.opened(name(), opened, this.store);
+  void opened(int partition) {
+    this.partition = partition;
+    this.handle = this.handles.opened(name(), partition, this.store);
   }
 
   @Override
@@ -67,36 +53,6 @@ final class RegisteredKeyValueStore implements KeyValueStore<Bytes, byte[]>, Tim
       open.close();
     }
     this.store.close();
-  }
-
-  @Override
-  public String name() {
-    return this.store.name();
-  }
-
-  @Override
-  public void flush() {
-    this.store.flush();
-  }
-
-  @Override
-  public boolean persistent() {
-    return this.store.persistent();
-  }
-
-  @Override
-  public boolean isOpen() {
-    return this.store.isOpen();
-  }
-
-  @Override
-  public <R> QueryResult<R> query(Query<R> query, PositionBound bound, QueryConfig config) {
-    return this.store.query(query, bound, config);
-  }
-
-  @Override
-  public Position getPosition() {
-    return this.store.getPosition();
   }
 
   @Override

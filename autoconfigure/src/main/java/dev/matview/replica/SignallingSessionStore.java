@@ -4,13 +4,6 @@ import java.time.Instant;
 import java.util.function.ObjIntConsumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.SessionStore;
 import org.jspecify.annotations.Nullable;
@@ -21,9 +14,8 @@ import org.jspecify.annotations.Nullable;
  * store keeps it. Every method of {@link SessionStore}, default methods included, is passed on, so
  * that the store answers each as Kafka's own would.
  */
-final class SignallingSessionStore implements SessionStore<Bytes, byte[]> {
-
-  private final SessionStore<Bytes, byte[]> store;
+final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte[]>>
+    implements SessionStore<Bytes, byte[]> {
 
   private final ObjIntConsumer<String> opened;
 
@@ -33,50 +25,14 @@ final class SignallingSessionStore implements SessionStore<Bytes, byte[]> {
       SessionStore<Bytes, byte[]> store,
       ObjIntConsumer<String> opened,
       ChangelogSizeCheck sizeCheck) {
-    this.store = store;
+    super(store);
     this.opened = opened;
     this.sizeCheck = sizeCheck;
   }
 
   @Override
-  public void init(StateStoreContext context, StateStore root) {
-    this.store.init(context, root);
-    this.opened.accept(name(), context.taskId().partition());
-  }
-
-  @Override
-  public String name() {
-    return this.store.name();
-  }
-
-  @Override
-  public void flush() {
-    this.store.flush();
-  }
-
-  @Override
-  public void close() {
-    this.store.close();
-  }
-
-  @Override
-  public boolean persistent() {
-    return this.store.persistent();
-  }
-
-  @Override
-  public boolean isOpen() {
-    return this.store.isOpen();
-  }
-
-  @Override
-  public <R> QueryResult<R> query(Query<R> query, PositionBound bound, QueryConfig config) {
-    return this.store.query(query, bound, config);
-  }
-
-  @Override
-  public Position getPosition() {
-    return this.store.getPosition();
+  void opened(int partition) {
+    this.opened.accept(name(), partition);
   }
 
   @Override

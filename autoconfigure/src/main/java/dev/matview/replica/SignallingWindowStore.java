@@ -4,13 +4,6 @@ import java.time.Instant;
 import java.util.function.ObjIntConsumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
 import org.apache.kafka.streams.state.WindowStore;
@@ -22,9 +15,8 @@ import org.jspecify.annotations.Nullable;
  * Kafka Streams has opened it. Every method of {@link WindowStore}, default methods included, is
  * passed on, so that the store answers each as Kafka's own would.
  */
-final class SignallingWindowStore implements WindowStore<Bytes, byte[]>, TimestampedBytesStore {
-
-  private final WindowStore<Bytes, byte[]> store;
+final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]>>
+    implements WindowStore<Bytes, byte[]>, TimestampedBytesStore {
 
   private final ObjIntConsumer<String> opened;
 
@@ -34,54 +26,14 @@ final class SignallingWindowStore implements WindowStore<Bytes, byte[]>, Timesta
       WindowStore<Bytes, byte[]> store,
       ObjIntConsumer<String> opened,
       ChangelogSizeCheck sizeCheck) {
-    if (!(store instanceof TimestampedBytesStore)) {
-      throw new IllegalArgumentException(
-          "Store '" + store.name() + "' does not keep timestamps; a timestamped store is needed");
-    }
-    this.store = store;
+    super(requireTimestamped(store));
     this.opened = opened;
     this.sizeCheck = sizeCheck;
   }
 
   @Override
-  public void init(StateStoreContext context, StateStore root) {
-    this.store.init(context, root);
-    this.opened.accept(name(), context.taskId().partition());
-  }
-
-  @Override
-  public String name() {
-    return this.store.name();
-  }
-
-  @Override
-  public void flush() {
-    this.store.flush();
-  }
-
-  @Override
-  public void close() {
-    this.store.close();
-  }
-
-  @Override
-  public boolean persistent() {
-    return this.store.persistent();
-  }
-
-  @Override
-  public boolean isOpen() {
-    return this.store.isOpen();
-  }
-
-  @Override
-  public <R> QueryResult<R> query(Query<R> query, PositionBound bound, QueryConfig config) {
-    return this.store.query(query, bound, config);
-  }
-
-  @Override
-  public Position getPosition() {
-    return this.store.getPosition();
+  void opened(int partition) {
+    this.opened.accept(name(), partition);
   }
 
   @Override

@@ -62,7 +62,7 @@ class StoreWrappersTests {
         .isEmpty();
   }
 
-  /** The methods of {@code api} that {@code wrapper} does not declare itself. */
+  /** The methods of {@code api} that neither {@code wrapper} nor a class it extends declares. */
   private static List<String> notPassedOn(Class<?> wrapper, Class<?> api) {
     return Arrays.stream(api.getMethods())
         .filter((method) -> !Modifier.isStatic(method.getModifiers()))
@@ -73,15 +73,19 @@ class StoreWrappersTests {
   }
 
   /**
-   * Whether {@code wrapper} declares {@code method}: overriding a generic method also declares one
-   * with the erased parameter types, which is what the interface's method has.
+   * Whether {@code wrapper} or a class it extends declares {@code method}, never an interface's
+   * default: overriding a generic method also declares one with the erased parameter types, which
+   * is what the interface's method has.
    */
   private static boolean declares(Class<?> wrapper, Method method) {
-    try {
-      wrapper.getDeclaredMethod(method.getName(), method.getParameterTypes());
-      return true;
-    } catch (NoSuchMethodException ex) {
-      return false;
+    for (Class<?> type = wrapper; type != Object.class; type = type.getSuperclass()) {
+      try {
+        type.getDeclaredMethod(method.getName(), method.getParameterTypes());
+        return true;
+      } catch (NoSuchMethodException ex) {
+        // not declared at this level: look one class up
+      }
     }
+    return false;
   }
 }

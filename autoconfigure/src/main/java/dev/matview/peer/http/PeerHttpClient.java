@@ -48,6 +48,9 @@ public final class PeerHttpClient implements AutoCloseable {
 
   private final BodyReader bodies;
 
+  /** The request settings of the last timeout asked, which most requests share. */
+  private volatile @Nullable TimedConfig recent;
+
   /**
    * A client that connects within {@code connectTimeout}, over TLS when {@code sslContext} is
    * given, with at most {@code maxConnectionsPerInstance} connections open to one instance and
@@ -111,7 +114,7 @@ public final class PeerHttpClient implements AutoCloseable {
       request.setEntity(new ByteArrayEntity(body, null));
     }
     HttpClientContext context = HttpClientContext.create();
-    context.setRequestConfig(requestConfig(timeout));
+    context.setRequestConfig(requestConfigFor(timeout));
     try {
       return this.client.execute(
           new HttpHost(this.scheme, unbracketed(host), port), request, context, this::response);
@@ -141,6 +144,16 @@ public final class PeerHttpClient implements AutoCloseable {
         response.getCode(), headers, this.bodies.read(response.getEntity()));
   }
 
+  /** The request settings for {@code timeout}, made again only when the timeout changes. */
+  private RequestConfig requestConfigFor(Duration timeout) {
+    TimedConfig last = this.recent;
+    if (last == null || !last.timeout().equals(timeout)) {
+      last = new TimedConfig(timeout, requestConfig(timeout));
+      this.recent = last;
+    }
+    return last.config();
+  }
+
   private static RequestConfig requestConfig(Duration timeout) {
     return RequestConfig.custom()
         .setConnectionRequestTimeout(Timeout.of(timeout))
@@ -168,4 +181,7 @@ public final class PeerHttpClient implements AutoCloseable {
       return thread;
     };
   }
+
+  /** Request settings and the timeout they were made for. */
+  private record TimedConfig(Duration timeout, RequestConfig config) {}
 }

@@ -33,4 +33,18 @@ public sealed interface Routed<T> {
    * @param <T> the type a local answer would have had
    */
   record Refused<T>(Refusal refusal) implements Routed<T> {}
+
+  /**
+   * {@code notLocal}, another instance's answer or a refusal, as an outcome of any type: neither
+   * carries an answer of this instance, so it fits a lookup whatever that answer's type.
+   *
+   * @throws IllegalArgumentException when {@code notLocal} is this instance's answer
+   */
+  @SuppressWarnings("unchecked")
+  static <T> Routed<T> passedOn(Routed<?> notLocal) {
+    if (notLocal instanceof Local<?>) {
+      throw new IllegalArgumentException("This instance's answer carries a value of its own type");
+    }
+    return (Routed<T>) notLocal;
+  }
 }

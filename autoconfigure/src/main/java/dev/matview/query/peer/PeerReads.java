@@ -1,7 +1,6 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.PeerPath;
-import dev.matview.peer.PeerResponse;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
@@ -47,7 +46,7 @@ final class PeerReads {
     String key = pathInView.key();
     Routed<T> answer =
         (key != null)
-            ? relayedAs(
+            ? Routed.passedOn(
                 this.keyLookups.fetch(
                     view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
             : this.peers.fetch(
@@ -64,11 +63,5 @@ final class PeerReads {
     return (stale != null)
         ? path.param("allowStale", "true").param("maxLag", stale.maxLag())
         : path;
-  }
-
-  /** Another instance's answer or refusal, which carries no value of its own type. */
-  @SuppressWarnings("unchecked")
-  private static <T> Routed<T> relayedAs(Routed<PeerResponse> answer) {
-    return (Routed<T>) (Routed<?>) answer;
   }
 }
