@@ -54,6 +54,8 @@ public class MatviewProperties {
 
   private final Dashboard dashboard = new Dashboard();
 
+  private final Consistency consistency = new Consistency();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -88,6 +90,10 @@ public class MatviewProperties {
 
   public Web getWeb() {
     return this.web;
+  }
+
+  public Consistency getConsistency() {
+    return this.consistency;
   }
 
   public Rocksdb getRocksdb() {
@@ -317,6 +323,24 @@ public class MatviewProperties {
 
     public void setTrustedNetwork(boolean trustedNetwork) {
       this.trustedNetwork = trustedNetwork;
+    }
+  }
+
+  /** Properties of positions: answers at least as new as one seen before, or one's own writes. */
+  public static class Consistency {
+
+    /**
+     * How long a lookup whose replica has not yet applied the position or the records it asks for
+     * may wait for it before it is answered 503 with Retry-After; 0 answers at once.
+     */
+    private Duration maxWait = Duration.ofSeconds(2);
+
+    public Duration getMaxWait() {
+      return this.maxWait;
+    }
+
+    public void setMaxWait(Duration maxWait) {
+      this.maxWait = maxWait;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.peer.PeerTrust;
+import dev.matview.position.PositionTokens;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LookupMetrics;
 import dev.matview.query.ViewBatchService;
@@ -79,7 +80,8 @@ final class MatviewQueryConfiguration {
       PeerClient peerClient,
       ViewSerdes serdes,
       PeerTrust peerTrust,
-      MatviewProperties properties) {
+      MatviewProperties properties,
+      PositionTokens positionTokens) {
     int maxPageSize = properties.getWeb().getMaxPageSize();
     requirePositive("matview.web.max-page-size", maxPageSize);
     return new ViewScanService(
@@ -91,7 +93,14 @@ final class MatviewQueryConfiguration {
         new CursorCodec(peerTrust),
         serdes.mapper(),
         Clock.systemUTC(),
-        maxPageSize);
+        maxPageSize,
+        positionTokens);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PositionTokens matviewPositionTokens(PeerTrust peerTrust, ViewRegistry registry) {
+    return new PositionTokens(peerTrust, registry.applicationId());
   }
 
   @Bean
@@ -102,11 +111,18 @@ final class MatviewQueryConfiguration {
       PeerClient peerClient,
       PeerMarks peerMarks,
       ViewSerdes serdes,
-      MatviewProperties properties) {
+      MatviewProperties properties,
+      PositionTokens positionTokens) {
     int maxBatchSize = properties.getWeb().getMaxBatchSize();
     requirePositive("matview.web.max-batch-size", maxBatchSize);
     return new ViewBatchService(
-        queryService, routing, peerClient, peerMarks, serdes.mapper(), maxBatchSize);
+        queryService,
+        routing,
+        peerClient,
+        peerMarks,
+        serdes.mapper(),
+        maxBatchSize,
+        positionTokens);
   }
 
   private static void requirePositive(String property, int value) {

@@ -1,7 +1,10 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.kafka.MatviewConfigs;
+import dev.matview.query.local.BrokerAdmin;
 import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
+import dev.matview.query.local.SourceRecords;
 import dev.matview.query.routing.InstanceMemory;
 import dev.matview.query.routing.LocalInstance;
 import dev.matview.query.routing.LookupGate;
@@ -12,6 +15,7 @@ import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ViewRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -47,17 +51,36 @@ final class MatviewRoutingConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  SourceRecords matviewSourceRecords(
+      @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
+          StreamsBuilderFactoryBean factoryBean,
+      ViewRegistry registry) {
+    return new SourceRecords(
+        registry.applicationId(),
+        new BrokerAdmin(
+            () ->
+                MatviewConfigs.withoutMatviewKeys(
+                    Objects.requireNonNull(
+                        factoryBean.getStreamsConfiguration(),
+                        "Kafka Streams has no configuration")),
+            registry.applicationId() + "-matview-positions"));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
   LocalStores matviewLocalStores(
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
       ObjectProvider<LocalReplicas> localReplicas,
       StoreHandles handles,
-      ViewRegistry registry) {
+      ViewRegistry registry,
+      SourceRecords sourceRecords) {
     return new LocalStores(
         factoryBean::getKafkaStreams,
         localReplicas.getIfAvailable(() -> LocalReplicas.NONE),
         handles,
-        registry);
+        registry,
+        sourceRecords);
   }
 
   @Bean

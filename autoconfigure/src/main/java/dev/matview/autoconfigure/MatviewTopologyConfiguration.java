@@ -107,6 +107,12 @@ final class MatviewTopologyConfiguration {
   }
 
   @Bean
+  @ConditionalOnMissingBean(name = "matviewPositionVectorConfigurer")
+  PositionVectorConfigurer matviewPositionVectorConfigurer() {
+    return new PositionVectorConfigurer();
+  }
+
+  @Bean
   @ConditionalOnMissingBean(name = "matviewMembershipConfigurer")
   MembershipConfigurer matviewMembershipConfigurer(MatviewProperties properties) {
     return new MembershipConfigurer(properties);

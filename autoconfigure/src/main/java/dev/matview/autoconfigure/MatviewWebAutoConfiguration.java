@@ -1,10 +1,12 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.peer.PeerRequests;
+import dev.matview.position.PositionTokens;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
 import dev.matview.topology.ViewSerdes;
+import dev.matview.web.Consistency;
 import dev.matview.web.ForwardedKeysController;
 import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ProblemErrorPageFilter;
@@ -13,6 +15,7 @@ import dev.matview.web.RequestLimits;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
+import java.time.Duration;
 import org.apache.catalina.startup.Tomcat;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -42,14 +45,32 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 @ConditionalOnBooleanProperty(name = "matview.web.enabled", matchIfMissing = true)
 public final class MatviewWebAutoConfiguration {
 
+  /** The longest wait for a position: a request thread's async time is bounded by it. */
+  private static final Duration MAX_WAIT = Duration.ofMinutes(1);
+
+  @Bean
+  @ConditionalOnMissingBean
+  Consistency matviewConsistency(PositionTokens tokens, MatviewProperties properties) {
+    Duration maxWait = properties.getConsistency().getMaxWait();
+    if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.consistency.max-wait",
+          maxWait,
+          "It must lie between 0 and " + MAX_WAIT.toSeconds() + "s, for example 2s.");
+    }
+    return new Consistency(tokens, maxWait);
+  }
+
   @Bean
   @ConditionalOnMissingBean
   ViewController matviewViewController(
       ViewQueryService queryService,
       ViewBatchService batchService,
       ViewSerdes serdes,
-      MatviewProperties properties) {
-    return new ViewController(queryService, batchService, serdes.mapper(), limits(properties));
+      MatviewProperties properties,
+      Consistency consistency) {
+    return new ViewController(
+        queryService, batchService, serdes.mapper(), limits(properties), consistency);
   }
 
   @Bean
@@ -58,18 +79,21 @@ public final class MatviewWebAutoConfiguration {
       ViewQueryService queryService,
       ViewSerdes serdes,
       MatviewProperties properties,
-      ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter) {
+      ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter,
+      Consistency consistency) {
     return new ForwardedKeysController(
         queryService,
         serdes.mapper(),
         limits(properties),
-        () -> handlerAdapter.getObject().getMessageConverters());
+        () -> handlerAdapter.getObject().getMessageConverters(),
+        consistency);
   }
 
   @Bean
   @ConditionalOnMissingBean
-  ViewScanController matviewViewScanController(ViewScanService scanService) {
-    return new ViewScanController(scanService);
+  ViewScanController matviewViewScanController(
+      ViewScanService scanService, Consistency consistency) {
+    return new ViewScanController(scanService, consistency);
   }
 
   @Bean

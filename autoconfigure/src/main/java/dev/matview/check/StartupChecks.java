@@ -1,6 +1,7 @@
 package dev.matview.check;
 
 import dev.matview.kafka.MatviewConfigs;
+import dev.matview.kafka.QuietStreamsConfig;
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
 import dev.matview.topology.ViewRegistry;
@@ -155,13 +156,5 @@ public final class StartupChecks {
     admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
     admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
     return admin;
-  }
-
-  /** Kafka Streams' view of the configuration, without logging every value once more. */
-  private static final class QuietStreamsConfig extends StreamsConfig {
-
-    QuietStreamsConfig(Properties properties) {
-      super(properties, false);
-    }
   }
 }

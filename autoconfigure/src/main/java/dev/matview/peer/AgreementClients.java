@@ -1,6 +1,7 @@
 package dev.matview.peer;
 
 import dev.matview.kafka.MatviewConfigs;
+import dev.matview.kafka.QuietStreamsConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -95,13 +96,5 @@ final class AgreementClients {
     producer.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, this.timeoutMs);
     producer.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, this.timeoutMs);
     return producer;
-  }
-
-  /** Kafka Streams' view of the configuration, without logging every value once more. */
-  private static final class QuietStreamsConfig extends StreamsConfig {
-
-    QuietStreamsConfig(Properties properties) {
-      super(properties, false);
-    }
   }
 }

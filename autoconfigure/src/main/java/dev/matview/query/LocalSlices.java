@@ -158,7 +158,7 @@ public final class LocalSlices {
   /** The body of a slice read here, or why it could not be read. */
   private static <T, B> Routed<B> body(Routed<Slice<T>> read, Function<Slice<T>, B> body) {
     if (read instanceof Routed.Local<Slice<T>> here) {
-      return new Routed.Local<>(body.apply(here.answer()));
+      return new Routed.Local<>(body.apply(here.answer()), here.position());
     }
     return Routed.passedOn(read);
   }
@@ -184,7 +184,12 @@ public final class LocalSlices {
     }
     CallerContext forwarded =
         new CallerContext(
-            true, caller.authorization(), caller.allowStale(), caller.maxLag(), caller.relayed());
+            true,
+            caller.authorization(),
+            caller.allowStale(),
+            caller.maxLag(),
+            caller.relayed(),
+            caller.bound());
     return this.scanSlices.read(
         view,
         owners.get(partition),

@@ -58,6 +58,7 @@ final class LookupTimer {
       return switch (refused.refusal().reason()) {
         case TIMEOUT -> "timeout";
         case FAILED -> "error";
+        case BEHIND -> "behind";
         default -> "unavailable";
       };
     }

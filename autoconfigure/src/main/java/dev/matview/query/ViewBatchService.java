@@ -1,6 +1,7 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.BatchItem;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
@@ -12,6 +13,7 @@ import dev.matview.query.peer.PeerMarks;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -44,6 +46,8 @@ public final class ViewBatchService {
 
   private final int maxBatchSize;
 
+  private final @Nullable PositionTokens tokens;
+
   /**
    * A batch service that accepts at most {@code maxBatchSize} keys a request, places keys with
    * {@code routing}, asks other instances with {@code peers} unless {@code marks} says they are
@@ -56,6 +60,22 @@ public final class ViewBatchService {
       PeerMarks marks,
       ObjectMapper mapper,
       int maxBatchSize) {
+    this(views, routing, peers, marks, mapper, maxBatchSize, null);
+  }
+
+  /**
+   * A batch service as above that reads the positions other instances' answers carry with {@code
+   * tokens}, to merge them into the batch's.
+   */
+  public ViewBatchService(
+      ViewQueryService views,
+      Routing routing,
+      PeerClient peers,
+      PeerMarks marks,
+      ObjectMapper mapper,
+      int maxBatchSize,
+      @Nullable PositionTokens tokens) {
+    this.tokens = tokens;
     this.views = views;
     this.routing = routing;
     this.peers = peers;
@@ -107,6 +127,7 @@ public final class ViewBatchService {
     List<CompletableFuture<Routed<Void>>> requests =
         groups.stream().map(group -> ask(view, group, rawKeys, caller)).toList();
     @Nullable BatchItem[] items = new BatchItem[keys.size()];
+    MergedPosition position = new MergedPosition(view.name(), this.tokens);
     for (int i = 0; i < groups.size(); i++) {
       OwnerKeys group = groups.get(i);
       Routed<Void> answer = requests.get(i).join();
@@ -114,6 +135,8 @@ public final class ViewBatchService {
       if (!(answer instanceof Routed.Relayed<Void> relayed)
           || !this.answers.fill(view, group, relayed.response(), items)) {
         alone.addAll(group.indexes());
+      } else {
+        position.add(relayed.response());
       }
     }
     for (int index : alone) {
@@ -123,11 +146,12 @@ public final class ViewBatchService {
       if (item instanceof Routed.Refused<BatchItem> refused) {
         return new Routed.Refused<>(refused.refusal());
       }
+      position.add(answer);
       items[index] = ((Routed.Local<BatchItem>) item).answer();
     }
     List<BatchItem> ordered = new ArrayList<>(items.length);
     Arrays.stream(items).forEach(item -> ordered.add(java.util.Objects.requireNonNull(item)));
-    return new Routed.Local<>(ordered);
+    return new Routed.Local<>(ordered, position.merged());
   }
 
   /**
@@ -152,16 +176,20 @@ public final class ViewBatchService {
       CallerContext caller) {
     List<JsonNode> keys = ownerKeys.indexes().stream().map(rawKeys::get).toList();
     PeerPath path =
-        PeerPath.of(view.name(), "batch")
-            .param("allowStale", caller.allowStale())
-            .param("maxLag", caller.maxLag());
+        caller
+            .bound()
+            .addTo(
+                PeerPath.of(view.name(), "batch")
+                    .param("allowStale", caller.allowStale())
+                    .param("maxLag", caller.maxLag()));
+    Duration timeout = this.peers.timeout();
     return this.peers.post(
         view.name(),
         ownerKeys.owner(),
         path.toString(),
         this.answers.body(keys),
         caller,
-        this.peers.timeout());
+        caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout);
   }
 
   /** The key as a path segment would carry it: a JSON string's text, any other JSON as written. */

@@ -1,6 +1,7 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
@@ -78,13 +79,31 @@ public final class ViewScanService {
       ObjectMapper mapper,
       Clock clock,
       int maxPageSize) {
+    this(views, routing, localStores, peers, keyParser, cursors, mapper, clock, maxPageSize, null);
+  }
+
+  /**
+   * A scan service as above whose pages carry the positions of the replicas they read, those of
+   * other instances read with {@code tokens}.
+   */
+  public ViewScanService(
+      ViewQueryService views,
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
+      KeyParser keyParser,
+      CursorCodec cursors,
+      ObjectMapper mapper,
+      Clock clock,
+      int maxPageSize,
+      @Nullable PositionTokens tokens) {
     this.views = views;
     this.routing = routing;
     this.localStores = localStores;
     this.peers = peers;
     this.bounds = new ScanBounds(keyParser, maxPageSize);
     this.scanCursors = new ScanCursors(cursors);
-    PeerSlices slices = new PeerSlices(cursors, mapper);
+    PeerSlices slices = new PeerSlices(cursors, mapper, tokens);
     this.slices = new ScanSlices(routing, views.fallbacks(), slices);
     this.clock = clock;
     this.maxPageSize = maxPageSize;
@@ -211,7 +230,12 @@ public final class ViewScanService {
       Consumer<PeerPath> query,
       ScanSlices.LocalSlice<T> local) {
     this.bounds.limit(view, limit);
-    ScanDeadline deadline = ScanDeadline.startingNow(this.clock, this.peers.timeout());
+    Duration timeout = this.peers.timeout();
+    ScanDeadline deadline =
+        ScanDeadline.startingNow(
+            this.clock,
+            caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout);
+    MergedPosition position = new MergedPosition(view.name(), null);
     List<T> items = new ArrayList<>();
     for (int partition = cursor.partition(); partition < owners.size(); partition++) {
       ScanPosition after = partition == cursor.partition() ? cursor.after() : null;
@@ -227,14 +251,16 @@ public final class ViewScanService {
         return Routed.passedOn(read);
       }
       Slice<T> slice = here.answer();
+      position.add(here);
       items.addAll(slice.items());
       if (items.size() >= limit) {
         ScanCursor next = ScanCursors.next(cursor, partition, owners.size(), slice);
         return new Routed.Local<>(
-            new ScanPage<>(items, next != null ? this.scanCursors.encode(view, next) : null));
+            new ScanPage<>(items, next != null ? this.scanCursors.encode(view, next) : null),
+            position.merged());
       }
     }
-    return new Routed.Local<>(new ScanPage<>(items, null));
+    return new Routed.Local<>(new ScanPage<>(items, null), position.merged());
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {

@@ -1,6 +1,5 @@
 package dev.matview.replica;
 
-import java.util.function.ObjIntConsumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.SessionStore;
@@ -18,13 +17,11 @@ final class OpenSignallingStores {
   private OpenSignallingStores() {}
 
   /**
-   * {@code supplier}, whose stores tell {@code opened} their name and partition once opened and
+   * {@code supplier}, whose stores tell {@code handles} their name and partition once opened and
    * refuse updates that {@code sizeCheck} refuses.
    */
   static WindowBytesStoreSupplier window(
-      WindowBytesStoreSupplier supplier,
-      ObjIntConsumer<String> opened,
-      ChangelogSizeCheck sizeCheck) {
+      WindowBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     return new WindowBytesStoreSupplier() {
       @Override
       public String name() {
@@ -33,7 +30,7 @@ final class OpenSignallingStores {
 
       @Override
       public WindowStore<Bytes, byte[]> get() {
-        return new SignallingWindowStore(supplier.get(), opened, sizeCheck);
+        return new SignallingWindowStore(supplier.get(), handles, sizeCheck);
       }
 
       @Override
@@ -64,13 +61,11 @@ final class OpenSignallingStores {
   }
 
   /**
-   * {@code supplier}, whose stores tell {@code opened} their name and partition once opened and
+   * {@code supplier}, whose stores tell {@code handles} their name and partition once opened and
    * refuse updates that {@code sizeCheck} refuses.
    */
   static SessionBytesStoreSupplier session(
-      SessionBytesStoreSupplier supplier,
-      ObjIntConsumer<String> opened,
-      ChangelogSizeCheck sizeCheck) {
+      SessionBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     return new SessionBytesStoreSupplier() {
       @Override
       public String name() {
@@ -79,7 +74,7 @@ final class OpenSignallingStores {
 
       @Override
       public SessionStore<Bytes, byte[]> get() {
-        return new SignallingSessionStore(supplier.get(), opened, sizeCheck);
+        return new SignallingSessionStore(supplier.get(), handles, sizeCheck);
       }
 
       @Override

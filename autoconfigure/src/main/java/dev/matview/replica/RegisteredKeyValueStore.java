@@ -31,7 +31,7 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
 
   RegisteredKeyValueStore(
       KeyValueStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
-    super(requireTimestamped(store));
+    super(requireTimestamped(store), handles.positions());
     this.handles = handles;
     this.sizeCheck = sizeCheck;
   }
@@ -43,7 +43,7 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
   }
 
   @Override
-  public void close() {
+  void closing() {
     int opened = this.partition;
     if (opened != NOT_OPENED) {
       this.handles.closed(name(), opened, this.store);
@@ -52,7 +52,6 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
     if (open != null) {
       open.close();
     }
-    this.store.close();
   }
 
   @Override

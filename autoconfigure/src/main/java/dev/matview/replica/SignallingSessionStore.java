@@ -1,7 +1,6 @@
 package dev.matview.replica;
 
 import java.time.Instant;
-import java.util.function.ObjIntConsumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -17,22 +16,20 @@ import org.jspecify.annotations.Nullable;
 final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte[]>>
     implements SessionStore<Bytes, byte[]> {
 
-  private final ObjIntConsumer<String> opened;
+  private final StoreHandles handles;
 
   private final ChangelogSizeCheck sizeCheck;
 
   SignallingSessionStore(
-      SessionStore<Bytes, byte[]> store,
-      ObjIntConsumer<String> opened,
-      ChangelogSizeCheck sizeCheck) {
-    super(store);
-    this.opened = opened;
+      SessionStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
+    super(store, handles.positions());
+    this.handles = handles;
     this.sizeCheck = sizeCheck;
   }
 
   @Override
   void opened(int partition) {
-    this.opened.accept(name(), partition);
+    this.handles.announce(name(), partition);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.matview.replica;
 
 import java.time.Instant;
-import java.util.function.ObjIntConsumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -18,22 +17,20 @@ import org.jspecify.annotations.Nullable;
 final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]>>
     implements WindowStore<Bytes, byte[]>, TimestampedBytesStore {
 
-  private final ObjIntConsumer<String> opened;
+  private final StoreHandles handles;
 
   private final ChangelogSizeCheck sizeCheck;
 
   SignallingWindowStore(
-      WindowStore<Bytes, byte[]> store,
-      ObjIntConsumer<String> opened,
-      ChangelogSizeCheck sizeCheck) {
-    super(requireTimestamped(store));
-    this.opened = opened;
+      WindowStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
+    super(requireTimestamped(store), handles.positions());
+    this.handles = handles;
     this.sizeCheck = sizeCheck;
   }
 
   @Override
   void opened(int partition) {
-    this.opened.accept(name(), partition);
+    this.handles.announce(name(), partition);
   }
 
   @Override

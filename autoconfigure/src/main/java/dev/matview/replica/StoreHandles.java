@@ -27,6 +27,8 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
 
   private final ConcurrentMap<String, PartitionSlots> stores = new ConcurrentHashMap<>();
 
+  private final StorePositions positions = new StorePositions();
+
   private volatile BiConsumer<String, Integer> whenOpened = (store, partition) -> {};
 
   /**
@@ -55,9 +57,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   public WindowBytesStoreSupplier windowStore(
       String name, Duration retention, Duration size, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.window(
-        Stores.persistentTimestampedWindowStore(name, retention, size, false),
-        this::announce,
-        sizeCheck);
+        Stores.persistentTimestampedWindowStore(name, retention, size, false), this, sizeCheck);
   }
 
   /**
@@ -68,7 +68,12 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   public SessionBytesStoreSupplier sessionStore(
       String name, Duration retention, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.session(
-        Stores.persistentSessionStore(name, retention), this::announce, sizeCheck);
+        Stores.persistentSessionStore(name, retention), this, sizeCheck);
+  }
+
+  /** How far each open store partition here, of every view, has applied its topic. */
+  public StorePositions positions() {
+    return this.positions;
   }
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
@@ -84,7 +89,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return handle;
   }
 
-  private void announce(String name, int partition) {
+  void announce(String name, int partition) {
     this.whenOpened.accept(name, partition);
   }
 
@@ -106,10 +111,13 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
 
   @Override
   public void onBatchRestored(
-      TopicPartition changelog, String store, long batchEndOffset, long numRestored) {}
+      TopicPartition changelog, String store, long batchEndOffset, long numRestored) {
+    this.positions.batchWritten(store, changelog.partition());
+  }
 
   @Override
   public void onRestoreEnd(TopicPartition changelog, String store, long totalRestored) {
+    this.positions.batchWritten(store, changelog.partition());
     ReplicaHandle handle = handle(store, changelog.partition());
     if (handle != null) {
       handle.restored();
@@ -128,7 +136,9 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
       TaskId taskId,
       long batchEndOffset,
       long batchSize,
-      long currentEndOffset) {}
+      long currentEndOffset) {
+    this.positions.batchWritten(store, changelog.partition());
+  }
 
   @Override
   public void onUpdateSuspended(

@@ -8,10 +8,12 @@ import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Kafka's store of one partition behind one of Matview's: passes on what every state store does and
- * hears the partition once Kafka Streams has opened the store.
+ * Kafka's store of one partition behind one of Matview's: passes on what every state store does,
+ * hears the partition once Kafka Streams has opened the store, and registers how far the store has
+ * applied its topic with the {@link StorePositions} from open to close.
  *
  * @param <S> the kind of store wrapped
  */
@@ -20,8 +22,13 @@ abstract class WrappedStore<S extends StateStore> implements StateStore {
   /** Kafka's store, to which every call is passed on. */
   protected final S store;
 
-  WrappedStore(S store) {
+  private final StorePositions positions;
+
+  private volatile @Nullable AppliedOffset applied;
+
+  WrappedStore(S store, StorePositions positions) {
     this.store = store;
+    this.positions = positions;
   }
 
   /** {@code store}, refused unless Kafka Streams keeps timestamps in it. */
@@ -36,14 +43,24 @@ abstract class WrappedStore<S extends StateStore> implements StateStore {
   /** Kafka Streams opened the store of {@code partition}. */
   abstract void opened(int partition);
 
+  /** Kafka Streams is about to close the store, once it was opened. */
+  void closing() {}
+
   @Override
   public final void init(StateStoreContext context, StateStore root) {
     this.store.init(context, root);
-    opened(context.taskId().partition());
+    int partition = context.taskId().partition();
+    this.applied = this.positions.opened(this.store.name(), partition, this.store);
+    opened(partition);
   }
 
   @Override
-  public void close() {
+  public final void close() {
+    AppliedOffset open = this.applied;
+    if (open != null) {
+      closing();
+      this.positions.closed(this.store.name(), open);
+    }
     this.store.close();
   }
 

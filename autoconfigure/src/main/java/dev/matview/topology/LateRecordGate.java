@@ -5,10 +5,9 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Window;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Stands just before a view's time-windowed aggregation and applies Kafka Streams' own rule for
@@ -21,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param <K> the key type
  * @param <V> the value type
  */
-final class LateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
+final class LateRecordGate<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
 
   private final String view;
 
@@ -31,8 +30,6 @@ final class LateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
 
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
 
-  private @Nullable FixedKeyProcessorContext<K, V> context;
-
   LateRecordGate(String view, TimeWindows windows, RecordRules rules) {
     this.view = view;
     this.windows = windows;
@@ -40,16 +37,8 @@ final class LateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
   }
 
   @Override
-  public void init(FixedKeyProcessorContext<K, V> context) {
-    this.context = context;
-  }
-
-  @Override
   public void process(FixedKeyRecord<K, V> record) {
-    FixedKeyProcessorContext<K, V> context = this.context;
-    if (context == null) {
-      return;
-    }
+    FixedKeyProcessorContext<K, V> context = context();
     long timestamp = record.timestamp();
     this.streamTime = Math.max(this.streamTime, timestamp);
     long closeTime = this.streamTime - this.windows.gracePeriodMs();

@@ -10,6 +10,19 @@ public final class ProcessorNames {
     return view + "-decode";
   }
 
+  /**
+   * The processor in front of a view's steps for each record of the topic that feeds its store,
+   * which tells the store partition how far it has applied that topic.
+   */
+  public static String appliedOffsets(String view) {
+    return view + "-applied";
+  }
+
+  /** The processor that names a re-keyed record's source record before the repartition topic. */
+  public static String inputStamp(String view) {
+    return view + "-input-stamp";
+  }
+
   /** The processor that computes a re-keyed view's key; it is named like the view. */
   public static String keySelector(String view) {
     return view;

@@ -3,10 +3,9 @@ package dev.matview.topology;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.kstream.SessionWindows;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Stands just before a view's session-windowed aggregation so that a record Kafka Streams drops as
@@ -22,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param <K> the key type
  * @param <V> the value type
  */
-final class SessionLateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
+final class SessionLateRecordGate<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
 
   private final String view;
 
@@ -34,8 +33,6 @@ final class SessionLateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
 
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
 
-  private @Nullable FixedKeyProcessorContext<K, V> context;
-
   SessionLateRecordGate(
       String view, SessionWindows windows, SessionAggregationProbe probe, RecordRules rules) {
     this.view = view;
@@ -45,16 +42,8 @@ final class SessionLateRecordGate<K, V> implements FixedKeyProcessor<K, V, V> {
   }
 
   @Override
-  public void init(FixedKeyProcessorContext<K, V> context) {
-    this.context = context;
-  }
-
-  @Override
   public void process(FixedKeyRecord<K, V> record) {
-    FixedKeyProcessorContext<K, V> context = this.context;
-    if (context == null) {
-      return;
-    }
+    FixedKeyProcessorContext<K, V> context = context();
     if (record.key() == null) {
       context.forward(record);
       return;

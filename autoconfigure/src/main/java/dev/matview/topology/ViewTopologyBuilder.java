@@ -1,6 +1,7 @@
 package dev.matview.topology;
 
 import dev.matview.replica.StoreHandles;
+import dev.matview.replica.StorePositions;
 import dev.matview.view.Aggregation;
 import dev.matview.view.MergeableAggregation;
 import dev.matview.view.ViewDefinition;
@@ -79,18 +80,21 @@ public final class ViewTopologyBuilder {
   /** Adds one view. */
   public <K, V, A> void add(ResolvedView<K, V, A> view) {
     ViewDefinition<K, V, A> definition = view.definition();
+    KStream<Object, byte[]> input = source(view);
+    if (definition.keySelector() == null) {
+      input = tracked(view, input, false);
+    }
     KStream<Object, V> decoded =
-        source(view)
-            .processValues(
-                () ->
-                    new RecordDecoder<>(
-                        view.name(),
-                        view.valueSerde().deserializer(),
-                        definition.eventTime(),
-                        definition.keySelector() == null,
-                        this.rules.eventTime(),
-                        this.rules.drops()),
-                Named.as(ProcessorNames.decoder(view.name())));
+        input.processValues(
+            () ->
+                new RecordDecoder<>(
+                    view.name(),
+                    view.valueSerde().deserializer(),
+                    definition.eventTime(),
+                    definition.keySelector() == null,
+                    this.rules.eventTime(),
+                    this.rules.drops()),
+            Named.as(ProcessorNames.decoder(view.name())));
     ViewWindow window = definition.window();
     TimeWindows timeWindows =
         (window != null && window.type() != ViewWindow.Type.SESSION)
@@ -175,15 +179,48 @@ public final class ViewTopologyBuilder {
   }
 
   @SuppressWarnings("unchecked")
-  private static <K, V, A> KGroupedStream<K, V> group(
+  private <K, V, A> KGroupedStream<K, V> group(
       ResolvedView<K, V, A> view, KStream<Object, V> decoded) {
     Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
-    Grouped<K, V> grouped = Grouped.with(view.name(), view.keySerde(), view.valueSerde());
     if (keySelector == null) {
-      return ((KStream<K, V>) (KStream<?, V>) decoded).groupByKey(grouped);
+      return ((KStream<K, V>) (KStream<?, V>) decoded)
+          .groupByKey(Grouped.with(view.name(), view.keySerde(), view.valueSerde()));
     }
+    return tracked(view, rekeyed(view, decoded, keySelector), true)
+        .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()));
+  }
+
+  /**
+   * {@code records} with the view's key, through a repartition topic named as {@code groupBy} would
+   * name it.
+   */
+  private static <K, V, A> KStream<K, V> rekeyed(
+      ResolvedView<K, V, A> view,
+      KStream<Object, V> records,
+      Function<? super V, ? extends @Nullable K> keySelector) {
     String name = view.name();
-    return decoded.groupBy((key, value) -> groupKey(name, keySelector, value), grouped);
+    return records
+        .<K>selectKey(
+            (key, value) -> groupKey(name, keySelector, value),
+            Named.as(ProcessorNames.keySelector(name)))
+        .processValues(InputOffsetStamp<K, V>::new, Named.as(ProcessorNames.inputStamp(name)))
+        .repartition(
+            Repartitioned.<K, V>as(name)
+                .withKeySerde(view.keySerde())
+                .withValueSerde(view.valueSerde()));
+  }
+
+  /**
+   * {@code records} of the topic that feeds the view's store, each of which tells the store
+   * partition how far it has applied that topic once the view has processed it.
+   */
+  private <K, V> KStream<K, V> tracked(
+      ResolvedView<?, ?, ?> view, KStream<K, V> records, boolean rekeyed) {
+    StorePositions positions = this.handles.positions();
+    String store = view.storeName();
+    return records.processValues(
+        () -> new AppliedOffsetTracker<K, V>(positions, store, rekeyed),
+        Named.as(ProcessorNames.appliedOffsets(view.name())));
   }
 
   /**
@@ -198,20 +235,10 @@ public final class ViewTopologyBuilder {
       FixedKeyProcessorSupplier<K, V, V> gate) {
     Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
     String name = view.name();
-    KStream<K, V> keyed;
-    if (keySelector == null) {
-      keyed = (KStream<K, V>) (KStream<?, V>) decoded;
-    } else {
-      KStream<K, V> rekeyed =
-          decoded.<K>selectKey(
-              (key, value) -> groupKey(name, keySelector, value),
-              Named.as(ProcessorNames.keySelector(name)));
-      keyed =
-          rekeyed.repartition(
-              Repartitioned.<K, V>as(name)
-                  .withKeySerde(view.keySerde())
-                  .withValueSerde(view.valueSerde()));
-    }
+    KStream<K, V> keyed =
+        (keySelector == null)
+            ? (KStream<K, V>) (KStream<?, V>) decoded
+            : tracked(view, rekeyed(view, decoded, keySelector), true);
     return keyed
         .processValues(gate, Named.as(ProcessorNames.lateGate(name)))
         .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()));

@@ -58,7 +58,22 @@ public class ForwardedKeysController {
       ObjectMapper mapper,
       RequestLimits limits,
       Supplier<List<HttpMessageConverter<?>>> converters) {
-    this.keyLookups = new KeyLookups(queryService);
+    this(
+        queryService,
+        mapper,
+        limits,
+        converters,
+        Consistency.unsigned(queryService.applicationId()));
+  }
+
+  /** A controller as above whose answers carry the positions that {@code consistency} writes. */
+  public ForwardedKeysController(
+      ViewQueryService queryService,
+      ObjectMapper mapper,
+      RequestLimits limits,
+      Supplier<List<HttpMessageConverter<?>>> converters,
+      Consistency consistency) {
+    this.keyLookups = new KeyLookups(queryService, consistency);
     this.bodies = new BatchBodyReader(mapper, limits);
     this.converters = converters;
   }
@@ -90,7 +105,7 @@ public class ForwardedKeysController {
             view, "keys", "Forwarded keys are strings, as a path segment carries them");
       }
       String lookupPath = viewPath + "keys/" + PeerPath.encode(key.asString());
-      answers.add(written(this.keyLookups.answer(view, key.asString(), caller), lookupPath));
+      answers.add(written(this.keyLookups.answerNow(view, key.asString(), caller), lookupPath));
     }
     return answers;
   }

@@ -1,10 +1,13 @@
 package dev.matview.web;
 
+import dev.matview.position.ViewPosition;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Replica;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -17,27 +20,56 @@ final class KeyLookups {
 
   private final ViewQueryService queryService;
 
-  KeyLookups(ViewQueryService queryService) {
+  private final Consistency consistency;
+
+  KeyLookups(ViewQueryService queryService, Consistency consistency) {
     this.queryService = queryService;
+    this.consistency = consistency;
   }
 
-  /** The answer to a lookup of {@code key} in {@code view} by {@code caller}. */
-  ResponseEntity<?> answer(String view, String key, CallerContext caller) {
-    Routed<KeyAnswer> routed = this.queryService.get(view, key, caller);
+  /**
+   * The answer to a lookup of {@code key} in {@code view} by {@code caller}; {@code null} once the
+   * request has gone asynchronous to wait for a replica here to apply what the caller asked for.
+   */
+  @Nullable ResponseEntity<?> answer(
+      HttpServletRequest request, String view, String key, CallerContext caller) {
+    return this.consistency.answer(
+        request,
+        caller.bound(),
+        () -> this.queryService.get(view, key, caller),
+        (routed) -> respond(view, routed));
+  }
+
+  /** The answer to a lookup of {@code key} in {@code view} by {@code caller}, without waiting. */
+  ResponseEntity<?> answerNow(String view, String key, CallerContext caller) {
+    return respond(view, this.queryService.get(view, key, caller));
+  }
+
+  private ResponseEntity<?> respond(String view, Routed<KeyAnswer> routed) {
     if (routed instanceof Routed.Relayed<KeyAnswer> relayed) {
       return Relay.of(relayed.response());
     }
     if (routed instanceof Routed.Refused<KeyAnswer> refused) {
       return Refusals.problem(refused.refusal());
     }
-    KeyAnswer answer = ((Routed.Local<KeyAnswer>) routed).answer();
+    Routed.Local<KeyAnswer> local = (Routed.Local<KeyAnswer>) routed;
+    KeyAnswer answer = local.answer();
     if (answer.value() == null) {
-      return withReplica(HttpStatus.NOT_FOUND, answer.replica())
+      return answered(HttpStatus.NOT_FOUND, answer.replica(), local.position())
           .contentType(MediaType.APPLICATION_PROBLEM_JSON)
           .body(ViewProblemHandler.keyNotFound(view, answer.key()));
     }
-    return withReplica(HttpStatus.OK, answer.replica())
+    return answered(HttpStatus.OK, answer.replica(), local.position())
         .body(new ViewController.KeyValue(answer.key(), answer.value()));
+  }
+
+  /**
+   * An answer with {@code status}, the headers that say which replica answered, and the position it
+   * had reached.
+   */
+  ResponseEntity.BodyBuilder answered(
+      HttpStatus status, Replica replica, @Nullable ViewPosition position) {
+    return this.consistency.withPosition(withReplica(status, replica), position);
   }
 
   /** An answer with {@code status} and the headers that say which replica answered. */

@@ -60,17 +60,34 @@ final class Refusals {
         problem.setTitle("Lookup failed");
         setIfKnown(problem, "partition", refusal.partition());
       }
+      case BEHIND -> {
+        problem.setType(ProblemTypes.of("position-not-reached"));
+        problem.setTitle("Replica behind the position asked for");
+        setIfKnown(problem, "key", refusal.key());
+        setIfKnown(problem, "partition", refusal.partition());
+        Refusal.@Nullable Behind behind = refusal.behind();
+        if (behind != null) {
+          problem.setProperty("appliedOffset", behind.applied());
+          problem.setProperty("requiredOffset", behind.required());
+        }
+        retryAfter(problem, response, refusal);
+      }
       default -> {
         problem.setType(ProblemTypes.of("view-unavailable"));
         problem.setTitle("View unavailable");
         setIfKnown(problem, "key", refusal.key());
         setIfKnown(problem, "partition", refusal.partition());
-        long retryAfterSeconds = Math.max(1, refusal.retryAfter().toSeconds());
-        problem.setProperty("retryAfterSeconds", retryAfterSeconds);
-        response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+        retryAfter(problem, response, refusal);
       }
     }
     return response.body(problem);
+  }
+
+  private static void retryAfter(
+      ProblemDetail problem, ResponseEntity.BodyBuilder response, Refusal refusal) {
+    long retryAfterSeconds = Math.max(1, refusal.retryAfter().toSeconds());
+    problem.setProperty("retryAfterSeconds", retryAfterSeconds);
+    response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
   }
 
   /** The HTTP status that tells {@code reason}. */
@@ -78,7 +95,7 @@ final class Refusals {
     return switch (reason) {
       case TIMEOUT -> HttpStatus.GATEWAY_TIMEOUT;
       case FAILED -> HttpStatus.INTERNAL_SERVER_ERROR;
-      case SHUTTING_DOWN, NOT_RUNNING, OWNER_UNKNOWN, UNAVAILABLE, UNREACHABLE ->
+      case SHUTTING_DOWN, NOT_RUNNING, OWNER_UNKNOWN, UNAVAILABLE, UNREACHABLE, BEHIND ->
           HttpStatus.SERVICE_UNAVAILABLE;
     };
   }

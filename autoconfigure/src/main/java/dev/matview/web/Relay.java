@@ -14,7 +14,8 @@ final class Relay {
           HttpHeaders.RETRY_AFTER,
           ViewController.SERVED_BY_HEADER,
           ViewController.REPLICA_HEADER,
-          ViewController.OFFSET_LAG_HEADER);
+          ViewController.OFFSET_LAG_HEADER,
+          Consistency.POSITION_HEADER);
 
   private Relay() {}
 

@@ -1,12 +1,14 @@
 package dev.matview.web;
 
+import dev.matview.position.ViewPosition;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.BatchItem;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowValue;
-import dev.matview.query.answer.WindowsAnswer;
+import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -44,6 +46,8 @@ public class ViewController {
 
   private final KeyLookups keyLookups;
 
+  private final Consistency consistency;
+
   private final ViewBatchService batchService;
 
   private final BatchBodyReader batchBodies;
@@ -67,8 +71,27 @@ public class ViewController {
       ViewBatchService batchService,
       ObjectMapper mapper,
       RequestLimits limits) {
+    this(
+        queryService,
+        batchService,
+        mapper,
+        limits,
+        Consistency.unsigned(queryService.applicationId()));
+  }
+
+  /**
+   * A controller as above whose answers carry the positions that {@code consistency} writes, and
+   * that waits as it says for a replica to apply what a request asks to see.
+   */
+  public ViewController(
+      ViewQueryService queryService,
+      ViewBatchService batchService,
+      ObjectMapper mapper,
+      RequestLimits limits,
+      Consistency consistency) {
     this.queryService = queryService;
-    this.keyLookups = new KeyLookups(queryService);
+    this.consistency = consistency;
+    this.keyLookups = new KeyLookups(queryService, consistency);
     this.batchService = batchService;
     this.batchBodies = new BatchBodyReader(mapper, limits);
     this.maxKeyBytes = limits.maxKeyLength().toBytes();
@@ -85,34 +108,41 @@ public class ViewController {
 
   /** The current value of one key of a table view. */
   @GetMapping(path = "/{view}/keys/{key}", produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> key(@PathVariable String view, HttpServletRequest request) {
+  public @Nullable ResponseEntity<?> key(@PathVariable String view, HttpServletRequest request) {
     String key = RequestParameters.pathKey(request, view, 0, this.maxKeyBytes);
-    return this.keyLookups.answer(view, key, Callers.from(request, view));
+    return this.keyLookups.answer(request, view, key, caller(request, view));
+  }
+
+  private CallerContext caller(HttpServletRequest request, String view) {
+    return Callers.from(request, view).withBound(this.consistency.bound(request, view));
   }
 
   /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
   @GetMapping(path = "/{view}/keys/{key}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> windows(
+  public @Nullable ResponseEntity<?> windows(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       HttpServletRequest request) {
-    Routed<WindowsAnswer> routed =
-        this.queryService.windows(
-            view,
-            RequestParameters.pathKey(request, view, 1, this.maxKeyBytes),
-            RequestParameters.instant(view, "from", from),
-            RequestParameters.instant(view, "to", to),
-            Callers.from(request, view));
-    if (routed instanceof Routed.Relayed<WindowsAnswer> relayed) {
-      return Relay.of(relayed.response());
-    }
-    if (routed instanceof Routed.Refused<WindowsAnswer> refused) {
-      return Refusals.problem(refused.refusal());
-    }
-    WindowsAnswer answer = ((Routed.Local<WindowsAnswer>) routed).answer();
-    return KeyLookups.withReplica(HttpStatus.OK, answer.replica())
-        .body(new KeyWindows(answer.key(), answer.windows()));
+    String key = RequestParameters.pathKey(request, view, 1, this.maxKeyBytes);
+    @Nullable Instant fromInstant = RequestParameters.instant(view, "from", from);
+    @Nullable Instant toInstant = RequestParameters.instant(view, "to", to);
+    CallerContext caller = caller(request, view);
+    return this.consistency.answer(
+        request,
+        caller.bound(),
+        () -> this.queryService.windows(view, key, fromInstant, toInstant, caller),
+        (routed) ->
+            Refusals.respond(
+                routed,
+                (answer) ->
+                    this.keyLookups
+                        .answered(HttpStatus.OK, answer.replica(), positionOf(routed))
+                        .body(new KeyWindows(answer.key(), answer.windows()))));
+  }
+
+  private static @Nullable ViewPosition positionOf(Routed<?> routed) {
+    return (routed instanceof Routed.Local<?> local) ? local.position() : null;
   }
 
   /**
@@ -124,14 +154,20 @@ public class ViewController {
       path = "/{view}/batch",
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> batch(@PathVariable String view, HttpServletRequest request) {
+  public @Nullable ResponseEntity<?> batch(@PathVariable String view, HttpServletRequest request) {
     List<JsonNode> keys = this.batchBodies.keys(view, request);
-    Routed<List<BatchItem>> routed =
-        this.batchService.lookup(view, keys, Callers.from(request, view));
-    if (routed instanceof Routed.Refused<List<BatchItem>> refused) {
-      return Refusals.problem(refused.refusal());
-    }
-    return ResponseEntity.ok(new BatchAnswer(((Routed.Local<List<BatchItem>>) routed).answer()));
+    CallerContext caller = caller(request, view);
+    return this.consistency.answer(
+        request,
+        caller.bound(),
+        () -> this.batchService.lookup(view, keys, caller),
+        (routed) ->
+            Refusals.respond(
+                routed,
+                (items) ->
+                    this.consistency
+                        .withPosition(ResponseEntity.ok(), positionOf(routed))
+                        .body(new BatchAnswer(items))));
   }
 
   /**

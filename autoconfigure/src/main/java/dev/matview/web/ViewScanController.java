@@ -1,7 +1,12 @@
 package dev.matview.web;
 
+import dev.matview.position.ReadBound;
 import dev.matview.query.ViewScanService;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -23,49 +28,52 @@ public class ViewScanController {
 
   private final ViewScanService scanService;
 
+  private final Consistency consistency;
+
   /** A controller that scans through {@code scanService}. */
   public ViewScanController(ViewScanService scanService) {
+    this(scanService, Consistency.unsigned("none"));
+  }
+
+  /**
+   * A controller whose pages and slices carry the positions that {@code consistency} writes, and
+   * that waits as it says for a replica to apply what a request asks to see.
+   */
+  public ViewScanController(ViewScanService scanService, Consistency consistency) {
     this.scanService = scanService;
+    this.consistency = consistency;
   }
 
   /** A page of the keys of a table view, optionally within key bounds [from, to]. */
   @GetMapping(path = "/{view}/keys", produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> keys(
+  public @Nullable ResponseEntity<?> keys(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
       HttpServletRequest request) {
-    return Refusals.respond(
-        this.scanService.keys(
-            view,
-            from,
-            to,
-            RequestParameters.limit(view, limit),
-            cursor,
-            Callers.from(request, view)),
-        ResponseEntity::ok);
+    int size = RequestParameters.limit(view, limit);
+    CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
+    return answer(
+        request, caller, () -> this.scanService.keys(view, from, to, size, cursor, caller));
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
   @GetMapping(path = "/{view}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> windows(
+  public @Nullable ResponseEntity<?> windows(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
       HttpServletRequest request) {
-    return Refusals.respond(
-        this.scanService.windows(
-            view,
-            RequestParameters.instant(view, "from", from),
-            RequestParameters.instant(view, "to", to),
-            RequestParameters.limit(view, limit),
-            cursor,
-            Callers.from(request, view)),
-        ResponseEntity::ok);
+    @Nullable Instant start = RequestParameters.instant(view, "from", from);
+    @Nullable Instant stop = RequestParameters.instant(view, "to", to);
+    int size = RequestParameters.limit(view, limit);
+    CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
+    return answer(
+        request, caller, () -> this.scanService.windows(view, start, stop, size, cursor, caller));
   }
 
   /**
@@ -75,7 +83,7 @@ public class ViewScanController {
   @GetMapping(
       path = "/{view}/partitions/{partition}/keys",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> keySlice(
+  public @Nullable ResponseEntity<?> keySlice(
       @PathVariable String view,
       @PathVariable int partition,
       @RequestParam(required = false) @Nullable String from,
@@ -85,18 +93,12 @@ public class ViewScanController {
       @RequestHeader HttpHeaders headers,
       HttpServletRequest request) {
     Callers.requirePeer(view, headers);
-    return Refusals.respond(
-        this.scanService
-            .localSlices()
-            .keys(
-                view,
-                partition,
-                from,
-                to,
-                after,
-                RequestParameters.limit(view, limit),
-                Callers.from(request, view)),
-        ResponseEntity::ok);
+    int size = RequestParameters.limit(view, limit);
+    CallerContext caller = caller(request, view, ReadBound.SLICE_RECORD_PARAMETER);
+    return answer(
+        request,
+        caller,
+        () -> this.scanService.localSlices().keys(view, partition, from, to, after, size, caller));
   }
 
   /**
@@ -106,7 +108,7 @@ public class ViewScanController {
   @GetMapping(
       path = "/{view}/partitions/{partition}/windows",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<?> windowSlice(
+  public @Nullable ResponseEntity<?> windowSlice(
       @PathVariable String view,
       @PathVariable int partition,
       @RequestParam(required = false) @Nullable String from,
@@ -116,17 +118,39 @@ public class ViewScanController {
       @RequestHeader HttpHeaders headers,
       HttpServletRequest request) {
     Callers.requirePeer(view, headers);
-    return Refusals.respond(
-        this.scanService
-            .localSlices()
-            .windows(
-                view,
-                partition,
-                RequestParameters.requiredInstant(view, "from", from),
-                RequestParameters.requiredInstant(view, "to", to),
-                after,
-                RequestParameters.limit(view, limit),
-                Callers.from(request, view)),
-        ResponseEntity::ok);
+    Instant start = RequestParameters.requiredInstant(view, "from", from);
+    Instant stop = RequestParameters.requiredInstant(view, "to", to);
+    int size = RequestParameters.limit(view, limit);
+    CallerContext caller = caller(request, view, ReadBound.SLICE_RECORD_PARAMETER);
+    return answer(
+        request,
+        caller,
+        () ->
+            this.scanService
+                .localSlices()
+                .windows(view, partition, start, stop, after, size, caller));
+  }
+
+  private CallerContext caller(HttpServletRequest request, String view, String recordParameter) {
+    return Callers.from(request, view)
+        .withBound(this.consistency.bound(request, view, recordParameter));
+  }
+
+  /** The answer of {@code read} with its position; or none yet while it waits for one. */
+  private <T> @Nullable ResponseEntity<?> answer(
+      HttpServletRequest request, CallerContext caller, Supplier<Routed<T>> read) {
+    return this.consistency.answer(
+        request,
+        caller.bound(),
+        read,
+        (routed) ->
+            Refusals.respond(
+                routed,
+                (page) ->
+                    this.consistency
+                        .withPosition(
+                            ResponseEntity.ok(),
+                            (routed instanceof Routed.Local<T> local) ? local.position() : null)
+                        .body(page)));
   }
 }

@@ -237,6 +237,7 @@
     replace($("answer-served-by"), header("Matview-Served-By"));
     replace($("answer-replica"), header("Matview-Replica"));
     replace($("answer-lag"), header("Matview-Offset-Lag"));
+    replace($("answer-position"), header("Matview-Position"));
     replace($("answer-body"), Object.keys(json).length ? JSON.stringify(json, null, 2) : text);
     $("answer").hidden = false;
   }

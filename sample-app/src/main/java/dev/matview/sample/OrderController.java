@@ -47,8 +47,15 @@ class OrderController {
             result ->
                 Map.of(
                     "orderId", result.getProducerRecord().key(),
+                    "topic", result.getRecordMetadata().topic(),
                     "partition", result.getRecordMetadata().partition(),
-                    "offset", result.getRecordMetadata().offset()));
+                    "offset", result.getRecordMetadata().offset(),
+                    "after",
+                        result.getRecordMetadata().topic()
+                            + ":"
+                            + result.getRecordMetadata().partition()
+                            + ":"
+                            + result.getRecordMetadata().offset()));
   }
 
   @ExceptionHandler(InvalidOrderException.class)

@@ -125,6 +125,12 @@ final class OrderViewsClient {
     return exchange(this.http.get().uri("/views/{view}/keys/{key}", view, key));
   }
 
+  /** {@code GET /views/{view}/keys/{key}?after=}, answered once that record is in the view. */
+  Response keyAfter(String view, String key, String after) {
+    return exchange(
+        this.http.get().uri("/views/{view}/keys/{key}?after={after}", view, key, after));
+  }
+
   /** {@code GET /views/{view}/keys/{key}/windows?from=&to=}, the bounds sent as written. */
   Response windows(String view, String key, String from, String to) {
     return exchange(

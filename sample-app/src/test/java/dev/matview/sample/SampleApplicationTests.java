@@ -115,6 +115,27 @@ class SampleApplicationTests {
   }
 
   @Test
+  void aLookupAfterThePlacedOrderSeesItAtOnce() {
+    String customer = "dave-" + MINUTE_0.toEpochMilli();
+    for (int n = 1; n <= 5; n++) {
+      Response placed = client.postOrder("{\"customerId\":\"" + customer + "\",\"amount\":3.50}");
+      assertThat(placed.status()).as("%s", placed.body()).isEqualTo(202);
+      String after = placed.body().required("after").asString();
+      assertThat(after)
+          .isEqualTo(
+              placed.body().required("topic").asString()
+                  + ":"
+                  + placed.body().required("partition").asInt()
+                  + ":"
+                  + placed.body().required("offset").asLong());
+      Response answer = client.keyAfter(ORDERS_PER_CUSTOMER, customer, after);
+      assertThat(answer.status()).as("%s", answer.body()).isEqualTo(200);
+      assertThat(answer.body().required("value").asLong()).isEqualTo(n);
+      assertThat(answer.headers().getFirst("Matview-Position")).isNotBlank();
+    }
+  }
+
+  @Test
   void countsOrdersPerCustomer() {
     eventually(
         () -> {

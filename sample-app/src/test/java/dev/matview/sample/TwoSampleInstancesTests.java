@@ -168,6 +168,7 @@ class TwoSampleInstancesTests {
                   .isEqualTo(String.valueOf(expectedOrders.get(customer)));
               assertThat(browser.text("answer-served-by")).isIn(firstHost, secondHost);
               assertThat(browser.text("answer-replica")).isEqualTo("active");
+              assertThat(browser.text("answer-position")).matches("[A-Za-z0-9_-]{20,}");
             });
         Path docs = Path.of("..", "docs");
         if (Files.isDirectory(docs)) {

@@ -1,5 +1,6 @@
 package dev.matview.query.answer;
 
+import dev.matview.replica.AppliedOffset;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -14,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param partition the key's partition, if known
  * @param detail what the caller is told
  * @param retryAfter how long the caller should wait before it asks again
+ * @param behind when this instance's replica has not yet applied what the caller asked to see, how
+ *     far it is and how far it must get
  */
 public record Refusal(
     Reason reason,
@@ -21,8 +24,20 @@ public record Refusal(
     @Nullable Object key,
     @Nullable Integer partition,
     String detail,
-    Duration retryAfter)
+    Duration retryAfter,
+    @Nullable Behind behind)
     implements Placement {
+
+  /** A refusal for any reason but a replica that is behind the caller's bound. */
+  public Refusal(
+      Reason reason,
+      String view,
+      @Nullable Object key,
+      @Nullable Integer partition,
+      String detail,
+      Duration retryAfter) {
+    this(reason, view, key, partition, detail, retryAfter, null);
+  }
 
   /** How long a caller waits before it asks again while the instances rebalance. */
   public static final Duration REBALANCE_RETRY = Duration.ofSeconds(1);
@@ -42,8 +57,22 @@ public record Refusal(
     /** Another instance did not answer in time. */
     TIMEOUT,
     /** A store, a serde or another instance failed in a way Matview does not foresee. */
-    FAILED
+    FAILED,
+    /** The replica has not yet applied the position or the records the caller asked to see. */
+    BEHIND
   }
+
+  /**
+   * This instance's replica of a partition, which has applied its topic up to {@code applied} while
+   * the caller needs {@code required}.
+   *
+   * @param offset where the replica tells how far it has applied, and wakes those that wait
+   * @param applied the offset of the last record it had applied
+   * @param required the offset of the last record the caller needs applied
+   * @param poll whether more than the replica's progress tells when it is there, so that a wait
+   *     asks again from time to time as well
+   */
+  public record Behind(AppliedOffset offset, long applied, long required, boolean poll) {}
 
   /** The refusal that {@code ex} tells, from a part of Matview that still throws. */
   public static Refusal of(ViewUnavailableException ex) {

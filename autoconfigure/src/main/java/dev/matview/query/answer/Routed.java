@@ -1,6 +1,8 @@
 package dev.matview.query.answer;
 
 import dev.matview.peer.PeerResponse;
+import dev.matview.position.ViewPosition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An answer given by this instance, the answer of another instance to pass on as it is, or a
@@ -14,9 +16,17 @@ public sealed interface Routed<T> {
    * This instance answered.
    *
    * @param answer the answer
+   * @param position how far the replicas read had applied their topic, or {@code null} when not
+   *     known
    * @param <T> its type
    */
-  record Local<T>(T answer) implements Routed<T> {}
+  record Local<T>(T answer, @Nullable ViewPosition position) implements Routed<T> {
+
+    /** An answer whose position is not known. */
+    public Local(T answer) {
+      this(answer, null);
+    }
+  }
 
   /**
    * The owning instance answered; its status, headers and body are passed on unchanged.

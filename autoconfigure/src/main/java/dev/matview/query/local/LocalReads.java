@@ -1,5 +1,6 @@
 package dev.matview.query.local;
 
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Replica;
 import dev.matview.query.answer.Routed;
@@ -46,7 +47,12 @@ public final class LocalReads {
       @Nullable Object key,
       int partition,
       StaleReads stale,
+      ReadBound bound,
       LocalRead<T> read) {
+    Refusal behind = this.stores.positions().behind(view, key, partition, bound, true);
+    if (behind != null) {
+      return new Routed.Refused<>(behind);
+    }
     LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
     boolean lagKnown = state != null && state.lagKnown();
     long lag = (state != null && state.lagKnown()) ? state.lag() : 0;
@@ -54,7 +60,7 @@ public final class LocalReads {
     try {
       if (state == null || (state.role() == Replica.Role.ACTIVE && lag == 0)) {
         try {
-          return new Routed.Local<>(read.read(partition, replica(0), true));
+          return answer(view, partition, read.read(partition, replica(0), true), true);
         } catch (ViewUnavailableException ex) {
           if (!staleAllowed) {
             throw ex;
@@ -62,14 +68,21 @@ public final class LocalReads {
         }
       } else if (!staleAllowed) {
         this.stores.requireCaughtUp(view, key, partition);
-        return new Routed.Local<>(read.read(partition, replica(lag), true));
+        return answer(view, partition, read.read(partition, replica(lag), true), true);
       }
-      return new Routed.Local<>(read.read(partition, replica(lag), false));
+      return answer(view, partition, read.read(partition, replica(lag), false), false);
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
     } catch (KafkaException ex) {
       return new Routed.Refused<>(failed(view, key, partition, ex));
     }
+  }
+
+  /** {@code value}, just read, with the position of the replica it was read from. */
+  private <T> Routed<T> answer(
+      ResolvedView<?, ?, ?> view, int partition, T value, boolean runningActive) {
+    return new Routed.Local<>(
+        value, this.stores.positions().position(view, partition, runningActive));
   }
 
   private Replica replica(long lag) {
@@ -87,6 +100,7 @@ public final class LocalReads {
       int partition,
       boolean named,
       StaleReads stale,
+      ReadBound bound,
       LocalRead<T> read,
       List<String> refusals) {
     LocalReplicas.State state = this.replicas.state(view.storeName(), partition);
@@ -101,9 +115,14 @@ public final class LocalReads {
                   : "an unknown number of offsets"));
       return null;
     }
+    Refusal behind = this.stores.positions().behind(view, key, partition, bound, false);
+    if (behind != null) {
+      refusals.add("this instance's replica: " + behind.detail());
+      return null;
+    }
     Replica replica = new Replica(this.instance.describe(), state.role(), state.lag());
     try {
-      return new Routed.Local<>(read.read(partition, replica, false));
+      return answer(view, partition, read.read(partition, replica, false), false);
     } catch (ViewUnavailableException ex) {
       refusals.add("this instance's replica: " + ex.getMessage());
     } catch (KafkaException ex) {

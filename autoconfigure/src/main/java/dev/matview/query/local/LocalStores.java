@@ -42,11 +42,13 @@ public final class LocalStores {
 
   private final LocalWindows windows;
 
+  private final LocalPositions positions;
+
   private final Map<String, String> storeTopics;
 
   /** Reads the stores of {@code streams}, without knowing whether they are caught up. */
   public LocalStores(Supplier<@Nullable KafkaStreams> streams) {
-    this(streams, LocalReplicas.NONE, new StoreHandles(), Map.of());
+    this(streams, LocalReplicas.NONE, new StoreHandles(), Map.of(), null);
   }
 
   /**
@@ -59,18 +61,38 @@ public final class LocalStores {
       LocalReplicas replicas,
       StoreHandles handles,
       ViewRegistry registry) {
-    this(streams, replicas, handles, storeTopics(registry));
+    this(streams, replicas, handles, storeTopics(registry), null);
+  }
+
+  /**
+   * Stores as above that ask {@code sources} of the source records a lookup names with {@code
+   * after=}.
+   */
+  public LocalStores(
+      Supplier<@Nullable KafkaStreams> streams,
+      LocalReplicas replicas,
+      StoreHandles handles,
+      ViewRegistry registry,
+      SourceRecords sources) {
+    this(streams, replicas, handles, storeTopics(registry), sources);
   }
 
   private LocalStores(
       Supplier<@Nullable KafkaStreams> streams,
       LocalReplicas replicas,
       StoreHandles handles,
-      Map<String, String> storeTopics) {
+      Map<String, String> storeTopics,
+      @Nullable SourceRecords sources) {
     this.handles = handles;
     this.storeTopics = storeTopics;
     this.refusals = new LocalRefusals(streams, replicas);
     this.windows = new LocalWindows(this.refusals);
+    this.positions = new LocalPositions(handles.positions(), sources);
+  }
+
+  /** How far the store partitions here have applied their topics. */
+  public LocalPositions positions() {
+    return this.positions;
   }
 
   /**

@@ -131,7 +131,7 @@ public final class Fallbacks {
     PartitionOwner active = replicas.active();
     Routed<T> answer;
     if (this.routing.isLocal(active)) {
-      answer = this.local.active(view, key, active.partition(), stale, read);
+      answer = this.local.active(view, key, active.partition(), stale, caller.bound(), read);
     } else if (caller.forwarded()) {
       answer =
           new Routed.Refused<>(
@@ -176,7 +176,8 @@ public final class Fallbacks {
     }
     if (!this.routing.isLocal(replicas.active())) {
       Routed<T> answer =
-          this.local.replica(view, key, replicas.partition(), localNamed, stale, read, refusals);
+          this.local.replica(
+              view, key, replicas.partition(), localNamed, stale, caller.bound(), read, refusals);
       if (answer != null) {
         return answer;
       }
@@ -192,6 +193,9 @@ public final class Fallbacks {
             "a replica on another instance answered "
                 + ((Routed.Relayed<T>) answer).response().status());
       }
+    }
+    if (activeRefusal.behind() != null) {
+      return new Routed.Refused<>(activeRefusal);
     }
     return new Routed.Refused<>(
         new Refusal(

@@ -1,6 +1,7 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
@@ -28,10 +29,11 @@ final class PeerReads {
   }
 
   /**
-   * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given, unless it is
-   * marked down; marks it down when it refuses the connection or does not answer in time. An error
-   * it answers without a problem detail, or any 5xx while stale reads may try another replica,
-   * comes back as a refusal.
+   * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given and what the caller
+   * asks the answer to include (sent alone, given the time to wait for it), unless it is marked
+   * down; marks it down when it refuses the connection or does not answer in time. An error it
+   * answers without a problem detail, or any 5xx while stale reads may try another replica, comes
+   * back as a refusal.
    */
   <T> Routed<T> ask(
       ResolvedView<?, ?, ?> view,
@@ -44,13 +46,20 @@ final class PeerReads {
       return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
     }
     String key = pathInView.key();
+    ReadBound bound = caller.bound();
     Routed<T> answer =
-        (key != null)
+        (key != null && !bound.isBound())
             ? Routed.passedOn(
                 this.keyLookups.fetch(
                     view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
             : this.peers.fetch(
-                view.name(), owner, withStale(pathInView.get(), stale).toString(), caller, timeout);
+                view.name(),
+                owner,
+                bound
+                    .addTo(withStale(pathInView.get(), stale), pathInView.recordParameter())
+                    .toString(),
+                caller,
+                bound.isBound() ? timeout.plus(bound.maxWait()) : timeout);
     this.marks.observed(owner.host(), answer);
     if (answer instanceof Routed.Refused<T>) {
       return answer;

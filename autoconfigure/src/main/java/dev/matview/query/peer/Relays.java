@@ -6,6 +6,7 @@ import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
@@ -52,19 +53,25 @@ final class Relays {
       return new Routed.Refused<>(refusal);
     }
     String pathAndQuery =
-        pathInView
-            .get()
-            .param("allowStale", caller.allowStale())
-            .param("maxLag", caller.maxLag())
+        caller
+            .bound()
+            .addTo(
+                pathInView
+                    .get()
+                    .param("allowStale", caller.allowStale())
+                    .param("maxLag", caller.maxLag()))
             .toString();
+    Duration timeout =
+        caller.bound().isBound()
+            ? this.peers.timeout().plus(caller.bound().maxWait())
+            : this.peers.timeout();
     int asked = 0;
     for (HostInfo other : others) {
       if (this.marks.isDown(other)) {
         continue;
       }
       asked++;
-      Routed<T> answer =
-          this.peers.relay(view.name(), other, pathAndQuery, caller, this.peers.timeout());
+      Routed<T> answer = this.peers.relay(view.name(), other, pathAndQuery, caller, timeout);
       this.marks.observed(other, answer);
       if (answer instanceof Routed.Relayed<T> relayed && relayed.response().status() < 500) {
         return answer;

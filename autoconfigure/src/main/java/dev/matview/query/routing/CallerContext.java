@@ -1,5 +1,6 @@
 package dev.matview.query.routing;
 
+import dev.matview.position.ReadBound;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,13 +14,26 @@ import org.jspecify.annotations.Nullable;
  * @param maxLag most changelog offsets such a replica may lag, or {@code null} for the default
  * @param relayed whether another instance that could not route the request asked this one to, which
  *     may then not ask a third
+ * @param bound what the answer must include: a position an earlier answer carried, the caller's own
+ *     writes
  */
 public record CallerContext(
     boolean forwarded,
     @Nullable String authorization,
     @Nullable Boolean allowStale,
     @Nullable Long maxLag,
-    boolean relayed) {
+    boolean relayed,
+    ReadBound bound) {
+
+  /** A request that asks for no position in particular. */
+  public CallerContext(
+      boolean forwarded,
+      @Nullable String authorization,
+      @Nullable Boolean allowStale,
+      @Nullable Long maxLag,
+      boolean relayed) {
+    this(forwarded, authorization, allowStale, maxLag, relayed, ReadBound.NONE);
+  }
 
   /** A request that no instance relayed. */
   public CallerContext(
@@ -33,6 +47,12 @@ public record CallerContext(
   /** A request without stale-read options of its own. */
   public CallerContext(boolean forwarded, @Nullable String authorization) {
     this(forwarded, authorization, null, null, false);
+  }
+
+  /** This caller, asking its answer to include what {@code bound} names. */
+  public CallerContext withBound(ReadBound bound) {
+    return new CallerContext(
+        this.forwarded, this.authorization, this.allowStale, this.maxLag, this.relayed, bound);
   }
 
   /** Whether this instance may ask another to route the request: neither forwarded nor relayed. */

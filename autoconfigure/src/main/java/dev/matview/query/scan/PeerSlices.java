@@ -2,6 +2,9 @@ package dev.matview.query.scan;
 
 import dev.matview.peer.PeerPath;
 import dev.matview.peer.PeerResponse;
+import dev.matview.position.PositionTokenException;
+import dev.matview.position.PositionTokens;
+import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
@@ -32,10 +35,18 @@ public final class PeerSlices {
 
   private final ObjectMapper mapper;
 
+  private final @Nullable PositionTokens tokens;
+
   /** Slices with positions in {@code cursors}' tokens, JSON by {@code mapper}. */
   public PeerSlices(CursorCodec cursors, ObjectMapper mapper) {
+    this(cursors, mapper, null);
+  }
+
+  /** Slices as above whose replicas' positions, read with {@code tokens}, come back with them. */
+  public PeerSlices(CursorCodec cursors, ObjectMapper mapper, @Nullable PositionTokens tokens) {
     this.cursors = cursors;
     this.mapper = mapper;
+    this.tokens = tokens;
   }
 
   /** The body that answers another instance's request for {@code slice} of keys of a view. */
@@ -141,10 +152,25 @@ public final class PeerSlices {
           new Slice<>(
               items,
               last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
-              body.path("exhausted").asBoolean()));
+              body.path("exhausted").asBoolean()),
+          position(view, response));
     } catch (JacksonException | IllegalArgumentException ex) {
       PeerFailures.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
       return unreadable(view, owner, "sent a slice that cannot be read: " + ex.getMessage());
+    }
+  }
+
+  /** The position the replica's answer carries, or {@code null} when it carries none it signed. */
+  private @Nullable ViewPosition position(ResolvedView<?, ?, ?> view, PeerResponse response) {
+    String token = response.header(PositionTokens.HEADER);
+    PositionTokens known = this.tokens;
+    if (token == null || known == null) {
+      return null;
+    }
+    try {
+      return known.read(view.name(), token);
+    } catch (PositionTokenException ex) {
+      return null;
     }
   }
 

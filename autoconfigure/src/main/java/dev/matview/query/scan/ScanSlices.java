@@ -6,6 +6,7 @@ import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.peer.Fallbacks;
+import dev.matview.query.peer.PeerTarget;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
@@ -53,7 +54,8 @@ public final class ScanSlices {
             view,
             this.routing.replicasOf(view, owner),
             caller,
-            () -> this.slices.path(view, owner.partition(), kind, bounds, after, limit),
+            PeerTarget.ofSlice(
+                () -> this.slices.path(view, owner.partition(), kind, bounds, after, limit)),
             (partition, replica, exact) -> local.read(partition, after, limit, exact),
             timeout);
     if (routed instanceof Routed.Relayed<Slice<T>> relayed) {

@@ -4,6 +4,7 @@ import static dev.matview.query.StaleReadTests.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.peer.TestPeers;
+import dev.matview.position.ReadBound;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LookupMetrics;
 import dev.matview.query.StaleReadTests;
@@ -193,6 +194,7 @@ class FallbacksTests {
         "k-1",
         2,
         new StaleReads(true, 100),
+        ReadBound.NONE,
         (partition, replica, exact) -> {
           throw failure;
         });

@@ -1,0 +1,33 @@
+package dev.matview.autoconfigure;
+
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+
+/**
+ * Has Kafka Streams write each store update's position into its changelog record, so that a
+ * standby, and an active replica that restores, know how far their store has applied its topic
+ * (KIP-796's offset vector). Kafka keeps the switch among its internal settings; {@code
+ * PositionVectorTests} fails when the managed version no longer honours it.
+ */
+final class PositionVectorConfigurer implements StreamsBuilderFactoryBeanConfigurer {
+
+  /** Kafka Streams' switch for the position written with each changelog record. */
+  static final String SWITCH = StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED;
+
+  @Override
+  public void configure(StreamsBuilderFactoryBean factoryBean) {
+    Properties streams = factoryBean.getStreamsConfiguration();
+    if (streams == null) {
+      return;
+    }
+    streams.putIfAbsent(SWITCH, "true");
+    factoryBean.setStreamsConfiguration(streams);
+  }
+
+  @Override
+  public int getOrder() {
+    return 0;
+  }
+}

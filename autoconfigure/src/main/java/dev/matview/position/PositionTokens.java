@@ -1,0 +1,242 @@
+package dev.matview.position;
+
+import dev.matview.peer.HmacKey;
+import dev.matview.peer.PeerTrust;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.zip.CRC32;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Writes a {@link ViewPosition} as a compact, URL-safe token that the instances of one application
+ * sign with a key derived from their shared secret, and reads it back: a token that is malformed,
+ * too long, of another application or view, or whose signature does not match is refused with a
+ * message that says which.
+ *
+ * <p>The token is Base64url without padding of: a version byte, a 4-byte checksum of the
+ * application id, the view's name, the number of partitions, then each partition (as the step from
+ * the one before) and its offset as variable-length integers, and 12 bytes of HMAC-SHA256 over the
+ * application id and all that precedes.
+ */
+public final class PositionTokens {
+
+  /** The HTTP header that carries a position, on answers and on requests that send one back. */
+  public static final String HEADER = "Matview-Position";
+
+  /**
+   * The longest token read, in characters: about a thousand partitions, as much as a request header
+   * may carry on a server's default limits.
+   */
+  public static final int MAX_LENGTH = 8_192;
+
+  private static final byte VERSION = 1;
+
+  private static final int MAC_BYTES = 12;
+
+  private static final String PURPOSE = "matview-positions";
+
+  private final PeerTrust trust;
+
+  private final String applicationId;
+
+  private final byte[] applicationBytes;
+
+  private final int applicationChecksum;
+
+  /** Tokens of the application {@code applicationId}, signed with a key {@code trust} derives. */
+  public PositionTokens(PeerTrust trust, String applicationId) {
+    this.trust = trust;
+    this.applicationId = applicationId;
+    this.applicationBytes = applicationId.getBytes(StandardCharsets.UTF_8);
+    CRC32 crc = new CRC32();
+    crc.update(this.applicationBytes);
+    this.applicationChecksum = (int) crc.getValue();
+  }
+
+  /** The token of {@code position}, or {@code null} while the instances' secret is not known. */
+  public @Nullable String write(ViewPosition position) {
+    HmacKey key = this.trust.key(PURPOSE);
+    if (key == null) {
+      return null;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(32 + position.size() * 6);
+    out.write(VERSION);
+    writeInt(out, this.applicationChecksum);
+    byte[] view = position.view().getBytes(StandardCharsets.UTF_8);
+    writeVarLong(out, view.length);
+    out.write(view, 0, view.length);
+    writeVarLong(out, position.size());
+    int previous = 0;
+    for (int i = 0; i < position.size(); i++) {
+      writeVarLong(out, position.partitionAt(i) - previous);
+      writeVarLong(out, position.offsetAt(i));
+      previous = position.partitionAt(i);
+    }
+    byte[] body = out.toByteArray();
+    byte[] mac = key.mac(this.applicationBytes, body);
+    byte[] token = Arrays.copyOf(body, body.length + MAC_BYTES);
+    System.arraycopy(mac, 0, token, body.length, MAC_BYTES);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
+  }
+
+  /**
+   * The position that {@code token} tells of {@code view}.
+   *
+   * @throws PositionTokenException when it is malformed, too long, of another application or view,
+   *     or not signed by an instance of this application
+   */
+  public ViewPosition read(String view, String token) {
+    if (token.length() > MAX_LENGTH) {
+      throw new PositionTokenException(
+          "The position token is "
+              + token.length()
+              + " characters long, more than the "
+              + MAX_LENGTH
+              + " any position of a view takes; send back the Matview-Position header of an answer"
+              + " as it came");
+    }
+    byte[] bytes;
+    try {
+      bytes = Base64.getUrlDecoder().decode(token);
+    } catch (IllegalArgumentException ex) {
+      throw malformed("it is not Base64url text");
+    }
+    if (bytes.length < 1 + Integer.BYTES + MAC_BYTES + 2) {
+      throw malformed("it is too short");
+    }
+    if (bytes[0] != VERSION) {
+      throw malformed("its version " + bytes[0] + " is not one this instance reads");
+    }
+    Reader in = new Reader(bytes, bytes.length - MAC_BYTES);
+    in.skip(1);
+    if (in.readInt() != this.applicationChecksum) {
+      throw new PositionTokenException(
+          "The position token is of another application than '"
+              + this.applicationId
+              + "'; send a position that this application's views answered");
+    }
+    String tokenView = in.readString();
+    if (!tokenView.equals(view)) {
+      throw new PositionTokenException(
+          "The position token is of view '"
+              + tokenView
+              + "', not of '"
+              + view
+              + "'; send each view the position its own answers carried");
+    }
+    HmacKey key = this.trust.key(PURPOSE);
+    byte[] body = Arrays.copyOf(bytes, bytes.length - MAC_BYTES);
+    byte[] mac = Arrays.copyOfRange(bytes, bytes.length - MAC_BYTES, bytes.length);
+    if (key == null || !key.matches(mac, this.applicationBytes, body)) {
+      throw new PositionTokenException(
+          "The position token's signature does not match: it was changed, or signed by an"
+              + " instance that does not share this application's secret");
+    }
+    int count = in.readCount();
+    Map<Integer, Long> offsets = new HashMap<>();
+    int partition = 0;
+    for (int i = 0; i < count; i++) {
+      partition = Math.addExact(partition, in.readCount());
+      offsets.put(partition, in.readVarLong());
+    }
+    if (!in.atEnd()) {
+      throw malformed("bytes follow its last partition");
+    }
+    return ViewPosition.of(view, offsets);
+  }
+
+  private static PositionTokenException malformed(String why) {
+    return new PositionTokenException(
+        "The position token is malformed ("
+            + why
+            + "); send back the Matview-Position header of an answer as it came");
+  }
+
+  private static void writeInt(ByteArrayOutputStream out, int value) {
+    out.write(value >>> 24);
+    out.write(value >>> 16);
+    out.write(value >>> 8);
+    out.write(value);
+  }
+
+  private static void writeVarLong(ByteArrayOutputStream out, long value) {
+    long rest = value;
+    while ((rest & ~0x7FL) != 0) {
+      out.write((int) ((rest & 0x7F) | 0x80));
+      rest >>>= 7;
+    }
+    out.write((int) rest);
+  }
+
+  /** Reads a token's body, refusing to read past its end. */
+  private static final class Reader {
+
+    private final byte[] bytes;
+
+    private final int end;
+
+    private int at;
+
+    Reader(byte[] bytes, int end) {
+      this.bytes = bytes;
+      this.end = end;
+    }
+
+    void skip(int count) {
+      require(count);
+      this.at += count;
+    }
+
+    int readInt() {
+      require(Integer.BYTES);
+      int value = 0;
+      for (int i = 0; i < Integer.BYTES; i++) {
+        value = (value << 8) | (this.bytes[this.at++] & 0xFF);
+      }
+      return value;
+    }
+
+    String readString() {
+      int length = readCount();
+      require(length);
+      String text = new String(this.bytes, this.at, length, StandardCharsets.UTF_8);
+      this.at += length;
+      return text;
+    }
+
+    int readCount() {
+      long value = readVarLong();
+      if (value > MAX_LENGTH) {
+        throw malformed("it names a count or partition of " + value);
+      }
+      return (int) value;
+    }
+
+    long readVarLong() {
+      long value = 0;
+      for (int shift = 0; shift < 63; shift += 7) {
+        require(1);
+        byte next = this.bytes[this.at++];
+        value |= (long) (next & 0x7F) << shift;
+        if ((next & 0x80) == 0) {
+          return value;
+        }
+      }
+      throw malformed("a number in it is too long");
+    }
+
+    boolean atEnd() {
+      return this.at == this.end;
+    }
+
+    private void require(int count) {
+      if (count < 0 || this.end - this.at < count) {
+        throw malformed("it ends early");
+      }
+    }
+  }
+}

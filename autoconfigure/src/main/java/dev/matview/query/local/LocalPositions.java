@@ -1,0 +1,191 @@
+package dev.matview.query.local;
+
+import dev.matview.position.InputRecord;
+import dev.matview.position.ReadBound;
+import dev.matview.position.ViewPosition;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.Refusal;
+import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.StorePositions;
+import dev.matview.topology.ResolvedView;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How far this instance's replicas of the views' store partitions have applied their topics:
+ * whether one has applied what a caller's {@link ReadBound} asks for, and the position an answer
+ * read from one carries.
+ */
+public final class LocalPositions {
+
+  /** Positions that know of no store: every bound refuses, no answer carries a position. */
+  public static final LocalPositions NONE = new LocalPositions(new StorePositions(), null);
+
+  private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+  private final StorePositions positions;
+
+  private final @Nullable SourceRecords sources;
+
+  /**
+   * Positions of the store partitions in {@code positions}, which ask {@code sources}, when given,
+   * of the source records that a bound names.
+   */
+  public LocalPositions(StorePositions positions, @Nullable SourceRecords sources) {
+    this.positions = positions;
+    this.sources = sources;
+  }
+
+  /**
+   * {@code null} when this instance's replica of {@code partition} has applied all that {@code
+   * bound} asks for there, else the refusal that says how far it is.
+   *
+   * @throws InvalidQueryException when the bound names a record of another topic than the view's
+   *     source topic
+   */
+  public @Nullable Refusal behind(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      int partition,
+      ReadBound bound,
+      boolean active) {
+    if (!bound.isBound()) {
+      return null;
+    }
+    AppliedOffset offset = this.positions.of(view.storeName(), partition);
+    if (offset == null) {
+      return refusal(
+          view,
+          key,
+          partition,
+          "this instance has not opened its store yet, so it cannot tell whether it has applied the"
+              + " position or the records asked for",
+          null);
+    }
+    ViewPosition position = bound.position();
+    long required = (position != null) ? position.offset(partition) : AppliedOffset.NONE;
+    long applied = offset.applied();
+    if (required > applied) {
+      return refusal(
+          view,
+          key,
+          partition,
+          "its replica here has applied its topic up to offset "
+              + applied
+              + ", the position asked for needs offset "
+              + required,
+          new Refusal.Behind(offset, applied, required, false));
+    }
+    boolean rekeyed = view.definition().isRekeyed();
+    for (InputRecord record : bound.records()) {
+      requireSourceTopic(view, record);
+      if (rekeyed) {
+        long reached = offset.inputApplied(record.partition());
+        if (reached < record.offset() && !followed(view, record, partition, applied, active)) {
+          return refusal(
+              view,
+              key,
+              partition,
+              "its replica here has applied records of partition "
+                  + record.partition()
+                  + " of '"
+                  + record.topic()
+                  + "' up to offset "
+                  + reached
+                  + " through the repartition topic, "
+                  + record
+                  + " is not yet known to be in",
+              new Refusal.Behind(offset, applied, applied + 1, true));
+        }
+      } else if (record.partition() == partition && record.offset() > applied) {
+        requireWritten(view, record);
+        return refusal(
+            view,
+            key,
+            partition,
+            "its replica here has applied '"
+                + record.topic()
+                + "' up to offset "
+                + applied
+                + ", the record at offset "
+                + record.offset()
+                + " ("
+                + record
+                + ") is not in yet",
+            new Refusal.Behind(offset, applied, record.offset(), false));
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The position an answer just read from this instance's replica of {@code partition} carries: at
+   * least as new as what it read. A running active replica tells the record whose processing began
+   * last; another, Kafka's own position of the store, which a restore moves before it writes.
+   */
+  public @Nullable ViewPosition position(
+      ResolvedView<?, ?, ?> view, int partition, boolean runningActive) {
+    AppliedOffset offset = this.positions.of(view.storeName(), partition);
+    if (offset == null) {
+      return null;
+    }
+    long at = runningActive ? offset.begun() : Math.max(offset.begun(), offset.storePosition());
+    return (at >= 0)
+        ? ViewPosition.of(view.name(), partition, at)
+        : ViewPosition.empty(view.name());
+  }
+
+  /**
+   * Whether the broker tells that {@code partition} of the re-keyed {@code view} holds {@code
+   * record}; refuses a record that was never written.
+   */
+  private boolean followed(
+      ResolvedView<?, ?, ?> view, InputRecord record, int partition, long applied, boolean active) {
+    SourceRecords known = this.sources;
+    if (known == null) {
+      return false;
+    }
+    known.requireWritten(view, record);
+    return known.rekeyedHolds(view, record, partition, applied, active);
+  }
+
+  private void requireWritten(ResolvedView<?, ?, ?> view, InputRecord record) {
+    SourceRecords known = this.sources;
+    if (known != null) {
+      known.requireWritten(view, record);
+    }
+  }
+
+  private static void requireSourceTopic(ResolvedView<?, ?, ?> view, InputRecord record) {
+    if (!record.topic().equals(view.sourceTopic())) {
+      throw new InvalidQueryException(
+          view.name(),
+          "after",
+          "after="
+              + record
+              + " names a record of topic '"
+              + record.topic()
+              + "', but view '"
+              + view.name()
+              + "' reads topic '"
+              + view.sourceTopic()
+              + "'");
+    }
+  }
+
+  private static Refusal refusal(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      int partition,
+      String why,
+      Refusal.@Nullable Behind behind) {
+    return new Refusal(
+        Refusal.Reason.BEHIND,
+        view.name(),
+        key,
+        partition,
+        "Partition " + partition + " of view '" + view.name() + "' cannot answer yet: " + why,
+        RETRY_AFTER,
+        behind);
+  }
+}

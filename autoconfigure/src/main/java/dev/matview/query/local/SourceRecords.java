@@ -1,0 +1,57 @@
+package dev.matview.query.local;
+
+import dev.matview.position.InputRecord;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.topology.ResolvedView;
+
+/**
+ * What the broker tells of the source records that lookups name with {@code after=}: whether a
+ * record has been written at all, and whether a re-keyed view's store partition holds it when it
+ * cannot tell by itself ({@link RekeyedRecords}).
+ */
+public final class SourceRecords implements AutoCloseable {
+
+  private final String applicationId;
+
+  private final BrokerAdmin admin;
+
+  private final InputEnds ends;
+
+  private final RekeyedRecords rekeyed;
+
+  /**
+   * Source records of the application {@code applicationId}, asked of the broker with {@code
+   * admin}.
+   */
+  public SourceRecords(String applicationId, BrokerAdmin admin) {
+    this.applicationId = applicationId;
+    this.admin = admin;
+    this.ends = new InputEnds(admin);
+    this.rekeyed = new RekeyedRecords(admin, applicationId);
+  }
+
+  /**
+   * Refuses {@code record} unless its partition holds it.
+   *
+   * @throws InvalidQueryException when the partition does not exist or ends before the record
+   */
+  void requireWritten(ResolvedView<?, ?, ?> view, InputRecord record) {
+    this.ends.requireWritten(view.name(), record);
+  }
+
+  /**
+   * Whether the store partition {@code partition} of the re-keyed {@code view}, which has applied
+   * its repartition topic up to {@code applied}, is known to hold {@code record}.
+   */
+  boolean rekeyedHolds(
+      ResolvedView<?, ?, ?> view, InputRecord record, int partition, long applied, boolean active) {
+    return this.rekeyed.holds(
+        record, view.inputTopic(this.applicationId), partition, applied, active);
+  }
+
+  @Override
+  public void close() {
+    this.rekeyed.close();
+    this.admin.close();
+  }
+}

@@ -1,0 +1,77 @@
+package dev.matview.replica;
+
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.kafka.streams.processor.StateStore;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link AppliedOffset} of every open store partition of the views on this instance, active and
+ * standby, by store name and partition: each registers when Kafka Streams opens the store and
+ * leaves when it closes it.
+ */
+public final class StorePositions {
+
+  private final ConcurrentMap<String, Slots> stores = new ConcurrentHashMap<>();
+
+  /** The applied offset of {@code partition} of the store {@code name} here, or {@code null}. */
+  public @Nullable AppliedOffset of(String name, int partition) {
+    Slots slots = this.stores.get(name);
+    return (slots != null) ? slots.get(partition) : null;
+  }
+
+  /** Kafka Streams opened {@code store}'s {@code partition}: it starts at Kafka's position. */
+  AppliedOffset opened(String name, int partition, StateStore store) {
+    AppliedOffset offset = new AppliedOffset(store, partition);
+    offset.refresh();
+    this.stores.computeIfAbsent(name, (ignored) -> new Slots()).put(offset);
+    return offset;
+  }
+
+  /** Kafka Streams closes the store that {@code offset} follows. */
+  void closed(String name, AppliedOffset offset) {
+    Slots slots = this.stores.get(name);
+    if (slots != null) {
+      slots.remove(offset);
+    }
+    offset.close();
+  }
+
+  /** A batch of {@code partition} of the store {@code name} was restored or loaded. */
+  void batchWritten(String name, int partition) {
+    AppliedOffset offset = of(name, partition);
+    if (offset != null) {
+      offset.refresh();
+    }
+  }
+
+  /** One store's applied offsets by partition, in an array replaced whole on each change. */
+  private static final class Slots {
+
+    private volatile @Nullable AppliedOffset[] offsets = new AppliedOffset[0];
+
+    @Nullable AppliedOffset get(int partition) {
+      @Nullable AppliedOffset[] current = this.offsets;
+      return (partition >= 0 && partition < current.length) ? current[partition] : null;
+    }
+
+    synchronized void put(AppliedOffset offset) {
+      @Nullable AppliedOffset[] current = this.offsets;
+      @Nullable AppliedOffset[] next =
+          Arrays.copyOf(current, Math.max(current.length, offset.partition() + 1));
+      next[offset.partition()] = offset;
+      this.offsets = next;
+    }
+
+    synchronized void remove(AppliedOffset offset) {
+      @Nullable AppliedOffset[] current = this.offsets;
+      int partition = offset.partition();
+      if (partition < current.length && current[partition] == offset) {
+        @Nullable AppliedOffset[] next = current.clone();
+        next[partition] = null;
+        this.offsets = next;
+      }
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package dev.matview.web;
+
+import dev.matview.peer.PeerTrust;
+import dev.matview.position.InputRecord;
+import dev.matview.position.PositionTokenException;
+import dev.matview.position.PositionTokens;
+import dev.matview.position.ReadBound;
+import dev.matview.position.ViewPosition;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.context.request.async.DeferredResult;
+import org.springframework.web.context.request.async.WebAsyncUtils;
+import org.springframework.web.method.support.ModelAndViewContainer;
+
+/**
+ * Positions over HTTP: reads what a request asks its answer to include (the {@value
+ * #POSITION_HEADER} header, {@code position=} and {@code after=}), writes the position an answer
+ * carries, and lets a lookup whose replica here is behind wait for it without a thread, at most
+ * {@code matview.consistency.max-wait}.
+ */
+public final class Consistency implements AutoCloseable {
+
+  /** The header that carries a position, on answers and on requests that send one back. */
+  public static final String POSITION_HEADER = PositionTokens.HEADER;
+
+  /** The most {@code after=} records one request may name. */
+  public static final int MAX_RECORDS = 100;
+
+  /** How much longer than its wait the container lets a waiting request run. */
+  private static final Duration ASYNC_MARGIN = Duration.ofSeconds(5);
+
+  private final PositionTokens tokens;
+
+  private final Duration maxWait;
+
+  private final BoundWaits waits = new BoundWaits();
+
+  /** Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}. */
+  public Consistency(PositionTokens tokens, Duration maxWait) {
+    this.tokens = tokens;
+    this.maxWait = maxWait;
+  }
+
+  /** Positions no instance can sign: answers carry none and every position sent is refused. */
+  public static Consistency unsigned(String applicationId) {
+    return new Consistency(new PositionTokens(PeerTrust.pending(), applicationId), Duration.ZERO);
+  }
+
+  /**
+   * What {@code request} asks its answer of {@code view} to include.
+   *
+   * @throws InvalidQueryException when a position or an {@code after=} record cannot be read, or
+   *     too many records are named
+   */
+  ReadBound bound(HttpServletRequest request, String view) {
+    return bound(request, view, ReadBound.RECORD_PARAMETER);
+  }
+
+  /**
+   * What {@code request} asks, its records named by the query parameter {@code recordParameter}.
+   */
+  ReadBound bound(HttpServletRequest request, String view, String recordParameter) {
+    List<String> sent = new ArrayList<>();
+    Enumeration<String> headers = request.getHeaders(POSITION_HEADER);
+    while (headers != null && headers.hasMoreElements()) {
+      addNonBlank(sent, headers.nextElement());
+    }
+    String[] params = request.getParameterValues("position");
+    for (String param : (params != null) ? params : new String[0]) {
+      addNonBlank(sent, param);
+    }
+    String[] afters = request.getParameterValues(recordParameter);
+    if (sent.isEmpty() && afters == null) {
+      return ReadBound.NONE;
+    }
+    ViewPosition position = null;
+    for (String token : sent) {
+      ViewPosition read = read(view, token);
+      position = (position != null) ? position.merge(read) : read;
+    }
+    String token =
+        (sent.size() == 1) ? sent.get(0) : (position != null) ? this.tokens.write(position) : null;
+    return new ReadBound(position, token, records(view, afters), this.maxWait);
+  }
+
+  private ViewPosition read(String view, String token) {
+    try {
+      return this.tokens.read(view, token);
+    } catch (PositionTokenException ex) {
+      throw new InvalidQueryException(view, "position", String.valueOf(ex.getMessage()));
+    }
+  }
+
+  private static List<InputRecord> records(String view, String @Nullable [] afters) {
+    if (afters == null) {
+      return List.of();
+    }
+    if (afters.length > MAX_RECORDS) {
+      throw new InvalidQueryException(
+          view,
+          "after",
+          "A request may name at most "
+              + MAX_RECORDS
+              + " records with after=, this one names "
+              + afters.length
+              + "; name the last record of each partition written, which covers those before it");
+    }
+    List<InputRecord> records = new ArrayList<>(afters.length);
+    for (String after : afters) {
+      try {
+        records.add(InputRecord.parse(after.strip()));
+      } catch (IllegalArgumentException ex) {
+        throw new InvalidQueryException(view, "after", "after=" + ex.getMessage());
+      }
+    }
+    return records;
+  }
+
+  private static void addNonBlank(List<String> tokens, @Nullable String token) {
+    if (token != null && !token.isBlank()) {
+      tokens.add(token.strip());
+    }
+  }
+
+  /** {@code response} with the {@value #POSITION_HEADER} of {@code position}, when known. */
+  ResponseEntity.BodyBuilder withPosition(
+      ResponseEntity.BodyBuilder response, @Nullable ViewPosition position) {
+    String token = (position != null) ? this.tokens.write(position) : null;
+    return (token != null) ? response.header(POSITION_HEADER, token) : response;
+  }
+
+  /**
+   * The response to {@code attempt}'s answer; when a replica here is behind what {@code bound} asks
+   * for, {@code null} after the request has gone asynchronous to wait for it, its response set once
+   * the replica has caught up or the wait is over.
+   */
+  <T> @Nullable ResponseEntity<?> answer(
+      HttpServletRequest request,
+      ReadBound bound,
+      Supplier<Routed<T>> attempt,
+      Function<Routed<T>, ResponseEntity<?>> respond) {
+    Routed<T> first = attempt.get();
+    Refusal.@Nullable Behind behind =
+        bound.isBound() ? this.waits.behind(first, bound.maxWait()) : null;
+    if (behind == null) {
+      return respond.apply(first);
+    }
+    // the model of a request that answers a ResponseEntity is never read: a new one stands for it
+    DeferredResult<ResponseEntity<?>> result =
+        new DeferredResult<>(bound.maxWait().plus(ASYNC_MARGIN).toMillis());
+    try {
+      WebAsyncUtils.getAsyncManager(request)
+          .startDeferredResultProcessing(result, new ModelAndViewContainer());
+    } catch (Exception ex) {
+      throw new IllegalStateException("The request could not wait asynchronously", ex);
+    }
+    this.waits.await(behind, first, bound.maxWait(), attempt, respond, result);
+    return null;
+  }
+
+  /** How many lookups wait now for a replica to apply what they asked to see. */
+  public int waiting() {
+    return this.waits.waiting();
+  }
+
+  @Override
+  public void close() {
+    this.waits.close();
+  }
+}

@@ -1,0 +1,429 @@
+package dev.matview.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.processes.http.HttpProbe;
+import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.StoreHandles;
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import dev.matview.web.Consistency;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.tomcat.util.threads.ThreadPoolExecutor;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+
+/**
+ * Positions on a real broker with two instances: every answer carries one, a lookup that names its
+ * own write with {@code after=} sees it on every instance, also while a second instance joins, a
+ * lookup whose replica is behind waits for it without a thread or says 503, and a bound that cannot
+ * be read is a 400.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PositionIntegrationTests {
+
+  private static final String TOPIC = "orders";
+
+  private static final String PER_CUSTOMER = "orders-per-customer";
+
+  private static final String PER_SHOP = "orders-per-shop";
+
+  private static final int PARTITIONS = 4;
+
+  private static final Duration MAX_WAIT = Duration.ofSeconds(5);
+
+  private static final String SECRET = "position-it-shared-secret-0123456789abcdef";
+
+  @TempDir static Path stateDirs;
+
+  private final List<ClusterInstance> instances = new ArrayList<>();
+
+  private final Map<String, Long> perCustomer = new HashMap<>();
+
+  private final Map<String, Long> perShop = new HashMap<>();
+
+  private EmbeddedKafkaKraftBroker broker;
+
+  private Producer<String, String> producer;
+
+  @BeforeAll
+  void startOneInstance() {
+    this.broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS, TOPIC);
+    this.broker.brokerProperties(
+        Map.of(
+            "transaction.state.log.replication.factor", "1",
+            "transaction.state.log.min.isr", "1"));
+    this.broker.afterPropertiesSet();
+    this.producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(this.broker),
+            new StringSerializer(),
+            new StringSerializer());
+    this.instances.add(start(1));
+  }
+
+  private ClusterInstance start(int n) {
+    return ClusterInstance.start(
+        PositionApp.class,
+        this.broker.getBrokersAsString(),
+        "position-it",
+        stateDirs.resolve("instance-" + n),
+        "--matview.standby-replicas=1",
+        "--matview.peers.secret=" + SECRET,
+        "--matview.consistency.max-wait=" + MAX_WAIT.toMillis() + "ms",
+        "--spring.kafka.streams.properties.processing.guarantee=exactly_once_v2");
+  }
+
+  @AfterAll
+  void stopEverything() {
+    this.instances.forEach(ClusterInstance::close);
+    if (this.producer != null) {
+      this.producer.close();
+    }
+    if (this.broker != null) {
+      this.broker.destroy();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void everyLookupThatNamesItsOwnWriteSeesItOnEveryInstanceWhileASecondOneJoins() throws Exception {
+    CompletableFuture<ClusterInstance> second = null;
+    for (int i = 0; i < 600; i++) {
+      if (i == 150) {
+        second = CompletableFuture.supplyAsync(() -> start(2));
+      }
+      if (second != null && second.isDone() && this.instances.size() == 1) {
+        this.instances.add(second.join());
+      }
+      String customer = "customer-" + (i % 37);
+      String shop = "shop-" + (i % 11);
+      RecordMetadata written = order(shop, customer);
+      ClusterInstance asked = this.instances.get(i % this.instances.size());
+      String after = "after=" + TOPIC + ":" + written.partition() + ":" + written.offset();
+      assertCount(asked, PER_CUSTOMER, customer, after, this.perCustomer.get(customer));
+      if (i % 5 == 0) {
+        assertCount(asked, PER_SHOP, shop, after, this.perShop.get(shop));
+      }
+    }
+    if (this.instances.size() == 1) {
+      this.instances.add(second.get(60, TimeUnit.SECONDS));
+    }
+    assertThat(this.instances).hasSize(2);
+  }
+
+  @Test
+  @Order(2)
+  void everyAnswerCarriesAPositionThatComesBackOnAnyInstance() {
+    RecordMetadata written = order("shop-1", "customer-1");
+    String after = "after=" + TOPIC + ":" + written.partition() + ":" + written.offset();
+    HttpProbe.Answer first =
+        this.instances.get(0).http().get(path(PER_CUSTOMER, "customer-1") + "?" + after);
+    String position = first.header(Consistency.POSITION_HEADER);
+    assertThat(position).as(first.describe()).matches("[A-Za-z0-9_-]{20,}");
+    for (ClusterInstance instance : this.instances) {
+      HttpProbe.Answer byHeader =
+          instance.http().get(path(PER_CUSTOMER, "customer-1"), "Matview-Position", position);
+      assertThat(byHeader.status()).as(byHeader.describe()).isEqualTo(200);
+      assertThat(byHeader.json().path("value").asLong())
+          .isEqualTo(this.perCustomer.get("customer-1"));
+      assertThat(byHeader.header(Consistency.POSITION_HEADER)).isNotEmpty();
+      HttpProbe.Answer byParameter =
+          instance.http().get(path(PER_CUSTOMER, "customer-1") + "?position=" + position);
+      assertThat(byParameter.status()).as(byParameter.describe()).isEqualTo(200);
+      HttpProbe.Answer batch =
+          instance
+              .http()
+              .post(
+                  "/views/" + PER_CUSTOMER + "/batch?" + after,
+                  Map.of("keys", List.of("customer-1", "customer-2", "customer-3")));
+      assertThat(batch.status()).as(batch.describe()).isEqualTo(200);
+      assertThat(batch.header(Consistency.POSITION_HEADER)).as(batch.describe()).isNotEmpty();
+      HttpProbe.Answer scan =
+          instance.http().get("/views/" + PER_SHOP + "/keys?limit=1000&" + after);
+      assertThat(scan.status()).as(scan.describe()).isEqualTo(200);
+      assertThat(scan.json().path("items").size()).isEqualTo(this.perShop.size());
+      String scanPosition = scan.header(Consistency.POSITION_HEADER);
+      assertThat(scanPosition).as(scan.describe()).isNotEmpty();
+      HttpProbe.Answer again =
+          instance.http().get("/views/" + PER_SHOP + "/keys?limit=1000&position=" + scanPosition);
+      assertThat(again.status()).as(again.describe()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  @Order(3)
+  void lookupsThatWaitForTheirWriteHoldNoThreadAndAnswerOnceItIsIn() throws Exception {
+    ClusterInstance asked = this.instances.get(0);
+    String customer = customerOwnedBy(asked);
+    try (Producer<String, String> pending = transactionalProducer("pending-2")) {
+      pending.beginTransaction();
+      RecordMetadata written = order(pending, "shop-2", customer);
+      String after = "after=" + TOPIC + ":" + written.partition() + ":" + written.offset();
+      Consistency consistency = asked.bean(Consistency.class);
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+      for (int i = 0; i < 500; i++) {
+        waiting.add(
+            client.sendAsync(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://localhost:"
+                                + asked.port()
+                                + path(PER_CUSTOMER, customer)
+                                + "?"
+                                + after))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString()));
+      }
+      await("500 lookups wait on the instance for a write not committed yet")
+          .atMost(MAX_WAIT.dividedBy(2))
+          .until(consistency::waiting, (count) -> count == 500);
+      assertThat(requestThreadsBusy(asked))
+          .as("request threads busy while 500 lookups wait")
+          .isLessThan(10);
+      assertThat(waiting).noneMatch(CompletableFuture::isDone);
+      pending.commitTransaction();
+      for (CompletableFuture<HttpResponse<String>> answer : waiting) {
+        HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.body()).contains("\"value\":" + this.perCustomer.get(customer) + "}");
+      }
+      assertThat(consistency.waiting()).isZero();
+    }
+  }
+
+  @Test
+  @Order(4)
+  void aReplicaThatStaysBehindSays503NamingHowFarItIsNeverTheOlderValue() {
+    ClusterInstance asked = this.instances.get(0);
+    String customer = customerOwnedBy(asked);
+    try (Producer<String, String> pending = transactionalProducer("pending-3")) {
+      pending.beginTransaction();
+      RecordMetadata written = order(pending, "shop-3", customer);
+      HttpProbe.Answer refused =
+          asked
+              .http()
+              .withTimeout(MAX_WAIT.multipliedBy(3))
+              .get(
+                  path(PER_SHOP, "shop-3")
+                      + "?after="
+                      + TOPIC
+                      + ":"
+                      + written.partition()
+                      + ":"
+                      + written.offset());
+      assertThat(refused.status()).as(refused.describe()).isEqualTo(503);
+      assertThat(refused.header("Retry-After")).isNotEmpty();
+      assertThat(refused.json().path("type").asString()).endsWith("position-not-reached");
+      assertThat(refused.json().path("partition").asInt()).isEqualTo(written.partition());
+      assertThat(refused.json().path("requiredOffset").asLong()).isEqualTo(written.offset());
+      assertThat(refused.json().path("appliedOffset").asLong()).isLessThan(written.offset());
+      assertThat(refused.json().path("detail").asString())
+          .contains("Partition " + written.partition(), "offset " + written.offset());
+      pending.commitTransaction();
+    }
+    await("the write is in once committed")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(asked.http().get(path(PER_SHOP, "shop-3")).json().path("value").asLong())
+                    .isEqualTo(this.perShop.get("shop-3")));
+  }
+
+  @Test
+  @Order(5)
+  void refusesBoundsThatCannotBeReadWithAProblemThatSaysWhy() {
+    HttpProbe http = this.instances.get(1).http();
+    String token = http.get(path(PER_CUSTOMER, "customer-1")).header(Consistency.POSITION_HEADER);
+    String otherView = http.get(path(PER_SHOP, "shop-1")).header(Consistency.POSITION_HEADER);
+    char flipped = token.charAt(token.length() - 1) == 'A' ? 'B' : 'A';
+    Map<String, String> refused = new HashMap<>();
+    refused.put("position=" + token.substring(0, token.length() - 1) + flipped, "signature");
+    refused.put("position=" + token.substring(0, 5), "malformed");
+    refused.put("position=" + "x".repeat(7_000), "malformed");
+    refused.put("position=" + "x".repeat(9_000), "too large");
+    refused.put("position=" + otherView, "of view '" + PER_SHOP + "'");
+    refused.put("position=%F0%9F%98%80", "malformed");
+    refused.put("after=orders", "<topic>:<partition>:<offset>");
+    refused.put("after=orders:0:-1", "0 or more");
+    refused.put("after=payments:0:1", "reads topic 'orders'");
+    refused.put("after=orders:0:999999999", "does not hold yet");
+    refused.put("after=orders:99:1", "does not exist");
+    refused.forEach(
+        (query, why) -> {
+          HttpProbe.Answer answer = http.get(path(PER_CUSTOMER, "customer-1") + "?" + query);
+          assertThat(answer.status()).as(answer.describe()).isEqualTo(400);
+          assertThat(answer.json().path("detail").asString()).as(query).contains(why);
+        });
+  }
+
+  /**
+   * Guards Kafka Streams' internal switch that writes each update's position into the changelog
+   * ({@code PositionVectorConfigurer}): without it a standby never learns how far its copy is.
+   */
+  @Test
+  @Order(6)
+  void aStandbyKnowsHowFarItsCopyHasAppliedFromTheChangelog() {
+    await("every standby's copy of " + PER_SHOP + " is as far as its active one")
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              int standbys = 0;
+              for (StreamsMetadata host :
+                  this.instances.get(0).streams().streamsMetadataForStore(PER_SHOP)) {
+                ClusterInstance standby = instanceAt(host.hostInfo().port());
+                ClusterInstance active =
+                    this.instances.get(this.instances.get(0) == standby ? 1 : 0);
+                for (TopicPartition partition : host.standbyTopicPartitions()) {
+                  if (!partition.topic().equals(TOPIC)) {
+                    continue;
+                  }
+                  AppliedOffset copy = applied(standby, PER_SHOP, partition.partition());
+                  AppliedOffset original = applied(active, PER_SHOP, partition.partition());
+                  assertThat(copy).isNotNull();
+                  assertThat(original).isNotNull();
+                  assertThat(original.applied()).isGreaterThanOrEqualTo(0);
+                  assertThat(copy.applied()).isEqualTo(original.applied());
+                  standbys++;
+                }
+              }
+              assertThat(standbys).isEqualTo(PARTITIONS);
+            });
+  }
+
+  private ClusterInstance instanceAt(int port) {
+    return this.instances.stream()
+        .filter((instance) -> instance.port() == port)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static @Nullable AppliedOffset applied(
+      ClusterInstance instance, String view, int partition) {
+    return instance.bean(StoreHandles.class).positions().of(view, partition);
+  }
+
+  private RecordMetadata order(String shop, String customer) {
+    return order(this.producer, shop, customer);
+  }
+
+  private RecordMetadata order(Producer<String, String> producer, String shop, String customer) {
+    try {
+      RecordMetadata written =
+          producer
+              .send(new ProducerRecord<>(TOPIC, shop, "{\"customer\":\"" + customer + "\"}"))
+              .get(30, TimeUnit.SECONDS);
+      this.perCustomer.merge(customer, 1L, Long::sum);
+      this.perShop.merge(shop, 1L, Long::sum);
+      return written;
+    } catch (Exception ex) {
+      throw new IllegalStateException("Could not publish an order", ex);
+    }
+  }
+
+  /** A producer whose writes no read-committed consumer sees before it commits them. */
+  private Producer<String, String> transactionalProducer(String id) {
+    Map<String, Object> settings = KafkaTestUtils.producerProps(this.broker);
+    settings.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "position-it-" + id);
+    Producer<String, String> producer =
+        new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer());
+    producer.initTransactions();
+    return producer;
+  }
+
+  /** Asks until no 503 stands in the way; the answer must then hold exactly the writes so far. */
+  private static void assertCount(
+      ClusterInstance instance, String view, String key, String after, long expected) {
+    await(view + " " + key + " on " + instance.port() + " answers with its write")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(
+            () -> {
+              HttpProbe.Answer answer = instance.http().get(path(view, key) + "?" + after);
+              assertThat(answer.status()).as(answer.describe()).isNotIn(400, 404, 500, 504);
+              assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
+              assertThat(answer.json().path("value").asLong())
+                  .as(answer.describe())
+                  .isEqualTo(expected);
+            });
+  }
+
+  /** How many of Tomcat's request threads on {@code instance} are busy now. */
+  private static int requestThreadsBusy(ClusterInstance instance) {
+    Executor executor =
+        ((TomcatWebServer) instance.webServer())
+            .getTomcat()
+            .getConnector()
+            .getProtocolHandler()
+            .getExecutor();
+    return ((ThreadPoolExecutor) executor).getActiveCount();
+  }
+
+  private String customerOwnedBy(ClusterInstance instance) {
+    for (int i = 0; i < 37; i++) {
+      String customer = "customer-" + i;
+      HttpProbe.Answer answer = instance.http().get(path(PER_CUSTOMER, customer));
+      if (answer.header("Matview-Served-By").equals("localhost:" + instance.port())) {
+        return customer;
+      }
+    }
+    throw new IllegalStateException("No customer is owned by instance " + instance.port());
+  }
+
+  private static String path(String view, String key) {
+    return "/views/" + view + "/keys/" + key;
+  }
+
+  record Purchase(String customer) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class PositionApp {
+
+    @MaterializedView(PER_CUSTOMER)
+    ViewDefinition<String, Purchase, Long> ordersPerCustomer() {
+      return Views.from(TOPIC, Purchase.class).groupBy(String.class, Purchase::customer).count();
+    }
+
+    @MaterializedView(PER_SHOP)
+    ViewDefinition<String, Purchase, Long> ordersPerShop() {
+      return Views.from(TOPIC, Purchase.class).count();
+    }
+  }
+}
