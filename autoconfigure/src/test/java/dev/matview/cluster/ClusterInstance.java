@@ -34,7 +34,7 @@ final class ClusterInstance {
   /**
    * Starts {@code app} on a random port against {@code brokers} as a member of {@code
    * applicationId}, with its state in {@code stateDir}, advertised as {@code localhost}, and {@code
-   * settings} on top.
+   * settings} on top, each replacing a default of the same name.
    */
   static ClusterInstance start(
       Class<?> app, String brokers, String applicationId, Path stateDir, String... settings) {
@@ -50,7 +50,11 @@ final class ClusterInstance {
                 "--spring.kafka.admin.auto-create=true",
                 "--matview.advertised-host=localhost",
                 "--matview.rocksdb.total-memory=32MB"));
-    arguments.addAll(List.of(settings));
+    for (String setting : settings) {
+      String key = setting.substring(0, setting.indexOf('=') + 1);
+      arguments.removeIf((argument) -> argument.startsWith(key));
+      arguments.add(setting);
+    }
     return new ClusterInstance(
         new SpringApplicationBuilder(app).run(arguments.toArray(String[]::new)));
   }

@@ -92,7 +92,8 @@ public final class LocalReads {
   /**
    * Reads this instance's replica of {@code partition} when it has one within the lag bound: a
    * standby or previous owner as the directory says ({@code named}), or any replica it knows the
-   * lag of; else adds why not to {@code refusals} and answers {@code null}.
+   * lag of; else adds why not to {@code refusals} and answers {@code null}, or, when the replica
+   * has not yet applied what the caller's bound asks for, the refusal that says what to wait for.
    */
   public <T> @Nullable Routed<T> replica(
       ResolvedView<?, ?, ?> view,
@@ -118,7 +119,7 @@ public final class LocalReads {
     Refusal behind = this.stores.positions().behind(view, key, partition, bound, false);
     if (behind != null) {
       refusals.add("this instance's replica: " + behind.detail());
-      return null;
+      return (behind.behind() != null) ? new Routed.Refused<>(behind) : null;
     }
     Replica replica = new Replica(this.instance.describe(), state.role(), state.lag());
     try {

@@ -174,11 +174,14 @@ public final class Fallbacks {
     } else if (previous != null) {
       remote.add(previous);
     }
+    @Nullable Refusal localBehind = null;
     if (!this.routing.isLocal(replicas.active())) {
       Routed<T> answer =
           this.local.replica(
               view, key, replicas.partition(), localNamed, stale, caller.bound(), read, refusals);
-      if (answer != null) {
+      if (answer instanceof Routed.Refused<T> behind && behind.refusal().behind() != null) {
+        localBehind = behind.refusal();
+      } else if (answer != null) {
         return answer;
       }
     }
@@ -196,6 +199,9 @@ public final class Fallbacks {
     }
     if (activeRefusal.behind() != null) {
       return new Routed.Refused<>(activeRefusal);
+    }
+    if (localBehind != null) {
+      return new Routed.Refused<>(localBehind);
     }
     return new Routed.Refused<>(
         new Refusal(

@@ -1,0 +1,210 @@
+package dev.matview.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.processes.http.HttpProbe;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.peer.PeerMarks;
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import dev.matview.web.Consistency;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.state.HostInfo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+
+/**
+ * A client that alternates between the active replica and a standby that lags thousands of offsets
+ * behind it never sees a value older than one it saw, as long as it sends back the position each
+ * answer carries: the standby waits for it or says 503. Without the position it does go back.
+ *
+ * <p>The standby lags by construction: under {@code exactly_once_v2} the active replica's store
+ * holds every update at once, while the changelog the standby reads shows them only when the active
+ * commits, every {@value #COMMIT_MS} ms.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MonotonicReadsIntegrationTests {
+
+  private static final String TOPIC = "clicks";
+
+  private static final String VIEW = "clicks-per-page";
+
+  private static final String KEY = "page-1";
+
+  private static final long COMMIT_MS = 3_000;
+
+  private static final String SECRET = "monotonic-it-shared-secret-0123456789abcdef";
+
+  @TempDir static Path stateDirs;
+
+  private EmbeddedKafkaKraftBroker broker;
+
+  private ClusterInstance active;
+
+  private ClusterInstance standby;
+
+  @BeforeAll
+  void startAnActiveAndAStandby() {
+    this.broker = new EmbeddedKafkaKraftBroker(1, 1, TOPIC);
+    this.broker.brokerProperties(
+        Map.of(
+            "transaction.state.log.replication.factor", "1",
+            "transaction.state.log.min.isr", "1"));
+    this.broker.afterPropertiesSet();
+    this.active = start(1);
+    await("the first instance holds the partition")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> this.active.http().get(path("")).status() == 404);
+    this.standby = start(2);
+    await("the second instance keeps a standby copy")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                this.active.streams().streamsMetadataForStore(VIEW).stream()
+                    .anyMatch(
+                        (host) ->
+                            host.hostInfo().port() == this.standby.port()
+                                && !host.standbyTopicPartitions().isEmpty()));
+    HostInfo activeHost = new HostInfo("localhost", this.active.port());
+    this.standby
+        .bean(PeerMarks.class)
+        .observed(
+            activeHost,
+            new Routed.Refused<>(
+                Refusal.ofPeer(
+                    Refusal.Reason.UNREACHABLE,
+                    VIEW,
+                    new PartitionOwner(0, activeHost),
+                    "refused the connection")));
+  }
+
+  private ClusterInstance start(int n) {
+    return ClusterInstance.start(
+        MonotonicApp.class,
+        this.broker.getBrokersAsString(),
+        "monotonic-it",
+        stateDirs.resolve("instance-" + n),
+        "--matview.standby-replicas=1",
+        "--matview.peers.secret=" + SECRET,
+        "--matview.peers.down-time=10m",
+        "--matview.consistency.max-wait=500ms",
+        "--spring.kafka.streams.properties.processing.guarantee=exactly_once_v2",
+        "--spring.kafka.streams.properties.commit.interval.ms=" + COMMIT_MS);
+  }
+
+  @AfterAll
+  void stopEverything() {
+    for (ClusterInstance instance : new ClusterInstance[] {this.standby, this.active}) {
+      if (instance != null) {
+        instance.close();
+      }
+    }
+    if (this.broker != null) {
+      this.broker.destroy();
+    }
+  }
+
+  @Test
+  void alternatingBetweenTheActiveAndALaggingStandbyNeverGoesBackInTimeWithPositions()
+      throws Exception {
+    CompletableFuture<Void> clicks = CompletableFuture.runAsync(this::publishClicks);
+    long seen = 0;
+    long seenWithout = 0;
+    int wentBackWithout = 0;
+    int fromStandby = 0;
+    int refused = 0;
+    String position = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(12);
+    for (int i = 0; System.nanoTime() < deadline; i++) {
+      ClusterInstance asked = (i % 2 == 0) ? this.active : this.standby;
+      HttpProbe.Answer answer =
+          (position != null)
+              ? asked
+                  .http()
+                  .get(path("?allowStale=true&maxLag=1000000"), "Matview-Position", position)
+              : asked.http().get(path("?allowStale=true&maxLag=1000000"));
+      if (answer.status() == 503) {
+        assertThat(answer.json().path("type").asString())
+            .as(answer.describe())
+            .endsWith("position-not-reached");
+        refused++;
+      } else if (answer.status() == 200) {
+        long value = answer.json().path("value").asLong();
+        assertThat(value)
+            .as("answer %d from %s went back in time", i, asked.port())
+            .isGreaterThanOrEqualTo(seen);
+        seen = value;
+        position = answer.header(Consistency.POSITION_HEADER);
+        if (answer.header("Matview-Replica").equals("standby")) {
+          fromStandby++;
+        }
+      }
+      HttpProbe.Answer without = asked.http().get(path("?allowStale=true&maxLag=1000000"));
+      if (without.status() == 200) {
+        long value = without.json().path("value").asLong();
+        if (value < seenWithout) {
+          wentBackWithout++;
+        }
+        seenWithout = Math.max(seenWithout, value);
+      }
+    }
+    clicks.get(60, TimeUnit.SECONDS);
+    assertThat(fromStandby).as("answers the standby gave within the position").isPositive();
+    assertThat(wentBackWithout)
+        .as("answers that went back in time without a position (the standby does lag)")
+        .isPositive();
+    assertThat(refused + fromStandby).isPositive();
+  }
+
+  private void publishClicks() {
+    try (Producer<String, String> producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(this.broker),
+            new StringSerializer(),
+            new StringSerializer())) {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (System.nanoTime() < end) {
+        for (int i = 0; i < 100; i++) {
+          producer.send(new ProducerRecord<>(TOPIC, KEY, "{\"page\":\"" + KEY + "\"}"));
+        }
+        producer.flush();
+      }
+    }
+  }
+
+  private static String path(String query) {
+    return "/views/" + VIEW + "/keys/" + PeerPath.encode(KEY) + query;
+  }
+
+  record Click(String page) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class MonotonicApp {
+
+    @MaterializedView(VIEW)
+    ViewDefinition<String, Click, Long> clicksPerPage() {
+      return Views.from(TOPIC, Click.class).count();
+    }
+  }
+}
