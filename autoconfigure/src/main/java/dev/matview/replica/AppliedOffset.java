@@ -36,9 +36,21 @@ public final class AppliedOffset {
 
   private volatile boolean closed;
 
+  private final ChangeFeed changes;
+
   AppliedOffset(StateStore store, int partition) {
+    this(store, partition, StorePositions.DEFAULT_HISTORY);
+  }
+
+  AppliedOffset(StateStore store, int partition, int history) {
     this.store = store;
     this.partition = partition;
+    this.changes = new ChangeFeed(history);
+  }
+
+  /** The store partition's updates, for change streams. */
+  public ChangeFeed changes() {
+    return this.changes;
   }
 
   /** The partition of the store, and of the topic that feeds it. */

@@ -30,7 +30,7 @@ final class OpenSignallingStores {
 
       @Override
       public WindowStore<Bytes, byte[]> get() {
-        return new SignallingWindowStore(supplier.get(), handles, sizeCheck);
+        return new SignallingWindowStore(supplier.get(), handles, sizeCheck, supplier.windowSize());
       }
 
       @Override

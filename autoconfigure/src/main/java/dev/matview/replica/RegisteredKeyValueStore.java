@@ -58,12 +58,17 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
   public void put(Bytes key, byte @Nullable [] value) {
     checkSize(key, value);
     this.store.put(key, value);
+    changed(key, value);
   }
 
   @Override
   public byte @Nullable [] putIfAbsent(Bytes key, byte @Nullable [] value) {
     checkSize(key, value);
-    return this.store.putIfAbsent(key, value);
+    byte[] previous = this.store.putIfAbsent(key, value);
+    if (previous == null) {
+      changed(key, value);
+    }
+    return previous;
   }
 
   @Override
@@ -72,11 +77,20 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
       checkSize(entry.key, entry.value);
     }
     this.store.putAll(entries);
+    for (KeyValue<Bytes, byte[]> entry : entries) {
+      changed(entry.key, entry.value);
+    }
   }
 
   @Override
   public byte @Nullable [] delete(Bytes key) {
-    return this.store.delete(key);
+    byte[] previous = this.store.delete(key);
+    changed(key, null);
+    return previous;
+  }
+
+  private void changed(Bytes key, byte @Nullable [] value) {
+    changed(key.get(), value, StoreChange.NO_WINDOW, StoreChange.NO_WINDOW);
   }
 
   @Override

@@ -38,11 +38,18 @@ final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte
       this.sizeCheck.check(sessionKey.key().get().length, aggregate.length);
     }
     this.store.put(sessionKey, aggregate);
+    changed(sessionKey, aggregate);
   }
 
   @Override
   public void remove(Windowed<Bytes> sessionKey) {
     this.store.remove(sessionKey);
+    changed(sessionKey, null);
+  }
+
+  private void changed(Windowed<Bytes> sessionKey, byte @Nullable [] aggregate) {
+    changed(
+        sessionKey.key().get(), aggregate, sessionKey.window().start(), sessionKey.window().end());
   }
 
   @Override

@@ -21,11 +21,17 @@ final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]
 
   private final ChangelogSizeCheck sizeCheck;
 
+  private final long windowSize;
+
   SignallingWindowStore(
-      WindowStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
+      WindowStore<Bytes, byte[]> store,
+      StoreHandles handles,
+      ChangelogSizeCheck sizeCheck,
+      long windowSize) {
     super(requireTimestamped(store), handles.positions());
     this.handles = handles;
     this.sizeCheck = sizeCheck;
+    this.windowSize = windowSize;
   }
 
   @Override
@@ -39,6 +45,7 @@ final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]
       this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
     }
     this.store.put(key, value, windowStartTimestamp);
+    changed(key.get(), value, windowStartTimestamp, windowStartTimestamp + this.windowSize);
   }
 
   @Override

@@ -13,7 +13,17 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StorePositions {
 
+  /** How many updates of a store partition a change feed keeps for streams that reconnect. */
+  public static final int DEFAULT_HISTORY = 1000;
+
   private final ConcurrentMap<String, Slots> stores = new ConcurrentHashMap<>();
+
+  private volatile int history = DEFAULT_HISTORY;
+
+  /** Keeps the last {@code updates} updates of each store partition a change stream follows. */
+  public void keepHistory(int updates) {
+    this.history = updates;
+  }
 
   /** The applied offset of {@code partition} of the store {@code name} here, or {@code null}. */
   public @Nullable AppliedOffset of(String name, int partition) {
@@ -23,7 +33,7 @@ public final class StorePositions {
 
   /** Kafka Streams opened {@code store}'s {@code partition}: it starts at Kafka's position. */
   AppliedOffset opened(String name, int partition, StateStore store) {
-    AppliedOffset offset = new AppliedOffset(store, partition);
+    AppliedOffset offset = new AppliedOffset(store, partition, this.history);
     offset.refresh();
     this.stores.computeIfAbsent(name, (ignored) -> new Slots()).put(offset);
     return offset;

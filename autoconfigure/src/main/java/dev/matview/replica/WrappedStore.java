@@ -43,6 +43,18 @@ abstract class WrappedStore<S extends StateStore> implements StateStore {
   /** Kafka Streams opened the store of {@code partition}. */
   abstract void opened(int partition);
 
+  /**
+   * Tells the store partition's change feed of an update just kept, on the stream thread: {@code
+   * value} {@code null} for a removal, the window bounds {@link StoreChange#NO_WINDOW} for a store
+   * without windows.
+   */
+  final void changed(byte[] key, byte @Nullable [] value, long windowStart, long windowEnd) {
+    AppliedOffset open = this.applied;
+    if (open != null) {
+      open.changes().changed(key, value, windowStart, windowEnd, open.begun());
+    }
+  }
+
   /** Kafka Streams is about to close the store, once it was opened. */
   void closing() {}
 
