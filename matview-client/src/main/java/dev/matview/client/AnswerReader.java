@@ -1,0 +1,179 @@
+package dev.matview.client;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the bodies of a view's answers as its key and value types: a key's value, its windows, a
+ * batch and the pages of scans. The answer's own members are read by name, and only keys and values
+ * by the mapper, whose settings then apply to them alone; decimals are read exactly, whatever the
+ * value type.
+ *
+ * @param <K> the view's key type
+ * @param <V> the view's value type
+ */
+final class AnswerReader<K, V> {
+
+  private final String view;
+
+  private final JsonMapper mapper;
+
+  private final ObjectReader trees;
+
+  private final JavaType keyType;
+
+  private final JavaType valueType;
+
+  AnswerReader(String view, JsonMapper mapper, JavaType keyType, JavaType valueType) {
+    this.view = view;
+    this.mapper = mapper;
+    this.trees =
+        mapper
+            .reader()
+            .with(JsonNodeFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
+    this.keyType = keyType;
+    this.valueType = valueType;
+  }
+
+  /** The value of {@code {"key": …, "value": …}}. */
+  V value(RawAnswer answer) {
+    return read(answer, body -> required(body, "value", this.valueType));
+  }
+
+  /** The windows of {@code {"key": …, "windows": [{"start", "end", "value"}]}}. */
+  List<Window<V>> windows(RawAnswer answer) {
+    return read(
+        answer,
+        body -> {
+          List<Window<V>> windows = new ArrayList<>();
+          for (JsonNode window : array(body, "windows")) {
+            windows.add(
+                new Window<>(
+                    instant(window, "start"),
+                    instant(window, "end"),
+                    required(window, "value", this.valueType)));
+          }
+          return List.copyOf(windows);
+        });
+  }
+
+  /** The items of {@code {"items": [{"key", "found", "value"}]}}, in the order asked. */
+  List<BatchItem<K, V>> batch(RawAnswer answer) {
+    return read(
+        answer,
+        body -> {
+          List<BatchItem<K, V>> items = new ArrayList<>();
+          for (JsonNode item : array(body, "items")) {
+            boolean found = item.path("found").asBoolean(false);
+            K key = required(item, "key", this.keyType);
+            V value = found ? required(item, "value", this.valueType) : null;
+            items.add(new BatchItem<>(key, found, value));
+          }
+          return List.copyOf(items);
+        });
+  }
+
+  /** The page of {@code {"items": [{"key", "value"}], "nextCursor": …}}. */
+  Page<KeyValue<K, V>> keyPage(RawAnswer answer) {
+    return read(
+        answer,
+        body -> {
+          List<KeyValue<K, V>> items = new ArrayList<>();
+          for (JsonNode item : array(body, "items")) {
+            items.add(
+                new KeyValue<>(
+                    required(item, "key", this.keyType), required(item, "value", this.valueType)));
+          }
+          return new Page<>(items, cursor(body));
+        });
+  }
+
+  /** The page of {@code {"items": [{"key", "start", "end", "value"}], "nextCursor": …}}. */
+  Page<KeyWindow<K, V>> windowPage(RawAnswer answer) {
+    return read(
+        answer,
+        body -> {
+          List<KeyWindow<K, V>> items = new ArrayList<>();
+          for (JsonNode item : array(body, "items")) {
+            items.add(
+                new KeyWindow<>(
+                    required(item, "key", this.keyType),
+                    instant(item, "start"),
+                    instant(item, "end"),
+                    required(item, "value", this.valueType)));
+          }
+          return new Page<>(items, cursor(body));
+        });
+  }
+
+  private <T> T read(RawAnswer answer, BodyReader<T> reader) {
+    try {
+      JsonNode body = this.trees.readTree(answer.body());
+      if (body == null || !body.isObject()) {
+        throw new IllegalArgumentException("the body is not a JSON object");
+      }
+      return reader.read(body);
+    } catch (JacksonException | IllegalArgumentException ex) {
+      throw new MatviewClientException(
+          "View '"
+              + this.view
+              + "' answered "
+              + answer.status()
+              + " with a body that cannot be read as "
+              + this.keyType.getTypeName()
+              + " keys and "
+              + this.valueType.getTypeName()
+              + " values: "
+              + ex.getMessage(),
+          this.view,
+          answer.status(),
+          null,
+          ex);
+    }
+  }
+
+  private <T> T required(JsonNode parent, String name, JavaType type) {
+    JsonNode node = parent.get(name);
+    if (node == null || node.isNull()) {
+      throw new IllegalArgumentException("'" + name + "' is missing");
+    }
+    T value = this.mapper.treeToValue(node, type);
+    if (value == null) {
+      throw new IllegalArgumentException("'" + name + "' is null");
+    }
+    return value;
+  }
+
+  private Instant instant(JsonNode parent, String name) {
+    return required(parent, name, this.mapper.constructType(Instant.class));
+  }
+
+  private static JsonNode array(JsonNode body, String name) {
+    JsonNode node = body.get(name);
+    if (node == null || !node.isArray()) {
+      throw new IllegalArgumentException("'" + name + "' is not an array");
+    }
+    return node;
+  }
+
+  private static @Nullable String cursor(JsonNode body) {
+    JsonNode node = body.get("nextCursor");
+    return (node == null || node.isNull()) ? null : node.asString();
+  }
+
+  /** Reads a body that is a JSON object. */
+  @FunctionalInterface
+  private interface BodyReader<T> {
+
+    T read(JsonNode body);
+  }
+}

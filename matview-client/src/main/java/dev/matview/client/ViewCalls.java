@@ -1,0 +1,132 @@
+package dev.matview.client;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The calls of one view: each builds its request, sends it through the exchange and reads the
+ * answer as the view's types, or throws the refusal.
+ *
+ * @param <K> the view's key type
+ * @param <V> the view's value type
+ */
+final class ViewCalls<K, V> {
+
+  private final String view;
+
+  private final String basePath;
+
+  private final ViewExchange exchange;
+
+  private final KeyFormat keys;
+
+  private final AnswerReader<K, V> reader;
+
+  ViewCalls(
+      String view,
+      String basePath,
+      ViewExchange exchange,
+      KeyFormat keys,
+      AnswerReader<K, V> reader) {
+    this.view = view;
+    this.basePath = basePath;
+    this.exchange = exchange;
+    this.keys = keys;
+    this.reader = reader;
+  }
+
+  String view() {
+    return this.view;
+  }
+
+  /**
+   * The value of {@code key}; a key that holds a {@code /} is asked in a batch of one, since
+   * servlet containers refuse an encoded slash in a path.
+   */
+  Answer<Optional<V>> get(K key, CallOptions options) {
+    String text = this.keys.text(key);
+    if (text.indexOf('/') >= 0) {
+      Answer<List<BatchItem<K, V>>> batch = batch(List.of(key), options);
+      if (batch.value().size() != 1) {
+        throw new MatviewClientException(
+            "View '"
+                + this.view
+                + "' answered a batch of one key with "
+                + batch.value().size()
+                + " items",
+            this.view,
+            200,
+            null,
+            null);
+      }
+      BatchItem<K, V> item = batch.value().get(0);
+      return new Answer<>(Optional.ofNullable(item.value()), batch.metadata());
+    }
+    ViewRequest request = ViewRequest.get(this.basePath, this.view).segment("keys").pathValue(text);
+    RawAnswer answer = send(request, options);
+    if (this.exchange.problems().isKeyNotFound(answer)) {
+      return new Answer<>(Optional.empty(), answer.metadata());
+    }
+    return new Answer<>(Optional.of(this.reader.value(successful(answer))), answer.metadata());
+  }
+
+  Answer<List<Window<V>>> windows(
+      K key, @Nullable Instant from, @Nullable Instant to, CallOptions options) {
+    ViewRequest request =
+        ViewRequest.get(this.basePath, this.view)
+            .segment("keys")
+            .pathValue(this.keys.text(key))
+            .segment("windows")
+            .param("from", from)
+            .param("to", to);
+    RawAnswer answer = successful(send(request, options));
+    return new Answer<>(this.reader.windows(answer), answer.metadata());
+  }
+
+  Answer<List<BatchItem<K, V>>> batch(Collection<? extends K> keys, CallOptions options) {
+    ViewRequest request =
+        ViewRequest.post(this.basePath, this.view, this.keys.batchBody(keys)).segment("batch");
+    RawAnswer answer = successful(send(request, options));
+    return new Answer<>(this.reader.batch(answer), answer.metadata());
+  }
+
+  Answer<Page<KeyValue<K, V>>> keyPage(
+      @Nullable K from, @Nullable K to, @Nullable String cursor, CallOptions options) {
+    ViewRequest request =
+        ViewRequest.get(this.basePath, this.view)
+            .segment("keys")
+            .param("from", (from != null) ? this.keys.text(from) : null)
+            .param("to", (to != null) ? this.keys.text(to) : null)
+            .param("limit", options.pageSize())
+            .param("cursor", cursor);
+    RawAnswer answer = successful(send(request, options));
+    return new Answer<>(this.reader.keyPage(answer), answer.metadata());
+  }
+
+  Answer<Page<KeyWindow<K, V>>> windowPage(
+      @Nullable Instant from, @Nullable Instant to, @Nullable String cursor, CallOptions options) {
+    ViewRequest request =
+        ViewRequest.get(this.basePath, this.view)
+            .segment("windows")
+            .param("from", from)
+            .param("to", to)
+            .param("limit", options.pageSize())
+            .param("cursor", cursor);
+    RawAnswer answer = successful(send(request, options));
+    return new Answer<>(this.reader.windowPage(answer), answer.metadata());
+  }
+
+  private RawAnswer send(ViewRequest request, CallOptions options) {
+    return this.exchange.exchange(this.view, options.applyTo(request), options);
+  }
+
+  private RawAnswer successful(RawAnswer answer) {
+    if (!answer.successful()) {
+      throw this.exchange.problems().refusal(this.view, answer);
+    }
+    return answer;
+  }
+}
