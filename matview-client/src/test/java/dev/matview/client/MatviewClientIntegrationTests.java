@@ -16,6 +16,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -74,6 +76,23 @@ class MatviewClientIntegrationTests {
     assertThat(answer.metadata().servedBy()).isEqualTo("localhost:" + this.port);
     assertThat(answer.metadata().replica()).isEqualTo("active");
     assertThat(answer.metadata().offsetLag()).isZero();
+  }
+
+  @Test
+  void readsItsOwnWritesAndCarriesThePositionOfEachAnswer() throws Exception {
+    awaitRunning();
+    for (int n = 1; n <= 5; n++) {
+      RecordMetadata sent =
+          this.kafka
+              .send(
+                  "orders", "bob", this.json.writeValueAsString(Order.of("bob", 1, "1.00", MINUTE)))
+              .get(30, TimeUnit.SECONDS)
+              .getRecordMetadata();
+      assertThat(this.orders.after(sent).get("bob")).contains((long) n);
+      assertThat(this.client.position("orders-per-customer")).isPresent();
+    }
+    assertThat(this.orders.lookup("bob").metadata().position())
+        .isEqualTo(this.client.position("orders-per-customer").orElseThrow());
   }
 
   @Test
