@@ -1,8 +1,10 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.changes.ChangeStreams;
 import dev.matview.disk.StateDirSpace;
 import dev.matview.disk.StoreDiskUsage;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.metrics.ChangeStreamMetrics;
 import dev.matview.metrics.LookupActivity;
 import dev.matview.metrics.LookupTimers;
 import dev.matview.metrics.RocksDBMemoryMetrics;
@@ -39,6 +41,12 @@ public final class MatviewMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   ViewLagMetrics matviewViewLagMetrics(RestoreLagTracker tracker) {
     return new ViewLagMetrics(tracker);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ChangeStreamMetrics matviewChangeStreamMetrics(ObjectProvider<ChangeStreams> streams) {
+    return new ChangeStreamMetrics(streams::getIfAvailable);
   }
 
   @Bean

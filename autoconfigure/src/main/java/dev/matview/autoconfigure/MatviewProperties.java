@@ -56,6 +56,8 @@ public class MatviewProperties {
 
   private final Consistency consistency = new Consistency();
 
+  private final Changes changes = new Changes();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -94,6 +96,10 @@ public class MatviewProperties {
 
   public Consistency getConsistency() {
     return this.consistency;
+  }
+
+  public Changes getChanges() {
+    return this.changes;
   }
 
   public Rocksdb getRocksdb() {
@@ -341,6 +347,60 @@ public class MatviewProperties {
 
     public void setMaxWait(Duration maxWait) {
       this.maxWait = maxWait;
+    }
+  }
+
+  /** Properties of change streams ({@code GET .../keys/{key}/changes}). */
+  public static class Changes {
+
+    /** Events that may wait for one slow client before its stream is dropped. */
+    private int buffer = 1000;
+
+    /** Change streams this instance serves at once, relayed ones included; 429 beyond. */
+    private int maxStreams = 10_000;
+
+    /**
+     * Updates of each followed store partition kept for streams that reconnect with their last
+     * event's id.
+     */
+    private int history = 1000;
+
+    /**
+     * How often an idle stream writes a comment, so that a client that went away is noticed and its
+     * stream counted back.
+     */
+    private Duration heartbeat = Duration.ofSeconds(15);
+
+    public Duration getHeartbeat() {
+      return this.heartbeat;
+    }
+
+    public void setHeartbeat(Duration heartbeat) {
+      this.heartbeat = heartbeat;
+    }
+
+    public int getBuffer() {
+      return this.buffer;
+    }
+
+    public void setBuffer(int buffer) {
+      this.buffer = buffer;
+    }
+
+    public int getMaxStreams() {
+      return this.maxStreams;
+    }
+
+    public void setMaxStreams(int maxStreams) {
+      this.maxStreams = maxStreams;
+    }
+
+    public int getHistory() {
+      return this.history;
+    }
+
+    public void setHistory(int history) {
+      this.history = history;
     }
   }
 

@@ -1,11 +1,16 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.changes.ChangeStreams;
+import dev.matview.changes.UpstreamChanges;
 import dev.matview.peer.PeerRequests;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
+import dev.matview.query.routing.Routing;
+import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ViewSerdes;
+import dev.matview.web.ChangeStreamController;
 import dev.matview.web.Consistency;
 import dev.matview.web.ForwardedKeysController;
 import dev.matview.web.PeerRequestFilter;
@@ -25,11 +30,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
@@ -87,6 +94,70 @@ public final class MatviewWebAutoConfiguration {
         limits(properties),
         () -> handlerAdapter.getObject().getMessageConverters(),
         consistency);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  UpstreamChanges matviewUpstreamChanges(
+      MatviewProperties properties,
+      Environment environment,
+      ObjectProvider<SslBundles> bundles,
+      PeerRequests peerRequests) {
+    MatviewProperties.Forwarding forwarding = properties.getForwarding();
+    return new UpstreamChanges(
+        LookupBaseUrl.path(properties.getWeb(), environment),
+        ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles),
+        peerRequests,
+        forwarding.getTimeout());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ChangeStreams matviewChangeStreams(
+      ViewQueryService queryService,
+      Routing routing,
+      StoreHandles handles,
+      ViewSerdes serdes,
+      PositionTokens tokens,
+      UpstreamChanges upstream,
+      MatviewProperties properties) {
+    MatviewProperties.Changes changes = properties.getChanges();
+    requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
+    requireAtLeastOne("matview.changes.max-streams", changes.getMaxStreams());
+    requireAtLeastOne("matview.changes.history", changes.getHistory());
+    handles.positions().keepHistory(changes.getHistory());
+    return new ChangeStreams(
+        queryService,
+        routing,
+        handles.positions(),
+        serdes.mapper(),
+        tokens,
+        upstream,
+        changes.getBuffer(),
+        changes.getMaxStreams(),
+        heartbeat(changes.getHeartbeat()));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ChangeStreamController matviewChangeStreamController(
+      ChangeStreams streams, MatviewProperties properties) {
+    return new ChangeStreamController(streams, limits(properties));
+  }
+
+  private static Duration heartbeat(Duration heartbeat) {
+    if (heartbeat.compareTo(Duration.ofMillis(100)) < 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.changes.heartbeat", heartbeat, "It must be at least 100ms, for example 15s.");
+    }
+    return heartbeat;
+  }
+
+  private static void requireAtLeastOne(String property, int value) {
+    if (value < 1) {
+      throw new InvalidConfigurationPropertyValueException(
+          property, value, "It must be at least 1, for example 1000.");
+    }
   }
 
   @Bean

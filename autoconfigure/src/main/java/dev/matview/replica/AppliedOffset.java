@@ -167,6 +167,7 @@ public final class AppliedOffset {
   void close() {
     this.closed = true;
     wake(true);
+    this.changes.close();
   }
 
   private void wake(boolean all) {

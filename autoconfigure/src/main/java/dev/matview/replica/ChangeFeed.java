@@ -3,7 +3,6 @@ package dev.matview.replica;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,8 +15,9 @@ public final class ChangeFeed {
 
   private final int history;
 
-  private final CopyOnWriteArrayList<Consumer<StoreChange>> listeners =
-      new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<ChangeListener> listeners = new CopyOnWriteArrayList<>();
+
+  private volatile boolean closed;
 
   private volatile @Nullable Ring ring;
 
@@ -40,8 +40,8 @@ public final class ChangeFeed {
     this.nextSequence = sequence + 1;
     StoreChange change = new StoreChange(key, value, windowStart, windowEnd, offset, sequence);
     kept.add(change);
-    for (Consumer<StoreChange> listener : this.listeners) {
-      listener.accept(change);
+    for (ChangeListener listener : this.listeners) {
+      listener.changed(change);
     }
   }
 
@@ -49,16 +49,29 @@ public final class ChangeFeed {
    * Hands {@code listener} every update from now on, on the stream thread, until {@link #stop}; it
    * must not block. {@code from} is the offset of the last record whose processing began.
    */
-  public synchronized void listen(Consumer<StoreChange> listener, long from) {
+  public synchronized void listen(ChangeListener listener, long from) {
     if (this.ring == null) {
       this.ring = new Ring(this.history, from);
     }
     this.listeners.add(listener);
+    if (this.closed) {
+      this.listeners.remove(listener);
+      listener.closed();
+    }
   }
 
   /** Stops handing {@code listener} updates. */
-  public void stop(Consumer<StoreChange> listener) {
+  public void stop(ChangeListener listener) {
     this.listeners.remove(listener);
+  }
+
+  /** The store partition closes: every listener hears so, and the feed keeps none. */
+  synchronized void close() {
+    this.closed = true;
+    for (ChangeListener listener : this.listeners) {
+      listener.closed();
+    }
+    this.listeners.clear();
   }
 
   /**

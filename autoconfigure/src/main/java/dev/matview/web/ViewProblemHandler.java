@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.changes.TooManyStreamsException;
 import dev.matview.peer.ProblemTypes;
 import dev.matview.query.UnknownViewException;
 import dev.matview.query.answer.InvalidQueryException;
@@ -11,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -28,7 +30,8 @@ import org.springframework.web.util.DisconnectedClientHelper;
     assignableTypes = {
       ViewController.class,
       ViewScanController.class,
-      ForwardedKeysController.class
+      ForwardedKeysController.class,
+      ChangeStreamController.class
     })
 public class ViewProblemHandler {
 
@@ -92,6 +95,18 @@ public class ViewProblemHandler {
     problem.setProperty("view", ex.getView());
     return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
         .header(HttpHeaders.CONNECTION, "close")
+        .body(problem);
+  }
+
+  @ExceptionHandler
+  ResponseEntity<ProblemDetail> tooManyStreams(TooManyStreamsException ex) {
+    ProblemDetail problem =
+        problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-streams", "Too many change streams", ex);
+    problem.setProperty("view", ex.getView());
+    problem.setProperty("retryAfterSeconds", 1);
+    return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+        .header(HttpHeaders.RETRY_AFTER, "1")
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
         .body(problem);
   }
 

@@ -1,0 +1,25 @@
+package dev.matview.changes;
+
+/** Where a change stream's events go: an SSE response, a relay's downstream. */
+public interface ChangeSink {
+
+  /**
+   * Writes {@code event}; may block while the client's connection is full.
+   *
+   * @throws java.io.IOException when the client went away
+   */
+  void send(ChangeEvent event) throws java.io.IOException;
+
+  /**
+   * Writes a comment that carries nothing, so that a client that went away is noticed.
+   *
+   * @throws java.io.IOException when the client went away
+   */
+  void heartbeat() throws java.io.IOException;
+
+  /** Ends the stream. */
+  void close();
+
+  /** Calls {@code onGone} once the client goes away or the stream ends for another reason. */
+  void whenGone(Runnable onGone);
+}

@@ -1,0 +1,297 @@
+package dev.matview.changes;
+
+import dev.matview.position.PositionTokens;
+import dev.matview.query.KeyParser;
+import dev.matview.query.ViewQueryService;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.KeyAnswer;
+import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.WindowsAnswer;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.Routing;
+import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.StoreChange;
+import dev.matview.replica.StorePositions;
+import dev.matview.topology.ResolvedView;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Opens change streams of views' keys: from this instance's store partition when it runs the key's
+ * active replica, else relayed from the instance that does ({@link UpstreamChanges}). A stream
+ * starts with the key's current value, or, with a {@code Last-Event-ID} its partition's feed still
+ * holds the updates after, with those; at most {@code maxStreams} are open at once.
+ */
+public final class ChangeStreams implements AutoCloseable {
+
+  private final ViewQueryService queries;
+
+  private final Routing routing;
+
+  private final StorePositions positions;
+
+  private final KeyParser keys;
+
+  private final ObjectMapper mapper;
+
+  private final EventIds ids;
+
+  private final UpstreamChanges upstream;
+
+  private final String applicationId;
+
+  private final int buffer;
+
+  private final int maxStreams;
+
+  private final AtomicInteger open = new AtomicInteger();
+
+  private final ExecutorService dispatcher;
+
+  private final ScheduledExecutorService heartbeats;
+
+  private final Set<ChangeStream> live = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Streams that read this instance's partitions through {@code positions}, look current values up
+   * with {@code queries}, relay others through {@code upstream}, keep at most {@code buffer} events
+   * waiting per stream and serve at most {@code maxStreams} at once.
+   */
+  public ChangeStreams(
+      ViewQueryService queries,
+      Routing routing,
+      StorePositions positions,
+      ObjectMapper mapper,
+      PositionTokens tokens,
+      UpstreamChanges upstream,
+      int buffer,
+      int maxStreams,
+      Duration heartbeat) {
+    this.queries = queries;
+    this.routing = routing;
+    this.positions = positions;
+    this.keys = new KeyParser(mapper);
+    this.mapper = mapper;
+    this.ids = new EventIds(tokens);
+    this.upstream = upstream;
+    this.applicationId = queries.applicationId();
+    this.buffer = buffer;
+    this.maxStreams = maxStreams;
+    this.dispatcher =
+        Executors.newFixedThreadPool(2, new CustomizableThreadFactory("matview-changes-"));
+    this.heartbeats =
+        Executors.newSingleThreadScheduledExecutor(
+            new CustomizableThreadFactory("matview-changes-heartbeat-"));
+    this.heartbeats.scheduleWithFixedDelay(
+        this::beat, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void beat() {
+    this.live.removeIf(ChangeStream::hasEnded);
+    this.live.forEach(ChangeStream::heartbeat);
+  }
+
+  /** How many change streams this instance serves now, relayed ones included. */
+  public int openStreams() {
+    return this.open.get();
+  }
+
+  /**
+   * Opens the stream of {@code rawKey}'s changes in {@code viewName} into {@code sink}, going on
+   * after {@code lastEventId} when given.
+   *
+   * @throws TooManyStreamsException when {@code maxStreams} are open
+   * @throws InvalidQueryException when the key or the id cannot be read
+   * @throws dev.matview.query.answer.ViewUnavailableException when no instance can serve it now
+   */
+  public void openKey(
+      String viewName,
+      String rawKey,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      ChangeSink sink) {
+    ResolvedView<?, ?, ?> view = this.queries.view(viewName);
+    if (this.open.incrementAndGet() > this.maxStreams) {
+      this.open.decrementAndGet();
+      throw new TooManyStreamsException(viewName, this.maxStreams);
+    }
+    boolean opened = false;
+    try {
+      openKeyOf(view, rawKey, lastEventId, caller, sink);
+      opened = true;
+    } finally {
+      if (!opened) {
+        this.open.decrementAndGet();
+      }
+    }
+  }
+
+  private <K> void openKeyOf(
+      ResolvedView<K, ?, ?> view,
+      String rawKey,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      ChangeSink sink) {
+    K key = parse(view, rawKey);
+    if (!(this.routing.placeKey(view, key) instanceof KeyReplicas replicas)) {
+      throw notNow(view, key, null, "the instances rebalance and the key's owner is not known");
+    }
+    int partition = replicas.active().partition();
+    EventIds.@Nullable Resume resume =
+        (lastEventId != null) ? resume(view, partition, lastEventId) : null;
+    if (!this.routing.isLocal(replicas.active())) {
+      if (caller.forwarded()) {
+        throw notNow(view, key, partition, "its partition moved to another instance");
+      }
+      this.upstream.relay(
+          view.name(),
+          rawKey,
+          replicas.active(),
+          lastEventId,
+          caller,
+          sink,
+          this.open::decrementAndGet);
+      return;
+    }
+    AppliedOffset applied = this.positions.of(view.storeName(), partition);
+    if (applied == null) {
+      throw notNow(view, key, partition, "its store partition here is not open yet");
+    }
+    String storeTopic = view.changelogTopic(this.applicationId);
+    ChangeDecoder decoder = new ChangeDecoder(view, storeTopic, this.mapper);
+    byte[] keyBytes = view.keySerde().serializer().serialize(storeTopic, key);
+    String viewName = view.name();
+    ChangeStream stream =
+        new ChangeStream(
+            keyBytes,
+            this.buffer,
+            decoder::event,
+            (change) -> this.ids.of(viewName, partition, change),
+            sink,
+            this.dispatcher,
+            this.open::decrementAndGet);
+    this.live.add(stream);
+    sink.whenGone(
+        () -> {
+          applied.changes().stop(stream);
+          stream.end();
+        });
+    applied.changes().listen(stream, applied.begun());
+    if (resume != null) {
+      List<StoreChange> missed =
+          (resume.offset() >= 0)
+              ? applied.changes().since(resume.offset(), resume.sequence())
+              : null;
+      if (missed != null) {
+        stream.start(List.of(), missed, resume.offset(), resume.sequence(), lastEventId);
+        return;
+      }
+    }
+    List<ChangeEvent> first = new ArrayList<>();
+    if (lastEventId != null) {
+      first.add(
+          new ChangeEvent(
+              ChangeEvent.Kind.SKIPPED,
+              decoder.json(
+                  Map.of(
+                      "reason",
+                      "this instance no longer holds the updates after Last-Event-ID; the stream"
+                          + " starts again from the current value")),
+              null));
+    }
+    long from = applied.applied();
+    String id = this.ids.of(viewName, partition, from, Integer.MAX_VALUE);
+    first.add(current(view, key, rawKey, caller, decoder, id));
+    stream.start(first, List.of(), from, Integer.MAX_VALUE, id);
+  }
+
+  /** The event of the key's current value, or windows, read here. */
+  private ChangeEvent current(
+      ResolvedView<?, ?, ?> view,
+      Object key,
+      String rawKey,
+      CallerContext caller,
+      ChangeDecoder decoder,
+      @Nullable String id) {
+    CallerContext here = new CallerContext(true, caller.authorization(), false, null, false);
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("key", key);
+    if (view.window() == null) {
+      Routed<KeyAnswer> answer = this.queries.get(view.name(), rawKey, here);
+      if (!(answer instanceof Routed.Local<KeyAnswer> local)) {
+        throw refused(view, key, answer);
+      }
+      Object value = local.answer().value();
+      if (value == null) {
+        return new ChangeEvent(ChangeEvent.Kind.DELETED, decoder.json(data), id);
+      }
+      data.put("value", value);
+      return new ChangeEvent(ChangeEvent.Kind.VALUE, decoder.json(data), id);
+    }
+    Routed<WindowsAnswer> answer = this.queries.windows(view.name(), rawKey, null, null, here);
+    if (!(answer instanceof Routed.Local<WindowsAnswer> local)) {
+      throw refused(view, key, answer);
+    }
+    data.put("windows", local.answer().windows());
+    return new ChangeEvent(ChangeEvent.Kind.WINDOWS, decoder.json(data), id);
+  }
+
+  private EventIds.Resume resume(ResolvedView<?, ?, ?> view, int partition, String lastEventId) {
+    try {
+      return this.ids.read(view.name(), partition, lastEventId);
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidQueryException(
+          view.name(), "Last-Event-ID", String.valueOf(ex.getMessage()));
+    }
+  }
+
+  private <K> K parse(ResolvedView<K, ?, ?> view, String rawKey) {
+    try {
+      return this.keys.parse(view.definition().keyType(), rawKey);
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidQueryException(
+          view.name(), "key", "Key " + ex.getMessage() + " as view '" + view.name() + "' needs");
+    }
+  }
+
+  private static RuntimeException refused(
+      ResolvedView<?, ?, ?> view, Object key, Routed<?> answer) {
+    if (answer instanceof Routed.Refused<?> refused) {
+      return refused.refusal().toException();
+    }
+    return notNow(view, key, null, "its owner changed while the stream opened");
+  }
+
+  private static RuntimeException notNow(
+      ResolvedView<?, ?, ?> view, Object key, @Nullable Integer partition, String why) {
+    return new Refusal(
+            Refusal.Reason.UNAVAILABLE,
+            view.name(),
+            key,
+            partition,
+            "The changes of this key of view '" + view.name() + "' cannot be streamed now: " + why,
+            Refusal.REBALANCE_RETRY)
+        .toException();
+  }
+
+  @Override
+  public void close() {
+    this.heartbeats.shutdownNow();
+    this.dispatcher.shutdownNow();
+  }
+}

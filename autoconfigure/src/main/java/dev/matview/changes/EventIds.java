@@ -1,0 +1,69 @@
+package dev.matview.changes;
+
+import dev.matview.position.PositionTokenException;
+import dev.matview.position.PositionTokens;
+import dev.matview.position.ViewPosition;
+import dev.matview.replica.StoreChange;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The ids of change events: the position token of the update's partition and offset, a dot, and the
+ * update's place among those of one record, so that a stream that sends one back as {@code
+ * Last-Event-ID} goes on right after it.
+ */
+final class EventIds {
+
+  private final PositionTokens tokens;
+
+  EventIds(PositionTokens tokens) {
+    this.tokens = tokens;
+  }
+
+  /** The id of {@code change} of {@code view}'s {@code partition}, or none without a secret. */
+  @Nullable String of(String view, int partition, StoreChange change) {
+    return of(view, partition, change.offset(), change.sequence());
+  }
+
+  /** The id of the update at {@code offset} and {@code sequence} of a partition. */
+  @Nullable String of(String view, int partition, long offset, int sequence) {
+    if (offset < 0) {
+      return null;
+    }
+    String token = this.tokens.write(ViewPosition.of(view, partition, offset));
+    return (token != null) ? token + "." + sequence : null;
+  }
+
+  /**
+   * Where {@code id} says a stream of {@code partition} of {@code view} stopped.
+   *
+   * @throws PositionTokenException when it is not an id of that view
+   */
+  Resume read(String view, int partition, String id) {
+    int dot = id.lastIndexOf('.');
+    if (dot <= 0) {
+      throw new IllegalArgumentException(
+          "Last-Event-ID '" + abbreviated(id) + "' is not an id this view's events carry");
+    }
+    int sequence;
+    try {
+      sequence = Integer.parseInt(id.substring(dot + 1));
+    } catch (NumberFormatException ex) {
+      throw new IllegalArgumentException(
+          "Last-Event-ID '" + abbreviated(id) + "' is not an id this view's events carry");
+    }
+    long offset = this.tokens.read(view, id.substring(0, dot)).offset(partition);
+    return new Resume(offset, sequence);
+  }
+
+  private static String abbreviated(String id) {
+    return (id.length() > 40) ? id.substring(0, 40) + "..." : id;
+  }
+
+  /**
+   * Where a stream stopped: right after the update at {@code offset} and {@code sequence}.
+   *
+   * @param offset the offset, or -1 when the id names another partition
+   * @param sequence the update's place among those of its record
+   */
+  record Resume(long offset, int sequence) {}
+}

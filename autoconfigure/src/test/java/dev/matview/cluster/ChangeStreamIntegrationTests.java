@@ -1,0 +1,305 @@
+package dev.matview.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.matview.changes.ChangeStreams;
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Change streams on two instances: a key's stream starts with its current value and then sees every
+ * update in order, from the owner and relayed by the other instance; a stream that reconnects with
+ * its last id goes on without a gap or a duplicate; a bad id is a 400; streams beyond the cap are a
+ * 429, and closed streams are counted back.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ChangeStreamIntegrationTests {
+
+  private static final String TOPIC = "likes";
+
+  private static final String VIEW = "likes-per-post";
+
+  private static final int MAX_STREAMS = 30;
+
+  private static final String SECRET = "changes-it-shared-secret-0123456789abcdef";
+
+  @TempDir static Path stateDirs;
+
+  private final JsonMapper json = JsonMapper.builder().build();
+
+  private final HttpClient client =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+  private final List<ClusterInstance> instances = new ArrayList<>();
+
+  private EmbeddedKafkaKraftBroker broker;
+
+  private Producer<String, String> producer;
+
+  @BeforeAll
+  void startTwoInstances() {
+    this.broker = new EmbeddedKafkaKraftBroker(1, 4, TOPIC);
+    this.broker.afterPropertiesSet();
+    this.producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(this.broker),
+            new StringSerializer(),
+            new StringSerializer());
+    for (int n = 1; n <= 2; n++) {
+      this.instances.add(
+          ClusterInstance.start(
+              ChangesApp.class,
+              this.broker.getBrokersAsString(),
+              "changes-it",
+              stateDirs.resolve("instance-" + n),
+              "--matview.peers.secret=" + SECRET,
+              "--matview.changes.max-streams=" + MAX_STREAMS,
+              "--matview.changes.heartbeat=500ms"));
+    }
+    for (int post = 0; post < 8; post++) {
+      like("post-" + post);
+    }
+    await("both instances answer every post")
+        .atMost(Duration.ofSeconds(90))
+        .untilAsserted(
+            () -> {
+              for (ClusterInstance instance : this.instances) {
+                for (int post = 0; post < 8; post++) {
+                  assertThat(instance.http().get(path("post-" + post)).status()).isEqualTo(200);
+                }
+              }
+            });
+  }
+
+  @AfterAll
+  void stopEverything() {
+    this.instances.forEach(ClusterInstance::close);
+    if (this.producer != null) {
+      this.producer.close();
+    }
+    if (this.broker != null) {
+      this.broker.destroy();
+    }
+  }
+
+  @Test
+  void aKeysStreamSeesItsCurrentValueThenEveryUpdateInOrderFromEitherInstance() throws Exception {
+    for (ClusterInstance instance : this.instances) {
+      String post = "post-1";
+      long now = currentValue(post);
+      try (EventReader events = open(instance, post, null)) {
+        Event first = events.next();
+        assertThat(first.name()).isEqualTo("value");
+        assertThat(first.data().path("value").asLong()).isEqualTo(now);
+        assertThat(first.id()).isNotNull();
+        for (int i = 1; i <= 100; i++) {
+          like(post);
+        }
+        for (int i = 1; i <= 100; i++) {
+          Event next = events.next();
+          assertThat(next.name()).isEqualTo("value");
+          assertThat(next.data().path("key").asString()).isEqualTo(post);
+          assertThat(next.data().path("value").asLong()).isEqualTo(now + i);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aStreamThatReconnectsWithItsLastIdLosesNothingAndRepeatsNothing() throws Exception {
+    String post = "post-2";
+    long now = currentValue(post);
+    String lastId;
+    try (EventReader events = open(this.instances.get(0), post, null)) {
+      events.next();
+      for (int i = 1; i <= 10; i++) {
+        like(post);
+      }
+      Event tenth = null;
+      for (int i = 1; i <= 10; i++) {
+        tenth = events.next();
+      }
+      lastId = tenth.id();
+    }
+    for (int i = 1; i <= 15; i++) {
+      like(post);
+    }
+    for (ClusterInstance instance : this.instances) {
+      try (EventReader events = open(instance, post, lastId)) {
+        for (int i = 11; i <= 25; i++) {
+          Event next = events.next();
+          assertThat(next.name()).as(next.toString()).isEqualTo("value");
+          assertThat(next.data().path("value").asLong()).isEqualTo(now + i);
+        }
+      }
+    }
+  }
+
+  @Test
+  void refusesALastEventIdItCannotReadWithAProblemDetail() throws Exception {
+    HttpResponse<String> refused =
+        this.client.send(
+            request(this.instances.get(0), "post-3", "garbage-id").build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    assertThat(this.json.readTree(refused.body()).path("detail").asString())
+        .contains("Last-Event-ID");
+  }
+
+  @Test
+  void refusesStreamsBeyondTheCapWith429AndCountsClosedOnesBack() throws Exception {
+    ClusterInstance instance = this.instances.get(1);
+    ChangeStreams streams = instance.bean(ChangeStreams.class);
+    await().atMost(Duration.ofSeconds(30)).until(streams::openStreams, (open) -> open == 0);
+    List<EventReader> open = new ArrayList<>();
+    try {
+      for (int i = 0; i < MAX_STREAMS; i++) {
+        EventReader events = open(instance, "post-" + (i % 8), null);
+        open.add(events);
+        events.next();
+      }
+      HttpResponse<String> refused =
+          this.client.send(
+              request(instance, "post-4", null).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+      assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+      assertThat(this.json.readTree(refused.body()).path("detail").asString())
+          .contains("matview.changes.max-streams");
+    } finally {
+      open.forEach(EventReader::close);
+    }
+    await("closed streams are counted back")
+        .atMost(Duration.ofSeconds(30))
+        .until(streams::openStreams, (count) -> count == 0);
+  }
+
+  private long currentValue(String post) {
+    return this.instances.get(0).http().get(path(post)).json().path("value").asLong();
+  }
+
+  private void like(String post) {
+    try {
+      this.producer
+          .send(new ProducerRecord<>(TOPIC, post, "{\"post\":\"" + post + "\"}"))
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception ex) {
+      throw new IllegalStateException("Could not publish a like", ex);
+    }
+  }
+
+  private HttpRequest.Builder request(ClusterInstance instance, String post, String lastEventId) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+                URI.create("http://localhost:" + instance.port() + path(post) + "/changes"))
+            .header("Accept", "text/event-stream");
+    return (lastEventId != null) ? request.header("Last-Event-ID", lastEventId) : request;
+  }
+
+  private EventReader open(ClusterInstance instance, String post, String lastEventId)
+      throws Exception {
+    HttpResponse<Stream<String>> response =
+        this.client.send(
+            request(instance, post, lastEventId).build(), HttpResponse.BodyHandlers.ofLines());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return new EventReader(response.body(), this.json);
+  }
+
+  private static String path(String post) {
+    return "/views/" + VIEW + "/keys/" + post;
+  }
+
+  /** One event as read off the stream. */
+  record Event(String name, JsonNode data, String id) {}
+
+  /** Reads a stream's events on a thread of its own, one at a time. */
+  static final class EventReader implements AutoCloseable {
+
+    private final Stream<String> lines;
+
+    private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+
+    private final CompletableFuture<Void> reading;
+
+    EventReader(Stream<String> lines, JsonMapper json) {
+      this.lines = lines;
+      AtomicReference<String> name = new AtomicReference<>();
+      AtomicReference<String> id = new AtomicReference<>();
+      StringBuilder data = new StringBuilder();
+      this.reading =
+          CompletableFuture.runAsync(
+              () ->
+                  lines.forEach(
+                      (line) -> {
+                        if (line.isEmpty()) {
+                          if (name.get() != null) {
+                            this.events.add(
+                                new Event(name.get(), json.readTree(data.toString()), id.get()));
+                          }
+                          name.set(null);
+                          id.set(null);
+                          data.setLength(0);
+                        } else if (line.startsWith("event:")) {
+                          name.set(line.substring(6).strip());
+                        } else if (line.startsWith("id:")) {
+                          id.set(line.substring(3).strip());
+                        } else if (line.startsWith("data:")) {
+                          data.append(line.substring(5));
+                        }
+                      }));
+    }
+
+    Event next() throws InterruptedException {
+      Event event = this.events.poll(30, TimeUnit.SECONDS);
+      assertThat(event).as("an event within 30 s").isNotNull();
+      return event;
+    }
+
+    @Override
+    public void close() {
+      this.lines.close();
+      this.reading.cancel(true);
+    }
+  }
+
+  record Like(String post) {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class ChangesApp {
+
+    @MaterializedView(VIEW)
+    ViewDefinition<String, Like, Long> likesPerPost() {
+      return Views.from(TOPIC, Like.class).count();
+    }
+  }
+}
