@@ -6,6 +6,7 @@ import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.KeyReplicas;
+import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowsAnswer;
@@ -15,9 +16,11 @@ import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.StoreChange;
 import dev.matview.replica.StorePositions;
 import dev.matview.topology.ResolvedView;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import tools.jackson.databind.ObjectMapper;
@@ -218,6 +222,74 @@ public final class ChangeStreams implements AutoCloseable {
     String id = this.ids.of(viewName, partition, from, Integer.MAX_VALUE);
     first.add(current(view, key, rawKey, caller, decoder, id));
     stream.start(first, List.of(), from, Integer.MAX_VALUE, id);
+  }
+
+  /**
+   * Opens the stream of every key's changes in {@code viewName} into {@code sink}: this instance's
+   * partitions, and, unless another instance asked, every other instance's relayed. It starts with
+   * the changes from now on; a {@code Last-Event-ID} is answered with a skipped event, since a
+   * view's stream cannot tell where each partition stopped.
+   *
+   * @throws TooManyStreamsException when {@code maxStreams} are open
+   */
+  public void openView(
+      String viewName, @Nullable String lastEventId, CallerContext caller, ChangeSink sink) {
+    ResolvedView<?, ?, ?> view = this.queries.view(viewName);
+    if (this.open.incrementAndGet() > this.maxStreams) {
+      this.open.decrementAndGet();
+      throw new TooManyStreamsException(viewName, this.maxStreams);
+    }
+    ViewStream stream = new ViewStream(sink, this.open::decrementAndGet);
+    try {
+      if (lastEventId != null) {
+        try {
+          stream.send(
+              new ChangeEvent(
+                  ChangeEvent.Kind.SKIPPED,
+                  "{\"reason\":\"a view's stream starts from now; follow a key's stream to go"
+                      + " on after an event\"}",
+                  null));
+        } catch (IOException ex) {
+          stream.close();
+          return;
+        }
+      }
+      String storeTopic = view.changelogTopic(this.applicationId);
+      ChangeDecoder decoder = new ChangeDecoder(view, storeTopic, this.mapper);
+      Set<HostInfo> others = new LinkedHashSet<>();
+      for (PartitionOwner owner : this.routing.owners(view)) {
+        if (!this.routing.isLocal(owner)) {
+          others.add(owner.host());
+          continue;
+        }
+        AppliedOffset applied = this.positions.of(view.storeName(), owner.partition());
+        if (applied == null) {
+          continue;
+        }
+        int partition = owner.partition();
+        ChangeStream part =
+            new ChangeStream(
+                null,
+                this.buffer,
+                decoder::event,
+                (change) -> this.ids.of(view.name(), partition, change),
+                stream,
+                this.dispatcher,
+                () -> {});
+        stream.add(part, applied);
+        this.live.add(part);
+        applied.changes().listen(part, applied.begun());
+        part.start(List.of(), List.of(), applied.begun(), Integer.MAX_VALUE, null);
+      }
+      if (!caller.forwarded()) {
+        for (HostInfo host : others) {
+          this.upstream.relayView(view.name(), host, stream.relayed());
+        }
+      }
+    } catch (RuntimeException ex) {
+      stream.close();
+      throw ex;
+    }
   }
 
   /** The event of the key's current value, or windows, read here. */

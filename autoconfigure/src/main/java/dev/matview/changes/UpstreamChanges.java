@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
+import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -73,7 +74,24 @@ public final class UpstreamChanges implements AutoCloseable {
       CallerContext caller,
       ChangeSink sink,
       Runnable onEnd) {
-    String target = this.basePath + PeerPath.of(view, "keys", rawKey, "changes");
+    open(
+        this.basePath + PeerPath.of(view, "keys", rawKey, "changes"),
+        owner.host(),
+        lastEventId,
+        sink,
+        onEnd);
+  }
+
+  /**
+   * Opens the stream of the changes of {@code view}'s partitions that {@code host} owns, and passes
+   * its events to {@code sink}, which it closes when that stream ends.
+   */
+  void relayView(String view, HostInfo host, ChangeSink sink) {
+    open(this.basePath + PeerPath.of(view, "changes"), host, null, sink, () -> {});
+  }
+
+  private void open(
+      String target, HostInfo host, @Nullable String lastEventId, ChangeSink sink, Runnable onEnd) {
     String signature = this.requests.sign("GET", target, null);
     Relay[] self = new Relay[1];
     Relay relay =
@@ -92,8 +110,7 @@ public final class UpstreamChanges implements AutoCloseable {
     }
     HttpRequest.Builder request =
         HttpRequest.newBuilder(
-                URI.create(
-                    this.scheme + "://" + owner.host().host() + ":" + owner.host().port() + target))
+                URI.create(this.scheme + "://" + host.host() + ":" + host.port() + target))
             .header(PeerRequests.FORWARDED_HEADER, PeerRequests.FORWARDED)
             .header(PeerRequests.SIGNATURE_HEADER, signature)
             .header("Accept", "text/event-stream")

@@ -50,4 +50,19 @@ public class ChangeStreamController {
         new SseSink(emitter));
     return emitter;
   }
+
+  /** The changes of every key of a view, from now on. */
+  @GetMapping(path = "/{view}/changes")
+  public SseEmitter viewChanges(
+      @PathVariable String view,
+      @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
+      HttpServletRequest request) {
+    SseEmitter emitter = new SseEmitter(NO_TIMEOUT);
+    this.streams.openView(
+        view,
+        (lastEventId != null && !lastEventId.isBlank()) ? lastEventId.strip() : null,
+        Callers.from(request, view),
+        new SseSink(emitter));
+    return emitter;
+  }
 }

@@ -242,6 +242,40 @@
     $("answer").hidden = false;
   }
 
+  let following = null;
+
+  function follow() {
+    if (following) {
+      following.close();
+      following = null;
+      $("follow").textContent = "Follow live";
+      replace($("changes-state"), "(stopped)");
+      return;
+    }
+    const view = state.views.find((v) => v.name === $("lookup-view").value);
+    if (!view || !state.basePath || !$("lookup-key").value) return;
+    const url = `${context}${state.basePath}/${encodeURIComponent(view.name)}/keys/`
+      + encodeURIComponent($("lookup-key").value) + "/changes";
+    replace($("changes-list"));
+    replace($("changes-state"), "(connecting)");
+    $("changes").hidden = false;
+    $("follow").textContent = "Stop";
+    following = new EventSource(url);
+    following.onopen = () => replace($("changes-state"), "(live)");
+    following.onerror = () => replace($("changes-state"), "(reconnecting)");
+    ["value", "deleted", "windows", "window", "window-deleted", "skipped", "reconnect", "dropped"]
+      .forEach((name) => following.addEventListener(name, (event) => {
+        let data = {};
+        try { data = JSON.parse(event.data); } catch (e) { /* shown as it came */ }
+        const shown = "value" in data ? JSON.stringify(data.value)
+          : Array.isArray(data.windows) ? `${data.windows.length} windows` : data.reason || "";
+        const item = el("li", { class: "change" }, `${name} ${shown}`);
+        if (event.lastEventId) item.title = event.lastEventId;
+        $("changes-list").prepend(item);
+        while ($("changes-list").children.length > 20) $("changes-list").lastChild.remove();
+      }));
+  }
+
   async function poll() {
     try {
       const response = await fetch(endpoint, { headers: { Accept: "application/json" }, cache: "no-store" });
@@ -259,6 +293,7 @@
   }
 
   $("lookup").addEventListener("submit", lookUp);
+  $("follow").addEventListener("click", follow);
   $("lookup-view").addEventListener("change", chooseView);
   if (endpoint) {
     poll();

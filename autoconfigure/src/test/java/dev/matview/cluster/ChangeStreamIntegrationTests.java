@@ -166,6 +166,37 @@ class ChangeStreamIntegrationTests {
   }
 
   @Test
+  void aViewsStreamSeesTheChangesOfEveryKeyOnEveryInstance() throws Exception {
+    HttpResponse<Stream<String>> response =
+        this.client.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://localhost:"
+                            + this.instances.get(0).port()
+                            + "/views/"
+                            + VIEW
+                            + "/changes"))
+                .header("Accept", "text/event-stream")
+                .build(),
+            HttpResponse.BodyHandlers.ofLines());
+    assertThat(response.statusCode()).isEqualTo(200);
+    try (EventReader events = new EventReader(response.body(), this.json)) {
+      java.util.Set<String> liked = new java.util.TreeSet<>();
+      for (int post = 0; post < 8; post++) {
+        like("post-" + post);
+        liked.add("post-" + post);
+      }
+      java.util.Set<String> seen = new java.util.TreeSet<>();
+      while (!seen.containsAll(liked)) {
+        Event next = events.next();
+        assertThat(next.name()).as(next.toString()).isEqualTo("value");
+        seen.add(next.data().path("key").asString());
+      }
+      assertThat(seen).isEqualTo(liked);
+    }
+  }
+
+  @Test
   void refusesALastEventIdItCannotReadWithAProblemDetail() throws Exception {
     HttpResponse<String> refused =
         this.client.send(

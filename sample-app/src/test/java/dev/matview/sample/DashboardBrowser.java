@@ -121,6 +121,11 @@ final class DashboardBrowser implements AutoCloseable {
     this.driver.findElement(By.id("lookup-submit")).click();
   }
 
+  /** Follows the changes of the key in the lookup box live. */
+  void follow() {
+    this.driver.findElement(By.id("follow")).click();
+  }
+
   /** Saves what the browser shows to {@code file}. */
   void screenshot(Path file) {
     try {

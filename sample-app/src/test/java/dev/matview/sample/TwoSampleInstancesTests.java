@@ -170,6 +170,16 @@ class TwoSampleInstancesTests {
               assertThat(browser.text("answer-replica")).isEqualTo("active");
               assertThat(browser.text("answer-position")).matches("[A-Za-z0-9_-]{20,}");
             });
+        browser.follow();
+        long before = expectedOrders.get(customer);
+        eventually(() -> assertThat(browser.texts("#changes-list li")).contains("value " + before));
+        new OrderViewsClient(port(first)).placeOrder(customer, "1.00", TS);
+        expectedOrders.merge(customer, 1L, Long::sum);
+        expectedTotals.merge(customer, new BigDecimal("1.00"), BigDecimal::add);
+        eventually(
+            () ->
+                assertThat(browser.texts("#changes-list li").get(0))
+                    .isEqualTo("value " + (before + 1)));
         Path docs = Path.of("..", "docs");
         if (Files.isDirectory(docs)) {
           browser.screenshot(docs.resolve("dashboard.png"));
