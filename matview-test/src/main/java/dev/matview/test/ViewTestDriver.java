@@ -317,6 +317,7 @@ public final class ViewTestDriver implements AutoCloseable {
             "A ViewTestDriver needs at least one view: add views with view(name, definition) or"
                 + " viewsOf(configuration classes)");
       }
+      DriverLogging.quietKafka();
       ViewRegistry registry =
           ViewRegistry.of(
               this.views, new ViewSerdes(this.jsonMapper, this.decimalBounds), this.applicationId);
