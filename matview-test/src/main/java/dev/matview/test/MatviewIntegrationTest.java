@@ -19,6 +19,8 @@ import org.springframework.test.context.TestPropertySource;
  * that no {@code NewTopic} bean declares are created with {@link #partitions()} partitions, and
  * Kafka Streams keeps its state in a temporary directory. When the context closes the broker stops
  * first and its directory and the state directory are deleted after. The context offers a {@link
+ * MatviewTestPublisher} that publishes records to the views' source topics, a {@link
+ * MatviewTestClient} that calls the application's views over HTTP on its real port, and a {@link
  * ViewAwaiter} that waits for the views' answers. Kafka's own loggers log at WARN unless a {@code
  * logging.level} property says otherwise.
  *
@@ -26,14 +28,19 @@ import org.springframework.test.context.TestPropertySource;
  * @MatviewIntegrationTest
  * class OrderViewsIntegrationTests {
  *
- *   @Autowired KafkaTemplate<String, String> kafka;
+ *   @Autowired MatviewTestPublisher publisher;
  *
  *   @Autowired ViewAwaiter views;
  *
+ *   @Autowired MatviewTestClient client;
+ *
  *   @Test
  *   void countsOrdersPerCustomer() {
- *     kafka.send("orders", "order-1", "{\"customerId\": \"alice\", \"amount\": 12.50}");
+ *     publisher.publish("orders", "order-1", new Order("order-1", "alice"));
  *     views.awaitView("orders-per-customer", "alice", 1L);
+ *     ViewAnswer<Optional<Long>> answer =
+ *         client.view("orders-per-customer", String.class, Long.class).get("alice");
+ *     assertThat(answer.body()).contains(1L);
  *   }
  * }
  * }</pre>

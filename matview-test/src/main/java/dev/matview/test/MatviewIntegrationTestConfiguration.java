@@ -1,5 +1,6 @@
 package dev.matview.test;
 
+import dev.matview.autoconfigure.MatviewProperties;
 import dev.matview.query.ViewQueryService;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
@@ -73,5 +74,23 @@ class MatviewIntegrationTestConfiguration {
   @Bean
   ViewAwaiter matviewViewAwaiter(ViewQueryService queryService, ViewSerdes serdes) {
     return new ViewAwaiter(queryService, serdes.mapper());
+  }
+
+  @Bean
+  MatviewTestPublisher matviewTestPublisher(
+      TestBroker broker, ViewRegistry registry, ViewSerdes serdes) {
+    return new MatviewTestPublisher(broker.bootstrapServers(), registry, serdes.mapper());
+  }
+
+  @Bean
+  MatviewTestClient matviewTestClient(
+      Environment environment,
+      MatviewProperties properties,
+      ViewRegistry registry,
+      ViewSerdes serdes) {
+    return new MatviewTestClient(
+        new AppAddress(environment, properties.getWeb().basePathWithoutTrailingSlash()),
+        registry,
+        serdes.mapper());
   }
 }

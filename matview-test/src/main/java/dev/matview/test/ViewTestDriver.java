@@ -105,7 +105,7 @@ public final class ViewTestDriver implements AutoCloseable {
       String topic, Class<K> keyType, Class<V> valueType) {
     requireOpen();
     ResolvedView<?, ?, ?> reader =
-        ViewChecks.readerOf(this.registry.all(), topic, keyType, valueType);
+        ViewChecks.readerOf(this.registry.all(), topic, keyType, valueType, "pipe");
     return sourceTopic(topic, reader);
   }
 

@@ -1,10 +1,13 @@
 package dev.matview.test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.kafka.core.KafkaTemplate;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A passing slice test as a user writes one, run only in a child JVM by {@link QuietOutputTests}
@@ -13,14 +16,19 @@ import tools.jackson.databind.json.JsonMapper;
 @ShopIntegrationTest
 class QuietShopExample {
 
-  @Autowired KafkaTemplate<String, String> kafka;
+  @Autowired MatviewTestPublisher publisher;
 
-  @Autowired ViewAwaiter views;
+  @Autowired MatviewTestClient client;
 
   @Test
   void countsAnOrder() {
-    Order order = Order.of("quiet", 1, "1.00", Instant.now());
-    this.kafka.send("orders", "quiet-1", JsonMapper.shared().writeValueAsString(order));
-    this.views.awaitView("orders-per-customer", "quiet", 1L);
+    this.publisher.publish("orders", "quiet-1", Order.of("quiet", 1, "1.00", Instant.now()));
+    HttpView<String, Long> counts =
+        this.client.view("orders-per-customer", String.class, Long.class);
+    Awaitility.await()
+        .atMost(ViewAwaiter.DEFAULT_TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(counts.get("quiet").body()).isEqualTo(Optional.of(1L)));
   }
 }
