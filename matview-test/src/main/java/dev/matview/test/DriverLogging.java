@@ -5,8 +5,8 @@ import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
 
 /**
- * Quiets Kafka for a {@link ViewTestDriver}, whose Kafka Streams would log some forty lines at INFO
- * per driver (its configuration, its state directory, each task's start): the logger {@code
+ * Quiets Kafka for a {@link ViewTestDriver}, whose Kafka Streams would log at INFO as each driver
+ * opens and closes its stores (each store, each task's start and close): the logger {@code
  * org.apache.kafka} is set to WARN, unless the test's logging configuration gives it a level of its
  * own, such as {@code <logger name="org.apache.kafka" level="INFO"/>} in a {@code
  * logback-test.xml}.

@@ -8,9 +8,9 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * Sets Kafka's loggers to WARN in the application of a {@link MatviewIntegrationTest}, whose
- * broker, clients and Kafka Streams would otherwise log some hundred lines at INFO: the levels are
- * the last property source, so a {@code logging.level} property set anywhere else, such as {@code
- * logging.level.org.apache.kafka=info}, overrides them.
+ * broker, clients and Kafka Streams would otherwise log well over a thousand lines at INFO: the
+ * levels are the last property source, so a {@code logging.level} property set anywhere else, such
+ * as {@code logging.level.org.apache.kafka=info}, overrides them.
  */
 final class KafkaLoggingDefaults implements EnvironmentPostProcessor {
 
