@@ -6,32 +6,41 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.boot.test.context.PropertyMapping;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.AliasFor;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * A {@link SpringBootTest} of an application with Matview views, on an in-process single-node KRaft
- * broker of its own ({@link EmbeddedKafka}): {@code spring.kafka.bootstrap-servers} points at it,
- * the views' source topics that no {@code NewTopic} bean declares are created with {@link
- * #partitions()} partitions, Kafka Streams keeps its state in a temporary directory that is deleted
- * when the context closes, and a {@link ViewAwaiter} bean waits for the views' answers.
+ * broker of its own: {@code spring.kafka.bootstrap-servers} points at it, the views' source topics
+ * that no {@code NewTopic} bean declares are created with {@link #partitions()} partitions, and
+ * Kafka Streams keeps its state in a temporary directory. When the context closes the broker stops
+ * first and its directory and the state directory are deleted after. The context offers a {@link
+ * MatviewTestPublisher} that publishes records to the views' source topics, a {@link
+ * MatviewTestClient} that calls the application's views over HTTP on its real port, and a {@link
+ * ViewAwaiter} that waits for the views' answers. Kafka's own loggers log at WARN unless a {@code
+ * logging.level} property says otherwise.
  *
  * <pre>{@code
  * @MatviewIntegrationTest
  * class OrderViewsIntegrationTests {
  *
- *   @Autowired KafkaTemplate<String, String> kafka;
+ *   @Autowired MatviewTestPublisher publisher;
  *
  *   @Autowired ViewAwaiter views;
  *
+ *   @Autowired MatviewTestClient client;
+ *
  *   @Test
  *   void countsOrdersPerCustomer() {
- *     kafka.send("orders", "order-1", "{\"customerId\": \"alice\", \"amount\": 12.50}");
+ *     publisher.publish("orders", "order-1", new Order("order-1", "alice"));
  *     views.awaitView("orders-per-customer", "alice", 1L);
+ *     ViewAnswer<Optional<Long>> answer =
+ *         client.view("orders-per-customer", String.class, Long.class).get("alice");
+ *     assertThat(answer.body()).contains(1L);
  *   }
  * }
  * }</pre>
@@ -44,7 +53,7 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
 @Documented
 @Inherited
 @SpringBootTest
-@EmbeddedKafka(bootstrapServersProperty = EmbeddedKafkaBroker.SPRING_EMBEDDED_KAFKA_BROKERS)
+@TestPropertySource(properties = KafkaLoggingDefaults.MARKER + "=true")
 @Import(MatviewIntegrationTestConfiguration.class)
 public @interface MatviewIntegrationTest {
 
@@ -61,6 +70,6 @@ public @interface MatviewIntegrationTest {
   WebEnvironment webEnvironment() default WebEnvironment.RANDOM_PORT;
 
   /** Partitions of the source topics the broker creates, and of its other new topics. */
-  @AliasFor(annotation = EmbeddedKafka.class)
+  @PropertyMapping(MatviewIntegrationTestConfiguration.PARTITIONS_PROPERTY)
   int partitions() default 1;
 }

@@ -1,5 +1,6 @@
 package dev.matview.test;
 
+import dev.matview.autoconfigure.MatviewProperties;
 import dev.matview.query.ViewQueryService;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
@@ -11,27 +12,38 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.KafkaAdmin;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.test.context.DynamicPropertyRegistrar;
 
 /** What {@link MatviewIntegrationTest} adds to the application's context. */
 @Configuration(proxyBeanMethods = false)
 class MatviewIntegrationTestConfiguration {
 
+  /** The property that {@link MatviewIntegrationTest#partitions()} sets. */
+  static final String PARTITIONS_PROPERTY = "matview.test.partitions";
+
   /**
-   * Points the application at the broker of its own test context, rather than through the system
-   * property {@code spring.kafka.bootstrap-servers} that {@code @EmbeddedKafka} sets by default,
-   * which would outlive the context and reach the applications of later tests in the same JVM; and
-   * keeps Kafka Streams' state in {@code stateDir}.
+   * Points the application at the broker of its own test context, rather than through a system
+   * property, which would outlive the context and reach the applications of later tests in the same
+   * JVM; and keeps Kafka Streams' state in {@code stateDir}.
    */
   @Bean
   DynamicPropertyRegistrar matviewTestKafkaProperties(
-      EmbeddedKafkaBroker broker, TemporaryDirectory stateDir) {
+      TestBroker broker, TemporaryDirectory stateDir) {
     return registry -> {
-      registry.add("spring.kafka.bootstrap-servers", broker::getBrokersAsString);
+      registry.add("spring.kafka.bootstrap-servers", broker::bootstrapServers);
       registry.add("spring.kafka.streams.state-dir", () -> stateDir.path().toString());
     };
+  }
+
+  /**
+   * The broker, started before the application's beans (the property registrar above needs it) and
+   * so stopped after them, when Kafka Streams and every client of the context have closed.
+   */
+  @Bean
+  TestBroker matviewTestBroker(Environment environment) {
+    return TestBroker.start(environment.getProperty(PARTITIONS_PROPERTY, Integer.class, 1));
   }
 
   /** Kafka Streams' state directory, deleted when the context closes. */
@@ -62,5 +74,23 @@ class MatviewIntegrationTestConfiguration {
   @Bean
   ViewAwaiter matviewViewAwaiter(ViewQueryService queryService, ViewSerdes serdes) {
     return new ViewAwaiter(queryService, serdes.mapper());
+  }
+
+  @Bean
+  MatviewTestPublisher matviewTestPublisher(
+      TestBroker broker, ViewRegistry registry, ViewSerdes serdes) {
+    return new MatviewTestPublisher(broker.bootstrapServers(), registry, serdes.mapper());
+  }
+
+  @Bean
+  MatviewTestClient matviewTestClient(
+      Environment environment,
+      MatviewProperties properties,
+      ViewRegistry registry,
+      ViewSerdes serdes) {
+    return new MatviewTestClient(
+        new AppAddress(environment, properties.getWeb().basePathWithoutTrailingSlash()),
+        registry,
+        serdes.mapper());
   }
 }

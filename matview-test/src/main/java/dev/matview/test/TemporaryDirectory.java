@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.springframework.util.FileSystemUtils;
 
-/** A directory of its own for Kafka Streams' state, deleted with everything in it on close. */
+/** A directory of its own for Kafka's files, deleted with everything in it on close. */
 final class TemporaryDirectory implements AutoCloseable {
 
   private final Path path;
@@ -17,11 +17,16 @@ final class TemporaryDirectory implements AutoCloseable {
 
   /** A new empty directory under the system's temporary directory. */
   static TemporaryDirectory create() {
+    return create("matview-test-");
+  }
+
+  /** A new empty directory under the system's temporary directory, named from {@code prefix}. */
+  static TemporaryDirectory create(String prefix) {
     try {
-      return new TemporaryDirectory(Files.createTempDirectory("matview-test-"));
+      return new TemporaryDirectory(Files.createTempDirectory(prefix));
     } catch (IOException ex) {
       throw new UncheckedIOException(
-          "Cannot create a directory for Kafka Streams' state under java.io.tmpdir", ex);
+          "Cannot create a directory for Kafka's files under java.io.tmpdir", ex);
     }
   }
 

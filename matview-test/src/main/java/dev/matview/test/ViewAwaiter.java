@@ -209,10 +209,6 @@ public final class ViewAwaiter {
   }
 
   private String rawKey(ResolvedView<?, ?, ?> view, Object key) {
-    Objects.requireNonNull(key, "key must not be null");
-    ViewChecks.requireKeyType(view, key.getClass(), "pass the key as a");
-    return view.definition().keyType().isRecord()
-        ? this.mapper.writeValueAsString(key)
-        : key.toString();
+    return RawKeys.of(view, this.mapper, key);
   }
 }

@@ -4,6 +4,8 @@ import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewKind;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Checks a test's request against the views it names, with errors that say how to fix it. */
 final class ViewChecks {
@@ -31,12 +33,17 @@ final class ViewChecks {
 
   /**
    * A view among {@code views} that reads {@code topic} with record keys of {@code keyType} and
-   * values of {@code valueType}.
+   * values of {@code valueType}, each type any when null; the errors tell a test to {@code verb}
+   * ("pipe", "publish") into another topic or with other types.
    *
    * @throws IllegalArgumentException naming the topics or types there are when none does
    */
   static ResolvedView<?, ?, ?> readerOf(
-      Collection<ResolvedView<?, ?, ?>> views, String topic, Class<?> keyType, Class<?> valueType) {
+      Collection<ResolvedView<?, ?, ?>> views,
+      String topic,
+      @Nullable Class<?> keyType,
+      @Nullable Class<?> valueType,
+      String verb) {
     List<ResolvedView<?, ?, ?>> readers =
         views.stream().filter(view -> view.sourceTopic().equals(topic)).toList();
     if (readers.isEmpty()) {
@@ -45,10 +52,12 @@ final class ViewChecks {
               + topic
               + "'; the views read "
               + views.stream().map(ResolvedView::sourceTopic).distinct().toList()
-              + ": pipe into one of those");
+              + ": "
+              + verb
+              + " into one of those");
     }
     Class<?> sourceKeyType = readers.get(0).definition().source().keyType();
-    if (!sourceKeyType.equals(keyType)) {
+    if (keyType != null && !sourceKeyType.equals(keyType)) {
       throw new IllegalArgumentException(
           "The views of topic '"
               + topic
@@ -61,7 +70,8 @@ final class ViewChecks {
               + ".class as the key type");
     }
     return readers.stream()
-        .filter(view -> view.definition().source().valueType().equals(valueType))
+        .filter(
+            view -> valueType == null || valueType.equals(view.definition().source().valueType()))
         .findFirst()
         .orElseThrow(
             () ->
@@ -74,8 +84,12 @@ final class ViewChecks {
                             .distinct()
                             .toList()
                         + ", not "
-                        + valueType.getName()
-                        + ": pass one of those, or pipe bytes with pipeRaw"));
+                        + Objects.requireNonNull(valueType).getName()
+                        + ": pass one of those, or "
+                        + verb
+                        + " bytes with "
+                        + verb
+                        + "Raw"));
   }
 
   /**

@@ -105,7 +105,7 @@ public final class ViewTestDriver implements AutoCloseable {
       String topic, Class<K> keyType, Class<V> valueType) {
     requireOpen();
     ResolvedView<?, ?, ?> reader =
-        ViewChecks.readerOf(this.registry.all(), topic, keyType, valueType);
+        ViewChecks.readerOf(this.registry.all(), topic, keyType, valueType, "pipe");
     return sourceTopic(topic, reader);
   }
 
@@ -317,6 +317,7 @@ public final class ViewTestDriver implements AutoCloseable {
             "A ViewTestDriver needs at least one view: add views with view(name, definition) or"
                 + " viewsOf(configuration classes)");
       }
+      DriverLogging.quietKafka();
       ViewRegistry registry =
           ViewRegistry.of(
               this.views, new ViewSerdes(this.jsonMapper, this.decimalBounds), this.applicationId);

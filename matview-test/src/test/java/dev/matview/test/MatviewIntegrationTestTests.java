@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.matview.view.MaterializedView;
-import dev.matview.view.ViewDefinition;
-import dev.matview.view.ViewWindow;
-import dev.matview.view.Views;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,28 +18,19 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggerConfiguration;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The kit's one test on a broker: the slice starts an application of three views on a broker of its
- * own, and the awaiter waits for their answers.
+ * The slice starts an application of four views on a broker of its own, set through the
+ * annotation's attributes, and the awaiter waits for their answers.
  */
-@MatviewIntegrationTest(
-    classes = MatviewIntegrationTestTests.Shop.class,
-    webEnvironment = WebEnvironment.RANDOM_PORT,
-    partitions = 2,
-    properties = {
-      "spring.kafka.streams.application-id=kit-it",
-      "matview.advertised-host=localhost",
-      "matview.rocksdb.total-memory=32MB"
-    })
+@ShopIntegrationTest
 class MatviewIntegrationTestTests {
 
   private static final Instant MINUTE =
@@ -55,8 +42,6 @@ class MatviewIntegrationTestTests {
 
   @Autowired ViewAwaiter views;
 
-  @Autowired EmbeddedKafkaBroker broker;
-
   @Autowired Environment environment;
 
   @LocalServerPort int port;
@@ -64,19 +49,26 @@ class MatviewIntegrationTestTests {
   @Test
   void servesOnARandomPortFromItsOwnBrokerWithTheSourceTopicCreated() throws Exception {
     assertThat(this.port).isPositive();
-    assertThat(this.environment.getProperty("spring.kafka.bootstrap-servers"))
-        .isEqualTo(this.broker.getBrokersAsString());
+    String brokers = this.environment.getRequiredProperty("spring.kafka.bootstrap-servers");
+    assertThat(brokers).matches("127\\.0\\.0\\.1:\\d+");
     assertThat(System.getProperty("spring.kafka.bootstrap-servers")).isNull();
     Path stateDir = Path.of(this.environment.getRequiredProperty("spring.kafka.streams.state-dir"));
     assertThat(stateDir).startsWith(Path.of(System.getProperty("java.io.tmpdir")));
     assertThat(Files.isDirectory(stateDir)).isTrue();
-    try (Admin admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, this.broker.getBrokersAsString()))) {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers))) {
       TopicDescription orders =
           admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders");
       assertThat(orders.partitions()).hasSize(2);
     }
+  }
+
+  @Test
+  void setsKafkasLoggersToWarn() {
+    assertThat(this.environment.getProperty("logging.level.org.apache.kafka")).isEqualTo("warn");
+    LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+    assertThat(logging.getLoggerConfiguration("org.apache.kafka"))
+        .extracting(LoggerConfiguration::getEffectiveLevel)
+        .isEqualTo(LogLevel.WARN);
   }
 
   @Test
@@ -118,7 +110,7 @@ class MatviewIntegrationTestTests {
     send(Order.of("dave", 3, "1.00", MINUTE));
     assertThat(
             this.views.awaitView(
-                "orders-per-customer-quantity", new CustomerQuantity("dave", 3), 1L))
+                "orders-per-customer-quantity", new Shop.CustomerQuantity("dave", 3), 1L))
         .isEqualTo(1L);
   }
 
@@ -166,49 +158,5 @@ class MatviewIntegrationTestTests {
 
   private void send(Order order) {
     this.kafka.send("orders", order.orderId(), this.json.writeValueAsString(order));
-  }
-
-  /**
-   * A composite key, sent as JSON.
-   *
-   * @param customer the customer
-   * @param quantity the quantity ordered
-   */
-  record CustomerQuantity(String customer, long quantity) {}
-
-  /** The application under test: four views over {@code orders}. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class Shop {
-
-    @MaterializedView("orders-per-customer")
-    ViewDefinition<String, Order, Long> ordersPerCustomer() {
-      return Views.from("orders", Order.class).groupBy(String.class, Order::customer).count();
-    }
-
-    @MaterializedView("revenue-per-customer")
-    ViewDefinition<String, Order, BigDecimal> revenuePerCustomer() {
-      return Views.from("orders", Order.class)
-          .groupBy(String.class, Order::customer)
-          .sumDecimal(Order::amount);
-    }
-
-    @MaterializedView("orders-per-customer-per-minute")
-    ViewDefinition<String, Order, Long> ordersPerCustomerPerMinute() {
-      return Views.from("orders", Order.class)
-          .eventTime(Order::at)
-          .groupBy(String.class, Order::customer)
-          .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
-          .count();
-    }
-
-    @MaterializedView("orders-per-customer-quantity")
-    ViewDefinition<CustomerQuantity, Order, Long> ordersPerCustomerQuantity() {
-      return Views.from("orders", Order.class)
-          .groupBy(
-              CustomerQuantity.class,
-              order -> new CustomerQuantity(order.customer(), order.quantity()))
-          .count();
-    }
   }
 }
