@@ -114,11 +114,21 @@ class SampleApplicationTests {
     assertThat(paths.has("/views/orders-per-customer-per-minute/keys/{key}/windows")).isTrue();
   }
 
+  /**
+   * Orders placed at the start of the first minute, so that they move no partition's stream time
+   * past the minutes other tests place orders in.
+   */
   @Test
   void aLookupAfterThePlacedOrderSeesItAtOnce() {
     String customer = "dave-" + MINUTE_0.toEpochMilli();
     for (int n = 1; n <= 5; n++) {
-      Response placed = client.postOrder("{\"customerId\":\"" + customer + "\",\"amount\":3.50}");
+      Response placed =
+          client.postOrder(
+              "{\"customerId\":\""
+                  + customer
+                  + "\",\"amount\":3.50,\"ts\":\""
+                  + MINUTE_0.plusSeconds(1)
+                  + "\"}");
       assertThat(placed.status()).as("%s", placed.body()).isEqualTo(202);
       String after = placed.body().required("after").asString();
       assertThat(after)
