@@ -230,17 +230,24 @@ final class LookupTally {
    */
   record Share(long answered, long of) {
 
-    /** The share as a percentage with its counts, or {@code n/a} when none were counted. */
+    /**
+     * The share as a percentage with its counts, or {@code n/a} when none were counted; rounded
+     * down to hundredths, so that a share just under a goal such as 99.5 % never reads as meeting
+     * it.
+     */
     @Override
     public String toString() {
-      return (this.of == 0)
-          ? "n/a"
-          : String.format(
-              Locale.ROOT,
-              "%.2f %% (%d of %d)",
-              100.0 * this.answered / this.of,
-              this.answered,
-              this.of);
+      if (this.of == 0) {
+        return "n/a";
+      }
+      long hundredths = this.answered * 10_000 / this.of;
+      return String.format(
+          Locale.ROOT,
+          "%d.%02d %% (%d of %d)",
+          hundredths / 100,
+          hundredths % 100,
+          this.answered,
+          this.of);
     }
   }
 }
