@@ -142,13 +142,17 @@ public final class Consistency implements AutoCloseable {
   /**
    * The response to {@code attempt}'s answer; when a replica here is behind what {@code bound} asks
    * for, {@code null} after the request has gone asynchronous to wait for it, its response set once
-   * the replica has caught up or the wait is over.
+   * the replica has caught up or the wait is over. An answer read here carries the position it read
+   * merged with the one {@code bound} sent back, so a caller that sends back the last position it
+   * got keeps what it has seen of every partition, not only of the last one it read.
    */
   <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request,
       ReadBound bound,
       Supplier<Routed<T>> attempt,
-      Function<Routed<T>, ResponseEntity<?>> respond) {
+      Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
+    Function<Routed<T>, ResponseEntity<?>> respond =
+        (routed) -> respondAsRead.apply(withSentPosition(routed, bound));
     Routed<T> first = attempt.get();
     Refusal.@Nullable Behind behind =
         bound.isBound() ? this.waits.behind(first, bound.maxWait()) : null;
@@ -168,6 +172,23 @@ public final class Consistency implements AutoCloseable {
     }
     this.waits.await(behind, first, bound.maxWait(), attempt, merged, result);
     return null;
+  }
+
+  /**
+   * {@code routed}, when read here with a known position, with the position {@code bound} sent back
+   * merged into it (the larger offset of each partition); anything else as it is. An answer passed
+   * on from another instance already carries the merge: the bound went to it with the request.
+   */
+  static <T> Routed<T> withSentPosition(Routed<T> routed, ReadBound bound) {
+    ViewPosition sent = bound.position();
+    if (sent == null || sent.isEmpty() || !(routed instanceof Routed.Local<T> local)) {
+      return routed;
+    }
+    ViewPosition read = local.position();
+    if (read == null || !read.view().equals(sent.view())) {
+      return routed;
+    }
+    return new Routed.Local<>(local.answer(), read.merge(sent));
   }
 
   /** How many lookups wait now for a replica to apply what they asked to see. */

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Kills instances of the sample jar with SIGKILL while orders are published and keys looked up, and
- * then checks that every view on every instance holds exactly what the published orders say, and
- * that no lookup ever answered 500.
+ * then checks that every view on every instance holds exactly what the published orders say, that
+ * no lookup ever answered 500, and that a client which sends back the last position it got never
+ * read a value older than one it had seen.
  *
  * <p>The short form runs in {@code mvn verify}; the long form, with many more kills and a broker
  * restart, runs with {@code mvn -B -pl fault-suite -am verify -Pfault-long} and writes {@code
@@ -55,7 +56,7 @@ class FaultSuiteTests {
   }
 
   @Test
-  void everyViewOnEveryInstanceIsExactAndNoLookupFailsWhileInstancesAreKilledUnderLoad()
+  void everyViewOnEveryInstanceIsExactAndNoLookupFailsOrGoesBackWhileInstancesAreKilledUnderLoad()
       throws Exception {
     FaultPlan plan = FaultPlan.fromSystemProperties();
     Path sampleJar = Path.of(System.getProperty("fault.sample-jar"));
@@ -92,6 +93,7 @@ class FaultSuiteTests {
     FaultInjector faults = new FaultInjector(instances, broker, plan);
     long total = plan.ordersPerSecond() * plan.load().toSeconds();
     Map<String, Order> acknowledged;
+    MonotonicReads monotonic;
     try (OrderLoad orders =
             new OrderLoad(
                 broker.bootstrapServers(), customers, plan.ordersPerSecond(), total, eventClock);
@@ -107,6 +109,7 @@ class FaultSuiteTests {
       faults.stop();
       orders.stop();
       lookups.stop();
+      monotonic = lookups.monotonicReads();
       assertThat(orders.failures()).as("orders the broker did not acknowledge").isEmpty();
       acknowledged = orders.acknowledged();
     }
@@ -136,6 +139,7 @@ class FaultSuiteTests {
             inTopic.size(),
             faults,
             tally,
+            monotonic,
             convergence,
             failure));
 
@@ -158,11 +162,18 @@ class FaultSuiteTests {
                   "404",
                   LookupTally.NOT_FOUND_SETTLED,
                   "503",
+                  LookupTally.POSITION_NOT_REACHED,
                   "504",
                   LookupTally.NO_CONNECTION,
                   LookupTally.TIMED_OUT))
           .contains("200");
     }
+    assertThat(monotonic.wentBack())
+        .as(
+            "answers of %d to a client that sends back the last Matview-Position that were lower"
+                + " than a value it had seen; the first ones: %s",
+            monotonic.checked(), monotonic.examples())
+        .isZero();
   }
 
   private static void assertEveryInstanceHolds(

@@ -3,8 +3,6 @@ package dev.matview.faults;
 import dev.matview.faults.LookupTally.Mode;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -17,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Looks keys up on every instance all the time: each instance gets a lookup every few milliseconds,
- * on a random view and customer, half of them with {@code allowStale=true}.
+ * on a random view and customer, half of them with {@code allowStale=true}; beside them, a client
+ * that carries positions ({@link PositionedLookups}) looks up one key after the other.
  */
 final class LookupLoad implements AutoCloseable {
 
@@ -32,6 +31,8 @@ final class LookupLoad implements AutoCloseable {
   private final Function<String, @Nullable Instant> firstOrder;
 
   private final ScheduledExecutorService scheduler;
+
+  private final PositionedLookups positioned;
 
   LookupLoad(
       List<SampleInstance> instances,
@@ -49,25 +50,37 @@ final class LookupLoad implements AutoCloseable {
             + URLEncoder.encode(eventClock.latestWindow().toString(), StandardCharsets.UTF_8);
     this.tally = tally;
     this.scheduler = Executors.newScheduledThreadPool(instances.size());
+    this.positioned = new PositionedLookups(instances, customers, firstOrder, tally);
   }
 
-  /** Starts looking up, one lookup per instance every {@code periodMillis}. */
+  /**
+   * Starts looking up, one lookup per instance every {@code periodMillis}, and the client that
+   * carries positions one lookup after the other, {@code periodMillis} apart.
+   */
   void start(long periodMillis) {
     for (SampleInstance instance : this.instances) {
       this.scheduler.scheduleAtFixedRate(
           () -> lookUp(instance), 0, periodMillis, TimeUnit.MILLISECONDS);
     }
+    this.positioned.start(periodMillis);
   }
 
   /** Stops looking up and waits for lookups in flight. */
   void stop() throws InterruptedException {
     this.scheduler.shutdown();
+    this.positioned.stop();
     this.scheduler.awaitTermination(1, TimeUnit.MINUTES);
+  }
+
+  /** The check of the values that the client which carries positions read. */
+  MonotonicReads monotonicReads() {
+    return this.positioned.reads();
   }
 
   @Override
   public void close() {
     this.scheduler.shutdownNow();
+    this.positioned.close();
   }
 
   private void lookUp(SampleInstance instance) {
@@ -103,10 +116,7 @@ final class LookupLoad implements AutoCloseable {
     try {
       this.tally.answered(mode, view, instance.http().get(path), sent, firstOrderOfCustomer);
     } catch (UncheckedIOException ex) {
-      boolean timedOut =
-          ex.getCause() instanceof HttpTimeoutException
-              && !(ex.getCause() instanceof HttpConnectTimeoutException);
-      this.tally.unanswered(mode, timedOut ? LookupTally.TIMED_OUT : LookupTally.NO_CONNECTION);
+      this.tally.unanswered(mode, LookupTally.unansweredOutcome(ex));
     }
   }
 }

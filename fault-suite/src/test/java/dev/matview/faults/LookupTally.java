@@ -1,6 +1,9 @@
 package dev.matview.faults;
 
 import dev.matview.processes.http.HttpProbe;
+import java.io.UncheckedIOException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -17,18 +20,24 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What the lookups got: answers by mode and outcome, the largest {@code Matview-Offset-Lag} seen,
- * and every 5xx problem detail, grouped.
+ * every 5xx problem detail, grouped, and the share of lookups that reached a live instance and were
+ * answered.
  */
 final class LookupTally {
 
   /** How a lookup asked. */
   enum Mode {
-    STRICT("without stale reads"),
-    STALE("with `allowStale=true`");
+    STRICT("strict", "without stale reads"),
+    STALE("stale", "with `allowStale=true`"),
+    POSITIONED("positions", "with `allowStale=true` and the last `Matview-Position`");
+
+    /** A word for the mode in a table row. */
+    final String label;
 
     final String description;
 
-    Mode(String description) {
+    Mode(String label, String description) {
+      this.label = label;
       this.description = description;
     }
   }
@@ -47,6 +56,12 @@ final class LookupTally {
    * #NOT_FOUND_SETTLED}.
    */
   static final Duration SETTLED = Duration.ofSeconds(30);
+
+  /**
+   * The outcome of a lookup answered 503 with the problem type {@code position-not-reached}: the
+   * replicas that could answer had not applied the position it sent back within the server's wait.
+   */
+  static final String POSITION_NOT_REACHED = "503, position not reached";
 
   /**
    * The outcome of a lookup that got no HTTP answer within {@link SampleInstance#REQUEST_TIMEOUT}.
@@ -87,7 +102,7 @@ final class LookupTally {
               Locale.ROOT,
               "%s %s (%s): %.1f s after the customer's first order; Matview-Served-By %s,"
                   + " Matview-Replica %s, Matview-Offset-Lag %s; body %s",
-              mode == Mode.STALE ? "stale" : "strict",
+              mode.label,
               response.uri().getPath(),
               response.uri().getAuthority(),
               Duration.between(firstOrder, sent).toMillis() / 1000.0,
@@ -96,21 +111,24 @@ final class LookupTally {
               header(response, "Matview-Offset-Lag"),
               response.body().replace('\n', ' ')));
     }
-    count(
-        mode,
-        (response.status() == 404 && settled)
-            ? NOT_FOUND_SETTLED
-            : Integer.toString(response.status()));
+    count(mode, outcome(response, settled));
     String lag = response.headers().getFirst("Matview-Offset-Lag");
     if (lag != null) {
       this.largestLag.get(mode).accumulateAndGet(Long.parseLong(lag), Math::max);
     }
     if (response.status() >= 500) {
-      String group =
-          (mode == Mode.STALE ? "stale" : "strict") + " | " + problemGroup(response, view);
+      String group = mode.label + " | " + problemGroup(response, view);
       this.problems.computeIfAbsent(group, key -> new LongAdder()).increment();
       this.problemExamples.putIfAbsent(group, response.body());
     }
+  }
+
+  /** The outcome of a lookup whose request failed with {@code failure}. */
+  static String unansweredOutcome(UncheckedIOException failure) {
+    boolean timedOut =
+        failure.getCause() instanceof HttpTimeoutException
+            && !(failure.getCause() instanceof HttpConnectTimeoutException);
+    return timedOut ? TIMED_OUT : NO_CONNECTION;
   }
 
   /** Records a lookup that got no HTTP answer. */
@@ -123,6 +141,26 @@ final class LookupTally {
     Map<String, Long> counts = new TreeMap<>();
     this.outcomes.get(mode).forEach((outcome, count) -> counts.put(outcome, count.sum()));
     return counts;
+  }
+
+  /**
+   * Lookups of {@code mode} answered 200 or 404 (of either kind), out of those that reached a live
+   * instance: that got an HTTP answer or timed out waiting for one.
+   */
+  Share shareAnswered(Mode mode) {
+    long reached = 0;
+    long answered = 0;
+    for (Map.Entry<String, Long> outcome : outcomes(mode).entrySet()) {
+      String name = outcome.getKey();
+      if (name.equals(NO_CONNECTION)) {
+        continue;
+      }
+      reached += outcome.getValue();
+      if (name.equals("200") || name.equals("404") || name.equals(NOT_FOUND_SETTLED)) {
+        answered += outcome.getValue();
+      }
+    }
+    return new Share(answered, reached);
   }
 
   /** The largest {@code Matview-Offset-Lag} an answer of {@code mode} carried. */
@@ -152,6 +190,17 @@ final class LookupTally {
     return (value != null) ? value : "(none)";
   }
 
+  private static String outcome(HttpProbe.Answer response, boolean settled) {
+    if (response.status() == 404 && settled) {
+      return NOT_FOUND_SETTLED;
+    }
+    if (response.status() == 503
+        && response.json().path("type").asString("").endsWith("/position-not-reached")) {
+      return POSITION_NOT_REACHED;
+    }
+    return Integer.toString(response.status());
+  }
+
   private void count(Mode mode, String outcome) {
     this.outcomes.get(mode).computeIfAbsent(outcome, key -> new LongAdder()).increment();
   }
@@ -171,5 +220,34 @@ final class LookupTally {
       folded = folded.substring(0, 300) + "…";
     }
     return response.status() + " | " + view + " | " + title + " | " + folded;
+  }
+
+  /**
+   * A share of lookups.
+   *
+   * @param answered the lookups answered
+   * @param of the lookups counted
+   */
+  record Share(long answered, long of) {
+
+    /**
+     * The share as a percentage with its counts, or {@code n/a} when none were counted; rounded
+     * down to hundredths, so that a share just under a goal such as 99.5 % never reads as meeting
+     * it.
+     */
+    @Override
+    public String toString() {
+      if (this.of == 0) {
+        return "n/a";
+      }
+      long hundredths = this.answered * 10_000 / this.of;
+      return String.format(
+          Locale.ROOT,
+          "%d.%02d %% (%d of %d)",
+          hundredths / 100,
+          hundredths % 100,
+          this.answered,
+          this.of);
+    }
   }
 }

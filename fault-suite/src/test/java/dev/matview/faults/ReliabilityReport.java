@@ -11,9 +11,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 
 /** Writes a run's figures as Markdown: {@code docs/reliability.md} for the long form. */
 final class ReliabilityReport {
@@ -32,6 +30,7 @@ final class ReliabilityReport {
    * @param ordersInTopic orders read back from the topic at the end
    * @param faults the fault injector, for its log and recovery times
    * @param tally the lookups' outcomes
+   * @param monotonic the check of the reads of the client that carries positions
    * @param convergence how long after the load the views matched, or null if they never did
    * @param failure why the run failed, or null
    */
@@ -43,6 +42,7 @@ final class ReliabilityReport {
       int ordersInTopic,
       FaultInjector faults,
       LookupTally tally,
+      MonotonicReads monotonic,
       Duration convergence,
       String failure) {}
 
@@ -120,28 +120,15 @@ final class ReliabilityReport {
     if (run.failure() != null && run.convergence() != null) {
       row(md, "failure", run.failure());
     }
+    row(
+        md,
+        "lookups answered 200 or 404, stale reads allowed",
+        run.tally().shareAnswered(Mode.STALE) + " of those that reached a live instance");
+    row(md, "reads that went back in time", LookupFigures.wentBack(run.tally(), run.monotonic()));
     md.append('\n');
 
-    md.append("## Lookups during the load\n\n");
-    md.append("| outcome | ").append(Mode.STRICT.description).append(" | ");
-    md.append(Mode.STALE.description).append(" |\n|---|---:|---:|\n");
-    TreeSet<String> outcomes = new TreeSet<>();
-    for (Mode mode : Mode.values()) {
-      outcomes.addAll(run.tally().outcomes(mode).keySet());
-    }
-    for (String outcome : outcomes) {
-      md.append("| ").append(outcome);
-      for (Mode mode : Mode.values()) {
-        md.append(" | ").append(run.tally().outcomes(mode).getOrDefault(outcome, 0L));
-      }
-      md.append(" |\n");
-    }
-    md.append("| **all** | ").append(total(run.tally(), Mode.STRICT));
-    md.append(" | ").append(total(run.tally(), Mode.STALE)).append(" |\n");
-    md.append("| share answered | ").append(shareAnswered(run.tally(), Mode.STRICT));
-    md.append(" | ").append(shareAnswered(run.tally(), Mode.STALE)).append(" |\n");
-    md.append("| largest `Matview-Offset-Lag` | ").append(run.tally().largestLag(Mode.STRICT));
-    md.append(" | ").append(run.tally().largestLag(Mode.STALE)).append(" |\n\n");
+    LookupFigures.outcomes(md, run.tally());
+    LookupFigures.positions(md, run.tally(), run.monotonic());
 
     md.append("## Every 5xx answer, grouped\n\n");
     Map<String, Long> problems = run.tally().problems();
@@ -187,7 +174,8 @@ final class ReliabilityReport {
         - **Lookup**: one `GET` of a key of one of the three views (`/keys/{customer}` on the two \
         table views, `/keys/{customer}/windows` on the windowed one) on one instance, with the \
         customer, the view and the instance chosen at random; half of them carry \
-        `allowStale=true`. Each instance gets one every %d ms for the whole load.
+        `allowStale=true`. Each instance gets one every %d ms for the whole load. Beside them, \
+        the client that carries positions sends one lookup after the other, %d ms apart.
         - **Outcome**: the HTTP status; `404, key settled` for a 404 although the broker had \
         acknowledged an order of that customer at least %d s before the lookup was sent (an \
         up-to-date replica would have answered 200; a stale read may still answer 404 from a \
@@ -195,10 +183,16 @@ final class ReliabilityReport {
         dropped the connection (it was being killed or restarting); `timed out` when no answer \
         came within %d s.
         - **Share answered**: lookups answered 200 or 404 (of either kind), out of the lookups \
-        that got an HTTP answer. A 404 is an answer: the key had no value in that view (the early \
-        orders of a customer may still be on their way through the repartition topic). 503 and \
-        504 are refusals (rebalancing, restoring, standby over its lag bound, owner unreachable), \
-        and lookups that reached no instance are left out because no instance could be asked.
+        that reached a live instance: those that got an HTTP answer or timed out waiting for \
+        one. A 404 is an answer: the key had no value in that view (the early orders of a \
+        customer may still be on their way through the repartition topic). 503 and 504 are \
+        refusals (rebalancing, restoring, standby over its lag bound, owner unreachable, a \
+        position not reached within `matview.consistency.max-wait`), a lookup that timed out \
+        was not answered, and lookups that reached no instance are left out because no instance \
+        could be asked.
+        - **Went back in time**: an answer to the client that carries positions lower than a \
+        value it had seen before of the same customer's order count, or a 404 after one; sending \
+        back the last position promises that this never happens.
         - **Largest lag**: the largest `Matview-Offset-Lag` header of any answer: the answering \
         store partition's changelog lag in offsets (0 for a caught-up active replica).
         - **Exact**: once the load stops, the orders are read back from the `orders` topic \
@@ -216,36 +210,14 @@ final class ReliabilityReport {
         """
             .formatted(
                 plan.lookupPeriod().toMillis(),
+                plan.lookupPeriod().toMillis(),
                 LookupTally.SETTLED.toSeconds(),
                 SampleInstance.REQUEST_TIMEOUT.toSeconds()));
     return md.toString();
   }
 
-  private static void row(StringBuilder md, String name, String value) {
+  static void row(StringBuilder md, String name, String value) {
     md.append("| ").append(name).append(" | ").append(value).append(" |\n");
-  }
-
-  private static long total(LookupTally tally, Mode mode) {
-    return tally.outcomes(mode).values().stream().mapToLong(Long::longValue).sum();
-  }
-
-  /** Lookups answered 200 or 404 out of the lookups that got an HTTP answer, as a percentage. */
-  static String shareAnswered(LookupTally tally, Mode mode) {
-    Map<String, Long> outcomes = tally.outcomes(mode);
-    long http =
-        outcomes.entrySet().stream()
-            .filter(entry -> entry.getKey().matches("[0-9]{3}.*"))
-            .mapToLong(Map.Entry::getValue)
-            .sum();
-    long answered =
-        outcomes.getOrDefault("200", 0L)
-            + outcomes.getOrDefault("404", 0L)
-            + outcomes.getOrDefault(LookupTally.NOT_FOUND_SETTLED, 0L);
-    if (http == 0) {
-      return "n/a";
-    }
-    return String.format(
-        Locale.ROOT, "%.2f %% (%d of %d)", 100.0 * answered / http, answered, http);
   }
 
   private static String spread(List<Duration> durations) {
