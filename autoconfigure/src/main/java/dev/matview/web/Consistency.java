@@ -156,10 +156,8 @@ public final class Consistency implements AutoCloseable {
     Routed<T> first = attempt.get();
     Refusal.@Nullable Behind behind =
         bound.isBound() ? this.waits.behind(first, bound.maxWait()) : null;
-    Function<Routed<T>, ResponseEntity<?>> merged =
-        (routed) -> respond.apply(merged(routed, bound));
     if (behind == null) {
-      return merged.apply(first);
+      return respond.apply(first);
     }
     // the model of a request that answers a ResponseEntity is never read: a new one stands for it
     DeferredResult<ResponseEntity<?>> result =
@@ -170,7 +168,7 @@ public final class Consistency implements AutoCloseable {
     } catch (Exception ex) {
       throw new IllegalStateException("The request could not wait asynchronously", ex);
     }
-    this.waits.await(behind, first, bound.maxWait(), attempt, merged, result);
+    this.waits.await(behind, first, bound.maxWait(), attempt, respond, result);
     return null;
   }
 
@@ -194,19 +192,6 @@ public final class Consistency implements AutoCloseable {
   /** How many lookups wait now for a replica to apply what they asked to see. */
   public int waiting() {
     return this.waits.waiting();
-  }
-
-  /**
-   * {@code routed} with the position it carries merged with the one the request sent back, so that
-   * the answer's token is as new as both and a client can keep the last one it got.
-   */
-  private static <T> Routed<T> merged(Routed<T> routed, ReadBound bound) {
-    ViewPosition sent = bound.position();
-    ViewPosition read = (routed instanceof Routed.Local<T> local) ? local.position() : null;
-    if (sent == null || read == null) {
-      return routed;
-    }
-    return new Routed.Local<>(((Routed.Local<T>) routed).answer(), sent.merge(read));
   }
 
   @Override
