@@ -124,8 +124,8 @@ class PositionIntegrationTests {
   @Order(1)
   void everyLookupThatNamesItsOwnWriteSeesItOnEveryInstanceWhileASecondOneJoins() throws Exception {
     CompletableFuture<ClusterInstance> second = null;
-    for (int i = 0; i < 600; i++) {
-      if (i == 150) {
+    for (int i = 0; i < 300; i++) {
+      if (i == 60) {
         second = CompletableFuture.supplyAsync(() -> start(2));
       }
       if (second != null && second.isDone() && this.instances.size() == 1) {
