@@ -115,6 +115,68 @@ final class AnswerReader<K, V> {
         });
   }
 
+  /**
+   * The change that an event named {@code kind}, with {@code data} and {@code id}, tells, or {@code
+   * null} for an event this client does not hand on.
+   */
+  @Nullable Change<K, V> change(String kind, String data, @Nullable String id) {
+    RawAnswer answer =
+        new RawAnswer(
+            200,
+            org.springframework.http.HttpHeaders.EMPTY,
+            data.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return switch (kind) {
+      case "value" ->
+          read(
+              answer,
+              body ->
+                  new Change<>(
+                      Change.Kind.VALUE,
+                      required(body, "key", this.keyType),
+                      required(body, "value", this.valueType),
+                      List.of(),
+                      null,
+                      null,
+                      id));
+      case "deleted" ->
+          read(
+              answer,
+              body ->
+                  new Change<K, V>(
+                      Change.Kind.DELETED,
+                      required(body, "key", this.keyType),
+                      null,
+                      List.of(),
+                      null,
+                      null,
+                      id));
+      case "windows" ->
+          new Change<>(
+              Change.Kind.WINDOWS,
+              read(answer, body -> required(body, "key", this.keyType)),
+              null,
+              windows(answer),
+              null,
+              null,
+              id);
+      case "window", "window-deleted" ->
+          read(
+              answer,
+              body ->
+                  new Change<>(
+                      kind.equals("window") ? Change.Kind.WINDOW : Change.Kind.WINDOW_DELETED,
+                      required(body, "key", this.keyType),
+                      kind.equals("window") ? required(body, "value", this.valueType) : null,
+                      List.of(),
+                      instant(body, "start"),
+                      instant(body, "end"),
+                      id));
+      case "skipped" ->
+          new Change<K, V>(Change.Kind.SKIPPED, null, null, List.of(), null, null, id);
+      default -> null;
+    };
+  }
+
   private <T> T read(RawAnswer answer, BodyReader<T> reader) {
     try {
       JsonNode body = this.trees.readTree(answer.body());

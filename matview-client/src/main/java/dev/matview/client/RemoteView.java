@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.jspecify.annotations.Nullable;
@@ -51,6 +52,16 @@ public final class RemoteView<K, V> {
   /** The value of {@code key} in a table view, empty when the key has none, with its metadata. */
   public Answer<Optional<V>> lookup(K key) {
     return this.calls.get(requireKey(key), this.options);
+  }
+
+  /**
+   * Follows the changes of {@code key} as they happen, handing each to {@code listener} on a thread
+   * of the subscription's own: first the key's current value (or windows), then each new one. The
+   * subscription reconnects by itself with the last event's id, so no change is lost or repeated
+   * while the service keeps them; close it to stop.
+   */
+  public ChangeSubscription changes(K key, Consumer<Change<K, V>> listener) {
+    return this.calls.changes(requireKey(key), listener);
   }
 
   /** The windows of {@code key} in the server's default range: the view's retention up to now. */

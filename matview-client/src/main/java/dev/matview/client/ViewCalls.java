@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,6 +41,18 @@ final class ViewCalls<K, V> {
 
   String view() {
     return this.view;
+  }
+
+  /** Follows the changes of {@code key}, handing each to {@code listener}. */
+  ChangeSubscription changes(K key, Consumer<Change<K, V>> listener) {
+    return new ChangeFollower<>(
+            this.view,
+            this.basePath + "/{view}/keys/{key}/changes",
+            this.keys.text(key),
+            this.exchange,
+            this.reader,
+            listener)
+        .start();
   }
 
   /**

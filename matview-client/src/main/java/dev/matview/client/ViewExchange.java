@@ -57,6 +57,11 @@ final class ViewExchange {
     }
   }
 
+  /** The client the requests go through. */
+  RestClient restClient() {
+    return this.restClient;
+  }
+
   /** The problem details this exchange reads refusals with. */
   Problems problems() {
     return this.problems;

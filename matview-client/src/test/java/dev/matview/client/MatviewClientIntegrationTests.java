@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,6 +94,31 @@ class MatviewClientIntegrationTests {
     }
     assertThat(this.orders.lookup("bob").metadata().position())
         .isEqualTo(this.client.position("orders-per-customer").orElseThrow());
+  }
+
+  @Test
+  void followsTheChangesOfAKeyFromItsCurrentValueOn() throws Exception {
+    awaitRunning();
+    LinkedBlockingQueue<Change<String, Long>> changes = new LinkedBlockingQueue<>();
+    try (ChangeSubscription subscription = this.orders.changes("carol", changes::add)) {
+      Change<String, Long> first = changes.poll(30, TimeUnit.SECONDS);
+      assertThat(first).isNotNull();
+      assertThat(first.kind()).isEqualTo(Change.Kind.DELETED);
+      assertThat(first.key()).isEqualTo("carol");
+      for (int n = 1; n <= 5; n++) {
+        send(Order.of("carol", 1, "1.00", MINUTE));
+      }
+      for (long n = 1; n <= 5; n++) {
+        Change<String, Long> next = changes.poll(30, TimeUnit.SECONDS);
+        assertThat(next).isNotNull();
+        assertThat(next.kind()).isEqualTo(Change.Kind.VALUE);
+        assertThat(next.value()).isEqualTo(n);
+      }
+      assertThat(subscription.lastEventId()).isPresent();
+      assertThat(subscription.isOpen()).isTrue();
+      subscription.close();
+      assertThat(subscription.isOpen()).isFalse();
+    }
   }
 
   @Test
