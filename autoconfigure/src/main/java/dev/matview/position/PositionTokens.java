@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
 import org.jspecify.annotations.Nullable;
 
@@ -39,6 +40,9 @@ public final class PositionTokens {
 
   private static final String PURPOSE = "matview-positions";
 
+  /** How many tokens written and read are kept, each way, before they are forgotten. */
+  private static final int REMEMBERED = 10_000;
+
   private final PeerTrust trust;
 
   private final String applicationId;
@@ -46,6 +50,14 @@ public final class PositionTokens {
   private final byte[] applicationBytes;
 
   private final int applicationChecksum;
+
+  /** Tokens written, by position: the answers of a partition that did not move share one. */
+  private final Map<ViewPosition, String> written = new ConcurrentHashMap<>();
+
+  /** Tokens read and verified, by view and text: a client sends the same one back many times. */
+  private final Map<String, ViewPosition> verified = new ConcurrentHashMap<>();
+
+  private volatile @Nullable HmacKey cachedFor;
 
   /** Tokens of the application {@code applicationId}, signed with a key {@code trust} derives. */
   public PositionTokens(PeerTrust trust, String applicationId) {
@@ -63,6 +75,17 @@ public final class PositionTokens {
     if (key == null) {
       return null;
     }
+    forgetOtherKeys(key);
+    String known = this.written.get(position);
+    if (known != null) {
+      return known;
+    }
+    String token = sign(key, position);
+    remember(this.written, position, token);
+    return token;
+  }
+
+  private String sign(HmacKey key, ViewPosition position) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(32 + position.size() * 6);
     out.write(VERSION);
     writeInt(out, this.applicationChecksum);
@@ -90,6 +113,40 @@ public final class PositionTokens {
    *     or not signed by an instance of this application
    */
   public ViewPosition read(String view, String token) {
+    HmacKey key = this.trust.key(PURPOSE);
+    if (key != null) {
+      forgetOtherKeys(key);
+    }
+    ViewPosition known = this.verified.get(token);
+    if (known != null && known.view().equals(view)) {
+      return known;
+    }
+    ViewPosition position = verify(view, token);
+    remember(this.verified, token, position);
+    return position;
+  }
+
+  /** Forgets what was written and read with another key than {@code key}, an earlier secret's. */
+  private void forgetOtherKeys(HmacKey key) {
+    if (this.cachedFor != key) {
+      this.written.clear();
+      this.verified.clear();
+      this.cachedFor = key;
+    }
+  }
+
+  /**
+   * Keeps {@code value} for {@code key}, forgetting every entry first once {@link #REMEMBERED} are
+   * kept: a bound on memory, at the cost of signing or verifying again.
+   */
+  private static <K, V> void remember(Map<K, V> cache, K key, V value) {
+    if (cache.size() >= REMEMBERED) {
+      cache.clear();
+    }
+    cache.put(key, value);
+  }
+
+  private ViewPosition verify(String view, String token) {
     if (token.length() > MAX_LENGTH) {
       throw new PositionTokenException(
           "The position token is "

@@ -101,6 +101,23 @@ class PositionTokensTests {
   }
 
   @Test
+  void readsAndWritesATokenOnceAndForgetsBothWhenTheSecretChanges() {
+    PeerTrust trust = PeerTrust.of(PeerSecret.of(PeerSecret.randomMaterial()));
+    PositionTokens changing = new PositionTokens(trust, "shop");
+    ViewPosition position = ViewPosition.of("totals", 1, 99);
+    String token = changing.write(position);
+    assertThat(token).isNotNull();
+    assertThat(changing.write(ViewPosition.of("totals", 1, 99))).isSameAs(token);
+    assertThat(changing.read("totals", token)).isEqualTo(position);
+    assertThat(changing.read("totals", token)).isEqualTo(position);
+    assertThatThrownBy(() -> changing.read("other", token)).hasMessageContaining("of view");
+    trust.establish(PeerSecret.of(PeerSecret.randomMaterial()));
+    assertThatThrownBy(() -> changing.read("totals", token))
+        .hasMessageContaining("signature does not match");
+    assertThat(changing.write(position)).isNotEqualTo(token);
+  }
+
+  @Test
   void writesNothingWhileTheInstancesShareNoSecretYet() {
     PositionTokens pending = new PositionTokens(PeerTrust.pending(), "shop");
     assertThat(pending.write(ViewPosition.of("totals", 0, 1))).isNull();
