@@ -71,20 +71,27 @@ class MonotonicReadsIntegrationTests {
             "transaction.state.log.replication.factor", "1",
             "transaction.state.log.min.isr", "1"));
     this.broker.afterPropertiesSet();
-    this.active = start(1);
+    ClusterInstance first = start(1);
+    this.active = first;
     await("the first instance holds the partition")
         .atMost(Duration.ofSeconds(60))
-        .until(() -> this.active.http().get(path("")).status() == 404);
-    this.standby = start(2);
-    await("the second instance keeps a standby copy")
-        .atMost(Duration.ofSeconds(60))
+        .until(() -> first.http().get(path("")).status() == 404);
+    ClusterInstance second = start(2);
+    this.standby = second;
+    await("one instance runs the partition and the other keeps a standby copy")
+        .atMost(Duration.ofSeconds(120))
         .until(
             () ->
-                this.active.streams().streamsMetadataForStore(VIEW).stream()
-                    .anyMatch(
-                        (host) ->
-                            host.hostInfo().port() == this.standby.port()
-                                && !host.standbyTopicPartitions().isEmpty()));
+                first.streams().streamsMetadataForStore(VIEW).stream()
+                    .anyMatch((host) -> !host.standbyTopicPartitions().isEmpty()));
+    boolean firstIsActive =
+        first.streams().streamsMetadataForStore(VIEW).stream()
+            .anyMatch(
+                (host) ->
+                    host.hostInfo().port() == first.port()
+                        && !host.topicPartitions().isEmpty());
+    this.active = firstIsActive ? first : second;
+    this.standby = firstIsActive ? second : first;
     HostInfo activeHost = new HostInfo("localhost", this.active.port());
     this.standby
         .bean(PeerMarks.class)
