@@ -37,7 +37,8 @@ import java.util.stream.Collectors;
  *   <li>{@code --position-keys=10000}: keys of row 10's lookups with and without {@code
  *       ?position=}, in load rounds of {@code --positions-seconds=5} after {@code
  *       --positions-warmup-seconds=2}; {@code --rw-orders=500}: orders of row 10's
- *       read-your-writes, for each of its two views
+ *       read-your-writes, for each of its two views; {@code --rw-streams-linger-ms}: the {@code
+ *       linger.ms} of that instance's Kafka Streams producer (Kafka Streams' 100 ms by default)
  *   <li>{@code --partitions=4}: partitions of the orders topics
  *   <li>{@code --memory-partitions=64,256,512}, {@code --memory-orders=300000}, {@code
  *       --memory-customers=100000}, {@code --memory-steady-seconds=30}, {@code

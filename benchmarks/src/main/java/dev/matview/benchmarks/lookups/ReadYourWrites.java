@@ -3,6 +3,7 @@ package dev.matview.benchmarks.lookups;
 import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.ClusterSpec;
 import dev.matview.benchmarks.Clusters;
+import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.kafka.OrderSender;
 import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.process.AppInstance;
@@ -41,16 +42,27 @@ final class ReadYourWrites {
 
   /**
    * One instance keeping the re-keyed table view and the view of orders by id, over 10,000 orders
-   * of 1,000 customers published before it starts.
+   * of 1,000 customers published before it starts; with {@code --rw-streams-linger-ms}, its Kafka
+   * Streams producer lingers that long instead of Kafka Streams' default (100 ms).
    */
-  static ClusterSpec cluster() {
+  static ClusterSpec cluster(Flags flags) {
+    String linger = flags.text("rw-streams-linger-ms", "");
+    Map<String, String> properties =
+        linger.isEmpty()
+            ? Map.of()
+            : Map.of("spring.kafka.streams.properties.producer.linger.ms", linger);
     return new ClusterSpec(
-        "positions", 1, 10_000, 1_000, Set.of(Clusters.TABLE_VIEW, Clusters.ORDER_VIEW), Map.of());
+        "positions",
+        1,
+        10_000,
+        1_000,
+        Set.of(Clusters.TABLE_VIEW, Clusters.ORDER_VIEW),
+        properties);
   }
 
   /** Sends {@code orders} orders for each view after the warm-up ones, and times their lookups. */
   Measured run(int orders) {
-    ClusterSpec spec = cluster();
+    ClusterSpec spec = cluster(this.context.flags());
     AppInstance app = this.context.cluster(spec).instance(0);
     Measured measured = new Measured(new Latencies(), new Latencies());
     try (OrderSender sender =
