@@ -10,7 +10,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Runs the benchmarks of issue 8, prints their table and writes the report.
+ * Runs the benchmarks of issue 8 (and of issues 9 and 29), prints their table and writes the
+ * report.
  *
  * <p>Run it with {@code mvn -B -pl benchmarks -am package -DskipTests -Pbenchmarks}, flags in
  * {@code -Dbenchmarks.args="..."}:
@@ -33,6 +34,11 @@ import java.util.stream.Collectors;
  *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances
  *   <li>{@code --jmh-forks=1}, {@code --jmh-warmups=3}, {@code --jmh-iterations=5}, {@code
  *       --jmh-millis=1000}: row 2; {@code --jmh-jfr=DIR} adds a flight recording of each fork
+ *   <li>{@code --position-keys=10000}: keys of row 10's lookups with and without {@code
+ *       ?position=}, in load rounds of {@code --positions-seconds=5} after {@code
+ *       --positions-warmup-seconds=2}; {@code --rw-orders=500}: orders of row 10's
+ *       read-your-writes, for each of its two views; {@code --rw-streams-linger-ms}: the {@code
+ *       linger.ms} of that instance's Kafka Streams producer (Kafka Streams' 100 ms by default)
  *   <li>{@code --partitions=4}: partitions of the orders topics
  *   <li>{@code --memory-partitions=64,256,512}, {@code --memory-orders=300000}, {@code
  *       --memory-customers=100000}, {@code --memory-steady-seconds=30}, {@code

@@ -6,14 +6,16 @@ import dev.matview.benchmarks.failover.FailoverBenchmark;
 import dev.matview.benchmarks.lookups.ForwardedLookupsBenchmark;
 import dev.matview.benchmarks.lookups.HttpLookupsBenchmark;
 import dev.matview.benchmarks.lookups.LookupPathBenchmark;
+import dev.matview.benchmarks.lookups.PositionsBenchmark;
 import dev.matview.benchmarks.memory.MemoryBenchmark;
 import dev.matview.benchmarks.restore.RestoreBenchmark;
 import dev.matview.benchmarks.scan.ScanBenchmark;
 import java.util.List;
 
 /**
- * Every benchmark of issue 8's table, in the order of its rows, and row 9: issue 9's rebuild of the
- * replica directory at scale.
+ * Every benchmark of issue 8's table, in the order of its rows, row 9: issue 9's rebuild of the
+ * replica directory at scale, and row 10: issue 29's positions, which runs right after row 1 on the
+ * same instance, before row 6 kills it.
  */
 public final class Benchmarks {
 
@@ -25,10 +27,11 @@ public final class Benchmarks {
 
   private Benchmarks() {}
 
-  /** Every benchmark, by row. */
+  /** Every benchmark, in the order they run: by row, but row 10 second. */
   public static List<Benchmark> all() {
     return List.of(
         new HttpLookupsBenchmark(),
+        new PositionsBenchmark(),
         new LookupPathBenchmark(),
         new ForwardedLookupsBenchmark(),
         new ScanBenchmark(),

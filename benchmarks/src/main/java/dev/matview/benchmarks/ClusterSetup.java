@@ -68,11 +68,17 @@ public final class ClusterSetup {
         name, dir, this.context.broker().bootstrapServers(), applicationId, topic, jvmOptions, all);
   }
 
-  /** The {@code bench.views.<name>} switches that keep {@code views} and leave the others out. */
+  /**
+   * The {@code bench.views.<name>} switches that keep {@code views} and leave the others out; the
+   * app's views beyond the sample's three are off unless named.
+   */
   public static Map<String, String> viewSwitches(Collection<String> views) {
     Map<String, String> switches = new LinkedHashMap<>();
     for (String view : ClusterSpec.ALL_VIEWS) {
       switches.put("bench.views." + view, Boolean.toString(views.contains(view)));
+    }
+    for (String view : views) {
+      switches.put("bench.views." + view, "true");
     }
     return switches;
   }

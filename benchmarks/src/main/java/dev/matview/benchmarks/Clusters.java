@@ -12,9 +12,12 @@ public final class Clusters {
   /** The windowed view that window scans read. */
   public static final String WINDOW_VIEW = "orders-per-customer-per-minute";
 
+  /** The view that keeps each order by its record key, without re-keying (row 10). */
+  public static final String ORDER_VIEW = "order-by-id";
+
   private Clusters() {}
 
-  /** One instance holding {@code --keys} keys, one order each (rows 1 and 6). */
+  /** One instance holding {@code --keys} keys, one order each (rows 1, 6 and 10). */
   public static ClusterSpec oneInstance(Flags flags) {
     long keys = flags.integer("keys", 1_000_000);
     return new ClusterSpec("one", 1, keys, keys, Set.of(TABLE_VIEW), Map.of());

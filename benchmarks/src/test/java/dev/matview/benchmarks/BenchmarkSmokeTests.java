@@ -51,6 +51,10 @@ class BenchmarkSmokeTests {
             "--memory-jvm-options=-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "--directory-instances=4",
             "--directory-partitions=40",
+            "--position-keys=100",
+            "--positions-seconds=0.5",
+            "--positions-warmup-seconds=0.3",
+            "--rw-orders=5",
             "--work-dir=" + WORK_DIR,
             "--report=" + report);
     List<Row> rows = BenchmarkRunner.run(flags, Benchmarks.all());
@@ -60,7 +64,7 @@ class BenchmarkSmokeTests {
             .filter(row -> row.verdict() != Verdict.NONE)
             .map(Row::number)
             .collect(Collectors.toSet());
-    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
     assertThat(Files.readString(report)).contains(Report.BEGIN).contains("| 9 |");
   }
 }

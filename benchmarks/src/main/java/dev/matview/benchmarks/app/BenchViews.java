@@ -11,7 +11,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The sample's three views over {@code bench.topic}; {@code bench.views.<name>=false} leaves one
- * out where a benchmark measures another alone.
+ * out where a benchmark measures another alone. A fourth, {@code order-by-id}, keeps each order by
+ * its record key, without re-keying; it is there only with {@code bench.views.order-by-id=true}.
  */
 @Configuration(proxyBeanMethods = false)
 class BenchViews {
@@ -44,5 +45,11 @@ class BenchViews {
         .groupBy(String.class, Order::customerId)
         .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)).withGrace(Duration.ofSeconds(10)))
         .count();
+  }
+
+  @MaterializedView("order-by-id")
+  @ConditionalOnProperty(name = "bench.views.order-by-id", havingValue = "true")
+  ViewDefinition<String, Order, Order> orderById() {
+    return Views.from(this.topic, Order.class).latest();
   }
 }

@@ -25,6 +25,22 @@ public final class OrdersProducer {
     return (1 + index % 100) + ".5";
   }
 
+  /**
+   * The order {@code orderId} of {@code customerId} as JSON, its amount that of order {@code
+   * index}, placed now.
+   */
+  public static String json(String orderId, String customerId, long index) {
+    return "{\"orderId\":\""
+        + orderId
+        + "\",\"customerId\":\""
+        + customerId
+        + "\",\"amount\":"
+        + amount(index)
+        + ",\"ts\":\""
+        + Instant.now()
+        + "\"}";
+  }
+
   /** Publishes {@code count} orders to {@code topic} and waits until the broker has them all. */
   public static void publish(String bootstrapServers, String topic, long count, long customers) {
     Map<String, Object> config =
@@ -46,17 +62,8 @@ public final class OrdersProducer {
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
       for (long i = 0; i < count; i++) {
         String orderId = "order-" + i;
-        String value =
-            "{\"orderId\":\""
-                + orderId
-                + "\",\"customerId\":\""
-                + customer(i, customers)
-                + "\",\"amount\":"
-                + amount(i)
-                + ",\"ts\":\""
-                + Instant.now()
-                + "\"}";
-        producer.send(new ProducerRecord<>(topic, orderId, value));
+        producer.send(
+            new ProducerRecord<>(topic, orderId, json(orderId, customer(i, customers), i)));
       }
       producer.flush();
     }

@@ -1,4 +1,7 @@
-/** Rows 1 to 3: key lookups over HTTP, in process, and forwarded to the owner. */
+/**
+ * Rows 1 to 3: key lookups over HTTP, in process, and forwarded to the owner; row 10: lookups bound
+ * by a position, and read-your-writes.
+ */
 @NullMarked
 package dev.matview.benchmarks.lookups;
 
