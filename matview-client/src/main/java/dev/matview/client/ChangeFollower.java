@@ -16,9 +16,9 @@ import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClientException;
 
 /**
- * Follows one key's change stream on a daemon thread of its own: reads its Server-Sent Events, hands
- * each change on, and reconnects with the last event's id after {@code reconnect}, {@code dropped},
- * a lost connection, or a 503's or 429's {@code Retry-After}; a 400 or 404 ends it.
+ * Follows one key's change stream on a daemon thread of its own: reads its Server-Sent Events,
+ * hands each change on, and reconnects with the last event's id after {@code reconnect}, {@code
+ * dropped}, a lost connection, or a 503's or 429's {@code Retry-After}; a 400 or 404 ends it.
  *
  * @param <K> the key type
  * @param <V> the value type
