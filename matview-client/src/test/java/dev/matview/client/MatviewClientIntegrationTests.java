@@ -100,13 +100,13 @@ class MatviewClientIntegrationTests {
   void followsTheChangesOfAKeyFromItsCurrentValueOn() throws Exception {
     awaitRunning();
     LinkedBlockingQueue<Change<String, Long>> changes = new LinkedBlockingQueue<>();
-    try (ChangeSubscription subscription = this.orders.changes("carol", changes::add)) {
+    try (ChangeSubscription subscription = this.orders.changes("frank", changes::add)) {
       Change<String, Long> first = changes.poll(30, TimeUnit.SECONDS);
       assertThat(first).isNotNull();
       assertThat(first.kind()).isEqualTo(Change.Kind.DELETED);
-      assertThat(first.key()).isEqualTo("carol");
+      assertThat(first.key()).isEqualTo("frank");
       for (int n = 1; n <= 5; n++) {
-        send(Order.of("carol", 1, "1.00", MINUTE));
+        send(Order.of("frank", 1, "1.00", MINUTE));
       }
       for (long n = 1; n <= 5; n++) {
         Change<String, Long> next = changes.poll(30, TimeUnit.SECONDS);
@@ -205,9 +205,13 @@ class MatviewClientIntegrationTests {
     assertThat(new BigDecimal(order.get("amount").toString())).isEqualByComparingTo("4.25");
   }
 
+  /** Waits until the app answers, whichever test of the shared app asks first. */
   private void awaitRunning() {
     send(Order.of("warm-up", 1, "1.00", MINUTE));
-    awaitValue(this.orders, "warm-up", 1L);
+    await()
+        .atMost(WAIT)
+        .ignoreException(MatviewUnavailableException.class)
+        .until(() -> this.orders.get("warm-up"), Optional::isPresent);
   }
 
   private static <K> void awaitValue(RemoteView<K, Long> view, K key, long expected) {
