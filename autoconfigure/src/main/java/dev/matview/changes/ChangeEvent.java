@@ -12,6 +12,15 @@ import org.jspecify.annotations.Nullable;
  */
 public record ChangeEvent(Kind kind, String data, @Nullable String id) {
 
+  /**
+   * The last event of a stream that ends for {@code why}: {@code kind} says whether to reconnect at
+   * once or read faster, and the data names {@code lastEventId} to reconnect with.
+   */
+  static ChangeEvent ending(Kind kind, String why, @Nullable String lastEventId) {
+    String last = (lastEventId != null) ? "\"" + lastEventId + "\"" : "null";
+    return new ChangeEvent(kind, "{\"reason\":\"" + why + "\",\"lastEventId\":" + last + "}", null);
+  }
+
   /** What an event says. */
   public enum Kind {
     /** A key's value, the current one when a stream starts or a new one. */

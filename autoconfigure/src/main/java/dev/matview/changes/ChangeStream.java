@@ -180,16 +180,7 @@ final class ChangeStream implements ChangeListener {
   }
 
   private void finish(ChangeEvent.Kind kind, String why) throws IOException {
-    String last = this.lastId;
-    this.sink.send(
-        new ChangeEvent(
-            kind,
-            "{\"reason\":\""
-                + why
-                + "\",\"lastEventId\":"
-                + (last != null ? "\"" + last + "\"" : "null")
-                + "}",
-            null));
+    this.sink.send(ChangeEvent.ending(kind, why, this.lastId));
     end();
   }
 

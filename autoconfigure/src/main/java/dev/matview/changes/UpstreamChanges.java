@@ -255,17 +255,8 @@ public final class UpstreamChanges implements AutoCloseable {
       if (this.ended.get()) {
         return;
       }
-      String last = this.lastId;
       try {
-        this.sink.send(
-            new ChangeEvent(
-                ChangeEvent.Kind.RECONNECT,
-                "{\"reason\":\""
-                    + why
-                    + "\",\"lastEventId\":"
-                    + (last != null ? "\"" + last + "\"" : "null")
-                    + "}",
-                null));
+        this.sink.send(ChangeEvent.ending(ChangeEvent.Kind.RECONNECT, why, this.lastId));
       } catch (IOException ex) {
         // the client went away as well
       }

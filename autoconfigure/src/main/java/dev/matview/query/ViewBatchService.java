@@ -101,6 +101,7 @@ public final class ViewBatchService {
               + keys.size()
               + "; split it");
     }
+    this.views.requireReadable(view, caller);
     return lookupIn(view, keys, caller);
   }
 

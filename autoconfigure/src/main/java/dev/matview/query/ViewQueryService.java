@@ -148,6 +148,14 @@ public final class ViewQueryService {
     return this.served.view(name);
   }
 
+  /**
+   * Refuses the records {@code caller}'s bound names when they cannot be read, before any of a
+   * request's keys goes to another instance, whose refusal would otherwise come back per key.
+   */
+  void requireReadable(ResolvedView<?, ?, ?> view, CallerContext caller) {
+    this.localStores.positions().requireReadable(view, caller.bound());
+  }
+
   /** The views lookups may ask for, checked by name and kind. */
   ServedViews served() {
     return this.served;

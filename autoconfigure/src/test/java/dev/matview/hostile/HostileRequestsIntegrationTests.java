@@ -163,6 +163,58 @@ class HostileRequestsIntegrationTests {
   }
 
   @Test
+  void refusesForgedMalformedOversizedAndOutOfRangeBoundsOnEveryReadWith400() {
+    String token = get("/views/per-item/keys/alpha").header("Matview-Position");
+    assertThat(token).isNotBlank();
+    int middle = token.length() / 2;
+    String forged =
+        token.substring(0, middle)
+            + (token.charAt(middle) == 'A' ? 'B' : 'A')
+            + token.substring(middle + 1);
+    List<String> bounds =
+        List.of(
+            "position=" + forged,
+            "position=" + token.substring(0, 4),
+            "position=%00%FF",
+            "position=" + "A".repeat(7_000),
+            "after=items",
+            "after=items:-1:0",
+            "after=items:0:99999999999999999999",
+            "after=items:9999:0",
+            "after=items:0:999999999",
+            "after=other-topic:0:0");
+    for (String bound : bounds) {
+      for (String target :
+          List.of(
+              "/views/per-item/keys/alpha?" + bound,
+              "/views/per-item/keys?limit=5&" + bound,
+              "/views/per-minute/keys/alpha/windows?" + bound,
+              "/views/per-minute/windows?limit=5&" + bound)) {
+        assertProblem(get(target), 400);
+      }
+      assertProblem(post("/views/per-item/batch?" + bound, "{\"keys\": [\"alpha\"]}"), 400);
+    }
+    assertProblem(
+        this.http.send(
+            "GET", "/views/per-item/keys/alpha", Map.of("Matview-Position", forged), NO_BODY),
+        400);
+  }
+
+  @Test
+  void refusesChangeStreamsOfBadIdsLongKeysAndUnknownViewsWithProblems() {
+    for (String id :
+        List.of("garbage", "x.y", "A".repeat(5_000) + ".0", ".0", "token.99999999999")) {
+      assertProblem(
+          this.http.send(
+              "GET", "/views/per-item/keys/alpha/changes", Map.of("Last-Event-ID", id), NO_BODY),
+          400);
+    }
+    assertProblem(get("/views/per-item/keys/" + "k".repeat(1025) + "/changes"), 414);
+    assertProblem(get("/views/no-such-view/keys/alpha/changes"), 404);
+    assertProblem(get("/views/no-such-view/changes"), 404);
+  }
+
+  @Test
   void refusesAKeyScanWhoseFromIsAfterTo() {
     RawHttp.Answer strings = get("/views/per-item/keys?from=b&to=a");
     assertProblem(strings, 400);

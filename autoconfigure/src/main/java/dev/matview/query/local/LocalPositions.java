@@ -79,6 +79,7 @@ public final class LocalPositions {
     boolean rekeyed = view.definition().isRekeyed();
     for (InputRecord record : bound.records()) {
       requireSourceTopic(view, record);
+      requireWritten(view, record);
       if (rekeyed) {
         long reached = offset.inputApplied(record.partition());
         if (reached < record.offset() && !followed(view, record, partition, applied, active)) {
@@ -98,7 +99,6 @@ public final class LocalPositions {
               new Refusal.Behind(offset, applied, applied + 1, true));
         }
       } else if (record.partition() == partition && record.offset() > applied) {
-        requireWritten(view, record);
         return refusal(
             view,
             key,
@@ -116,6 +116,19 @@ public final class LocalPositions {
       }
     }
     return null;
+  }
+
+  /**
+   * Refuses a bound whose records cannot be read, whatever partition a read asks for: of another
+   * topic than the view's source, of a missing partition, or beyond its partition's end.
+   *
+   * @throws InvalidQueryException naming the record and why
+   */
+  public void requireReadable(ResolvedView<?, ?, ?> view, ReadBound bound) {
+    for (InputRecord record : bound.records()) {
+      requireSourceTopic(view, record);
+      requireWritten(view, record);
+    }
   }
 
   /**
@@ -137,16 +150,12 @@ public final class LocalPositions {
 
   /**
    * Whether the broker tells that {@code partition} of the re-keyed {@code view} holds {@code
-   * record}; refuses a record that was never written.
+   * record}.
    */
   private boolean followed(
       ResolvedView<?, ?, ?> view, InputRecord record, int partition, long applied, boolean active) {
     SourceRecords known = this.sources;
-    if (known == null) {
-      return false;
-    }
-    known.requireWritten(view, record);
-    return known.rekeyedHolds(view, record, partition, applied, active);
+    return known != null && known.rekeyedHolds(view, record, partition, applied, active);
   }
 
   private void requireWritten(ResolvedView<?, ?, ?> view, InputRecord record) {
