@@ -11,6 +11,17 @@ public interface ChangeSink {
   void send(ChangeEvent event) throws java.io.IOException;
 
   /**
+   * Writes {@code events} in order, at once where the sink can: one flush for all.
+   *
+   * @throws java.io.IOException when the client went away
+   */
+  default void send(java.util.List<ChangeEvent> events) throws java.io.IOException {
+    for (ChangeEvent event : events) {
+      send(event);
+    }
+  }
+
+  /**
    * Writes a comment that carries nothing, so that a client that went away is noticed.
    *
    * @throws java.io.IOException when the client went away

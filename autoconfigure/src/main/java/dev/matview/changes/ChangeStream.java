@@ -3,26 +3,35 @@ package dev.matview.changes;
 import dev.matview.replica.ChangeListener;
 import dev.matview.replica.StoreChange;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One change stream of a store partition: the stream thread offers it each update of its key (or of
- * every key), which waits in a queue of at most {@code buffer} updates until a dispatcher thread
- * writes it to the sink. A client that lets the queue fill is dropped with a final event, so a slow
- * reader never grows the heap; a partition that closes ends the stream with an event that says to
- * reconnect with the last id.
+ * every key), which waits in a queue of at most {@code buffer} updates (taking memory only for
+ * those it holds) until a dispatcher thread writes a batch of them to the sink with one flush. A
+ * client that lets the queue fill is dropped with a final event after the last update before the
+ * first one it missed, so a slow reader never grows the heap and can resume with that event's id
+ * without a gap; a partition that closes ends the stream with an event that says to reconnect with
+ * the last id.
  */
 final class ChangeStream implements ChangeListener {
 
+  /** The most updates written with one flush. */
+  private static final int BATCH = 256;
+
   private final byte @Nullable [] key;
 
-  private final ArrayBlockingQueue<StoreChange> queue;
+  private final LinkedBlockingQueue<StoreChange> queue;
+
+  private final AtomicInteger waiting;
 
   private final BiFunction<StoreChange, @Nullable String, ChangeEvent> events;
 
@@ -53,18 +62,21 @@ final class ChangeStream implements ChangeListener {
   private @Nullable String lastId;
 
   /**
-   * A stream of the updates of {@code key}, or of every key when {@code null}, into {@code sink}.
+   * A stream of the updates of {@code key}, or of every key when {@code null}, into {@code sink},
+   * that counts the updates it holds for its client in {@code waiting}.
    */
   ChangeStream(
       byte @Nullable [] key,
       int buffer,
+      AtomicInteger waiting,
       BiFunction<StoreChange, @Nullable String, ChangeEvent> events,
       IdWriter ids,
       ChangeSink sink,
       Executor dispatcher,
       Runnable onEnd) {
     this.key = key;
-    this.queue = new ArrayBlockingQueue<>(Math.max(1, buffer));
+    this.queue = new LinkedBlockingQueue<>(Math.max(1, buffer));
+    this.waiting = waiting;
     this.events = events;
     this.ids = ids;
     this.sink = sink;
@@ -74,10 +86,17 @@ final class ChangeStream implements ChangeListener {
 
   @Override
   public void changed(StoreChange change) {
-    if (this.ended.get() || (this.key != null && !Arrays.equals(this.key, change.key()))) {
+    if (this.dropped
+        || this.ended.get()
+        || (this.key != null && !Arrays.equals(this.key, change.key()))) {
       return;
     }
-    if (!this.queue.offer(change)) {
+    if (this.queue.offer(change)) {
+      this.waiting.incrementAndGet();
+      if (this.ended.get()) {
+        discardQueued();
+      }
+    } else {
       this.dropped = true;
     }
     schedule();
@@ -106,9 +125,7 @@ final class ChangeStream implements ChangeListener {
       for (ChangeEvent event : first) {
         this.sink.send(event);
       }
-      for (StoreChange change : missed) {
-        deliver(change);
-      }
+      deliver(missed);
     } catch (IOException ex) {
       end();
       return;
@@ -131,9 +148,15 @@ final class ChangeStream implements ChangeListener {
   /** Ends the stream: the client went away. */
   void end() {
     if (this.ended.compareAndSet(false, true)) {
-      this.queue.clear();
+      discardQueued();
       this.onEnd.run();
       this.sink.close();
+    }
+  }
+
+  private void discardQueued() {
+    while (this.queue.poll() != null) {
+      this.waiting.decrementAndGet();
     }
   }
 
@@ -145,10 +168,17 @@ final class ChangeStream implements ChangeListener {
 
   private void drain() {
     try {
+      List<StoreChange> batch = new ArrayList<>();
       StoreChange change;
       while (!this.ended.get() && (change = this.queue.poll()) != null) {
-        deliver(change);
+        this.waiting.decrementAndGet();
+        batch.add(change);
+        if (batch.size() == BATCH) {
+          deliver(batch);
+          batch.clear();
+        }
       }
+      deliver(batch);
       if (this.heartbeat) {
         this.heartbeat = false;
         this.sink.heartbeat();
@@ -168,14 +198,26 @@ final class ChangeStream implements ChangeListener {
     }
   }
 
-  private void deliver(StoreChange change) throws IOException {
-    if (!change.isAfter(this.lastOffset, this.lastSequence)) {
+  /** Writes the updates of {@code changes} this stream has not written yet, with one flush. */
+  private void deliver(List<StoreChange> changes) throws IOException {
+    List<ChangeEvent> events = new ArrayList<>(changes.size());
+    long offset = this.lastOffset;
+    int sequence = this.lastSequence;
+    String id = this.lastId;
+    for (StoreChange change : changes) {
+      if (change.isAfter(offset, sequence)) {
+        id = this.ids.id(change);
+        events.add(this.events.apply(change, id));
+        offset = change.offset();
+        sequence = change.sequence();
+      }
+    }
+    if (events.isEmpty()) {
       return;
     }
-    String id = this.ids.id(change);
-    this.sink.send(this.events.apply(change, id));
-    this.lastOffset = change.offset();
-    this.lastSequence = change.sequence();
+    this.sink.send(events);
+    this.lastOffset = offset;
+    this.lastSequence = sequence;
     this.lastId = id;
   }
 

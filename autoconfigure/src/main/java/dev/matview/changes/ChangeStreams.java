@@ -65,6 +65,8 @@ public final class ChangeStreams implements AutoCloseable {
 
   private final AtomicInteger open = new AtomicInteger();
 
+  private final AtomicInteger waiting = new AtomicInteger();
+
   private final ExecutorService dispatcher;
 
   private final ScheduledExecutorService heartbeats;
@@ -113,6 +115,11 @@ public final class ChangeStreams implements AutoCloseable {
   /** How many change streams this instance serves now, relayed ones included. */
   public int openStreams() {
     return this.open.get();
+  }
+
+  /** How many updates wait in this instance's streams for clients that have not read them yet. */
+  public int waitingEvents() {
+    return this.waiting.get();
   }
 
   /**
@@ -184,6 +191,7 @@ public final class ChangeStreams implements AutoCloseable {
         new ChangeStream(
             keyBytes,
             this.buffer,
+            this.waiting,
             decoder::event,
             (change) -> this.ids.of(viewName, partition, change),
             sink,
@@ -271,6 +279,7 @@ public final class ChangeStreams implements AutoCloseable {
             new ChangeStream(
                 null,
                 this.buffer,
+                this.waiting,
                 decoder::event,
                 (change) -> this.ids.of(view.name(), partition, change),
                 stream,

@@ -44,6 +44,11 @@ final class ViewStream implements ChangeSink {
   }
 
   @Override
+  public void send(List<ChangeEvent> events) throws IOException {
+    this.sink.send(events);
+  }
+
+  @Override
   public void heartbeat() throws IOException {
     this.sink.heartbeat();
   }

@@ -7,11 +7,17 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
-/** The gauge {@code matview.changes.streams}: the change streams this instance serves now. */
+/**
+ * The gauges {@code matview.changes.streams}, the change streams this instance serves now, and
+ * {@code matview.changes.waiting}, the updates their clients have not read yet.
+ */
 public final class ChangeStreamMetrics implements MeterBinder {
 
   /** The gauge's name. */
   public static final String STREAMS = "matview.changes.streams";
+
+  /** The name of the gauge of updates waiting for their clients. */
+  public static final String WAITING = "matview.changes.waiting";
 
   private final Supplier<@Nullable ChangeStreams> streams;
 
@@ -25,10 +31,20 @@ public final class ChangeStreamMetrics implements MeterBinder {
     Gauge.builder(STREAMS, this, ChangeStreamMetrics::open)
         .description("Change streams this instance serves, relayed ones included")
         .register(registry);
+    Gauge.builder(WAITING, this, ChangeStreamMetrics::waiting)
+        .description(
+            "Updates that wait in change streams for clients that have not read them yet,"
+                + " at most matview.changes.buffer per stream")
+        .register(registry);
   }
 
   private double open() {
     ChangeStreams served = this.streams.get();
     return (served != null) ? served.openStreams() : 0;
+  }
+
+  private double waiting() {
+    ChangeStreams served = this.streams.get();
+    return (served != null) ? served.waitingEvents() : 0;
   }
 }

@@ -7,6 +7,9 @@ import dev.matview.changes.ChangeStreams;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
+import dev.matview.web.ViewController;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -39,8 +43,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Change streams on two instances: a key's stream starts with its current value and then sees every
  * update in order, from the owner and relayed by the other instance; a stream that reconnects with
- * its last id goes on without a gap or a duplicate; a bad id is a 400; streams beyond the cap are a
- * 429, and closed streams are counted back.
+ * its last id goes on without a gap or a duplicate; a bad id is a 400; a client that stops reading
+ * holds at most the buffer and is dropped after its last update before a gap; a thousand streams
+ * hold no thread each, streams beyond the cap are a 429, and abandoned ones are counted back.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ChangeStreamIntegrationTests {
@@ -49,7 +54,11 @@ class ChangeStreamIntegrationTests {
 
   private static final String VIEW = "likes-per-post";
 
-  private static final int MAX_STREAMS = 30;
+  private static final int MAX_STREAMS = 1000;
+
+  private static final int BUFFER = 200;
+
+  private static final int SLOW_CLIENT_UPDATES = 40_000;
 
   private static final String SECRET = "changes-it-shared-secret-0123456789abcdef";
 
@@ -84,6 +93,7 @@ class ChangeStreamIntegrationTests {
               stateDirs.resolve("instance-" + n),
               "--matview.peers.secret=" + SECRET,
               "--matview.changes.max-streams=" + MAX_STREAMS,
+              "--matview.changes.buffer=" + BUFFER,
               "--matview.changes.heartbeat=500ms"));
     }
     for (int post = 0; post < 8; post++) {
@@ -208,30 +218,109 @@ class ChangeStreamIntegrationTests {
   }
 
   @Test
-  void refusesStreamsBeyondTheCapWith429AndCountsClosedOnesBack() throws Exception {
-    ClusterInstance instance = this.instances.get(1);
-    ChangeStreams streams = instance.bean(ChangeStreams.class);
+  void aClientThatStopsReadingIsDroppedHoldingAtMostTheBufferWithAFinalEventAfterNoGap()
+      throws Exception {
+    String post = "post-5";
+    ClusterInstance owner = ownerOf(post);
+    ChangeStreams streams = owner.bean(ChangeStreams.class);
     await().atMost(Duration.ofSeconds(30)).until(streams::openStreams, (open) -> open == 0);
-    List<EventReader> open = new ArrayList<>();
+    try (RawEventStream stalled =
+        RawEventStream.open(owner.port(), path(post) + "/changes", 4096)) {
+      assertThat(stalled.status()).isEqualTo(200);
+      RawEventStream.RawEvent first = stalled.next();
+      assertThat(first).isNotNull();
+      long firstValue = this.json.readTree(first.data()).path("value").asLong();
+      for (int i = 0; i < SLOW_CLIENT_UPDATES; i++) {
+        this.producer.send(new ProducerRecord<>(TOPIC, post, "{\"post\":\"" + post + "\"}"));
+      }
+      this.producer.flush();
+      AtomicInteger mostWaiting = new AtomicInteger();
+      await("the stream of the client that stopped reading ends")
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () -> mostWaiting.accumulateAndGet(streams.waitingEvents(), Math::max),
+              (waiting) -> streams.openStreams() == 0);
+      assertThat(mostWaiting.get())
+          .as("updates held at once for the client that stopped reading")
+          .isLessThanOrEqualTo(BUFFER);
+      long expected = firstValue;
+      RawEventStream.RawEvent last = first;
+      for (RawEventStream.RawEvent next = stalled.next(); next != null; next = stalled.next()) {
+        last = next;
+        if (next.name().equals("value")) {
+          assertThat(this.json.readTree(next.data()).path("value").asLong())
+              .as("the update after %d", expected)
+              .isEqualTo(++expected);
+        }
+      }
+      assertThat(last.name()).isEqualTo("dropped");
+      assertThat(expected).isLessThan(firstValue + SLOW_CLIENT_UPDATES);
+    }
+    await("the dropped stream is counted back and holds nothing")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> streams.openStreams() == 0 && streams.waitingEvents() == 0);
+  }
+
+  @Test
+  void aThousandStreamsHoldNoThreadEachAndAbandonedOnesAreCountedBackBeyondTheCap()
+      throws Exception {
+    String post = "post-6";
+    ClusterInstance owner = ownerOf(post);
+    ChangeStreams streams = owner.bean(ChangeStreams.class);
+    await().atMost(Duration.ofSeconds(30)).until(streams::openStreams, (open) -> open == 0);
+    String stream = path(post) + "/changes";
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long heapBefore = heapAfterGc();
+    int threadsBefore = threads.getThreadCount();
+    List<RawEventStream> open = new ArrayList<>();
     try {
       for (int i = 0; i < MAX_STREAMS; i++) {
-        EventReader events = open(instance, "post-" + (i % 8), null);
-        open.add(events);
-        events.next();
+        open.add(RawEventStream.open(owner.port(), stream, 8192));
       }
-      HttpResponse<String> refused =
-          this.client.send(
-              request(instance, "post-4", null).build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
-      assertThat(refused.headers().firstValue("Retry-After")).isPresent();
-      assertThat(this.json.readTree(refused.body()).path("detail").asString())
-          .contains("matview.changes.max-streams");
+      for (RawEventStream events : open) {
+        assertThat(events.status()).isEqualTo(200);
+        assertThat(events.next()).isNotNull();
+      }
+      assertThat(streams.openStreams()).isEqualTo(MAX_STREAMS);
+      int threadsAdded = threads.getThreadCount() - threadsBefore;
+      long heapPerStream = (heapAfterGc() - heapBefore) / MAX_STREAMS;
+      assertThat(threadsAdded)
+          .as("threads added by %d open streams (Tomcat's pool alone may grow by 200)", MAX_STREAMS)
+          .isLessThan(250);
+      assertThat(heapPerStream)
+          .as(
+              "heap per open stream in bytes, the client's side in this JVM and Tomcat's buffers"
+                  + " of an open request (about 90 KB) included")
+          .isLessThan(160 * 1024);
+      try (RawEventStream refused = RawEventStream.open(owner.port(), stream, 8192)) {
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(this.json.readTree(refused.body()).path("detail").asString())
+            .contains("matview.changes.max-streams");
+      }
     } finally {
-      open.forEach(EventReader::close);
+      open.forEach(RawEventStream::close);
     }
-    await("closed streams are counted back")
+    await("abandoned streams are counted back")
         .atMost(Duration.ofSeconds(30))
         .until(streams::openStreams, (count) -> count == 0);
+    try (RawEventStream again = RawEventStream.open(owner.port(), stream, 8192)) {
+      assertThat(again.status()).isEqualTo(200);
+      assertThat(again.next()).isNotNull();
+    }
+  }
+
+  private ClusterInstance ownerOf(String post) {
+    String servedBy =
+        this.instances.get(0).http().get(path(post)).header(ViewController.SERVED_BY_HEADER);
+    return this.instances.stream()
+        .filter((instance) -> servedBy.endsWith(":" + instance.port()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("No instance serves " + post + ": " + servedBy));
+  }
+
+  private static long heapAfterGc() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   private long currentValue(String post) {
