@@ -21,8 +21,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -65,17 +71,21 @@ class PositionIntegrationTests {
 
   private static final int PARTITIONS = 4;
 
+  private static final int WRITES = 1000;
+
+  private static final int WRITERS = 8;
+
   private static final Duration MAX_WAIT = Duration.ofSeconds(5);
 
   private static final String SECRET = "position-it-shared-secret-0123456789abcdef";
 
   @TempDir static Path stateDirs;
 
-  private final List<ClusterInstance> instances = new ArrayList<>();
+  private final List<ClusterInstance> instances = new CopyOnWriteArrayList<>();
 
-  private final Map<String, Long> perCustomer = new HashMap<>();
+  private final Map<String, Long> perCustomer = new ConcurrentHashMap<>();
 
-  private final Map<String, Long> perShop = new HashMap<>();
+  private final Map<String, Long> perShop = new ConcurrentHashMap<>();
 
   private EmbeddedKafkaKraftBroker broker;
 
@@ -123,28 +133,46 @@ class PositionIntegrationTests {
   @Test
   @Order(1)
   void everyLookupThatNamesItsOwnWriteSeesItOnEveryInstanceWhileASecondOneJoins() throws Exception {
-    CompletableFuture<ClusterInstance> second = null;
-    for (int i = 0; i < 300; i++) {
-      if (i == 60) {
-        second = CompletableFuture.supplyAsync(() -> start(2));
+    AtomicInteger written = new AtomicInteger();
+    ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<?>> writing = new ArrayList<>();
+      for (int writer = 0; writer < WRITERS; writer++) {
+        int first = writer;
+        writing.add(writers.submit(() -> writeAndReadBack(first, written)));
       }
-      if (second != null && second.isDone() && this.instances.size() == 1) {
-        this.instances.add(second.join());
+      await("a tenth of the writes")
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> written.get() >= WRITES / 10);
+      this.instances.add(start(2));
+      for (Future<?> writer : writing) {
+        writer.get(5, TimeUnit.MINUTES);
       }
-      String customer = "customer-" + (i % 37);
-      String shop = "shop-" + (i % 11);
-      RecordMetadata written = order(shop, customer);
+    } finally {
+      writers.shutdownNow();
+    }
+    assertThat(written).hasValue(WRITES);
+    assertThat(this.instances).hasSize(2);
+  }
+
+  /**
+   * Writes every {@code WRITERS}th order from {@code first}, each to customers and shops no other
+   * writer uses, so that each answer must hold exactly this writer's orders so far, and reads each
+   * back at once with {@code after=} from the instances in turn.
+   */
+  private void writeAndReadBack(int first, AtomicInteger written) {
+    for (int i = first; i < WRITES; i += WRITERS) {
+      String customer = "customer-" + (i % 40);
+      String shop = "shop-" + (i % 16);
+      RecordMetadata metadata = order(shop, customer);
       ClusterInstance asked = this.instances.get(i % this.instances.size());
-      String after = "after=" + TOPIC + ":" + written.partition() + ":" + written.offset();
+      String after = "after=" + TOPIC + ":" + metadata.partition() + ":" + metadata.offset();
       assertCount(asked, PER_CUSTOMER, customer, after, this.perCustomer.get(customer));
       if (i % 5 == 0) {
         assertCount(asked, PER_SHOP, shop, after, this.perShop.get(shop));
       }
+      written.incrementAndGet();
     }
-    if (this.instances.size() == 1) {
-      this.instances.add(second.get(60, TimeUnit.SECONDS));
-    }
-    assertThat(this.instances).hasSize(2);
   }
 
   @Test
