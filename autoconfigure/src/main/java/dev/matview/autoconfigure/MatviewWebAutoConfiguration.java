@@ -52,6 +52,12 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 @ConditionalOnBooleanProperty(name = "matview.web.enabled", matchIfMissing = true)
 public final class MatviewWebAutoConfiguration {
 
+  /**
+   * Events a response may hold beyond a stream's buffer: a batch written at once, or what one chunk
+   * of a relayed stream carries.
+   */
+  private static final int RELAYED_CHUNK_EVENTS = 512;
+
   /** The longest wait for a position: a request thread's async time is bounded by it. */
   private static final Duration MAX_WAIT = Duration.ofMinutes(1);
 
@@ -142,7 +148,8 @@ public final class MatviewWebAutoConfiguration {
   @ConditionalOnMissingBean
   ChangeStreamController matviewChangeStreamController(
       ChangeStreams streams, MatviewProperties properties) {
-    return new ChangeStreamController(streams, limits(properties));
+    int buffer = Math.max(1, properties.getChanges().getBuffer());
+    return new ChangeStreamController(streams, limits(properties), buffer + RELAYED_CHUNK_EVENTS);
   }
 
   private static Duration heartbeat(Duration heartbeat) {

@@ -4,7 +4,8 @@ package dev.matview.changes;
 public interface ChangeSink {
 
   /**
-   * Writes {@code event}; may block while the client's connection is full.
+   * Writes {@code event}: at once, or, for a sink that writes without blocking, once the client has
+   * taken what was written before.
    *
    * @throws java.io.IOException when the client went away
    */
@@ -19,6 +20,19 @@ public interface ChangeSink {
     for (ChangeEvent event : events) {
       send(event);
     }
+  }
+
+  /**
+   * Whether the client has taken what was written so far, so that writing more now does not pile
+   * up; a sink that blocks its writer instead is always ready.
+   */
+  default boolean isReady() {
+    return true;
+  }
+
+  /** Runs {@code ready} once the sink {@link #isReady() is ready}: at once when it is now. */
+  default void whenReady(Runnable ready) {
+    ready.run();
   }
 
   /**

@@ -168,34 +168,46 @@ final class ChangeStream implements ChangeListener {
 
   private void drain() {
     try {
-      List<StoreChange> batch = new ArrayList<>();
-      StoreChange change;
-      while (!this.ended.get() && (change = this.queue.poll()) != null) {
-        this.waiting.decrementAndGet();
-        batch.add(change);
-        if (batch.size() == BATCH) {
-          deliver(batch);
-          batch.clear();
-        }
-      }
-      deliver(batch);
-      if (this.heartbeat) {
-        this.heartbeat = false;
-        this.sink.heartbeat();
+      if (this.sink.isReady()) {
+        writeWaiting();
       }
       if (this.dropped) {
         finish(ChangeEvent.Kind.DROPPED, "the client read too slowly");
       } else if (this.closed) {
         finish(ChangeEvent.Kind.RECONNECT, "the partition moved or this instance stops");
+      } else if (this.heartbeat && this.sink.isReady()) {
+        this.heartbeat = false;
+        this.sink.heartbeat();
+      } else if (!this.queue.isEmpty()) {
+        this.sink.whenReady(this::schedule);
       }
     } catch (IOException | RuntimeException ex) {
       end();
     } finally {
       this.scheduled.set(false);
     }
-    if (!this.ended.get() && (!this.queue.isEmpty() || this.dropped || this.closed)) {
+    if (!this.ended.get()
+        && ((this.sink.isReady() && !this.queue.isEmpty()) || this.dropped || this.closed)) {
       schedule();
     }
+  }
+
+  /** Writes what waits, a batch with one flush at a time, while the client takes it. */
+  private void writeWaiting() throws IOException {
+    List<StoreChange> batch = new ArrayList<>();
+    StoreChange change;
+    while (!this.ended.get() && (change = this.queue.poll()) != null) {
+      this.waiting.decrementAndGet();
+      batch.add(change);
+      if (batch.size() == BATCH) {
+        deliver(batch);
+        batch.clear();
+        if (!this.sink.isReady()) {
+          return;
+        }
+      }
+    }
+    deliver(batch);
   }
 
   /** Writes the updates of {@code changes} this stream has not written yet, with one flush. */

@@ -4,6 +4,7 @@ import dev.matview.peer.PeerPath;
 import dev.matview.peer.PeerRequests;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.routing.CallerContext;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -146,7 +147,7 @@ public final class UpstreamChanges implements AutoCloseable {
 
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    private final StringBuilder line = new StringBuilder();
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
     private final StringBuilder data = new StringBuilder();
 
@@ -182,14 +183,13 @@ public final class UpstreamChanges implements AutoCloseable {
     public void onNext(List<ByteBuffer> buffers) {
       try {
         for (ByteBuffer buffer : buffers) {
-          String text = StandardCharsets.UTF_8.decode(buffer).toString();
-          for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\n') {
-              line(this.line.toString());
-              this.line.setLength(0);
-            } else if (c != '\r') {
-              this.line.append(c);
+          while (buffer.hasRemaining()) {
+            byte b = buffer.get();
+            if (b == '\n') {
+              line(this.line.toString(StandardCharsets.UTF_8));
+              this.line.reset();
+            } else if (b != '\r') {
+              this.line.write(b);
             }
           }
         }
@@ -197,6 +197,11 @@ public final class UpstreamChanges implements AutoCloseable {
         cancel();
         return;
       }
+      this.sink.whenReady(this::requestMore);
+    }
+
+    /** Asks the owner for more once the client has taken what was passed on. */
+    private void requestMore() {
       Flow.Subscription current = this.subscription;
       if (current != null && !this.ended.get()) {
         current.request(1);

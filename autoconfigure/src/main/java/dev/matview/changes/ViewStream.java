@@ -49,6 +49,16 @@ final class ViewStream implements ChangeSink {
   }
 
   @Override
+  public boolean isReady() {
+    return this.sink.isReady();
+  }
+
+  @Override
+  public void whenReady(Runnable ready) {
+    this.sink.whenReady(ready);
+  }
+
+  @Override
   public void heartbeat() throws IOException {
     this.sink.heartbeat();
   }

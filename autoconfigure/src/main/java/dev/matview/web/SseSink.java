@@ -2,67 +2,277 @@ package dev.matview.web;
 
 import dev.matview.changes.ChangeEvent;
 import dev.matview.changes.ChangeSink;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.LinkedHashSet;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A change stream's events as Server-Sent Events, through Spring's {@link SseEmitter}; a batch of
- * events is written with one flush.
+ * A change stream's events as Server-Sent Events, written with the Servlet API's non-blocking
+ * output: a write never blocks the thread that makes it. While the client has not taken what was
+ * written, the sink says it is not ready and the stream keeps its events (at most its buffer);
+ * events written before the response is {@link #attach attached} wait for it. A sink that holds
+ * more than {@code maxPendingEvents} refuses more, so that a writer that ignores readiness cannot
+ * grow the heap either.
  */
-final class SseSink implements ChangeSink {
+final class SseSink implements ChangeSink, WriteListener, AsyncListener {
 
-  private final SseEmitter emitter;
+  private static final byte[] HEARTBEAT = ":\n\n".getBytes(StandardCharsets.UTF_8);
 
-  SseSink(SseEmitter emitter) {
-    this.emitter = emitter;
+  private final int maxPendingEvents;
+
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+
+  private final List<Runnable> onReady = new ArrayList<>();
+
+  private final List<Runnable> onGone = new ArrayList<>();
+
+  private @Nullable AsyncContext async;
+
+  private @Nullable ServletOutputStream out;
+
+  private int pendingEvents;
+
+  private boolean unflushed;
+
+  private boolean closing;
+
+  private boolean gone;
+
+  /** A sink that holds at most {@code maxPendingEvents} events its client has not taken. */
+  SseSink(int maxPendingEvents) {
+    this.maxPendingEvents = maxPendingEvents;
+  }
+
+  /**
+   * Starts the response as an event stream on {@code request}'s async context and writes what
+   * waits; from now on the container tells when the client can take more.
+   */
+  void attach(HttpServletRequest request, HttpServletResponse response) {
+    try {
+      response.setContentType("text/event-stream");
+      response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+      response.setHeader("Cache-Control", "no-cache");
+      AsyncContext context = request.startAsync(request, response);
+      context.setTimeout(0);
+      context.addListener(this);
+      ServletOutputStream stream = response.getOutputStream();
+      synchronized (this) {
+        this.async = context;
+        this.out = stream;
+      }
+      stream.setWriteListener(this);
+    } catch (IOException | RuntimeException ex) {
+      gone();
+    }
   }
 
   @Override
   public void send(ChangeEvent event) throws IOException {
-    this.emitter.send(sse(event));
+    send(List.of(event));
   }
 
   @Override
   public void send(List<ChangeEvent> events) throws IOException {
-    Set<ResponseBodyEmitter.DataWithMediaType> parts = new LinkedHashSet<>();
+    StringBuilder text = new StringBuilder();
     for (ChangeEvent event : events) {
-      parts.addAll(sse(event).build());
+      append(text, event);
     }
-    this.emitter.send(parts);
+    enqueue(new Pending(text.toString().getBytes(StandardCharsets.UTF_8), events.size()));
   }
 
-  private static SseEmitter.SseEventBuilder sse(ChangeEvent event) {
-    SseEmitter.SseEventBuilder sse = SseEmitter.event().name(event.kind().label());
-    String id = event.id();
-    if (id != null) {
-      sse.id(id);
-    }
-    return sse.data(event.data());
-  }
-
+  /** Writes a comment, unless the client has yet to take what was written before. */
   @Override
   public void heartbeat() throws IOException {
-    this.emitter.send(SseEmitter.event().comment(""));
+    synchronized (this) {
+      if (!this.pending.isEmpty() && !this.gone) {
+        return;
+      }
+    }
+    enqueue(new Pending(HEARTBEAT, 0));
   }
 
-  /** Completes the response, unless the container has already ended it after an error. */
+  private void enqueue(Pending bytes) throws IOException {
+    synchronized (this) {
+      if (this.gone || this.closing) {
+        throw new IOException("The client of this change stream went away");
+      }
+      if (this.pendingEvents + bytes.events() > this.maxPendingEvents) {
+        throw new IOException("The client of this change stream reads too slowly");
+      }
+      this.pending.add(bytes);
+      this.pendingEvents += bytes.events();
+    }
+    writePending();
+  }
+
   @Override
-  public void close() {
-    try {
-      this.emitter.complete();
-    } catch (IllegalStateException ex) {
-      // The container already ended the request after the client went away: nothing to complete.
+  public void onWritePossible() {
+    writePending();
+  }
+
+  /** Writes what waits while the client takes it, then runs what waited for that. */
+  private void writePending() {
+    List<Runnable> ready;
+    AsyncContext completing = null;
+    synchronized (this) {
+      ServletOutputStream stream = this.out;
+      if (stream == null || this.gone) {
+        return;
+      }
+      try {
+        while (!this.pending.isEmpty() && stream.isReady()) {
+          Pending next = this.pending.poll();
+          this.pendingEvents -= next.events();
+          stream.write(next.bytes());
+          this.unflushed = true;
+        }
+        if (this.unflushed && this.pending.isEmpty() && stream.isReady()) {
+          this.unflushed = false;
+          stream.flush();
+        }
+      } catch (IOException | RuntimeException ex) {
+        this.gone = true;
+      }
+      if (this.gone || !this.pending.isEmpty() || !stream.isReady()) {
+        ready = List.of();
+      } else {
+        ready = List.copyOf(this.onReady);
+        this.onReady.clear();
+        if (this.closing) {
+          completing = this.async;
+          this.async = null;
+        }
+      }
+    }
+    if (isGone()) {
+      gone();
+      return;
+    }
+    ready.forEach(Runnable::run);
+    if (completing != null) {
+      complete(completing);
     }
   }
 
   @Override
-  public void whenGone(Runnable onGone) {
-    this.emitter.onCompletion(onGone);
-    this.emitter.onError((failure) -> onGone.run());
-    this.emitter.onTimeout(onGone);
+  public synchronized boolean isReady() {
+    ServletOutputStream stream = this.out;
+    return !this.gone && this.pending.isEmpty() && (stream == null || stream.isReady());
   }
+
+  @Override
+  public void whenReady(Runnable ready) {
+    synchronized (this) {
+      if (!isReady()) {
+        this.onReady.add(ready);
+        return;
+      }
+    }
+    ready.run();
+  }
+
+  /** Ends the response once the client has taken what waits, or at once when nothing does. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (this.closing) {
+        return;
+      }
+      this.closing = true;
+    }
+    writePending();
+  }
+
+  @Override
+  public void whenGone(Runnable gone) {
+    synchronized (this) {
+      if (!this.gone) {
+        this.onGone.add(gone);
+        return;
+      }
+    }
+    gone.run();
+  }
+
+  @Override
+  public void onError(Throwable failure) {
+    gone();
+  }
+
+  @Override
+  public void onComplete(AsyncEvent event) {
+    gone();
+  }
+
+  @Override
+  public void onTimeout(AsyncEvent event) {
+    gone();
+  }
+
+  @Override
+  public void onError(AsyncEvent event) {
+    gone();
+  }
+
+  @Override
+  public void onStartAsync(AsyncEvent event) {
+    // the context this sink listens to is the one it started
+  }
+
+  private synchronized boolean isGone() {
+    return this.gone;
+  }
+
+  /** The client went away or the response ended: whoever waits for that hears it once. */
+  private void gone() {
+    List<Runnable> listeners;
+    AsyncContext context;
+    synchronized (this) {
+      this.gone = true;
+      this.pending.clear();
+      this.pendingEvents = 0;
+      this.onReady.clear();
+      listeners = List.copyOf(this.onGone);
+      this.onGone.clear();
+      context = this.async;
+      this.async = null;
+    }
+    listeners.forEach(Runnable::run);
+    if (context != null) {
+      complete(context);
+    }
+  }
+
+  private static void complete(AsyncContext context) {
+    try {
+      context.complete();
+    } catch (IllegalStateException ex) {
+      // the container ended the request already, after an error
+    }
+  }
+
+  private static void append(StringBuilder text, ChangeEvent event) {
+    text.append("event:").append(event.kind().label()).append('\n');
+    String id = event.id();
+    if (id != null) {
+      text.append("id:").append(id).append('\n');
+    }
+    for (String line : event.data().split("\n", -1)) {
+      text.append("data:").append(line).append('\n');
+    }
+    text.append('\n');
+  }
+
+  /** Bytes to write and how many events they hold. */
+  private record Pending(byte[] bytes, int events) {}
 }
