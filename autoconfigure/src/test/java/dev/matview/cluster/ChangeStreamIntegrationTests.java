@@ -60,6 +60,9 @@ class ChangeStreamIntegrationTests {
 
   private static final int SLOW_CLIENT_UPDATES = 40_000;
 
+  /** More clients that stop reading than the threads that write every stream's events. */
+  private static final int STALLED_CLIENTS = 3;
+
   private static final String SECRET = "changes-it-shared-secret-0123456789abcdef";
 
   @TempDir static Path stateDirs;
@@ -218,47 +221,80 @@ class ChangeStreamIntegrationTests {
   }
 
   @Test
-  void aClientThatStopsReadingIsDroppedHoldingAtMostTheBufferWithAFinalEventAfterNoGap()
+  void clientsThatStopReadingAreDroppedHoldingAtMostTheBufferAndNoThreadAfterNoGap()
       throws Exception {
     String post = "post-5";
     ClusterInstance owner = ownerOf(post);
+    String other = otherPostOf(owner, post);
     ChangeStreams streams = owner.bean(ChangeStreams.class);
     await().atMost(Duration.ofSeconds(30)).until(streams::openStreams, (open) -> open == 0);
-    try (RawEventStream stalled =
-        RawEventStream.open(owner.port(), path(post) + "/changes", 4096)) {
-      assertThat(stalled.status()).isEqualTo(200);
-      RawEventStream.RawEvent first = stalled.next();
-      assertThat(first).isNotNull();
-      long firstValue = this.json.readTree(first.data()).path("value").asLong();
+    List<RawEventStream> stalled = new ArrayList<>();
+    try {
+      for (int i = 0; i < STALLED_CLIENTS; i++) {
+        stalled.add(RawEventStream.open(owner.port(), path(post) + "/changes", 4096));
+      }
+      long firstValue = -1;
+      for (RawEventStream stream : stalled) {
+        assertThat(stream.status()).isEqualTo(200);
+        RawEventStream.RawEvent first = stream.next();
+        assertThat(first).isNotNull();
+        firstValue = this.json.readTree(first.data()).path("value").asLong();
+      }
       for (int i = 0; i < SLOW_CLIENT_UPDATES; i++) {
         this.producer.send(new ProducerRecord<>(TOPIC, post, "{\"post\":\"" + post + "\"}"));
       }
       this.producer.flush();
       AtomicInteger mostWaiting = new AtomicInteger();
-      await("the stream of the client that stopped reading ends")
+      await("the streams of the clients that stopped reading end")
           .atMost(Duration.ofSeconds(90))
           .until(
               () -> mostWaiting.accumulateAndGet(streams.waitingEvents(), Math::max),
               (waiting) -> streams.openStreams() == 0);
       assertThat(mostWaiting.get())
-          .as("updates held at once for the client that stopped reading")
-          .isLessThanOrEqualTo(BUFFER);
-      long expected = firstValue;
-      RawEventStream.RawEvent last = first;
-      for (RawEventStream.RawEvent next = stalled.next(); next != null; next = stalled.next()) {
-        last = next;
-        if (next.name().equals("value")) {
-          assertThat(this.json.readTree(next.data()).path("value").asLong())
-              .as("the update after %d", expected)
-              .isEqualTo(++expected);
-        }
+          .as("updates held at once for %d clients that stopped reading", STALLED_CLIENTS)
+          .isLessThanOrEqualTo(STALLED_CLIENTS * BUFFER);
+      try (EventReader reading = open(owner, other, null)) {
+        long now = reading.next().data().path("value").asLong();
+        like(other);
+        assertThat(reading.next().data().path("value").asLong())
+            .as("a reading client's update while the stalled ones have not read theirs")
+            .isEqualTo(now + 1);
       }
-      assertThat(last.name()).isEqualTo("dropped");
-      assertThat(expected).isLessThan(firstValue + SLOW_CLIENT_UPDATES);
+      for (RawEventStream stream : stalled) {
+        assertEndsDroppedAfterNoGap(stream, firstValue);
+      }
+    } finally {
+      stalled.forEach(RawEventStream::close);
     }
-    await("the dropped stream is counted back and holds nothing")
+    await("the dropped streams are counted back and hold nothing")
         .atMost(Duration.ofSeconds(30))
         .until(() -> streams.openStreams() == 0 && streams.waitingEvents() == 0);
+  }
+
+  private void assertEndsDroppedAfterNoGap(RawEventStream stream, long firstValue)
+      throws Exception {
+    long expected = firstValue;
+    String last = "value";
+    for (RawEventStream.RawEvent next = stream.next(); next != null; next = stream.next()) {
+      last = next.name();
+      if (last.equals("value")) {
+        assertThat(this.json.readTree(next.data()).path("value").asLong())
+            .as("the update after %d", expected)
+            .isEqualTo(++expected);
+      }
+    }
+    assertThat(last).isEqualTo("dropped");
+    assertThat(expected).isLessThan(firstValue + SLOW_CLIENT_UPDATES);
+  }
+
+  private String otherPostOf(ClusterInstance owner, String post) {
+    for (int i = 0; i < 8; i++) {
+      String other = "post-" + i;
+      if (!other.equals(post) && ownerOf(other) == owner) {
+        return other;
+      }
+    }
+    throw new IllegalStateException("Instance " + owner.port() + " owns no post but " + post);
   }
 
   @Test
