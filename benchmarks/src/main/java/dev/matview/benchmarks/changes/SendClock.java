@@ -1,6 +1,5 @@
 package dev.matview.benchmarks.changes;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import tools.jackson.databind.JsonNode;
 
@@ -27,17 +26,8 @@ final class SendClock {
     return this.originNanos + seconds * 1_000_000_000L + nanos;
   }
 
-  /**
-   * The {@link System#nanoTime()} of a {@code ts} as Jackson writes an {@link Instant}: an ISO-8601
-   * text, or seconds with a decimal fraction.
-   */
+  /** The {@link System#nanoTime()} of a {@code ts} as Jackson 3 writes an instant: ISO-8601. */
   long nanos(JsonNode ts) {
-    if (ts.isNumber()) {
-      BigDecimal seconds = ts.decimalValue();
-      long whole = seconds.longValue();
-      long fraction = seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).longValue();
-      return nanos(Instant.ofEpochSecond(whole, fraction));
-    }
     return nanos(Instant.parse(ts.asString()));
   }
 }
