@@ -39,6 +39,12 @@ import java.util.stream.Collectors;
  *       --positions-warmup-seconds=2}; {@code --rw-orders=500}: orders of row 10's
  *       read-your-writes, for each of its two views; {@code --rw-streams-linger-ms}: the {@code
  *       linger.ms} of that instance's Kafka Streams producer (Kafka Streams' 100 ms by default)
+ *   <li>{@code --changes-keys=100}, {@code --changes-rate=1000}, {@code
+ *       --changes-warmup-seconds=5}, {@code --changes-seconds=20}: row 11's change streams, one per
+ *       key, and the orders sent to those keys at that rate, unrecorded then recorded; {@code
+ *       --changes-idle=1000,10000}: the idle streams opened after them, measured at each count;
+ *       {@code --changes-heartbeat-seconds=15} and {@code --changes-jvm-options=-Xmx2g}: that
+ *       instance's {@code matview.changes.heartbeat} and JVM options
  *   <li>{@code --partitions=4}: partitions of the orders topics
  *   <li>{@code --memory-partitions=64,256,512}, {@code --memory-orders=300000}, {@code
  *       --memory-customers=100000}, {@code --memory-steady-seconds=30}, {@code

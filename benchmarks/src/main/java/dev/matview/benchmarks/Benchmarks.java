@@ -1,6 +1,7 @@
 package dev.matview.benchmarks;
 
 import dev.matview.benchmarks.aggregation.AggregationBenchmark;
+import dev.matview.benchmarks.changes.ChangeStreamsBenchmark;
 import dev.matview.benchmarks.directory.DirectoryRebuildBenchmark;
 import dev.matview.benchmarks.failover.FailoverBenchmark;
 import dev.matview.benchmarks.lookups.ForwardedLookupsBenchmark;
@@ -14,8 +15,8 @@ import java.util.List;
 
 /**
  * Every benchmark of issue 8's table, in the order of its rows, row 9: issue 9's rebuild of the
- * replica directory at scale, and row 10: issue 29's positions, which runs right after row 1 on the
- * same instance, before row 6 kills it.
+ * replica directory at scale, row 10: issue 29's positions, which runs right after row 1 on the
+ * same instance, before row 6 kills it, and row 11: issue 29's change streams.
  */
 public final class Benchmarks {
 
@@ -39,6 +40,7 @@ public final class Benchmarks {
         new RestoreBenchmark(),
         new MemoryBenchmark(),
         new FailoverBenchmark(),
-        new DirectoryRebuildBenchmark());
+        new DirectoryRebuildBenchmark(),
+        new ChangeStreamsBenchmark());
   }
 }

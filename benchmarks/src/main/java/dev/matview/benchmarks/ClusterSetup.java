@@ -35,7 +35,7 @@ public final class ClusterSetup {
 
   /**
    * An instance, not yet started, of {@code spec}'s application named {@code name}, with its files
-   * under {@code dir} and the run's JVM options ({@code --app-jvm-options}).
+   * under {@code dir} and the spec's JVM options, else the run's ({@code --app-jvm-options}).
    */
   public AppInstance instance(ClusterSpec spec, String name, Path dir) {
     return instance(
@@ -44,7 +44,7 @@ public final class ClusterSetup {
         spec.applicationId(),
         spec.topic(),
         spec.views(),
-        this.context.appJvmOptions(),
+        spec.jvmOptions().isEmpty() ? this.context.appJvmOptions() : spec.jvmOptions(),
         spec.properties());
   }
 

@@ -13,6 +13,8 @@ import java.util.Set;
  * @param customers distinct customers among them, the keys of the views
  * @param views the views the instances keep; the others are left out
  * @param properties further properties of every instance
+ * @param jvmOptions the JVM options of every instance, or none for the run's ({@code
+ *     --app-jvm-options})
  */
 public record ClusterSpec(
     String name,
@@ -20,7 +22,19 @@ public record ClusterSpec(
     long orders,
     long customers,
     Set<String> views,
-    Map<String, String> properties) {
+    Map<String, String> properties,
+    List<String> jvmOptions) {
+
+  /** Instances with the run's JVM options. */
+  public ClusterSpec(
+      String name,
+      int instances,
+      long orders,
+      long customers,
+      Set<String> views,
+      Map<String, String> properties) {
+    this(name, instances, orders, customers, views, properties, List.of());
+  }
 
   /** The sample's three views. */
   public static final List<String> ALL_VIEWS =

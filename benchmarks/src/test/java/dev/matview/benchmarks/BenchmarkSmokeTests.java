@@ -55,6 +55,13 @@ class BenchmarkSmokeTests {
             "--positions-seconds=0.5",
             "--positions-warmup-seconds=0.3",
             "--rw-orders=5",
+            "--changes-keys=5",
+            "--changes-rate=50",
+            "--changes-seconds=0.5",
+            "--changes-warmup-seconds=0.2",
+            "--changes-idle=20,50",
+            "--changes-heartbeat-seconds=1",
+            "--changes-jvm-options=-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "--work-dir=" + WORK_DIR,
             "--report=" + report);
     List<Row> rows = BenchmarkRunner.run(flags, Benchmarks.all());
@@ -64,7 +71,7 @@ class BenchmarkSmokeTests {
             .filter(row -> row.verdict() != Verdict.NONE)
             .map(Row::number)
             .collect(Collectors.toSet());
-    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
     assertThat(Files.readString(report)).contains(Report.BEGIN).contains("| 9 |");
   }
 }
