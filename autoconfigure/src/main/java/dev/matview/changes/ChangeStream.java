@@ -74,7 +74,7 @@ final class ChangeStream implements ChangeListener {
 
   @Override
   public void changed(StoreChange change) {
-    if (this.ended.get() || (this.key != null && !Arrays.equals(this.key, change.key()))) {
+    if (this.ended.get() || !concerns(change)) {
       return;
     }
     if (!this.queue.offer(change)) {
@@ -90,8 +90,9 @@ final class ChangeStream implements ChangeListener {
   }
 
   /**
-   * Starts delivering: first {@code first} (the current value, or what the stream missed), then
-   * every update queued or to come after the one at {@code offset} and {@code sequence}.
+   * Starts delivering: first {@code first} (the current value), then those of {@code missed} (the
+   * partition's updates the stream missed) that are of its key, then every update queued or to come
+   * after the one at {@code offset} and {@code sequence}.
    */
   void start(
       List<ChangeEvent> first,
@@ -107,7 +108,9 @@ final class ChangeStream implements ChangeListener {
         this.sink.send(event);
       }
       for (StoreChange change : missed) {
-        deliver(change);
+        if (concerns(change)) {
+          deliver(change);
+        }
       }
     } catch (IOException ex) {
       end();
@@ -135,6 +138,11 @@ final class ChangeStream implements ChangeListener {
       this.onEnd.run();
       this.sink.close();
     }
+  }
+
+  /** Whether {@code change} is of this stream's key, or the stream is of every key. */
+  private boolean concerns(StoreChange change) {
+    return this.key == null || Arrays.equals(this.key, change.key());
   }
 
   private void schedule() {
