@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The check of the change streams of a count view's keys: each value must be one more than the one
  * before it on the same key (no gap, no duplicate, never back), except the first after a start
- * without an id or after a {@code skipped} event; counts the events, how streams opened and ended,
- * and keeps the first values out of order with the ids and instances of both events.
+ * without an id or after a {@code skipped} event, and of the key followed; counts the events, how
+ * streams opened and ended, and keeps the first values out of order with the ids and instances of
+ * both events.
  */
 final class ChangeTally {
 
@@ -39,6 +40,8 @@ final class ChangeTally {
   private final LongAdder duplicates = new LongAdder();
 
   private final LongAdder wentBack = new LongAdder();
+
+  private final LongAdder otherKeys = new LongAdder();
 
   private final List<String> examples = new CopyOnWriteArrayList<>();
 
@@ -109,18 +112,31 @@ final class ChangeTally {
     return false;
   }
 
+  /**
+   * {@code key}'s stream told a value of {@code other} in the event {@code id} from {@code
+   * instance}.
+   */
+  void otherKey(String key, String other, @Nullable String id, String instance) {
+    this.events.increment();
+    this.otherKeys.increment();
+    if (this.examples.size() < KEPT) {
+      this.examples.add(key + ": an event of " + other + " (id " + id + ", from " + instance + ")");
+    }
+  }
+
   /** The last value {@code key}'s stream told, or {@code null} before any. */
   @Nullable Long last(String key) {
     KeyState state = this.keys.get(key);
     return (state != null) ? state.lastValue() : null;
   }
 
-  /** The followed keys whose last value is not the count {@code truth} gives, each described. */
-  List<String> mismatches(Map<String, Long> truth) {
+  /** The keys of {@code counts} whose last value told is not their count there, each described. */
+  List<String> mismatches(Map<String, Long> counts) {
     List<String> found = new ArrayList<>();
-    for (String key : new TreeMap<>(this.keys).keySet()) {
+    for (Map.Entry<String, Long> count : new TreeMap<>(counts).entrySet()) {
+      String key = count.getKey();
       Long last = last(key);
-      long expected = truth.getOrDefault(key, 0L);
+      long expected = count.getValue();
       if (last == null || last != expected) {
         found.add(key + ": last value " + last + ", orders published " + expected);
       }
@@ -161,6 +177,16 @@ final class ChangeTally {
   /** Values lower than the value before them. */
   long wentBack() {
     return this.wentBack.sum();
+  }
+
+  /** Events of another key than the stream's. */
+  long otherKeys() {
+    return this.otherKeys.sum();
+  }
+
+  /** Events out of order: gaps, duplicates, values that went back, and events of another key. */
+  long outOfOrder() {
+    return gaps() + duplicates() + wentBack() + otherKeys();
   }
 
   /** How many streams ended, by why, each followed by a reconnect. */

@@ -63,6 +63,19 @@ class ChangeTallyTests {
   }
 
   @Test
+  void anEventOfAnotherKeyIsOutOfOrderAndLeavesTheKeysCountAsItWas() {
+    ChangeTally tally = new ChangeTally();
+    tally.value("a", 3, "p.3", "instance-1");
+
+    tally.otherKey("a", "b", "p.4", "instance-2");
+
+    assertThat(tally.value("a", 4, "p.5", "instance-2")).isTrue();
+    assertThat(tally.otherKeys()).isEqualTo(1);
+    assertThat(tally.outOfOrder()).isEqualTo(1);
+    assertThat(tally.examples()).containsExactly("a: an event of b (id p.4, from instance-2)");
+  }
+
+  @Test
   void keysWhoseLastValueIsNotTheirOrderCountAreMismatches() {
     ChangeTally tally = new ChangeTally();
     tally.value("a", 4, "p.4", "instance-1");
@@ -70,9 +83,11 @@ class ChangeTallyTests {
     tally.value("c", 0, "r.0", "instance-1");
     tally.freshStart("d");
 
-    assertThat(tally.mismatches(Map.of("a", 4L, "b", 3L)))
+    assertThat(tally.mismatches(Map.of("a", 4L, "b", 3L, "c", 0L, "d", 0L, "e", 1L)))
         .containsExactly(
-            "b: last value 2, orders published 3", "d: last value null, orders published 0");
+            "b: last value 2, orders published 3",
+            "d: last value null, orders published 0",
+            "e: last value null, orders published 1");
     assertThat(tally.keys()).containsExactly("a", "b", "c", "d");
   }
 
