@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The updates of one open store partition, as the stream thread makes them, for change streams:
  * handed to each listener at once, and kept in a ring of the last {@code history} updates once a
- * first listener came, so that a stream that reconnects can go on where it stopped. Costs one
- * volatile read per update while nobody listens.
+ * first listener came, so that a stream that reconnects can go on where it stopped. A restore or a
+ * standby's load writes the store without passing here, so it ends the listeners and the ring.
+ * Costs one volatile read per update while nobody listens.
  */
 public final class ChangeFeed {
 
