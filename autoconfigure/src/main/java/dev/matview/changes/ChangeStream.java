@@ -86,9 +86,7 @@ final class ChangeStream implements ChangeListener {
 
   @Override
   public void changed(StoreChange change) {
-    if (this.dropped
-        || this.ended.get()
-        || (this.key != null && !Arrays.equals(this.key, change.key()))) {
+    if (this.dropped || this.ended.get() || !concerns(change)) {
       return;
     }
     if (this.queue.offer(change)) {
@@ -109,8 +107,9 @@ final class ChangeStream implements ChangeListener {
   }
 
   /**
-   * Starts delivering: first {@code first} (the current value, or what the stream missed), then
-   * every update queued or to come after the one at {@code offset} and {@code sequence}.
+   * Starts delivering: first {@code first} (the current value), then those of {@code missed} (the
+   * partition's updates the stream missed) that are of its key, then every update queued or to come
+   * after the one at {@code offset} and {@code sequence}.
    */
   void start(
       List<ChangeEvent> first,
@@ -125,7 +124,7 @@ final class ChangeStream implements ChangeListener {
       for (ChangeEvent event : first) {
         this.sink.send(event);
       }
-      deliver(missed);
+      deliver(missed.stream().filter(this::concerns).toList());
     } catch (IOException ex) {
       end();
       return;
@@ -158,6 +157,11 @@ final class ChangeStream implements ChangeListener {
     while (this.queue.poll() != null) {
       this.waiting.decrementAndGet();
     }
+  }
+
+  /** Whether {@code change} is of this stream's key, or the stream is of every key. */
+  private boolean concerns(StoreChange change) {
+    return this.key == null || Arrays.equals(this.key, change.key());
   }
 
   private void schedule() {

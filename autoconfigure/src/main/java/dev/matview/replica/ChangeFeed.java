@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The updates of one open store partition, as the stream thread makes them, for change streams:
  * handed to each listener at once, and kept in a ring of the last {@code history} updates once a
- * first listener came, so that a stream that reconnects can go on where it stopped. Costs one
- * volatile read per update while nobody listens.
+ * first listener came, so that a stream that reconnects can go on where it stopped. A restore or a
+ * standby's load writes the store without passing here, so it ends the listeners and the ring.
+ * Costs one volatile read per update while nobody listens.
  */
 public final class ChangeFeed {
 
@@ -57,6 +58,22 @@ public final class ChangeFeed {
     if (this.closed) {
       this.listeners.remove(listener);
       listener.closed();
+    }
+  }
+
+  /**
+   * The store is written from its changelog, up to {@code position}, bypassing the feed (a restore,
+   * or a standby's updates after the task moved): every listener hears that no update follows, and
+   * the updates kept are forgotten, so that no stream goes on across ones it never saw.
+   */
+  synchronized void bypassed(long position) {
+    for (ChangeListener listener : this.listeners) {
+      listener.closed();
+    }
+    this.listeners.clear();
+    Ring kept = this.ring;
+    if (kept != null && kept.from < position) {
+      this.ring = new Ring(this.history, position);
     }
   }
 

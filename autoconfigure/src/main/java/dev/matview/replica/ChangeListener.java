@@ -6,6 +6,9 @@ public interface ChangeListener {
   /** The store kept {@code change}. */
   void changed(StoreChange change);
 
-  /** Kafka Streams closed the store partition: no update follows. */
+  /**
+   * No update follows through this feed: Kafka Streams closed the store partition, or writes it
+   * from its changelog (a restore, or a standby's updates), which bypasses the feed.
+   */
   void closed();
 }

@@ -103,6 +103,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   @Override
   public void onRestoreStart(
       TopicPartition changelog, String store, long startingOffset, long endingOffset) {
+    this.positions.updating(store, changelog.partition());
     ReplicaHandle handle = handle(store, changelog.partition());
     if (handle != null) {
       handle.updating();

@@ -48,11 +48,22 @@ public final class StorePositions {
     offset.close();
   }
 
+  /**
+   * Kafka Streams starts to write {@code partition} of the store {@code name} from its changelog.
+   */
+  void updating(String name, int partition) {
+    AppliedOffset offset = of(name, partition);
+    if (offset != null) {
+      offset.changes().bypassed(offset.begun());
+    }
+  }
+
   /** A batch of {@code partition} of the store {@code name} was restored or loaded. */
   void batchWritten(String name, int partition) {
     AppliedOffset offset = of(name, partition);
     if (offset != null) {
       offset.refresh();
+      offset.changes().bypassed(offset.begun());
     }
   }
 

@@ -21,6 +21,8 @@ class ChangeStreamTests {
 
   private static final byte[] KEY = "k".getBytes(StandardCharsets.UTF_8);
 
+  private static final byte[] OTHER_KEY = "o".getBytes(StandardCharsets.UTF_8);
+
   private final Queue<Runnable> dispatcher = new ArrayDeque<>();
 
   private final Executor dispatch = this.dispatcher::add;
@@ -75,20 +77,38 @@ class ChangeStreamTests {
     assertThat(this.ended).hasValue(1);
   }
 
+  @Test
+  void aKeysStreamThatGoesOnAfterAnIdDeliversOnlyItsKeysMissedUpdatesAndThenItsNewOnes() {
+    ChangeStream stream = streamOf(KEY, 100);
+    stream.changed(change(OTHER_KEY, 13));
+    stream.start(
+        List.of(), List.of(change(KEY, 11), change(OTHER_KEY, 12), change(KEY, 13)), 10, 0, "10");
+    runDispatcher();
+    stream.changed(change(OTHER_KEY, 14));
+    stream.changed(change(KEY, 15));
+    runDispatcher();
+    assertThat(this.batches.stream().flatMap(List::stream))
+        .extracting(ChangeEvent::id)
+        .containsExactly("11", "13", "15");
+  }
+
   private ChangeStream started(int buffer) {
-    ChangeStream stream =
-        new ChangeStream(
-            KEY,
-            buffer,
-            this.waiting,
-            (change, id) -> new ChangeEvent(ChangeEvent.Kind.VALUE, "{}", id),
-            (change) -> Long.toString(change.offset()),
-            this.sink,
-            this.dispatch,
-            this.ended::incrementAndGet);
+    ChangeStream stream = streamOf(KEY, buffer);
     stream.start(List.of(), List.of(), 0, Integer.MAX_VALUE, "0");
     runDispatcher();
     return stream;
+  }
+
+  private ChangeStream streamOf(byte[] key, int buffer) {
+    return new ChangeStream(
+        key,
+        buffer,
+        this.waiting,
+        (change, id) -> new ChangeEvent(ChangeEvent.Kind.VALUE, "{}", id),
+        (change) -> Long.toString(change.offset()),
+        this.sink,
+        this.dispatch,
+        this.ended::incrementAndGet);
   }
 
   private void runDispatcher() {
@@ -99,7 +119,11 @@ class ChangeStreamTests {
   }
 
   private static StoreChange change(long offset) {
-    return new StoreChange(KEY, KEY, StoreChange.NO_WINDOW, StoreChange.NO_WINDOW, offset, 0);
+    return change(KEY, offset);
+  }
+
+  private static StoreChange change(byte[] key, long offset) {
+    return new StoreChange(key, key, StoreChange.NO_WINDOW, StoreChange.NO_WINDOW, offset, 0);
   }
 
   private final class RecordingSink implements ChangeSink {

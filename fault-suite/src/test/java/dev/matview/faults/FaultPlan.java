@@ -15,6 +15,7 @@ import java.time.Duration;
  * @param killPause how long after a killed instance serves again the next one is killed
  * @param brokerRestart when, after the load starts, the broker is killed and restarted, or null
  * @param lookupPeriod how often each instance gets a lookup
+ * @param changeStreams how many customers' change streams of their order count are followed
  * @param restartBound how long a restarted instance or broker may take to serve again
  * @param convergeBound how long the views may take to match the published orders after the load
  */
@@ -28,6 +29,7 @@ record FaultPlan(
     Duration killPause,
     Duration brokerRestart,
     Duration lookupPeriod,
+    int changeStreams,
     Duration restartBound,
     Duration convergeBound) {
 
@@ -46,6 +48,7 @@ record FaultPlan(
               Duration.ofSeconds(2),
               null,
               Duration.ofMillis(30),
+              4,
               Duration.ofMinutes(3),
               Duration.ofMinutes(4));
       case "long" ->
@@ -59,6 +62,7 @@ record FaultPlan(
               Duration.ofSeconds(3),
               Duration.ofMinutes(5),
               Duration.ofMillis(20),
+              4,
               Duration.ofMinutes(3),
               Duration.ofMinutes(6));
       default ->

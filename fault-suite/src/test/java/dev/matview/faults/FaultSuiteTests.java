@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.Test;
  * Kills instances of the sample jar with SIGKILL while orders are published and keys looked up, and
  * then checks that every view on every instance holds exactly what the published orders say, that
  * no lookup ever answered 500, and that a client which sends back the last position it got never
- * read a value older than one it had seen.
+ * read a value older than one it had seen, and that the change streams of a few keys, followed
+ * across instances with {@code Last-Event-ID}, tell every order once and end at the published
+ * count.
  *
  * <p>The short form runs in {@code mvn verify}; the long form, with many more kills and a broker
  * restart, runs with {@code mvn -B -pl fault-suite -am verify -Pfault-long} and writes {@code
@@ -41,10 +44,18 @@ class FaultSuiteTests {
 
   private static final int PARTITIONS = 3;
 
+  /** How long after the views are exact the followed change streams may take to tell the last. */
+  private static final Duration CHANGES_BOUND = Duration.ofSeconds(30);
+
   private static Path workDir;
 
+  private static ChangeFollower changeFollower;
+
   @AfterAll
-  static void stopEveryProcessAndDeleteTheirFiles() throws IOException {
+  static void stopEveryProcessAndDeleteTheirFiles() throws IOException, InterruptedException {
+    if (changeFollower != null) {
+      changeFollower.close();
+    }
     ChildJvm.killAll();
     if (workDir != null && Files.exists(workDir)) {
       try (Stream<Path> files = Files.walk(workDir)) {
@@ -88,6 +99,10 @@ class FaultSuiteTests {
       instance.awaitServing(STARTUP_BOUND);
     }
 
+    List<String> followed = customers.subList(0, plan.changeStreams());
+    ChangeTally changes = new ChangeTally();
+    changeFollower = new ChangeFollower(instances, followed, changes);
+    changeFollower.start();
     EventClock eventClock = new EventClock(plan.load());
     LookupTally tally = new LookupTally();
     FaultInjector faults = new FaultInjector(instances, broker, plan);
@@ -129,6 +144,10 @@ class FaultSuiteTests {
     } catch (ConditionTimeoutException ex) {
       failure = ex.getMessage();
     }
+    Map<String, Long> followedCounts = new TreeMap<>();
+    followed.forEach(
+        key -> followedCounts.put(key, expected.ordersPerCustomer().getOrDefault(key, 0L)));
+    List<String> changeMismatches = awaitLastChanges(changes, followedCounts);
     ReliabilityReport.write(
         Path.of(System.getProperty("fault.report")),
         new ReliabilityReport.Run(
@@ -140,6 +159,8 @@ class FaultSuiteTests {
             faults,
             tally,
             monotonic,
+            changes,
+            changeMismatches,
             convergence,
             failure));
 
@@ -174,6 +195,43 @@ class FaultSuiteTests {
                 + " than a value it had seen; the first ones: %s",
             monotonic.checked(), monotonic.examples())
         .isZero();
+    assertThat(changes.opens().keySet())
+        .as("outcomes of opening change streams")
+        .isSubsetOf(Set.of("200", "503", ChangeTally.NO_CONNECTION))
+        .contains("200");
+    assertThat(changes.outOfOrder())
+        .as(
+            "change events of %d out of order (gaps %d, duplicates %d, went back %d, of another"
+                + " key %d); the first ones: %s",
+            changes.events(),
+            changes.gaps(),
+            changes.duplicates(),
+            changes.wentBack(),
+            changes.otherKeys(),
+            changes.examples())
+        .isZero();
+    assertThat(changeMismatches)
+        .as("followed keys whose change stream did not end at their order count")
+        .isEmpty();
+  }
+
+  /**
+   * Waits until the last value of each followed key's change stream is its order count in {@code
+   * counts}, then stops following: the keys that never got there.
+   */
+  private static List<String> awaitLastChanges(ChangeTally changes, Map<String, Long> counts)
+      throws InterruptedException {
+    try {
+      Awaitility.await("each followed change stream at its order count")
+          .atMost(CHANGES_BOUND)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> changes.mismatches(counts).isEmpty());
+    } catch (ConditionTimeoutException ex) {
+      // the keys still out are reported below
+    }
+    changeFollower.close();
+    return changes.mismatches(counts);
   }
 
   private static void assertEveryInstanceHolds(

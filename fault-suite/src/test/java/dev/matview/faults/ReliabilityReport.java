@@ -31,6 +31,8 @@ final class ReliabilityReport {
    * @param faults the fault injector, for its log and recovery times
    * @param tally the lookups' outcomes
    * @param monotonic the check of the reads of the client that carries positions
+   * @param changes the check of the change streams followed
+   * @param changeMismatches the followed keys whose last value was not their order count
    * @param convergence how long after the load the views matched, or null if they never did
    * @param failure why the run failed, or null
    */
@@ -43,6 +45,8 @@ final class ReliabilityReport {
       FaultInjector faults,
       LookupTally tally,
       MonotonicReads monotonic,
+      ChangeTally changes,
+      List<String> changeMismatches,
       Duration convergence,
       String failure) {}
 
@@ -60,7 +64,8 @@ final class ReliabilityReport {
     md.append(" instances of the sample jar as child JVMs, orders published at a steady rate ");
     md.append("while instances are killed with `kill -9` (SIGKILL) and restarted");
     md.append(plan.brokerRestart() != null ? ", the broker once as well, " : ", ");
-    md.append("lookups on every instance all the time, and at the end every key of every view ");
+    md.append("lookups on every instance all the time, a few keys' change streams followed, and ");
+    md.append("at the end every key of every view ");
     md.append("on every instance compared with the orders read back from the topic.\n\n");
 
     md.append("| | |\n|---|---|\n");
@@ -125,10 +130,15 @@ final class ReliabilityReport {
         "lookups answered 200 or 404, stale reads allowed",
         run.tally().shareAnswered(Mode.STALE) + " of those that reached a live instance");
     row(md, "reads that went back in time", LookupFigures.wentBack(run.tally(), run.monotonic()));
+    row(
+        md,
+        "change events out of order",
+        ChangeFigures.summary(run.changes(), run.changeMismatches()));
     md.append('\n');
 
     LookupFigures.outcomes(md, run.tally());
     LookupFigures.positions(md, run.tally(), run.monotonic());
+    ChangeFigures.section(md, run.changes(), run.changeMismatches());
 
     md.append("## Every 5xx answer, grouped\n\n");
     Map<String, Long> problems = run.tally().problems();
