@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,12 +37,20 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
 
   private final List<Runnable> onGone = new ArrayList<>();
 
+  private final AtomicBoolean writing = new AtomicBoolean();
+
+  private final AtomicBoolean writeAgain = new AtomicBoolean();
+
   private @Nullable AsyncContext async;
 
   private @Nullable ServletOutputStream out;
 
   private int pendingEvents;
 
+  /** Whether the output stream, when last asked, could take more; only the writer asks it. */
+  private volatile boolean clientReady = true;
+
+  /** Whether bytes were written since the last flush; only the writer touches it. */
   private boolean unflushed;
 
   private boolean closing;
@@ -120,33 +129,59 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
     writePending();
   }
 
-  /** Writes what waits while the client takes it, then runs what waited for that. */
+  /**
+   * Writes what waits while the client takes it, then runs what waited for that. One thread at a
+   * time calls the output stream, holding no lock of this sink while it does (the container holds
+   * its own while it calls {@link #onWritePossible}); a call while another writes makes that one
+   * look again before it lets go.
+   */
   private void writePending() {
-    List<Runnable> ready;
-    AsyncContext completing = null;
+    this.writeAgain.set(true);
+    while (this.writeAgain.get() && this.writing.compareAndSet(false, true)) {
+      this.writeAgain.set(false);
+      try {
+        writeWhatWaits();
+      } finally {
+        this.writing.set(false);
+      }
+    }
+  }
+
+  private void writeWhatWaits() {
+    ServletOutputStream stream;
     synchronized (this) {
-      ServletOutputStream stream = this.out;
+      stream = this.out;
       if (stream == null || this.gone) {
         return;
       }
-      try {
-        while (!this.pending.isEmpty() && stream.isReady()) {
-          Pending next = this.pending.poll();
-          this.pendingEvents -= next.events();
-          stream.write(next.bytes());
-          this.unflushed = true;
+    }
+    boolean ready;
+    try {
+      ready = stream.isReady();
+      while (ready) {
+        Pending next = nextPending();
+        if (next == null) {
+          break;
         }
-        if (this.unflushed && this.pending.isEmpty() && stream.isReady()) {
-          this.unflushed = false;
-          stream.flush();
-        }
-      } catch (IOException | RuntimeException ex) {
-        this.gone = true;
+        stream.write(next.bytes());
+        this.unflushed = true;
+        ready = stream.isReady();
       }
-      if (this.gone || !this.pending.isEmpty() || !stream.isReady()) {
-        ready = List.of();
-      } else {
-        ready = List.copyOf(this.onReady);
+      if (ready && this.unflushed) {
+        this.unflushed = false;
+        stream.flush();
+        ready = stream.isReady();
+      }
+    } catch (IOException | RuntimeException ex) {
+      gone();
+      return;
+    }
+    this.clientReady = ready;
+    List<Runnable> callbacks = List.of();
+    AsyncContext completing = null;
+    synchronized (this) {
+      if (ready && this.pending.isEmpty() && !this.gone) {
+        callbacks = List.copyOf(this.onReady);
         this.onReady.clear();
         if (this.closing) {
           completing = this.async;
@@ -154,20 +189,23 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
         }
       }
     }
-    if (isGone()) {
-      gone();
-      return;
-    }
-    ready.forEach(Runnable::run);
+    callbacks.forEach(Runnable::run);
     if (completing != null) {
       complete(completing);
     }
   }
 
+  private synchronized @Nullable Pending nextPending() {
+    Pending next = this.pending.poll();
+    if (next != null) {
+      this.pendingEvents -= next.events();
+    }
+    return next;
+  }
+
   @Override
   public synchronized boolean isReady() {
-    ServletOutputStream stream = this.out;
-    return !this.gone && this.pending.isEmpty() && (stream == null || stream.isReady());
+    return !this.gone && this.pending.isEmpty() && this.clientReady;
   }
 
   @Override
@@ -227,10 +265,6 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
   @Override
   public void onStartAsync(AsyncEvent event) {
     // the context this sink listens to is the one it started
-  }
-
-  private synchronized boolean isGone() {
-    return this.gone;
   }
 
   /** The client went away or the response ended: whoever waits for that hears it once. */
