@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,20 +36,12 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
 
   private final List<Runnable> onGone = new ArrayList<>();
 
-  private final AtomicBoolean writing = new AtomicBoolean();
-
-  private final AtomicBoolean writeAgain = new AtomicBoolean();
-
   private @Nullable AsyncContext async;
 
   private @Nullable ServletOutputStream out;
 
   private int pendingEvents;
 
-  /** Whether the output stream, when last asked, could take more; only the writer asks it. */
-  private volatile boolean clientReady = true;
-
-  /** Whether bytes were written since the last flush; only the writer touches it. */
   private boolean unflushed;
 
   private boolean closing;
@@ -129,59 +120,33 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
     writePending();
   }
 
-  /**
-   * Writes what waits while the client takes it, then runs what waited for that. One thread at a
-   * time calls the output stream, holding no lock of this sink while it does (the container holds
-   * its own while it calls {@link #onWritePossible}); a call while another writes makes that one
-   * look again before it lets go.
-   */
+  /** Writes what waits while the client takes it, then runs what waited for that. */
   private void writePending() {
-    this.writeAgain.set(true);
-    while (this.writeAgain.get() && this.writing.compareAndSet(false, true)) {
-      this.writeAgain.set(false);
-      try {
-        writeWhatWaits();
-      } finally {
-        this.writing.set(false);
-      }
-    }
-  }
-
-  private void writeWhatWaits() {
-    ServletOutputStream stream;
+    List<Runnable> ready;
+    AsyncContext completing = null;
     synchronized (this) {
-      stream = this.out;
+      ServletOutputStream stream = this.out;
       if (stream == null || this.gone) {
         return;
       }
-    }
-    boolean ready;
-    try {
-      ready = stream.isReady();
-      while (ready) {
-        Pending next = nextPending();
-        if (next == null) {
-          break;
+      try {
+        while (!this.pending.isEmpty() && stream.isReady()) {
+          Pending next = this.pending.poll();
+          this.pendingEvents -= next.events();
+          stream.write(next.bytes());
+          this.unflushed = true;
         }
-        stream.write(next.bytes());
-        this.unflushed = true;
-        ready = stream.isReady();
+        if (this.unflushed && this.pending.isEmpty() && stream.isReady()) {
+          this.unflushed = false;
+          stream.flush();
+        }
+      } catch (IOException | RuntimeException ex) {
+        this.gone = true;
       }
-      if (ready && this.unflushed) {
-        this.unflushed = false;
-        stream.flush();
-        ready = stream.isReady();
-      }
-    } catch (IOException | RuntimeException ex) {
-      gone();
-      return;
-    }
-    this.clientReady = ready;
-    List<Runnable> callbacks = List.of();
-    AsyncContext completing = null;
-    synchronized (this) {
-      if (ready && this.pending.isEmpty() && !this.gone) {
-        callbacks = List.copyOf(this.onReady);
+      if (this.gone || !this.pending.isEmpty() || !stream.isReady()) {
+        ready = List.of();
+      } else {
+        ready = List.copyOf(this.onReady);
         this.onReady.clear();
         if (this.closing) {
           completing = this.async;
@@ -189,23 +154,20 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
         }
       }
     }
-    callbacks.forEach(Runnable::run);
+    if (isGone()) {
+      gone();
+      return;
+    }
+    ready.forEach(Runnable::run);
     if (completing != null) {
       complete(completing);
     }
   }
 
-  private synchronized @Nullable Pending nextPending() {
-    Pending next = this.pending.poll();
-    if (next != null) {
-      this.pendingEvents -= next.events();
-    }
-    return next;
-  }
-
   @Override
   public synchronized boolean isReady() {
-    return !this.gone && this.pending.isEmpty() && this.clientReady;
+    ServletOutputStream stream = this.out;
+    return !this.gone && this.pending.isEmpty() && (stream == null || stream.isReady());
   }
 
   @Override
@@ -265,6 +227,10 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
   @Override
   public void onStartAsync(AsyncEvent event) {
     // the context this sink listens to is the one it started
+  }
+
+  private synchronized boolean isGone() {
+    return this.gone;
   }
 
   /** The client went away or the response ended: whoever waits for that hears it once. */
