@@ -188,16 +188,7 @@ public final class ChangeStreams implements AutoCloseable {
     byte[] keyBytes = view.keySerde().serializer().serialize(storeTopic, key);
     String viewName = view.name();
     ChangeStream stream =
-        new ChangeStream(
-            keyBytes,
-            this.buffer,
-            this.waiting,
-            decoder::event,
-            (change) -> this.ids.of(viewName, partition, change),
-            sink,
-            this.dispatcher,
-            this.open::decrementAndGet);
-    this.live.add(stream);
+        stream(keyBytes, viewName, partition, decoder, sink, this.open::decrementAndGet);
     sink.whenGone(
         () -> {
           applied.changes().stop(stream);
@@ -275,18 +266,8 @@ public final class ChangeStreams implements AutoCloseable {
           continue;
         }
         int partition = owner.partition();
-        ChangeStream part =
-            new ChangeStream(
-                null,
-                this.buffer,
-                this.waiting,
-                decoder::event,
-                (change) -> this.ids.of(view.name(), partition, change),
-                stream,
-                this.dispatcher,
-                () -> {});
+        ChangeStream part = stream(null, view.name(), partition, decoder, stream, () -> {});
         stream.add(part, applied);
-        this.live.add(part);
         applied.changes().listen(part, applied.begun());
         part.start(List.of(), List.of(), applied.begun(), Integer.MAX_VALUE, null);
       }
@@ -299,6 +280,31 @@ public final class ChangeStreams implements AutoCloseable {
       stream.close();
       throw ex;
     }
+  }
+
+  /**
+   * A stream of {@code key}'s updates in {@code partition} of {@code viewName}, or of every key's
+   * when {@code null}, into {@code sink}, which the heartbeats reach.
+   */
+  private ChangeStream stream(
+      byte @Nullable [] key,
+      String viewName,
+      int partition,
+      ChangeDecoder decoder,
+      ChangeSink sink,
+      Runnable onEnd) {
+    ChangeStream stream =
+        new ChangeStream(
+            key,
+            this.buffer,
+            this.waiting,
+            decoder::event,
+            (change) -> this.ids.of(viewName, partition, change),
+            sink,
+            this.dispatcher,
+            onEnd);
+    this.live.add(stream);
+    return stream;
   }
 
   /** The event of the key's current value, or windows, read here. */

@@ -62,19 +62,17 @@ public final class ChangeFeed {
   }
 
   /**
-   * The store is written from its changelog, up to {@code position}, bypassing the feed (a restore,
-   * or a standby's updates after the task moved): every listener hears that no update follows, and
-   * the updates kept are forgotten, so that no stream goes on across ones it never saw.
+   * The store is written from its changelog, bypassing the feed (a restore, or a standby's updates
+   * after the task moved): every listener hears that no update follows, and the updates kept are
+   * forgotten, so that no stream goes on across ones it never saw; the next listener starts a new
+   * history.
    */
-  synchronized void bypassed(long position) {
+  synchronized void bypassed() {
     for (ChangeListener listener : this.listeners) {
       listener.closed();
     }
     this.listeners.clear();
-    Ring kept = this.ring;
-    if (kept != null && kept.from < position) {
-      this.ring = new Ring(this.history, position);
-    }
+    this.ring = null;
   }
 
   /** Stops handing {@code listener} updates. */

@@ -54,7 +54,7 @@ public final class StorePositions {
   void updating(String name, int partition) {
     AppliedOffset offset = of(name, partition);
     if (offset != null) {
-      offset.changes().bypassed(offset.begun());
+      offset.changes().bypassed();
     }
   }
 
@@ -63,7 +63,7 @@ public final class StorePositions {
     AppliedOffset offset = of(name, partition);
     if (offset != null) {
       offset.refresh();
-      offset.changes().bypassed(offset.begun());
+      offset.changes().bypassed();
     }
   }
 

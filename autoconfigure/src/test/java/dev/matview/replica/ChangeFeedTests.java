@@ -20,7 +20,7 @@ class ChangeFeedTests {
     this.feed.changed(key("a"), value("2"), StoreChange.NO_WINDOW, StoreChange.NO_WINDOW, 12);
     assertThat(this.feed.since(11, 0)).extracting(StoreChange::offset).containsExactly(12L);
 
-    this.feed.bypassed(20);
+    this.feed.bypassed();
 
     assertThat(first.closed).isTrue();
     assertThat(this.feed.listeners()).isZero();
