@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.changes.ChangeStreams;
+import dev.matview.processes.http.ServerSentEvent;
+import dev.matview.processes.http.ServerSentEventLines;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -22,7 +24,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -236,7 +237,7 @@ class ChangeStreamIntegrationTests {
       long firstValue = -1;
       for (RawEventStream stream : stalled) {
         assertThat(stream.status()).isEqualTo(200);
-        RawEventStream.RawEvent first = stream.next();
+        ServerSentEvent first = stream.next();
         assertThat(first).isNotNull();
         firstValue = this.json.readTree(first.data()).path("value").asLong();
       }
@@ -279,7 +280,7 @@ class ChangeStreamIntegrationTests {
       throws Exception {
     long expected = firstValue;
     String last = "value";
-    for (RawEventStream.RawEvent next = stream.next(); next != null; next = stream.next()) {
+    for (ServerSentEvent next = stream.next(); next != null; next = stream.next()) {
       last = next.name();
       if (last.equals("value")) {
         assertThat(this.json.readTree(next.data()).path("value").asLong())
@@ -412,28 +413,16 @@ class ChangeStreamIntegrationTests {
 
     EventReader(Stream<String> lines, JsonMapper json) {
       this.lines = lines;
-      AtomicReference<String> name = new AtomicReference<>();
-      AtomicReference<String> id = new AtomicReference<>();
-      StringBuilder data = new StringBuilder();
+      ServerSentEventLines assembled = new ServerSentEventLines();
       this.reading =
           CompletableFuture.runAsync(
               () ->
                   lines.forEach(
                       (line) -> {
-                        if (line.isEmpty()) {
-                          if (name.get() != null) {
-                            this.events.add(
-                                new Event(name.get(), json.readTree(data.toString()), id.get()));
-                          }
-                          name.set(null);
-                          id.set(null);
-                          data.setLength(0);
-                        } else if (line.startsWith("event:")) {
-                          name.set(line.substring(6).strip());
-                        } else if (line.startsWith("id:")) {
-                          id.set(line.substring(3).strip());
-                        } else if (line.startsWith("data:")) {
-                          data.append(line.substring(5));
+                        ServerSentEvent event = assembled.line(line);
+                        if (event != null) {
+                          this.events.add(
+                              new Event(event.name(), json.readTree(event.data()), event.id()));
                         }
                       }));
     }

@@ -1,5 +1,7 @@
 package dev.matview.cluster;
 
+import dev.matview.processes.http.ServerSentEvent;
+import dev.matview.processes.http.ServerSentEventLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,6 +22,8 @@ final class RawEventStream implements AutoCloseable {
   private final BufferedReader reader;
 
   private final int status;
+
+  private final ServerSentEventLines events = new ServerSentEventLines();
 
   private RawEventStream(Socket socket) throws IOException {
     this.socket = socket;
@@ -74,21 +78,11 @@ final class RawEventStream implements AutoCloseable {
   }
 
   /** The next event, or {@code null} once the server has ended the stream. */
-  @Nullable RawEvent next() throws IOException {
-    String name = null;
-    String id = null;
-    StringBuilder data = new StringBuilder();
+  @Nullable ServerSentEvent next() throws IOException {
     for (String line = this.reader.readLine(); line != null; line = this.reader.readLine()) {
-      if (line.isEmpty()) {
-        if (name != null) {
-          return new RawEvent(name, data.toString(), id);
-        }
-      } else if (line.startsWith("event:")) {
-        name = line.substring(6).strip();
-      } else if (line.startsWith("id:")) {
-        id = line.substring(3).strip();
-      } else if (line.startsWith("data:")) {
-        data.append(line.substring(5));
+      ServerSentEvent event = this.events.line(line);
+      if (event != null) {
+        return event;
       }
     }
     return null;
@@ -103,7 +97,4 @@ final class RawEventStream implements AutoCloseable {
       // already gone
     }
   }
-
-  /** One event as read off the socket, its data as sent. */
-  record RawEvent(String name, String data, @Nullable String id) {}
 }

@@ -1,7 +1,7 @@
 package dev.matview.faults;
 
-import dev.matview.faults.ServerSentEvents.Event;
 import dev.matview.processes.http.HttpProbe;
+import dev.matview.processes.http.ServerSentEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
@@ -170,7 +170,7 @@ final class ChangeFollower implements AutoCloseable {
     private boolean read(SampleInstance instance, ServerSentEvents events) throws IOException {
       ChangeTally tally = ChangeFollower.this.tally;
       boolean told = false;
-      Event event;
+      ServerSentEvent event;
       while (ChangeFollower.this.following && (event = events.next()) != null) {
         JsonNode data = ViewReader.JSON.readTree(event.data());
         String of = data.path("key").asString();

@@ -1,5 +1,7 @@
 package dev.matview.faults;
 
+import dev.matview.processes.http.ServerSentEvent;
+import dev.matview.processes.http.ServerSentEventLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,50 +17,21 @@ final class ServerSentEvents {
 
   private final BufferedReader lines;
 
+  private final ServerSentEventLines events = new ServerSentEventLines();
+
   ServerSentEvents(InputStream body) {
     this.lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
   }
 
   /** The next event, or {@code null} when the body ended. */
-  @Nullable Event next() throws IOException {
-    String name = null;
-    String id = null;
-    StringBuilder data = null;
+  @Nullable ServerSentEvent next() throws IOException {
     String line;
     while ((line = this.lines.readLine()) != null) {
-      if (line.isEmpty()) {
-        if (name != null || data != null) {
-          return new Event(
-              (name != null) ? name : "message", id, (data != null) ? data.toString() : "");
-        }
-        continue;
-      }
-      int colon = line.indexOf(':');
-      if (colon == 0) {
-        continue;
-      }
-      String field = (colon > 0) ? line.substring(0, colon) : line;
-      String value = (colon > 0) ? line.substring(colon + 1) : "";
-      if (value.startsWith(" ")) {
-        value = value.substring(1);
-      }
-      switch (field) {
-        case "event" -> name = value;
-        case "id" -> id = value;
-        case "data" ->
-            data = (data == null) ? new StringBuilder(value) : data.append('\n').append(value);
-        default -> {}
+      ServerSentEvent event = this.events.line(line);
+      if (event != null) {
+        return event;
       }
     }
     return null;
   }
-
-  /**
-   * One event.
-   *
-   * @param name its {@code event:} field, {@code message} without one
-   * @param id its {@code id:} field, or {@code null}
-   * @param data its {@code data:} lines, joined by line breaks
-   */
-  record Event(String name, @Nullable String id, String data) {}
 }

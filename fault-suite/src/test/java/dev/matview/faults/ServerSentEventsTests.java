@@ -2,7 +2,7 @@ package dev.matview.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.matview.faults.ServerSentEvents.Event;
+import dev.matview.processes.http.ServerSentEvent;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +20,11 @@ class ServerSentEventsTests {
                 + "event: reconnect\ndata: {\"lastEventId\":\"abc.0\"}\n\n"
                 + "data:one\ndata:two\n\n");
 
-    assertThat(events.next()).isEqualTo(new Event("value", "abc.0", "{\"key\":\"a\",\"value\":1}"));
     assertThat(events.next())
-        .isEqualTo(new Event("reconnect", null, "{\"lastEventId\":\"abc.0\"}"));
-    assertThat(events.next()).isEqualTo(new Event("message", null, "one\ntwo"));
+        .isEqualTo(new ServerSentEvent("value", "abc.0", "{\"key\":\"a\",\"value\":1}"));
+    assertThat(events.next())
+        .isEqualTo(new ServerSentEvent("reconnect", null, "{\"lastEventId\":\"abc.0\"}"));
+    assertThat(events.next()).isEqualTo(new ServerSentEvent("message", null, "one\ntwo"));
     assertThat(events.next()).isNull();
   }
 

@@ -1,5 +1,7 @@
 package dev.matview.benchmarks.changes;
 
+import dev.matview.processes.http.ServerSentEvent;
+import dev.matview.processes.http.ServerSentEventLines;
 import java.util.concurrent.Flow;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -16,11 +18,7 @@ final class SseLineSubscriber implements Flow.Subscriber<String> {
 
   private volatile boolean cancelled;
 
-  private String name = "message";
-
-  private @Nullable String id;
-
-  private @Nullable StringBuilder data;
+  private final ServerSentEventLines lines = new ServerSentEventLines();
 
   SseLineSubscriber(Consumer<SseEvent> events) {
     this.events = events;
@@ -38,24 +36,9 @@ final class SseLineSubscriber implements Flow.Subscriber<String> {
 
   @Override
   public void onNext(String line) {
-    if (line.isEmpty()) {
-      dispatch();
-      return;
-    }
-    if (line.startsWith(":")) {
-      return;
-    }
-    int colon = line.indexOf(':');
-    String field = (colon < 0) ? line : line.substring(0, colon);
-    String value = (colon < 0) ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
-    switch (field) {
-      case "event" -> this.name = value;
-      case "id" -> this.id = value;
-      case "data" -> {
-        StringBuilder lines = this.data;
-        this.data = (lines == null) ? new StringBuilder(value) : lines.append('\n').append(value);
-      }
-      default -> {}
+    ServerSentEvent event = this.lines.line(line);
+    if (event != null) {
+      this.events.accept(new SseEvent(event.name(), event.id(), event.data(), System.nanoTime()));
     }
   }
 
@@ -76,15 +59,5 @@ final class SseLineSubscriber implements Flow.Subscriber<String> {
     if (current != null) {
       current.cancel();
     }
-  }
-
-  private void dispatch() {
-    StringBuilder lines = this.data;
-    if (lines != null) {
-      this.events.accept(new SseEvent(this.name, this.id, lines.toString(), System.nanoTime()));
-    }
-    this.name = "message";
-    this.id = null;
-    this.data = null;
   }
 }
