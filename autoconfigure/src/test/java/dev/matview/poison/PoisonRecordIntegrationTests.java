@@ -12,6 +12,7 @@ import dev.matview.view.Views;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,6 +95,9 @@ class PoisonRecordIntegrationTests {
 
   private static final String ID = "test-id";
 
+  /** The header that re-keyed records carry across their repartition topic. */
+  private static final String REKEYED_INPUT_HEADER = "matview.input";
+
   private final JsonMapper mapper = JsonMapper.builder().build();
 
   private final Random random = new Random(7);
@@ -128,6 +132,14 @@ class PoisonRecordIntegrationTests {
       records.add(poison.record(records.size()));
       poison.reasons().forEach((view, reason) -> expect(view, poison.id(), reason));
       poison.countedBy().forEach(view -> count(view, poison.customer(), poison.amount()));
+    }
+    for (byte[] forged : forgedInputHeaders()) {
+      String customer = "forged-input-" + forged.length;
+      ProducerRecord<byte[], byte[]> record =
+          order("o-" + customer, customer, new BigDecimal("2"), now, null, customer);
+      record.headers().add(REKEYED_INPUT_HEADER, forged);
+      records.add(record);
+      VIEWS.forEach(view -> count(view, customer, new BigDecimal("2")));
     }
     records.add(good(++good, now));
     String sentinel = "sentinel-" + good;
@@ -188,6 +200,16 @@ class PoisonRecordIntegrationTests {
       assertThat(dropped(view, "late")).as("late records of %s", view).isEqualTo(1);
     }
     assertThat(dropped(COUNT, "number-out-of-bounds")).isEqualTo(2);
+  }
+
+  /**
+   * Values of the header with which re-keyed records name their source record, set by a producer:
+   * too short to read, and well formed but naming a partition and offset no record has.
+   */
+  private static List<byte[]> forgedInputHeaders() {
+    return List.of(
+        new byte[] {1, 2, 3},
+        ByteBuffer.allocate(Integer.BYTES + Long.BYTES).putInt(7).putLong(Long.MAX_VALUE).array());
   }
 
   private List<Poison> poisons(Instant now) {
