@@ -4,6 +4,7 @@ import dev.matview.changes.ChangeStreams;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -14,9 +15,9 @@ import org.springframework.web.bind.annotation.RestController;
  * Serves the changes of a view's key as Server-Sent Events: the current value, then each new one as
  * the aggregate changes, each event with its position as its id; {@code Last-Event-ID} goes on
  * after the event it names. The stream holds no thread while it waits for changes, and its writes
- * never block one (Servlet non-blocking output). The mapping names no media type it produces, so
- * that a refusal can still answer a problem detail to a client that accepts only {@code
- * text/event-stream}.
+ * never block one (Servlet non-blocking output). The mappings produce the events and problem
+ * details, so that a refusal answers a problem detail to a client that accepts only {@code
+ * text/event-stream}, and an {@code Accept} that names neither, or cannot be read, a 406 problem.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
@@ -39,7 +40,13 @@ public class ChangeStreamController {
   }
 
   /** The changes of one key. */
-  @GetMapping(path = "/{view}/keys/{key}/changes")
+  @GetMapping(
+      path = "/{view}/keys/{key}/changes",
+      produces = {
+        MediaType.TEXT_EVENT_STREAM_VALUE,
+        MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+        MediaType.APPLICATION_JSON_VALUE
+      })
   public void keyChanges(
       @PathVariable String view,
       @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
@@ -52,7 +59,13 @@ public class ChangeStreamController {
   }
 
   /** The changes of every key of a view, from now on. */
-  @GetMapping(path = "/{view}/changes")
+  @GetMapping(
+      path = "/{view}/changes",
+      produces = {
+        MediaType.TEXT_EVENT_STREAM_VALUE,
+        MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+        MediaType.APPLICATION_JSON_VALUE
+      })
   public void viewChanges(
       @PathVariable String view,
       @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,

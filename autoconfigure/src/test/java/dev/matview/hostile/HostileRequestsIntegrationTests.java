@@ -212,6 +212,11 @@ class HostileRequestsIntegrationTests {
     assertProblem(get("/views/per-item/keys/" + "k".repeat(1025) + "/changes"), 414);
     assertProblem(get("/views/no-such-view/keys/alpha/changes"), 404);
     assertProblem(get("/views/no-such-view/changes"), 404);
+    for (String accept : List.of(";;;", "application/xml")) {
+      for (String path : List.of("/views/per-item/keys/alpha/changes", "/views/nope/changes")) {
+        assertProblem(this.http.send("GET", path, Map.of("Accept", accept), NO_BODY), 406);
+      }
+    }
   }
 
   @Test

@@ -135,7 +135,7 @@ final class RequestFuzzer {
       return foundInBatch();
     }
     FuzzRequest request =
-        switch (this.random.nextInt(10)) {
+        switch (this.random.nextInt(11)) {
           case 0 -> get("/views" + (this.random.nextBoolean() ? "" : "/"));
           case 1 -> get(keyPath());
           case 2 -> get(keyPath() + "/windows" + query("from", "to"));
@@ -163,9 +163,23 @@ final class RequestFuzzer {
                           "/matview/dashboard.css/..",
                           "/matview/%zz",
                           "/matview/" + writeSegment(key()))));
+          case 9 -> changesAfterAnIdNoStreamHolds();
           default -> get(pick(List.of("/views?x=%zz", "/views/%", "/views/" + key() + "/keys")));
         };
     return withOddities(request);
+  }
+
+  /**
+   * A key's change stream asked to go on after an id that no stream wrote (a cursor, a forged or
+   * oversized token, text): refused before any stream opens, so that the answer ends.
+   */
+  private FuzzRequest changesAfterAnIdNoStreamHolds() {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Accept", "text/event-stream");
+    headers.put(
+        "Last-Event-ID",
+        pick(List.of(cursor() + ".0", "A".repeat(this.random.nextInt(6_000) + 1) + ".7", "x.y.z")));
+    return new FuzzRequest("GET", keyPath() + "/changes", headers, new byte[0], false, null, null);
   }
 
   private FuzzRequest found() {
@@ -295,6 +309,11 @@ final class RequestFuzzer {
     if (this.random.nextInt(10) == 0) {
       headers.put("Authorization", "Bearer " + Long.toHexString(this.random.nextLong()));
     }
+    if (this.random.nextInt(10) == 0) {
+      headers.put(
+          "Matview-Position",
+          pick(List.of(cursor(), "", "!!!", "A".repeat(this.random.nextInt(6_000)))));
+    }
     if (this.random.nextInt(20) == 0) {
       // Large headers within Tomcat's 8 KB limit; one over it is a fixed case in
       // HostileRequestsIntegrationTests, since a server that refuses a request mid-write may reset
@@ -387,6 +406,16 @@ final class RequestFuzzer {
                       "maxLag=99999999999999999999",
                       "allowStale=true&allowStale=false",
                       "allowStale=true&maxLag=0",
+                      "position=" + cursor(),
+                      "position=" + "A".repeat(this.random.nextInt(6_000)),
+                      "after=" + HostileCluster.TOPIC + ":0:0",
+                      "after=" + HostileCluster.TOPIC + ":3:99999999999",
+                      "after=" + HostileCluster.TOPIC + ":-1:0",
+                      "after=" + HostileCluster.TOPIC + ":0:-5",
+                      "after=" + HostileCluster.TOPIC + ":0:99999999999999999999",
+                      "after=no-such-topic:0:0",
+                      "after=" + HostileCluster.TOPIC + ":0",
+                      "after=:::",
                       "from",
                       "=",
                       "&&")));
