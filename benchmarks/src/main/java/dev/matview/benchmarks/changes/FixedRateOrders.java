@@ -1,7 +1,9 @@
 package dev.matview.benchmarks.changes;
 
+import dev.matview.benchmarks.kafka.OrderSender;
 import dev.matview.benchmarks.load.FixedRateSchedule;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,7 +11,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Sends orders at a fixed rate, the {@code i}th to the record key {@code keys[i mod keys]}, each at
@@ -60,19 +61,9 @@ final class FixedRateOrders {
   }
 
   private Map<String, Object> config() {
-    return Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        this.bootstrapServers,
-        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-        StringSerializer.class,
-        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-        StringSerializer.class,
-        ProducerConfig.LINGER_MS_CONFIG,
-        0,
-        ProducerConfig.ACKS_CONFIG,
-        "all",
-        ProducerConfig.MAX_BLOCK_MS_CONFIG,
-        Duration.ofSeconds(30).toMillis());
+    Map<String, Object> config = new HashMap<>(OrderSender.unbatched(this.bootstrapServers));
+    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Duration.ofSeconds(30).toMillis());
+    return config;
   }
 
   private static String json(String orderId, long index, String ts) {

@@ -26,19 +26,25 @@ public final class OrderSender implements AutoCloseable {
   /** A sender of orders to {@code topic} on {@code bootstrapServers}. */
   public OrderSender(String bootstrapServers, String topic) {
     this.topic = topic;
-    this.producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                StringSerializer.class,
-                ProducerConfig.LINGER_MS_CONFIG,
-                0,
-                ProducerConfig.ACKS_CONFIG,
-                "all"));
+    this.producer = new KafkaProducer<>(unbatched(bootstrapServers));
+  }
+
+  /**
+   * The settings of a producer that sends each order at once, not lingering to batch it with
+   * others, and counts it sent once every replica has it.
+   */
+  public static Map<String, Object> unbatched(String bootstrapServers) {
+    return Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        bootstrapServers,
+        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+        StringSerializer.class,
+        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+        StringSerializer.class,
+        ProducerConfig.LINGER_MS_CONFIG,
+        0,
+        ProducerConfig.ACKS_CONFIG,
+        "all");
   }
 
   /**
