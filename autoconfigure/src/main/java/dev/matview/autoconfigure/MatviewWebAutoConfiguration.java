@@ -71,7 +71,7 @@ public final class MatviewWebAutoConfiguration {
           maxWait,
           "It must lie between 0 and " + MAX_WAIT.toSeconds() + "s, for example 2s.");
     }
-    return new Consistency(tokens, maxWait);
+    return new Consistency(tokens, maxWait, properties.getForwarding().getTimeout());
   }
 
   @Bean

@@ -6,6 +6,7 @@ import dev.matview.query.answer.Replica;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowsAnswer;
 import dev.matview.topology.ViewRegistry;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /** Times each key lookup into {@link LookupMetrics}, by view, route and outcome. */
@@ -23,20 +24,53 @@ final class LookupTimer {
   /** Runs {@code lookup} of a key in {@code viewName} and records how long it took and how. */
   <T> Routed<T> timed(String viewName, Supplier<Routed<T>> lookup) {
     long started = System.nanoTime();
-    String route = "none";
-    String outcome = "error";
     try {
       Routed<T> routed = lookup.get();
-      route = routeOf(routed);
-      outcome = outcomeOf(routed);
+      record(viewName, started, routed);
       return routed;
     } catch (InvalidQueryException | UnknownViewException ex) {
-      outcome = "invalid";
+      record(viewName, started, "none", "invalid");
       throw ex;
-    } finally {
-      String view = this.registry.find(viewName).isPresent() ? viewName : "unknown";
-      this.metrics.record(view, route, outcome, System.nanoTime() - started);
+    } catch (RuntimeException | Error ex) {
+      record(viewName, started, "none", "error");
+      throw ex;
     }
+  }
+
+  /**
+   * Runs {@code lookup} of a key in {@code viewName}, which may go on waiting for another instance,
+   * and records how long it took and how once it is answered.
+   */
+  <T> CompletableFuture<Routed<T>> timedEventually(
+      String viewName, Supplier<CompletableFuture<Routed<T>>> lookup) {
+    long started = System.nanoTime();
+    CompletableFuture<Routed<T>> answer;
+    try {
+      answer = lookup.get();
+    } catch (InvalidQueryException | UnknownViewException ex) {
+      record(viewName, started, "none", "invalid");
+      throw ex;
+    } catch (RuntimeException | Error ex) {
+      record(viewName, started, "none", "error");
+      throw ex;
+    }
+    return answer.whenComplete(
+        (routed, failure) -> {
+          if (routed != null) {
+            record(viewName, started, routed);
+          } else {
+            record(viewName, started, "none", "error");
+          }
+        });
+  }
+
+  private void record(String viewName, long started, Routed<?> routed) {
+    record(viewName, started, routeOf(routed), outcomeOf(routed));
+  }
+
+  private void record(String viewName, long started, String route, String outcome) {
+    String view = this.registry.find(viewName).isPresent() ? viewName : "unknown";
+    this.metrics.record(view, route, outcome, System.nanoTime() - started);
   }
 
   private static String routeOf(Routed<?> routed) {

@@ -1,10 +1,12 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowsAnswer;
+import dev.matview.query.local.LocalRead;
 import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.Fallbacks;
@@ -23,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -163,21 +166,37 @@ public final class ViewQueryService {
 
   /** The current value of {@code rawKey} in a table view; a null value when it has none. */
   public Routed<KeyAnswer> get(String viewName, String rawKey, CallerContext caller) {
-    return this.timer.timed(viewName, () -> getIn(viewName, rawKey, caller));
+    return this.timer.timed(viewName, () -> Futures.now(getIn(viewName, rawKey, caller, false)));
   }
 
-  private Routed<KeyAnswer> getIn(String viewName, String rawKey, CallerContext caller) {
+  /**
+   * The current value of {@code rawKey} as {@link #get} answers it, except that a lookup which asks
+   * for a position and goes to another instance waits for the answer without a thread.
+   */
+  public CompletableFuture<Routed<KeyAnswer>> getEventually(
+      String viewName, String rawKey, CallerContext caller) {
+    return this.timer.timedEventually(viewName, () -> getIn(viewName, rawKey, caller, true));
+  }
+
+  private CompletableFuture<Routed<KeyAnswer>> getIn(
+      String viewName, String rawKey, CallerContext caller, boolean eventually) {
     if (this.fallbacks.gate().isClosed()) {
-      return new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null));
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
     }
     ResolvedView<?, ?, ?> view =
         this.served.table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows");
-    return getFrom(view, rawKey, caller);
+    return getFrom(view, rawKey, caller, eventually);
   }
 
-  private <K> Routed<KeyAnswer> getFrom(
-      ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
-    return route(view, parseKey(view, rawKey), rawKey, caller);
+  private <K> CompletableFuture<Routed<KeyAnswer>> getFrom(
+      ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller, boolean eventually) {
+    K key = parseKey(view, rawKey);
+    PeerTarget path = PeerTarget.ofKey(view.name(), rawKey);
+    LocalRead<KeyAnswer> read = keyRead(view, key);
+    return eventually
+        ? this.fallbacks.routeEventually(view, key, caller, path, read)
+        : CompletableFuture.completedFuture(this.fallbacks.route(view, key, caller, path, read));
   }
 
   /**
@@ -187,12 +206,12 @@ public final class ViewQueryService {
   <K> Routed<KeyAnswer> route(
       ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
     return this.fallbacks.route(
-        view,
-        key,
-        caller,
-        PeerTarget.ofKey(view.name(), rawKey),
-        (partition, replica, exact) ->
-            new KeyAnswer(key, this.localStores.get(view, key, partition, exact), replica));
+        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
+  }
+
+  private <K> LocalRead<KeyAnswer> keyRead(ResolvedView<K, ?, ?> view, K key) {
+    return (partition, replica, exact) ->
+        new KeyAnswer(key, this.localStores.get(view, key, partition, exact), replica);
   }
 
   /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
@@ -202,43 +221,62 @@ public final class ViewQueryService {
       @Nullable Instant from,
       @Nullable Instant to,
       CallerContext caller) {
-    return this.timer.timed(viewName, () -> windowsIn(viewName, rawKey, from, to, caller));
+    return this.timer.timed(
+        viewName, () -> Futures.now(windowsIn(viewName, rawKey, from, to, caller, false)));
   }
 
-  private Routed<WindowsAnswer> windowsIn(
+  /**
+   * The windows of {@code rawKey} as {@link #windows} answers them, except that a lookup which asks
+   * for a position and goes to another instance waits for the answer without a thread.
+   */
+  public CompletableFuture<Routed<WindowsAnswer>> windowsEventually(
       String viewName,
       String rawKey,
       @Nullable Instant from,
       @Nullable Instant to,
       CallerContext caller) {
+    return this.timer.timedEventually(
+        viewName, () -> windowsIn(viewName, rawKey, from, to, caller, true));
+  }
+
+  private CompletableFuture<Routed<WindowsAnswer>> windowsIn(
+      String viewName,
+      String rawKey,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      CallerContext caller,
+      boolean eventually) {
     if (this.fallbacks.gate().isClosed()) {
-      return new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null));
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
     }
     ResolvedView<?, ?, ?> view = view(viewName);
     ViewWindow window = ServedViews.windowOf(view, "ask for its key at .../keys/{key}");
     TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
-    return windowsFrom(view, window, rawKey, range.from(), range.to(), caller);
+    return windowsFrom(view, window, rawKey, range.from(), range.to(), caller, eventually);
   }
 
-  private <K> Routed<WindowsAnswer> windowsFrom(
+  private <K> CompletableFuture<Routed<WindowsAnswer>> windowsFrom(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,
       String rawKey,
       Instant from,
       Instant to,
-      CallerContext caller) {
+      CallerContext caller,
+      boolean eventually) {
     K key = parseKey(view, rawKey);
-    return this.fallbacks.route(
-        view,
-        key,
-        caller,
+    PeerTarget path =
         () ->
-            PeerPath.of(view.name(), "keys", rawKey, "windows").param("from", from).param("to", to),
+            PeerPath.of(view.name(), "keys", rawKey, "windows").param("from", from).param("to", to);
+    LocalRead<WindowsAnswer> read =
         (partition, replica, exact) ->
             new WindowsAnswer(
                 key,
                 this.localStores.windows(view, window, key, partition, from, to, exact),
-                replica));
+                replica);
+    return eventually
+        ? this.fallbacks.routeEventually(view, key, caller, path, read)
+        : CompletableFuture.completedFuture(this.fallbacks.route(view, key, caller, path, read));
   }
 
   private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {

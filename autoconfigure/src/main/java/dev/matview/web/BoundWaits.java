@@ -1,9 +1,11 @@
 package dev.matview.web;
 
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.replica.AppliedOffset;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledFuture;
@@ -25,7 +27,8 @@ import org.springframework.web.context.request.async.DeferredResult;
  * without a thread: the request goes asynchronous, the store partition wakes it when it has applied
  * more, and it is asked again, until it answers or the wait is over, when the refusal goes out as
  * it is; or every {@link #POLL} when the broker tells more than the replica ({@link
- * Refusal.Behind#poll()}). Two small threads ask again and end waits for every waiting lookup of
+ * Refusal.Behind#poll()}). A lookup that another instance answers is waited for the same way: its
+ * answer completes the wait. Two small threads ask again and end waits for every waiting lookup of
  * the instance.
  */
 final class BoundWaits implements AutoCloseable {
@@ -66,19 +69,19 @@ final class BoundWaits implements AutoCloseable {
   }
 
   /**
-   * Asks {@code attempt} again each time the replica that {@code behind} names has applied what was
-   * missing, until it is not so refused or {@code wait} has passed, and sets {@code result} to
-   * {@code respond} of its last answer.
+   * Waits for {@code first}, the answer of {@code attempt}, without a thread; then, while it is the
+   * refusal of a replica here that has not applied what was asked, asks {@code attempt} again each
+   * time that replica has applied more, until it is not so refused or {@code wait} has passed, and
+   * sets {@code result} to {@code respond} of its last answer.
    */
   <T> void await(
-      Refusal.Behind behind,
-      Routed<T> refusal,
+      CompletableFuture<Routed<T>> first,
       Duration wait,
-      Supplier<Routed<T>> attempt,
+      Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respond,
       DeferredResult<ResponseEntity<?>> result) {
     this.waiting.incrementAndGet();
-    new Wait<>(System.nanoTime() + wait.toNanos(), attempt, respond, result).on(behind, refusal);
+    new Wait<>(System.nanoTime() + wait.toNanos(), attempt, respond, result).after(first);
   }
 
   /** How many lookups wait now. */
@@ -97,7 +100,7 @@ final class BoundWaits implements AutoCloseable {
 
     private final long deadline;
 
-    private final Supplier<Routed<T>> attempt;
+    private final Supplier<CompletableFuture<Routed<T>>> attempt;
 
     private final Function<Routed<T>, ResponseEntity<?>> respond;
 
@@ -105,7 +108,7 @@ final class BoundWaits implements AutoCloseable {
 
     Wait(
         long deadline,
-        Supplier<Routed<T>> attempt,
+        Supplier<CompletableFuture<Routed<T>>> attempt,
         Function<Routed<T>, ResponseEntity<?>> respond,
         DeferredResult<ResponseEntity<?>> result) {
       this.deadline = deadline;
@@ -157,21 +160,37 @@ final class BoundWaits implements AutoCloseable {
     }
 
     private void askAgain() {
-      Routed<T> next;
+      CompletableFuture<Routed<T>> next;
       try {
         next = this.attempt.get();
       } catch (RuntimeException ex) {
-        BoundWaits.this.waiting.decrementAndGet();
-        this.result.setErrorResult(ex);
+        fail(ex);
         return;
       }
-      Refusal.@Nullable Behind behind =
-          behind(next, Duration.ofNanos(this.deadline - System.nanoTime()));
-      if (behind == null) {
-        finish(next);
-      } else {
-        on(behind, next);
-      }
+      after(next);
+    }
+
+    /** Goes on with {@code answer} once it is there, on the thread that completes it. */
+    void after(CompletableFuture<Routed<T>> answer) {
+      answer.whenComplete(
+          (routed, failure) -> {
+            if (routed == null) {
+              fail(Futures.unwrapped(failure));
+              return;
+            }
+            Refusal.@Nullable Behind behind =
+                behind(routed, Duration.ofNanos(this.deadline - System.nanoTime()));
+            if (behind == null) {
+              finish(routed);
+            } else {
+              on(behind, routed);
+            }
+          });
+    }
+
+    private void fail(RuntimeException failure) {
+      BoundWaits.this.waiting.decrementAndGet();
+      this.result.setErrorResult(failure);
     }
 
     private void finish(Routed<T> answer) {

@@ -6,14 +6,15 @@ import dev.matview.position.PositionTokenException;
 import dev.matview.position.PositionTokens;
 import dev.matview.position.ReadBound;
 import dev.matview.position.ViewPosition;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
-import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -36,6 +37,9 @@ public final class Consistency implements AutoCloseable {
   /** The most {@code after=} records one request may name. */
   public static final int MAX_RECORDS = 100;
 
+  /** How long a forwarded lookup may take beyond its wait, unless told otherwise. */
+  public static final Duration DEFAULT_FORWARDING_TIMEOUT = Duration.ofSeconds(2);
+
   /** How much longer than its wait the container lets a waiting request run. */
   private static final Duration ASYNC_MARGIN = Duration.ofSeconds(5);
 
@@ -43,12 +47,26 @@ public final class Consistency implements AutoCloseable {
 
   private final Duration maxWait;
 
+  private final Duration forwardingTimeout;
+
   private final BoundWaits waits = new BoundWaits();
 
-  /** Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}. */
+  /**
+   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, and a
+   * forwarded lookup at most {@link #DEFAULT_FORWARDING_TIMEOUT} more.
+   */
   public Consistency(PositionTokens tokens, Duration maxWait) {
+    this(tokens, maxWait, DEFAULT_FORWARDING_TIMEOUT);
+  }
+
+  /**
+   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, and a
+   * lookup forwarded to another instance at most {@code forwardingTimeout} more.
+   */
+  public Consistency(PositionTokens tokens, Duration maxWait, Duration forwardingTimeout) {
     this.tokens = tokens;
     this.maxWait = maxWait;
+    this.forwardingTimeout = forwardingTimeout;
   }
 
   /** Positions no instance can sign: answers carry none and every position sent is refused. */
@@ -151,24 +169,40 @@ public final class Consistency implements AutoCloseable {
       ReadBound bound,
       Supplier<Routed<T>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
+    return answerEventually(
+        request, bound, () -> CompletableFuture.completedFuture(attempt.get()), respondAsRead);
+  }
+
+  /**
+   * The response to {@code attempt}'s answer as {@link #answer} gives it, for an attempt that may
+   * wait for another instance's answer: until it comes, the request goes asynchronous, and no
+   * thread waits for it.
+   */
+  <T> @Nullable ResponseEntity<?> answerEventually(
+      HttpServletRequest request,
+      ReadBound bound,
+      Supplier<CompletableFuture<Routed<T>>> attempt,
+      Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
     Function<Routed<T>, ResponseEntity<?>> respond =
         (routed) -> respondAsRead.apply(withSentPosition(routed, bound));
-    Routed<T> first = attempt.get();
-    Refusal.@Nullable Behind behind =
-        bound.isBound() ? this.waits.behind(first, bound.maxWait()) : null;
-    if (behind == null) {
-      return respond.apply(first);
+    CompletableFuture<Routed<T>> first = attempt.get();
+    if (first.isDone()) {
+      Routed<T> answered = Futures.now(first);
+      if (!bound.isBound() || this.waits.behind(answered, bound.maxWait()) == null) {
+        return respond.apply(answered);
+      }
     }
     // the model of a request that answers a ResponseEntity is never read: a new one stands for it
     DeferredResult<ResponseEntity<?>> result =
-        new DeferredResult<>(bound.maxWait().plus(ASYNC_MARGIN).toMillis());
+        new DeferredResult<>(
+            bound.maxWait().plus(this.forwardingTimeout).plus(ASYNC_MARGIN).toMillis());
     try {
       WebAsyncUtils.getAsyncManager(request)
           .startDeferredResultProcessing(result, new ModelAndViewContainer());
     } catch (Exception ex) {
       throw new IllegalStateException("The request could not wait asynchronously", ex);
     }
-    this.waits.await(behind, first, bound.maxWait(), attempt, respond, result);
+    this.waits.await(first, bound.maxWait(), attempt, respond, result);
     return null;
   }
 

@@ -29,14 +29,15 @@ final class KeyLookups {
 
   /**
    * The answer to a lookup of {@code key} in {@code view} by {@code caller}; {@code null} once the
-   * request has gone asynchronous to wait for a replica here to apply what the caller asked for.
+   * request has gone asynchronous to wait for a replica to apply what the caller asked for, here or
+   * on the instance it was forwarded to.
    */
   @Nullable ResponseEntity<?> answer(
       HttpServletRequest request, String view, String key, CallerContext caller) {
-    return this.consistency.answer(
+    return this.consistency.answerEventually(
         request,
         caller.bound(),
-        () -> this.queryService.get(view, key, caller),
+        () -> this.queryService.getEventually(view, key, caller),
         (routed) -> respond(view, routed));
   }
 

@@ -128,10 +128,10 @@ public class ViewController {
     @Nullable Instant fromInstant = RequestParameters.instant(view, "from", from);
     @Nullable Instant toInstant = RequestParameters.instant(view, "to", to);
     CallerContext caller = caller(request, view);
-    return this.consistency.answer(
+    return this.consistency.answerEventually(
         request,
         caller.bound(),
-        () -> this.queryService.windows(view, key, fromInstant, toInstant, caller),
+        () -> this.queryService.windowsEventually(view, key, fromInstant, toInstant, caller),
         (routed) ->
             Refusals.respond(
                 routed,

@@ -56,8 +56,8 @@ import org.springframework.kafka.test.utils.KafkaTestUtils;
 /**
  * Positions on a real broker with two instances: every answer carries one, a lookup that names its
  * own write with {@code after=} sees it on every instance, also while a second instance joins, a
- * lookup whose replica is behind waits for it without a thread or says 503, and a bound that cannot
- * be read is a 400.
+ * lookup whose replica is behind waits for it without a thread, on the instance asked and on the
+ * one it was forwarded to, or says 503, and a bound that cannot be read is a 400.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -216,17 +216,19 @@ class PositionIntegrationTests {
 
   @Test
   @Order(3)
-  void lookupsThatWaitForTheirWriteHoldNoThreadAndAnswerOnceItIsIn() throws Exception {
-    ClusterInstance asked = this.instances.get(0);
-    String customer = customerOwnedBy(asked);
+  void lookupsThatWaitForTheirWriteHoldNoThreadWhereAskedOrForwardedAndAnswerOnceItIsIn()
+      throws Exception {
+    ClusterInstance owner = this.instances.get(0);
+    ClusterInstance other = this.instances.get(1);
+    String customer = customerOwnedBy(owner);
     try (Producer<String, String> pending = transactionalProducer("pending-2")) {
       pending.beginTransaction();
       RecordMetadata written = order(pending, "shop-2", customer);
       String after = "after=" + TOPIC + ":" + written.partition() + ":" + written.offset();
-      Consistency consistency = asked.bean(Consistency.class);
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
-      for (int i = 0; i < 500; i++) {
+      for (int i = 0; i < 1_000; i++) {
+        ClusterInstance asked = (i % 2 == 0) ? owner : other;
         waiting.add(
             client.sendAsync(
                 HttpRequest.newBuilder(
@@ -239,12 +241,22 @@ class PositionIntegrationTests {
                     .build(),
                 HttpResponse.BodyHandlers.ofString()));
       }
-      await("500 lookups wait on the instance for a write not committed yet")
+      await("1,000 lookups wait for a write not committed yet, half of them forwarded")
           .atMost(MAX_WAIT.dividedBy(2))
-          .until(consistency::waiting, (count) -> count == 500);
-      assertThat(requestThreadsBusy(asked))
-          .as("request threads busy while 500 lookups wait")
-          .isLessThan(10);
+          .untilAsserted(
+              () -> {
+                assertThat(owner.bean(Consistency.class).waiting())
+                    .as("lookups waiting on the owner, those forwarded to it included")
+                    .isEqualTo(1_000);
+                assertThat(other.bean(Consistency.class).waiting())
+                    .as("lookups waiting on the instance that forwarded them")
+                    .isEqualTo(500);
+              });
+      for (ClusterInstance instance : this.instances) {
+        assertThat(requestThreadsBusy(instance))
+            .as("request threads busy on " + instance.port() + " while 1,000 lookups wait")
+            .isLessThan(10);
+      }
       assertThat(waiting).noneMatch(CompletableFuture::isDone);
       pending.commitTransaction();
       for (CompletableFuture<HttpResponse<String>> answer : waiting) {
@@ -252,7 +264,9 @@ class PositionIntegrationTests {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.body()).contains("\"value\":" + this.perCustomer.get(customer) + "}");
       }
-      assertThat(consistency.waiting()).isZero();
+      for (ClusterInstance instance : this.instances) {
+        assertThat(instance.bean(Consistency.class).waiting()).isZero();
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.PeerResponse;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Placement;
@@ -20,6 +21,8 @@ import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -88,17 +91,50 @@ public final class Fallbacks {
       CallerContext caller,
       PeerTarget pathInView,
       LocalRead<T> read) {
+    return Futures.now(routeKey(view, key, caller, pathInView, read, false));
+  }
+
+  /**
+   * Answers a lookup of {@code key} as {@link #route} does, except that a lookup which asks for a
+   * position and goes to another instance waits for its answer without a thread: the future
+   * completes when it comes. Any other lookup is answered before this returns.
+   */
+  public <K, T> CompletableFuture<Routed<T>> routeEventually(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read) {
+    return routeKey(view, key, caller, pathInView, read, true);
+  }
+
+  private <K, T> CompletableFuture<Routed<T>> routeKey(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      boolean eventually) {
     if (this.gate.isClosed()) {
-      return new Routed.Refused<>(this.gate.refusal(view.name(), key));
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(this.gate.refusal(view.name(), key)));
     }
     Placement placement = this.routing.placeKey(view, key);
     if (placement instanceof Refusal refusal) {
-      return Relays.applies(refusal, caller)
-          ? this.relays.relay(view, caller, pathInView, refusal)
-          : new Routed.Refused<>(refusal);
+      return CompletableFuture.completedFuture(
+          Relays.applies(refusal, caller)
+              ? this.relays.relay(view, caller, pathInView, refusal)
+              : new Routed.Refused<>(refusal));
     }
     return fromReplicas(
-        view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout());
+        view,
+        key,
+        (KeyReplicas) placement,
+        caller,
+        pathInView,
+        read,
+        this.peers.timeout(),
+        eventually);
   }
 
   /**
@@ -116,39 +152,63 @@ public final class Fallbacks {
     if (this.gate.isClosed()) {
       return new Routed.Refused<>(this.gate.refusal(view.name(), null));
     }
-    return fromReplicas(view, null, replicas, caller, pathInView, read, timeout);
+    return Futures.now(
+        fromReplicas(view, null, replicas, caller, pathInView, read, timeout, false));
   }
 
-  private <T> Routed<T> fromReplicas(
+  private <T> CompletableFuture<Routed<T>> fromReplicas(
       ResolvedView<?, ?, ?> view,
       @Nullable Object key,
       KeyReplicas replicas,
       CallerContext caller,
       PeerTarget pathInView,
       LocalRead<T> read,
-      Duration timeout) {
+      Duration timeout,
+      boolean eventually) {
     StaleReads stale = this.staleReads.forCaller(caller);
     PartitionOwner active = replicas.active();
-    Routed<T> answer;
+    CompletableFuture<Routed<T>> answer;
     if (this.routing.isLocal(active)) {
-      answer = this.local.active(view, key, active.partition(), stale, caller.bound(), read);
+      answer =
+          CompletableFuture.completedFuture(
+              this.local.active(view, key, active.partition(), stale, caller.bound(), read));
     } else if (caller.forwarded()) {
       answer =
-          new Routed.Refused<>(
-              Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active)));
+          CompletableFuture.completedFuture(
+              new Routed.Refused<>(
+                  Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active))));
     } else {
       answer =
           this.forwards.ask(
-              view, active, pathInView, caller, stale.enabled() ? stale : null, timeout);
+              view,
+              active,
+              pathInView,
+              caller,
+              stale.enabled() ? stale : null,
+              timeout,
+              eventually);
     }
-    if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
+    if (!stale.enabled()) {
       return answer;
     }
-    return fromOthers(
-        view, key, replicas, caller, stale, pathInView, read, refused.refusal(), timeout);
+    return answer.thenCompose(
+        (first) ->
+            (first instanceof Routed.Refused<T> refused)
+                ? fromOthers(
+                    view,
+                    key,
+                    replicas,
+                    caller,
+                    stale,
+                    pathInView,
+                    read,
+                    refused.refusal(),
+                    timeout,
+                    eventually)
+                : CompletableFuture.completedFuture(first));
   }
 
-  private <T> Routed<T> fromOthers(
+  private <T> CompletableFuture<Routed<T>> fromOthers(
       ResolvedView<?, ?, ?> view,
       @Nullable Object key,
       KeyReplicas replicas,
@@ -157,7 +217,8 @@ public final class Fallbacks {
       PeerTarget pathInView,
       LocalRead<T> read,
       Refusal activeRefusal,
-      Duration timeout) {
+      Duration timeout,
+      boolean eventually) {
     List<String> refusals = new ArrayList<>();
     List<PartitionOwner> remote = new ArrayList<>(replicas.standbys().size() + 1);
     boolean localNamed = false;
@@ -182,21 +243,32 @@ public final class Fallbacks {
       if (answer instanceof Routed.Refused<T> behind && behind.refusal().behind() != null) {
         localBehind = behind.refusal();
       } else if (answer != null) {
-        return answer;
+        return CompletableFuture.completedFuture(answer);
       }
     }
-    for (PartitionOwner other : caller.forwarded() ? List.<PartitionOwner>of() : remote) {
-      Routed<T> answer = this.forwards.ask(view, other, pathInView, caller, stale, timeout);
-      if (answer instanceof Routed.Refused<T> refused) {
-        refusals.add("a replica on another instance: " + refused.refusal().detail());
-      } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
-        return answer;
-      } else {
-        refusals.add(
-            "a replica on another instance answered "
-                + ((Routed.Relayed<T>) answer).response().status());
-      }
-    }
+    Refusal behind = localBehind;
+    OtherReplicas<T> others =
+        new OtherReplicas<>(
+            view,
+            caller.forwarded() ? List.of() : remote,
+            caller,
+            stale,
+            pathInView,
+            timeout,
+            eventually,
+            refusals,
+            () -> noneAnswered(view, key, replicas, stale, activeRefusal, behind, refusals));
+    return others.from(0);
+  }
+
+  private static <T> Routed<T> noneAnswered(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      KeyReplicas replicas,
+      StaleReads stale,
+      Refusal activeRefusal,
+      @Nullable Refusal localBehind,
+      List<String> refusals) {
     if (activeRefusal.behind() != null) {
       return new Routed.Refused<>(activeRefusal);
     }
@@ -222,6 +294,79 @@ public final class Fallbacks {
                 + " offsets could"
                 + (refusals.isEmpty() ? " (there is none)" : ": " + String.join("; ", refusals)),
             activeRefusal.retryAfter()));
+  }
+
+  /** The replicas on other instances, asked in turn until one answers the lookup. */
+  private final class OtherReplicas<T> {
+
+    private final ResolvedView<?, ?, ?> view;
+
+    private final List<PartitionOwner> remote;
+
+    private final CallerContext caller;
+
+    private final StaleReads stale;
+
+    private final PeerTarget pathInView;
+
+    private final Duration timeout;
+
+    private final boolean eventually;
+
+    private final List<String> refusals;
+
+    private final Supplier<Routed<T>> noneAnswered;
+
+    OtherReplicas(
+        ResolvedView<?, ?, ?> view,
+        List<PartitionOwner> remote,
+        CallerContext caller,
+        StaleReads stale,
+        PeerTarget pathInView,
+        Duration timeout,
+        boolean eventually,
+        List<String> refusals,
+        Supplier<Routed<T>> noneAnswered) {
+      this.view = view;
+      this.remote = remote;
+      this.caller = caller;
+      this.stale = stale;
+      this.pathInView = pathInView;
+      this.timeout = timeout;
+      this.eventually = eventually;
+      this.refusals = refusals;
+      this.noneAnswered = noneAnswered;
+    }
+
+    /** The first answer of the replicas from the {@code next}th on, or why none answered. */
+    CompletableFuture<Routed<T>> from(int next) {
+      if (next == this.remote.size()) {
+        return CompletableFuture.completedFuture(this.noneAnswered.get());
+      }
+      return Fallbacks.this
+          .forwards
+          .<T>ask(
+              this.view,
+              this.remote.get(next),
+              this.pathInView,
+              this.caller,
+              this.stale,
+              this.timeout,
+              this.eventually)
+          .thenCompose(
+              (answer) -> {
+                if (answer instanceof Routed.Refused<T> refused) {
+                  this.refusals.add("a replica on another instance: " + refused.refusal().detail());
+                } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
+                  return CompletableFuture.completedFuture(answer);
+                } else {
+                  this.refusals.add(
+                      "a replica on another instance answered "
+                          + ((Routed.Relayed<T>) answer).response().status());
+                }
+                return from(next + 1);
+              });
+    }
   }
 
   private static boolean answeredLookup(PeerResponse response) {

@@ -2,6 +2,7 @@ package dev.matview.query.peer;
 
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerResponse;
+import dev.matview.peer.http.PeerAsyncHttpClient;
 import dev.matview.peer.http.PeerHttpClient;
 import dev.matview.peer.http.PeerHttpResponse;
 import dev.matview.query.answer.PartitionOwner;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -51,6 +53,12 @@ public final class PeerClient implements AutoCloseable {
    */
   private static final int MAX_CONNECTIONS = REQUEST_THREADS + MAX_CONCURRENT_POSTS;
 
+  /**
+   * The most connections open to one other instance for requests that wait for an answer without a
+   * thread, such as lookups that wait for a position: each waits on a connection of its own.
+   */
+  private static final int MAX_WAITING_CONNECTIONS = 4_096;
+
   private final PeerHttpClient client;
 
   private final ExecutorService posts;
@@ -62,6 +70,10 @@ public final class PeerClient implements AutoCloseable {
   private final String basePath;
 
   private final Duration timeout;
+
+  private final @Nullable SSLContext sslContext;
+
+  private @Nullable PeerAsyncHttpClient asyncClient;
 
   /**
    * A client that reaches other instances at {@code basePath} (the servlet context path and the
@@ -80,6 +92,7 @@ public final class PeerClient implements AutoCloseable {
     this.posts = postThreads();
     this.basePath = basePath;
     this.timeout = timeout;
+    this.sslContext = sslContext;
     this.requests = requests;
     this.sendsCredentials = sslContext != null || trustedNetwork;
   }
@@ -175,11 +188,57 @@ public final class PeerClient implements AutoCloseable {
         view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
   }
 
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} as {@link #fetch} does, without a
+   * thread waiting for the answer: the future completes with it, or with the refusal that a failure
+   * to reach the owner tells.
+   */
+  public <T> CompletableFuture<Routed<T>> fetchEventually(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      CallerContext caller,
+      Duration timeout) {
+    HostInfo host = owner.host();
+    String target = this.basePath + pathAndQuery;
+    Map<String, String> headers = headers("GET", target, null, PeerRequests.FORWARDED, caller);
+    if (headers == null) {
+      return CompletableFuture.completedFuture(notAgreed(view, owner.partition()));
+    }
+    return asyncClient()
+        .exchange(host.host(), host.port(), "GET", target, headers, null, timeout)
+        .handle(
+            (response, failure) ->
+                (failure == null)
+                    ? answered(view, host, owner.partition(), target, response)
+                    : new Routed.Refused<>(
+                        PeerFailures.ofOwner(view, owner, unwrapped(failure), timeout)));
+  }
+
   /** Closes the kept-alive connections and the threads that send batches. */
   @Override
   public void close() {
     this.posts.shutdownNow();
     this.client.close();
+    PeerAsyncHttpClient made;
+    synchronized (this) {
+      made = this.asyncClient;
+    }
+    if (made != null) {
+      made.close();
+    }
+  }
+
+  /** The client that asks without a thread waiting, made when first needed. */
+  private synchronized PeerAsyncHttpClient asyncClient() {
+    PeerAsyncHttpClient made = this.asyncClient;
+    if (made == null) {
+      made =
+          new PeerAsyncHttpClient(
+              this.sslContext, this.timeout, MAX_WAITING_CONNECTIONS, MAX_WAITING_CONNECTIONS);
+      this.asyncClient = made;
+    }
+    return made;
   }
 
   /**
@@ -198,17 +257,31 @@ public final class PeerClient implements AutoCloseable {
       Function<Exception, Refusal> failed) {
     String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
+    Map<String, String> headers = headers(method, target, body, marker, caller);
+    if (headers == null) {
+      return notAgreed(view, partition);
+    }
+    try {
+      return answered(
+          view,
+          host,
+          partition,
+          target,
+          this.client.exchange(host.host(), host.port(), method, target, headers, body, timeout));
+    } catch (IOException ex) {
+      return new Routed.Refused<>(failed.apply(ex));
+    }
+  }
+
+  /**
+   * The headers of a request to {@code target} carrying {@code marker}, signed, or {@code null}
+   * while this instance has no secret to sign it with.
+   */
+  private @Nullable Map<String, String> headers(
+      String method, String target, byte @Nullable [] body, String marker, CallerContext caller) {
     String signature = this.requests.sign(method, target, body);
     if (signature == null) {
-      return new Routed.Refused<>(
-          new Refusal(
-              Refusal.Reason.UNAVAILABLE,
-              view,
-              null,
-              partition,
-              "This instance has not agreed on a secret with the other instances yet, so it"
-                  + " cannot ask them",
-              RETRY));
+      return null;
     }
     Map<String, String> headers = new LinkedHashMap<>(8);
     headers.put(FORWARDED_HEADER, marker);
@@ -221,18 +294,43 @@ public final class PeerClient implements AutoCloseable {
     if (authorization != null && this.sendsCredentials) {
       headers.put("Authorization", authorization);
     }
-    try {
-      PeerHttpResponse response =
-          this.client.exchange(host.host(), host.port(), method, target, headers, body, timeout);
-      PeerResponse answer =
-          new PeerResponse(response.status(), response.headers(), response.body());
-      if (answer.status() == 404 && !answer.namesMatviewProblem()) {
-        return new Routed.Refused<>(PeerFailures.notServedAt(view, host, partition, target));
-      }
-      return new Routed.Relayed<>(answer);
-    } catch (IOException ex) {
-      return new Routed.Refused<>(failed.apply(ex));
+    return headers;
+  }
+
+  private static <T> Routed<T> notAgreed(String view, @Nullable Integer partition) {
+    return new Routed.Refused<>(
+        new Refusal(
+            Refusal.Reason.UNAVAILABLE,
+            view,
+            null,
+            partition,
+            "This instance has not agreed on a secret with the other instances yet, so it"
+                + " cannot ask them",
+            RETRY));
+  }
+
+  /**
+   * What {@code host} answered to {@code target}, or the refusal of a 404 that is not Matview's.
+   */
+  private static <T> Routed<T> answered(
+      String view,
+      HostInfo host,
+      @Nullable Integer partition,
+      String target,
+      PeerHttpResponse response) {
+    PeerResponse answer = new PeerResponse(response.status(), response.headers(), response.body());
+    if (answer.status() == 404 && !answer.namesMatviewProblem()) {
+      return new Routed.Refused<>(PeerFailures.notServedAt(view, host, partition, target));
     }
+    return new Routed.Relayed<>(answer);
+  }
+
+  private static Exception unwrapped(Throwable failure) {
+    Throwable cause =
+        (failure instanceof CompletionException && failure.getCause() != null)
+            ? failure.getCause()
+            : failure;
+    return (cause instanceof Exception exception) ? exception : new IOException(cause);
   }
 
   /** Daemon threads that send batch requests, as many at once as {@link #MAX_CONCURRENT_POSTS}. */

@@ -8,6 +8,7 @@ import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,33 +34,50 @@ final class PeerReads {
    * asks the answer to include (sent alone, given the time to wait for it), unless it is marked
    * down; marks it down when it refuses the connection or does not answer in time. An error it
    * answers without a problem detail, or any 5xx while stale reads may try another replica, comes
-   * back as a refusal.
+   * back as a refusal. With {@code eventually}, a read that asks for a position is sent without a
+   * thread waiting for its answer; anything else is answered before this returns.
    */
-  <T> Routed<T> ask(
+  <T> CompletableFuture<Routed<T>> ask(
       ResolvedView<?, ?, ?> view,
       PartitionOwner owner,
       PeerTarget pathInView,
       CallerContext caller,
       @Nullable StaleReads stale,
-      Duration timeout) {
+      Duration timeout,
+      boolean eventually) {
     if (this.marks.isDown(owner.host())) {
-      return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner)));
     }
     String key = pathInView.key();
     ReadBound bound = caller.bound();
-    Routed<T> answer =
-        (key != null && !bound.isBound())
-            ? Routed.passedOn(
-                this.keyLookups.fetch(
-                    view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
-            : this.peers.fetch(
-                view.name(),
-                owner,
-                bound
-                    .addTo(withStale(pathInView.get(), stale), pathInView.recordParameter())
-                    .toString(),
-                caller,
-                bound.isBound() ? timeout.plus(bound.maxWait()) : timeout);
+    if (key != null && !bound.isBound()) {
+      return CompletableFuture.completedFuture(
+          checked(
+              view,
+              owner,
+              stale,
+              Routed.passedOn(
+                  this.keyLookups.fetch(
+                      view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))));
+    }
+    String path =
+        bound.addTo(withStale(pathInView.get(), stale), pathInView.recordParameter()).toString();
+    Duration waited = bound.isBound() ? timeout.plus(bound.maxWait()) : timeout;
+    if (eventually && bound.isBound()) {
+      return this.peers
+          .<T>fetchEventually(view.name(), owner, path, caller, waited)
+          .thenApply((answer) -> checked(view, owner, stale, answer));
+    }
+    return CompletableFuture.completedFuture(
+        checked(view, owner, stale, this.peers.fetch(view.name(), owner, path, caller, waited)));
+  }
+
+  private <T> Routed<T> checked(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      @Nullable StaleReads stale,
+      Routed<T> answer) {
     this.marks.observed(owner.host(), answer);
     if (answer instanceof Routed.Refused<T>) {
       return answer;

@@ -13,9 +13,11 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.TrustManagerFactory;
@@ -75,6 +77,27 @@ class PeerHttpClientTlsTests {
     }
   }
 
+  @Test
+  void waitsWithoutAThreadOverTlsAndRefusesACertificateNamingAnotherHost() throws Exception {
+    SSLContext valid = context(keyStore("ip:127.0.0.1"));
+    try (ScriptedServer server = tlsServer(valid);
+        PeerAsyncHttpClient client = new PeerAsyncHttpClient(valid, TIMEOUT, 4, 8)) {
+      PeerHttpResponse answer =
+          client
+              .exchange("127.0.0.1", server.port(), "GET", "/a", Map.of(), null, TIMEOUT)
+              .get(30, TimeUnit.SECONDS);
+      assertThat(new String(answer.body(), StandardCharsets.UTF_8)).isEqualTo("tls");
+    }
+    SSLContext misnamed = context(keyStore("dns:elsewhere.example"));
+    try (ScriptedServer server = tlsServer(misnamed);
+        PeerAsyncHttpClient client = new PeerAsyncHttpClient(misnamed, TIMEOUT, 4, 8)) {
+      assertThat(client.exchange("127.0.0.1", server.port(), "GET", "/a", Map.of(), null, TIMEOUT))
+          .failsWithin(Duration.ofSeconds(30))
+          .withThrowableOfType(ExecutionException.class)
+          .withRootCauseInstanceOf(SSLException.class);
+    }
+  }
+
   private static PeerHttpResponse get(PeerHttpClient client, ScriptedServer server)
       throws IOException {
     return client.exchange("127.0.0.1", server.port(), "GET", "/a", Map.of(), null, TIMEOUT);
@@ -91,7 +114,7 @@ class PeerHttpClientTlsTests {
 
   /** A key store with one self-signed key whose certificate has {@code subjectAlternativeName}. */
   private KeyStore keyStore(String subjectAlternativeName) throws Exception {
-    Path file = this.directory.resolve("peer.p12");
+    Path file = this.directory.resolve(subjectAlternativeName.replace(':', '-') + ".p12");
     Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
     Process process =
         new ProcessBuilder(

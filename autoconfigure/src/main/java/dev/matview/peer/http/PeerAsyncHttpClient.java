@@ -1,0 +1,212 @@
+package dev.matview.peer.http;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.config.TlsConfig;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.message.BasicHttpRequest;
+import org.apache.hc.core5.http.nio.entity.AsyncEntityProducers;
+import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
+import org.apache.hc.core5.http2.HttpVersionPolicy;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
+import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The HTTP/1.1 client with which an instance asks another without a thread waiting for the answer,
+ * on Apache HttpClient 5 async: one I/O thread carries every exchange, so that thousands of
+ * requests may be waited for at once, each answered by a future. It fails as {@link PeerHttpClient}
+ * does: {@link ConnectException}, {@link SocketTimeoutException}, or another {@link IOException}.
+ */
+public final class PeerAsyncHttpClient implements AutoCloseable {
+
+  private static final AtomicInteger reactors = new AtomicInteger();
+
+  /** The most headers one answer may carry, each at most {@link PeerHttpSettings#maxHeadBytes}. */
+  private static final int MAX_HEADERS = 100;
+
+  private final CloseableHttpAsyncClient client;
+
+  private final String scheme;
+
+  private final int maxBodyBytes;
+
+  /**
+   * A client that connects within {@code connectTimeout}, over TLS when {@code sslContext} is
+   * given, with at most {@code maxConnectionsPerInstance} connections open to one instance and
+   * {@code maxConnections} to all; requests beyond wait for a connection without a thread.
+   */
+  public PeerAsyncHttpClient(
+      @Nullable SSLContext sslContext,
+      Duration connectTimeout,
+      int maxConnectionsPerInstance,
+      int maxConnections) {
+    this(
+        sslContext, PeerHttpSettings.of(connectTimeout, maxConnectionsPerInstance, maxConnections));
+  }
+
+  PeerAsyncHttpClient(@Nullable SSLContext sslContext, PeerHttpSettings settings) {
+    PoolingAsyncClientConnectionManagerBuilder pool =
+        PoolingAsyncClientConnectionManagerBuilder.create()
+            .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
+            .setConnPoolPolicy(PoolReusePolicy.LIFO)
+            .setMaxConnPerRoute(settings.maxConnectionsPerInstance())
+            .setMaxConnTotal(settings.maxConnections())
+            .setDefaultConnectionConfig(
+                ConnectionConfig.custom()
+                    .setConnectTimeout(Timeout.of(settings.connectTimeout()))
+                    .setValidateAfterInactivity(TimeValue.of(settings.validateAfterInactivity()))
+                    .build())
+            .setDefaultTlsConfig(
+                TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
+    if (sslContext != null) {
+      // HttpClient checks the instance's name as well as the JDK: the JDK's check alone let a
+      // certificate naming another host through on this client's handshakes
+      pool.setTlsStrategy(
+          ClientTlsStrategyBuilder.create()
+              .setSslContext(sslContext)
+              .setHostVerificationPolicy(HostnameVerificationPolicy.BOTH)
+              .buildAsync());
+    } else {
+      pool.setTlsStrategy(new RefusedTls());
+    }
+    PoolingAsyncClientConnectionManager connections = pool.build();
+    this.client =
+        HttpAsyncClients.custom()
+            .setConnectionManager(connections)
+            .setIOReactorConfig(
+                IOReactorConfig.custom().setIoThreadCount(1).setTcpNoDelay(true).build())
+            .setHttp1Config(
+                Http1Config.custom()
+                    .setMaxLineLength(settings.maxHeadBytes())
+                    .setMaxHeaderCount(MAX_HEADERS)
+                    .build())
+            .setRetryStrategy(new IdempotentRetries())
+            .setThreadFactory(reactorThreads())
+            .evictIdleConnections(TimeValue.of(settings.maxIdle()))
+            .disableRedirectHandling()
+            .disableCookieManagement()
+            .disableAuthCaching()
+            .disableConnectionState()
+            .build();
+    this.client.start();
+    this.scheme = sslContext != null ? "https" : "http";
+    this.maxBodyBytes = settings.maxBodyBytes();
+  }
+
+  /**
+   * Sends {@code method target} with {@code headers} and {@code body} to {@code host} at {@code
+   * port}; the future completes with the answer, or fails as {@link PeerHttpClient#exchange} would
+   * throw, when waiting for a connection or for the answer took longer than {@code timeout} each.
+   */
+  public CompletableFuture<PeerHttpResponse> exchange(
+      String host,
+      int port,
+      String method,
+      String target,
+      Map<String, String> headers,
+      byte @Nullable [] body,
+      Duration timeout) {
+    RequestSyntax.check(method, target, headers);
+    HttpHost to = new HttpHost(this.scheme, unbracketed(host), port);
+    BasicHttpRequest request = new BasicHttpRequest(method, to, target);
+    headers.forEach(request::addHeader);
+    HttpClientContext context = HttpClientContext.create();
+    context.setRequestConfig(
+        RequestConfig.custom()
+            .setConnectionRequestTimeout(Timeout.of(timeout))
+            .setResponseTimeout(Timeout.of(timeout))
+            .setRedirectsEnabled(false)
+            .setAuthenticationEnabled(false)
+            .setContentCompressionEnabled(false)
+            .setProtocolUpgradeEnabled(false)
+            .build());
+    CompletableFuture<PeerHttpResponse> answer = new CompletableFuture<>();
+    this.client.execute(
+        new BasicRequestProducer(
+            request,
+            (body != null)
+                ? AsyncEntityProducers.create(body, ContentType.APPLICATION_JSON)
+                : null),
+        new BoundedResponseConsumer(this.maxBodyBytes),
+        context,
+        new FutureCallback<PeerHttpResponse>() {
+          @Override
+          public void completed(PeerHttpResponse response) {
+            answer.complete(response);
+          }
+
+          @Override
+          public void failed(Exception ex) {
+            answer.completeExceptionally(told(ex));
+          }
+
+          @Override
+          public void cancelled() {
+            answer.completeExceptionally(new IOException("The request was cancelled"));
+          }
+        });
+    return answer;
+  }
+
+  /** Closes every connection and stops the I/O thread. */
+  @Override
+  public void close() {
+    this.client.close(CloseMode.GRACEFUL);
+  }
+
+  /** {@code failure} as the exception that {@link PeerHttpClient} throws for the same failure. */
+  private static Exception told(Exception failure) {
+    if (failure instanceof ConnectTimeoutException || failure instanceof UnknownHostException) {
+      return withCause(new ConnectException("Could not connect: " + failure.getMessage()), failure);
+    }
+    if (failure instanceof ConnectionRequestTimeoutException) {
+      return withCause(
+          new SocketTimeoutException("No connection to the instance came free in time"), failure);
+    }
+    return failure;
+  }
+
+  private static String unbracketed(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+  }
+
+  private static <T extends IOException> T withCause(T failure, Throwable cause) {
+    failure.initCause(cause);
+    return failure;
+  }
+
+  private static ThreadFactory reactorThreads() {
+    return (task) -> {
+      Thread thread = new Thread(task, "matview-peer-io-" + reactors.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

@@ -1,0 +1,44 @@
+package dev.matview.query.answer;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/** Reads the outcome of a lookup that may still wait for another instance's answer. */
+public final class Futures {
+
+  private Futures() {}
+
+  /**
+   * The value of {@code done}, a future already completed; what it failed with is thrown as it was
+   * thrown, not wrapped.
+   *
+   * @throws IllegalStateException when {@code done} is not completed yet
+   */
+  public static <T> T now(CompletableFuture<T> done) {
+    if (!done.isDone()) {
+      throw new IllegalStateException("The answer is not there yet");
+    }
+    try {
+      return done.join();
+    } catch (CompletionException ex) {
+      throw unwrapped(ex);
+    }
+  }
+
+  /**
+   * What {@code failure}, thrown by a future's stage, was thrown for, as an unchecked exception.
+   */
+  public static RuntimeException unwrapped(Throwable failure) {
+    Throwable cause =
+        (failure instanceof CompletionException && failure.getCause() != null)
+            ? failure.getCause()
+            : failure;
+    if (cause instanceof RuntimeException unchecked) {
+      return unchecked;
+    }
+    if (cause instanceof Error error) {
+      throw error;
+    }
+    return new CompletionException(cause);
+  }
+}
