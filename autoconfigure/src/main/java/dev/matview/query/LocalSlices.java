@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
@@ -190,15 +191,17 @@ public final class LocalSlices {
             caller.maxLag(),
             caller.relayed(),
             caller.bound());
-    return this.scanSlices.read(
-        view,
-        owners.get(partition),
-        kind,
-        (path) -> {},
-        this.scanCursors.position(view, after),
-        this.bounds.limit(view, limit),
-        forwarded,
-        Duration.ZERO,
-        local);
+    return Futures.now(
+        this.scanSlices.read(
+            view,
+            owners.get(partition),
+            kind,
+            (path) -> {},
+            this.scanCursors.position(view, after),
+            this.bounds.limit(view, limit),
+            forwarded,
+            Duration.ZERO,
+            local,
+            false));
   }
 }

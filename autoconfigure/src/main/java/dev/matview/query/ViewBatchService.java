@@ -3,6 +3,7 @@ package dev.matview.query;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.BatchItem;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.KeyReplicas;
@@ -19,6 +20,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
@@ -89,6 +91,15 @@ public final class ViewBatchService {
    */
   public Routed<List<BatchItem>> lookup(
       String viewName, List<JsonNode> keys, CallerContext caller) {
+    return Futures.now(lookupEventually(viewName, keys, caller, false));
+  }
+
+  /**
+   * The values of {@code keys} as {@link #lookup} answers them, except that with {@code eventually}
+   * a batch which asks for a position waits for other instances' answers without a thread.
+   */
+  public CompletableFuture<Routed<List<BatchItem>>> lookupEventually(
+      String viewName, List<JsonNode> keys, CallerContext caller, boolean eventually) {
     ResolvedView<?, ?, ?> view =
         this.views.served().table(viewName, "view", "batch lookups serve tables");
     if (keys.size() > this.maxBatchSize) {
@@ -102,11 +113,14 @@ public final class ViewBatchService {
               + "; split it");
     }
     this.views.requireReadable(view, caller);
-    return lookupIn(view, keys, caller);
+    return lookupIn(view, keys, caller, eventually && caller.bound().isBound());
   }
 
-  private <K> Routed<List<BatchItem>> lookupIn(
-      ResolvedView<K, ?, ?> view, List<JsonNode> rawKeys, CallerContext caller) {
+  private <K> CompletableFuture<Routed<List<BatchItem>>> lookupIn(
+      ResolvedView<K, ?, ?> view,
+      List<JsonNode> rawKeys,
+      CallerContext caller,
+      boolean eventually) {
     List<K> keys = new ArrayList<>(rawKeys.size());
     for (int index = 0; index < rawKeys.size(); index++) {
       keys.add(this.answers.key(view, rawKeys.get(index), index));
@@ -126,33 +140,116 @@ public final class ViewBatchService {
     }
     List<OwnerKeys> groups = new ArrayList<>(remote.values());
     List<CompletableFuture<Routed<Void>>> requests =
-        groups.stream().map(group -> ask(view, group, rawKeys, caller)).toList();
-    @Nullable BatchItem[] items = new BatchItem[keys.size()];
-    MergedPosition position = new MergedPosition(view.name(), this.tokens);
-    for (int i = 0; i < groups.size(); i++) {
-      OwnerKeys group = groups.get(i);
-      Routed<Void> answer = requests.get(i).join();
-      this.marks.observed(group.owner().host(), answer);
+        groups.stream().map(group -> ask(view, group, rawKeys, caller, eventually)).toList();
+    BatchRead<K> batch = new BatchRead<>(view, keys, rawKeys, caller, eventually, alone);
+    CompletableFuture<Void> owners =
+        CompletableFuture.allOf(requests.toArray(CompletableFuture<?>[]::new));
+    if (!eventually) {
+      owners.join();
+    }
+    return owners.thenCompose(
+        (answered) -> {
+          for (int i = 0; i < groups.size(); i++) {
+            batch.fill(groups.get(i), requests.get(i).join());
+          }
+          return batch.aloneFrom(0);
+        });
+  }
+
+  /** One batch's answers, gathered from the owners asked and then key by key. */
+  private final class BatchRead<K> {
+
+    private final ResolvedView<K, ?, ?> view;
+
+    private final List<K> keys;
+
+    private final List<JsonNode> rawKeys;
+
+    private final CallerContext caller;
+
+    private final boolean eventually;
+
+    private final List<Integer> alone;
+
+    private final @Nullable BatchItem[] items;
+
+    private final MergedPosition position;
+
+    BatchRead(
+        ResolvedView<K, ?, ?> view,
+        List<K> keys,
+        List<JsonNode> rawKeys,
+        CallerContext caller,
+        boolean eventually,
+        List<Integer> alone) {
+      this.view = view;
+      this.keys = keys;
+      this.rawKeys = rawKeys;
+      this.caller = caller;
+      this.eventually = eventually;
+      this.alone = alone;
+      this.items = new BatchItem[keys.size()];
+      this.position = new MergedPosition(view.name(), ViewBatchService.this.tokens);
+    }
+
+    /** Fills the items of {@code group} from its owner's {@code answer}, or looks them up alone. */
+    void fill(OwnerKeys group, Routed<Void> answer) {
+      ViewBatchService.this.marks.observed(group.owner().host(), answer);
       if (!(answer instanceof Routed.Relayed<Void> relayed)
-          || !this.answers.fill(view, group, relayed.response(), items)) {
-        alone.addAll(group.indexes());
+          || !ViewBatchService.this.answers.fill(
+              this.view, group, relayed.response(), this.items)) {
+        this.alone.addAll(group.indexes());
       } else {
-        position.add(relayed.response());
+        this.position.add(relayed.response());
       }
     }
-    for (int index : alone) {
-      Routed<KeyAnswer> answer =
-          this.views.route(view, keys.get(index), rawKey(rawKeys.get(index)), caller);
-      Routed<BatchItem> item = this.answers.item(view, keys.get(index), answer);
+
+    /**
+     * The batch, once every key looked up alone from the {@code first}th on has an answer, or the
+     * first refusal among them: in this thread while they are answered at once, then on from where
+     * an answer that waits for another instance completes.
+     */
+    CompletableFuture<Routed<List<BatchItem>>> aloneFrom(int first) {
+      for (int next = first; next < this.alone.size(); next++) {
+        int index = this.alone.get(next);
+        K key = this.keys.get(index);
+        String rawKey = rawKey(this.rawKeys.get(index));
+        CompletableFuture<Routed<KeyAnswer>> answer =
+            this.eventually
+                ? ViewBatchService.this.views.routeEventually(this.view, key, rawKey, this.caller)
+                : CompletableFuture.completedFuture(
+                    ViewBatchService.this.views.route(this.view, key, rawKey, this.caller));
+        if (!answer.isDone()) {
+          int waited = next;
+          return answer.thenCompose(
+              (routed) -> {
+                Routed.@Nullable Refused<List<BatchItem>> refused = add(index, routed);
+                return (refused != null)
+                    ? CompletableFuture.completedFuture(refused)
+                    : aloneFrom(waited + 1);
+              });
+        }
+        Routed.@Nullable Refused<List<BatchItem>> refused = add(index, Futures.now(answer));
+        if (refused != null) {
+          return CompletableFuture.completedFuture(refused);
+        }
+      }
+      List<BatchItem> ordered = new ArrayList<>(this.items.length);
+      Arrays.stream(this.items).forEach(item -> ordered.add(Objects.requireNonNull(item)));
+      return CompletableFuture.completedFuture(new Routed.Local<>(ordered, this.position.merged()));
+    }
+
+    /** Adds the answer of the key at {@code index}; its refusal when no replica could answer. */
+    private Routed.@Nullable Refused<List<BatchItem>> add(int index, Routed<KeyAnswer> answer) {
+      Routed<BatchItem> item =
+          ViewBatchService.this.answers.item(this.view, this.keys.get(index), answer);
       if (item instanceof Routed.Refused<BatchItem> refused) {
         return new Routed.Refused<>(refused.refusal());
       }
-      position.add(answer);
-      items[index] = ((Routed.Local<BatchItem>) item).answer();
+      this.position.add(answer);
+      this.items[index] = ((Routed.Local<BatchItem>) item).answer();
+      return null;
     }
-    List<BatchItem> ordered = new ArrayList<>(items.length);
-    Arrays.stream(items).forEach(item -> ordered.add(java.util.Objects.requireNonNull(item)));
-    return new Routed.Local<>(ordered, position.merged());
   }
 
   /**
@@ -174,7 +271,8 @@ public final class ViewBatchService {
       ResolvedView<?, ?, ?> view,
       OwnerKeys ownerKeys,
       List<JsonNode> rawKeys,
-      CallerContext caller) {
+      CallerContext caller,
+      boolean eventually) {
     List<JsonNode> keys = ownerKeys.indexes().stream().map(rawKeys::get).toList();
     PeerPath path =
         caller
@@ -184,13 +282,12 @@ public final class ViewBatchService {
                     .param("allowStale", caller.allowStale())
                     .param("maxLag", caller.maxLag()));
     Duration timeout = this.peers.timeout();
-    return this.peers.post(
-        view.name(),
-        ownerKeys.owner(),
-        path.toString(),
-        this.answers.body(keys),
-        caller,
-        caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout);
+    Duration waited = caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout;
+    byte[] body = this.answers.body(keys);
+    return eventually
+        ? this.peers.postEventually(
+            view.name(), ownerKeys.owner(), path.toString(), body, caller, waited)
+        : this.peers.post(view.name(), ownerKeys.owner(), path.toString(), body, caller, waited);
   }
 
   /** The key as a path segment would carry it: a JSON string's text, any other JSON as written. */

@@ -209,6 +209,16 @@ public final class ViewQueryService {
         view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
   }
 
+  /**
+   * The current value of {@code key} as {@link #route} answers it, except that a lookup which asks
+   * for a position and goes to another instance waits for the answer without a thread.
+   */
+  <K> CompletableFuture<Routed<KeyAnswer>> routeEventually(
+      ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
+    return this.fallbacks.routeEventually(
+        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
+  }
+
   private <K> LocalRead<KeyAnswer> keyRead(ResolvedView<K, ?, ?> view, K key) {
     return (partition, replica, exact) ->
         new KeyAnswer(key, this.localStores.get(view, key, partition, exact), replica);

@@ -2,6 +2,7 @@ package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -135,21 +137,37 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
+    return Futures.now(keysEventually(viewName, from, to, limit, cursor, caller, false));
+  }
+
+  /**
+   * A page of keys as {@link #keys} reads it, except that with {@code eventually} a scan which asks
+   * for a position waits for other instances' slices without a thread.
+   */
+  public CompletableFuture<Routed<ScanPage<KeyItem>>> keysEventually(
+      String viewName,
+      @Nullable String from,
+      @Nullable String to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller,
+      boolean eventually) {
     try {
       ResolvedView<?, ?, ?> view = table(viewName);
-      return keysOf(view, from, to, limit, cursor, caller);
+      return keysOf(view, from, to, limit, cursor, caller, eventually);
     } catch (ViewUnavailableException ex) {
-      return new Routed.Refused<>(Refusal.of(ex));
+      return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
     }
   }
 
-  private <K> Routed<ScanPage<KeyItem>> keysOf(
+  private <K> CompletableFuture<Routed<ScanPage<KeyItem>>> keysOf(
       ResolvedView<K, ?, ?> view,
       @Nullable String from,
       @Nullable String to,
       int limit,
       @Nullable String cursor,
-      CallerContext caller) {
+      CallerContext caller,
+      boolean eventually) {
     K fromKey = this.bounds.key(view, "from", from);
     K toKey = this.bounds.key(view, "to", to);
     ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
@@ -164,7 +182,8 @@ public final class ViewScanService {
         PeerSlices.KEYS,
         query,
         (partition, after, sliceLimit, exact) ->
-            this.localStores.keys(view, partition, fromKey, toKey, after, sliceLimit, exact));
+            this.localStores.keys(view, partition, fromKey, toKey, after, sliceLimit, exact),
+        eventually);
   }
 
   /**
@@ -178,20 +197,36 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    try {
-      return windowsOf(viewName, from, to, limit, cursor, caller);
-    } catch (ViewUnavailableException ex) {
-      return new Routed.Refused<>(Refusal.of(ex));
-    }
+    return Futures.now(windowsEventually(viewName, from, to, limit, cursor, caller, false));
   }
 
-  private Routed<ScanPage<WindowItem>> windowsOf(
+  /**
+   * A page of windows as {@link #windows} reads it, except that with {@code eventually} a scan
+   * which asks for a position waits for other instances' slices without a thread.
+   */
+  public CompletableFuture<Routed<ScanPage<WindowItem>>> windowsEventually(
       String viewName,
       @Nullable Instant from,
       @Nullable Instant to,
       int limit,
       @Nullable String cursor,
-      CallerContext caller) {
+      CallerContext caller,
+      boolean eventually) {
+    try {
+      return windowsOf(viewName, from, to, limit, cursor, caller, eventually);
+    } catch (ViewUnavailableException ex) {
+      return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
+    }
+  }
+
+  private CompletableFuture<Routed<ScanPage<WindowItem>>> windowsOf(
+      String viewName,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller,
+      boolean eventually) {
     ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
     ViewWindow window = ServedViews.windowOf(view, SCAN_KEYS);
     TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
@@ -217,10 +252,11 @@ public final class ViewScanService {
         query,
         (partition, after, sliceLimit, exact) ->
             this.localStores.windowItems(
-                view, window, partition, start, stop, after, sliceLimit, exact));
+                view, window, partition, start, stop, after, sliceLimit, exact),
+        eventually);
   }
 
-  private <T> Routed<ScanPage<T>> scan(
+  private <T> CompletableFuture<Routed<ScanPage<T>>> scan(
       ResolvedView<?, ?, ?> view,
       List<PartitionOwner> owners,
       ScanCursor cursor,
@@ -228,39 +264,133 @@ public final class ViewScanService {
       CallerContext caller,
       PeerSlices.Kind<T> kind,
       Consumer<PeerPath> query,
-      ScanSlices.LocalSlice<T> local) {
+      ScanSlices.LocalSlice<T> local,
+      boolean eventually) {
     this.bounds.limit(view, limit);
     Duration timeout = this.peers.timeout();
     ScanDeadline deadline =
         ScanDeadline.startingNow(
             this.clock,
             caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout);
-    MergedPosition position = new MergedPosition(view.name(), null);
-    List<T> items = new ArrayList<>();
-    for (int partition = cursor.partition(); partition < owners.size(); partition++) {
-      ScanPosition after = partition == cursor.partition() ? cursor.after() : null;
-      PartitionOwner owner = owners.get(partition);
-      Duration remaining = deadline.remaining();
-      if (remaining == null) {
-        return new Routed.Refused<>(deadline.outOfTime(view, owner));
+    return new PageRead<>(
+            view, owners, cursor, limit, caller, kind, query, local, deadline, eventually)
+        .from(cursor.partition());
+  }
+
+  /** One page of a scan, read partition after partition until it is full or the view ends. */
+  private final class PageRead<T> {
+
+    private final ResolvedView<?, ?, ?> view;
+
+    private final List<PartitionOwner> owners;
+
+    private final ScanCursor cursor;
+
+    private final int limit;
+
+    private final CallerContext caller;
+
+    private final PeerSlices.Kind<T> kind;
+
+    private final Consumer<PeerPath> query;
+
+    private final ScanSlices.LocalSlice<T> local;
+
+    private final ScanDeadline deadline;
+
+    private final boolean eventually;
+
+    private final MergedPosition position;
+
+    private final List<T> items = new ArrayList<>();
+
+    PageRead(
+        ResolvedView<?, ?, ?> view,
+        List<PartitionOwner> owners,
+        ScanCursor cursor,
+        int limit,
+        CallerContext caller,
+        PeerSlices.Kind<T> kind,
+        Consumer<PeerPath> query,
+        ScanSlices.LocalSlice<T> local,
+        ScanDeadline deadline,
+        boolean eventually) {
+      this.view = view;
+      this.owners = owners;
+      this.cursor = cursor;
+      this.limit = limit;
+      this.caller = caller;
+      this.kind = kind;
+      this.query = query;
+      this.local = local;
+      this.deadline = deadline;
+      this.eventually = eventually;
+      this.position = new MergedPosition(view.name(), null);
+    }
+
+    /**
+     * The page, read from partition {@code first} on: in this thread while slices are answered at
+     * once, then on from where an answer that waits for another instance completes.
+     */
+    CompletableFuture<Routed<ScanPage<T>>> from(int first) {
+      for (int partition = first; partition < this.owners.size(); partition++) {
+        ScanPosition after = partition == this.cursor.partition() ? this.cursor.after() : null;
+        PartitionOwner owner = this.owners.get(partition);
+        Duration remaining = this.deadline.remaining();
+        if (remaining == null) {
+          return CompletableFuture.completedFuture(
+              new Routed.Refused<>(this.deadline.outOfTime(this.view, owner)));
+        }
+        CompletableFuture<Routed<Slice<T>>> read =
+            ViewScanService.this.slices.read(
+                this.view,
+                owner,
+                this.kind,
+                this.query,
+                after,
+                this.limit - this.items.size(),
+                this.caller,
+                remaining,
+                this.local,
+                this.eventually);
+        if (!read.isDone()) {
+          int waited = partition;
+          return read.thenCompose(
+              (slice) -> {
+                @Nullable Routed<ScanPage<T>> page = add(waited, slice);
+                return (page != null) ? CompletableFuture.completedFuture(page) : from(waited + 1);
+              });
+        }
+        @Nullable Routed<ScanPage<T>> page = add(partition, Futures.now(read));
+        if (page != null) {
+          return CompletableFuture.completedFuture(page);
+        }
       }
-      Routed<Slice<T>> read =
-          this.slices.read(
-              view, owner, kind, query, after, limit - items.size(), caller, remaining, local);
+      return CompletableFuture.completedFuture(
+          new Routed.Local<>(new ScanPage<>(this.items, null), this.position.merged()));
+    }
+
+    /**
+     * Adds {@code read}, the slice of {@code partition}, to the page; the page when it is full, the
+     * outcome to pass on when the slice was not read, else {@code null} to read on.
+     */
+    private @Nullable Routed<ScanPage<T>> add(int partition, Routed<Slice<T>> read) {
       if (!(read instanceof Routed.Local<Slice<T>> here)) {
         return Routed.passedOn(read);
       }
       Slice<T> slice = here.answer();
-      position.add(here);
-      items.addAll(slice.items());
-      if (items.size() >= limit) {
-        ScanCursor next = ScanCursors.next(cursor, partition, owners.size(), slice);
-        return new Routed.Local<>(
-            new ScanPage<>(items, next != null ? this.scanCursors.encode(view, next) : null),
-            position.merged());
+      this.position.add(here);
+      this.items.addAll(slice.items());
+      if (this.items.size() < this.limit) {
+        return null;
       }
+      ScanCursor next = ScanCursors.next(this.cursor, partition, this.owners.size(), slice);
+      return new Routed.Local<>(
+          new ScanPage<>(
+              this.items,
+              next != null ? ViewScanService.this.scanCursors.encode(this.view, next) : null),
+          this.position.merged());
     }
-    return new Routed.Local<>(new ScanPage<>(items, null), position.merged());
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {

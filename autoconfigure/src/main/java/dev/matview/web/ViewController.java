@@ -157,10 +157,10 @@ public class ViewController {
   public @Nullable ResponseEntity<?> batch(@PathVariable String view, HttpServletRequest request) {
     List<JsonNode> keys = this.batchBodies.keys(view, request);
     CallerContext caller = caller(request, view);
-    return this.consistency.answer(
+    return this.consistency.answerEventually(
         request,
         caller.bound(),
-        () -> this.batchService.lookup(view, keys, caller),
+        () -> this.batchService.lookupEventually(view, keys, caller, true),
         (routed) ->
             Refusals.respond(
                 routed,

@@ -6,6 +6,7 @@ import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -55,8 +56,10 @@ public class ViewScanController {
       HttpServletRequest request) {
     int size = RequestParameters.limit(view, limit);
     CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
-    return answer(
-        request, caller, () -> this.scanService.keys(view, from, to, size, cursor, caller));
+    return answerEventually(
+        request,
+        caller,
+        () -> this.scanService.keysEventually(view, from, to, size, cursor, caller, true));
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
@@ -72,8 +75,10 @@ public class ViewScanController {
     @Nullable Instant stop = RequestParameters.instant(view, "to", to);
     int size = RequestParameters.limit(view, limit);
     CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
-    return answer(
-        request, caller, () -> this.scanService.windows(view, start, stop, size, cursor, caller));
+    return answerEventually(
+        request,
+        caller,
+        () -> this.scanService.windowsEventually(view, start, stop, size, cursor, caller, true));
   }
 
   /**
@@ -139,7 +144,18 @@ public class ViewScanController {
   /** The answer of {@code read} with its position; or none yet while it waits for one. */
   private <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request, CallerContext caller, Supplier<Routed<T>> read) {
-    return this.consistency.answer(
+    return answerEventually(request, caller, () -> CompletableFuture.completedFuture(read.get()));
+  }
+
+  /**
+   * The answer of {@code read}, which may wait for another instance, with its position; or none yet
+   * while it waits.
+   */
+  private <T> @Nullable ResponseEntity<?> answerEventually(
+      HttpServletRequest request,
+      CallerContext caller,
+      Supplier<CompletableFuture<Routed<T>>> read) {
+    return this.consistency.answerEventually(
         request,
         caller.bound(),
         read,

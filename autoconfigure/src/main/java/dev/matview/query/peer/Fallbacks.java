@@ -149,11 +149,36 @@ public final class Fallbacks {
       PeerTarget pathInView,
       LocalRead<T> read,
       Duration timeout) {
+    return Futures.now(routeSlice(view, replicas, caller, pathInView, read, timeout, false));
+  }
+
+  /**
+   * Reads one partition as {@link #routePartition} does, except that a read which asks for a
+   * position and goes to another instance waits for its answer without a thread.
+   */
+  public <T> CompletableFuture<Routed<T>> routePartitionEventually(
+      ResolvedView<?, ?, ?> view,
+      KeyReplicas replicas,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      Duration timeout) {
+    return routeSlice(view, replicas, caller, pathInView, read, timeout, true);
+  }
+
+  private <T> CompletableFuture<Routed<T>> routeSlice(
+      ResolvedView<?, ?, ?> view,
+      KeyReplicas replicas,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      Duration timeout,
+      boolean eventually) {
     if (this.gate.isClosed()) {
-      return new Routed.Refused<>(this.gate.refusal(view.name(), null));
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(this.gate.refusal(view.name(), null)));
     }
-    return Futures.now(
-        fromReplicas(view, null, replicas, caller, pathInView, read, timeout, false));
+    return fromReplicas(view, null, replicas, caller, pathInView, read, timeout, eventually);
   }
 
   private <T> CompletableFuture<Routed<T>> fromReplicas(

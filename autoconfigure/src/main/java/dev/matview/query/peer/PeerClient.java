@@ -199,14 +199,39 @@ public final class PeerClient implements AutoCloseable {
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
+    return exchangeEventually(view, owner, pathAndQuery, null, caller, timeout);
+  }
+
+  /**
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner} as {@link #post}
+   * does, without a thread waiting for the answer.
+   */
+  public <T> CompletableFuture<Routed<T>> postEventually(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      byte[] json,
+      CallerContext caller,
+      Duration timeout) {
+    return exchangeEventually(view, owner, pathAndQuery, json, caller, timeout);
+  }
+
+  private <T> CompletableFuture<Routed<T>> exchangeEventually(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      byte @Nullable [] body,
+      CallerContext caller,
+      Duration timeout) {
     HostInfo host = owner.host();
+    String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers("GET", target, null, PeerRequests.FORWARDED, caller);
+    Map<String, String> headers = headers(method, target, body, PeerRequests.FORWARDED, caller);
     if (headers == null) {
       return CompletableFuture.completedFuture(notAgreed(view, owner.partition()));
     }
     return asyncClient()
-        .exchange(host.host(), host.port(), "GET", target, headers, null, timeout)
+        .exchange(host.host(), host.port(), method, target, headers, body, timeout)
         .handle(
             (response, failure) ->
                 (failure == null)

@@ -1,16 +1,19 @@
 package dev.matview.query.scan;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
+import dev.matview.query.local.LocalRead;
 import dev.matview.query.peer.Fallbacks;
 import dev.matview.query.peer.PeerTarget;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -37,9 +40,11 @@ public final class ScanSlices {
   /**
    * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},
    * within {@code bounds}, read here by {@code local} or asked of another instance for at most
-   * {@code timeout}; or why no replica could serve it.
+   * {@code timeout}; or why no replica could serve it. With {@code eventually}, a read that asks
+   * for a position and goes to another instance waits for its answer without a thread; any other
+   * read is answered before this returns.
    */
-  public <T> Routed<Slice<T>> read(
+  public <T> CompletableFuture<Routed<Slice<T>>> read(
       ResolvedView<?, ?, ?> view,
       PartitionOwner owner,
       PeerSlices.Kind<T> kind,
@@ -48,20 +53,24 @@ public final class ScanSlices {
       int limit,
       CallerContext caller,
       Duration timeout,
-      LocalSlice<T> local) {
-    Routed<Slice<T>> routed =
-        this.fallbacks.routePartition(
-            view,
-            this.routing.replicasOf(view, owner),
-            caller,
-            PeerTarget.ofSlice(
-                () -> this.slices.path(view, owner.partition(), kind, bounds, after, limit)),
-            (partition, replica, exact) -> local.read(partition, after, limit, exact),
-            timeout);
-    if (routed instanceof Routed.Relayed<Slice<T>> relayed) {
-      return this.slices.read(view, owner, kind, relayed.response());
-    }
-    return routed;
+      LocalSlice<T> local,
+      boolean eventually) {
+    KeyReplicas replicas = this.routing.replicasOf(view, owner);
+    PeerTarget path =
+        PeerTarget.ofSlice(
+            () -> this.slices.path(view, owner.partition(), kind, bounds, after, limit));
+    LocalRead<Slice<T>> read =
+        (partition, replica, exact) -> local.read(partition, after, limit, exact);
+    CompletableFuture<Routed<Slice<T>>> routed =
+        eventually
+            ? this.fallbacks.routePartitionEventually(view, replicas, caller, path, read, timeout)
+            : CompletableFuture.completedFuture(
+                this.fallbacks.routePartition(view, replicas, caller, path, read, timeout));
+    return routed.thenApply(
+        (answer) ->
+            (answer instanceof Routed.Relayed<Slice<T>> relayed)
+                ? this.slices.read(view, owner, kind, relayed.response())
+                : answer);
   }
 
   /**

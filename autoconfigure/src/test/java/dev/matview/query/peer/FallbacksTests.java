@@ -4,6 +4,7 @@ import static dev.matview.query.StaleReadTests.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.peer.TestPeers;
+import dev.matview.position.InputRecord;
 import dev.matview.position.ReadBound;
 import dev.matview.query.KeyParser;
 import dev.matview.query.LookupMetrics;
@@ -29,6 +30,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.state.HostInfo;
@@ -118,6 +121,36 @@ class FallbacksTests {
             request ->
                 assertThat(request.get("path"))
                     .isEqualTo("/views/counts/keys/k-1?allowStale=true&maxLag=100"));
+  }
+
+  @Test
+  void asksEachReplicaInTurnWithoutAThreadWaitingWhenTheLookupCarriesABound() throws Exception {
+    this.active.answering(503, Map.of("Content-Type", PROBLEM, "Retry-After", "3"), "{}");
+    this.standby.answering(503, Map.of("Content-Type", PROBLEM), "{}");
+    ViewQueryService service = service(new StaleReads(true, 100), Duration.ofMinutes(1));
+    CallerContext bounded =
+        CallerContext.direct()
+            .withBound(
+                new ReadBound(
+                    null, null, List.of(InputRecord.parse("events:0:5")), Duration.ofSeconds(1)));
+    Thread asking = Thread.currentThread();
+    List<Thread> answeredOn = new CopyOnWriteArrayList<>();
+    Routed<KeyAnswer> routed =
+        service
+            .getEventually("counts", "k-1", bounded)
+            .whenComplete((answer, failure) -> answeredOn.add(Thread.currentThread()))
+            .get(30, TimeUnit.SECONDS);
+    assertRelayedFrom(routed, 40);
+    assertThat(answeredOn).singleElement().isNotSameAs(asking);
+    for (StubInstance replica : List.of(this.active, this.standby, this.previous)) {
+      assertThat(replica.received())
+          .singleElement()
+          .satisfies(
+              request ->
+                  assertThat(request.get("path"))
+                      .isEqualTo(
+                          "/views/counts/keys/k-1?allowStale=true&maxLag=100&after=events%3A0%3A5"));
+    }
   }
 
   @Test
