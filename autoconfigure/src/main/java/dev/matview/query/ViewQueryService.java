@@ -194,9 +194,7 @@ public final class ViewQueryService {
     K key = parseKey(view, rawKey);
     PeerTarget path = PeerTarget.ofKey(view.name(), rawKey);
     LocalRead<KeyAnswer> read = keyRead(view, key);
-    return eventually
-        ? this.fallbacks.routeEventually(view, key, caller, path, read)
-        : CompletableFuture.completedFuture(this.fallbacks.route(view, key, caller, path, read));
+    return this.fallbacks.routeEventually(view, key, caller, path, read, eventually);
   }
 
   /**
@@ -216,7 +214,7 @@ public final class ViewQueryService {
   <K> CompletableFuture<Routed<KeyAnswer>> routeEventually(
       ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
     return this.fallbacks.routeEventually(
-        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
+        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key), true);
   }
 
   private <K> LocalRead<KeyAnswer> keyRead(ResolvedView<K, ?, ?> view, K key) {
@@ -284,9 +282,7 @@ public final class ViewQueryService {
                 key,
                 this.localStores.windows(view, window, key, partition, from, to, exact),
                 replica);
-    return eventually
-        ? this.fallbacks.routeEventually(view, key, caller, path, read)
-        : CompletableFuture.completedFuture(this.fallbacks.route(view, key, caller, path, read));
+    return this.fallbacks.routeEventually(view, key, caller, path, read, eventually);
   }
 
   private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {

@@ -95,17 +95,18 @@ public final class Fallbacks {
   }
 
   /**
-   * Answers a lookup of {@code key} as {@link #route} does, except that a lookup which asks for a
-   * position and goes to another instance waits for its answer without a thread: the future
-   * completes when it comes. Any other lookup is answered before this returns.
+   * Answers a lookup of {@code key} as {@link #route} does, except that with {@code eventually} a
+   * lookup which asks for a position and goes to another instance waits for its answer without a
+   * thread: the future completes when it comes. Any other lookup is answered before this returns.
    */
   public <K, T> CompletableFuture<Routed<T>> routeEventually(
       ResolvedView<K, ?, ?> view,
       K key,
       CallerContext caller,
       PeerTarget pathInView,
-      LocalRead<T> read) {
-    return routeKey(view, key, caller, pathInView, read, true);
+      LocalRead<T> read,
+      boolean eventually) {
+    return routeKey(view, key, caller, pathInView, read, eventually);
   }
 
   private <K, T> CompletableFuture<Routed<T>> routeKey(
@@ -215,6 +216,21 @@ public final class Fallbacks {
     }
     if (!stale.enabled()) {
       return answer;
+    }
+    if (answer.isDone()) {
+      return (Futures.now(answer) instanceof Routed.Refused<T> refused)
+          ? fromOthers(
+              view,
+              key,
+              replicas,
+              caller,
+              stale,
+              pathInView,
+              read,
+              refused.refusal(),
+              timeout,
+              eventually)
+          : answer;
     }
     return answer.thenCompose(
         (first) ->
