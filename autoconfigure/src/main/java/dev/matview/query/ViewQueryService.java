@@ -166,7 +166,19 @@ public final class ViewQueryService {
 
   /** The current value of {@code rawKey} in a table view; a null value when it has none. */
   public Routed<KeyAnswer> get(String viewName, String rawKey, CallerContext caller) {
-    return this.timer.timed(viewName, () -> Futures.now(getIn(viewName, rawKey, caller, false)));
+    return this.timer.timed(viewName, () -> getIn(viewName, rawKey, caller));
+  }
+
+  private Routed<KeyAnswer> getIn(String viewName, String rawKey, CallerContext caller) {
+    if (this.fallbacks.gate().isClosed()) {
+      return new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null));
+    }
+    return getFrom(tableOf(viewName), rawKey, caller);
+  }
+
+  private <K> Routed<KeyAnswer> getFrom(
+      ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
+    return route(view, parseKey(view, rawKey), rawKey, caller);
   }
 
   /**
@@ -175,26 +187,25 @@ public final class ViewQueryService {
    */
   public CompletableFuture<Routed<KeyAnswer>> getEventually(
       String viewName, String rawKey, CallerContext caller) {
-    return this.timer.timedEventually(viewName, () -> getIn(viewName, rawKey, caller, true));
+    return this.timer.timedEventually(viewName, () -> getEventuallyIn(viewName, rawKey, caller));
   }
 
-  private CompletableFuture<Routed<KeyAnswer>> getIn(
-      String viewName, String rawKey, CallerContext caller, boolean eventually) {
+  private CompletableFuture<Routed<KeyAnswer>> getEventuallyIn(
+      String viewName, String rawKey, CallerContext caller) {
     if (this.fallbacks.gate().isClosed()) {
       return CompletableFuture.completedFuture(
           new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
     }
-    ResolvedView<?, ?, ?> view =
-        this.served.table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows");
-    return getFrom(view, rawKey, caller, eventually);
+    return getEventuallyFrom(tableOf(viewName), rawKey, caller);
   }
 
-  private <K> CompletableFuture<Routed<KeyAnswer>> getFrom(
-      ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller, boolean eventually) {
-    K key = parseKey(view, rawKey);
-    PeerTarget path = PeerTarget.ofKey(view.name(), rawKey);
-    LocalRead<KeyAnswer> read = keyRead(view, key);
-    return this.fallbacks.routeEventually(view, key, caller, path, read, eventually);
+  private <K> CompletableFuture<Routed<KeyAnswer>> getEventuallyFrom(
+      ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
+    return routeEventually(view, parseKey(view, rawKey), rawKey, caller);
+  }
+
+  private ResolvedView<?, ?, ?> tableOf(String viewName) {
+    return this.served.table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows");
   }
 
   /**
@@ -214,7 +225,7 @@ public final class ViewQueryService {
   <K> CompletableFuture<Routed<KeyAnswer>> routeEventually(
       ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
     return this.fallbacks.routeEventually(
-        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key), true);
+        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
   }
 
   private <K> LocalRead<KeyAnswer> keyRead(ResolvedView<K, ?, ?> view, K key) {
@@ -282,7 +293,9 @@ public final class ViewQueryService {
                 key,
                 this.localStores.windows(view, window, key, partition, from, to, exact),
                 replica);
-    return this.fallbacks.routeEventually(view, key, caller, path, read, eventually);
+    return eventually
+        ? this.fallbacks.routeEventually(view, key, caller, path, read)
+        : CompletableFuture.completedFuture(this.fallbacks.route(view, key, caller, path, read));
   }
 
   private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {

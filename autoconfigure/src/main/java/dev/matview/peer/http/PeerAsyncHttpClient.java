@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
@@ -56,6 +55,8 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
   private final String scheme;
 
   private final int maxBodyBytes;
+
+  private final RequestSettings requestSettings = new RequestSettings();
 
   /**
    * A client that connects within {@code connectTimeout}, over TLS when {@code sslContext} is
@@ -138,15 +139,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
     BasicHttpRequest request = new BasicHttpRequest(method, to, target);
     headers.forEach(request::addHeader);
     HttpClientContext context = HttpClientContext.create();
-    context.setRequestConfig(
-        RequestConfig.custom()
-            .setConnectionRequestTimeout(Timeout.of(timeout))
-            .setResponseTimeout(Timeout.of(timeout))
-            .setRedirectsEnabled(false)
-            .setAuthenticationEnabled(false)
-            .setContentCompressionEnabled(false)
-            .setProtocolUpgradeEnabled(false)
-            .build());
+    context.setRequestConfig(this.requestSettings.of(timeout));
     CompletableFuture<PeerHttpResponse> answer = new CompletableFuture<>();
     this.client.execute(
         new BasicRequestProducer(

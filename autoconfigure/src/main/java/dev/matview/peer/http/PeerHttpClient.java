@@ -13,7 +13,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.IdleConnectionEvictor;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -27,7 +26,6 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,8 +46,7 @@ public final class PeerHttpClient implements AutoCloseable {
 
   private final BodyReader bodies;
 
-  /** The request settings of the last timeout asked, which most requests share. */
-  private volatile @Nullable TimedConfig recent;
+  private final RequestSettings requestSettings = new RequestSettings();
 
   /**
    * A client that connects within {@code connectTimeout}, over TLS when {@code sslContext} is
@@ -114,7 +111,7 @@ public final class PeerHttpClient implements AutoCloseable {
       request.setEntity(new ByteArrayEntity(body, null));
     }
     HttpClientContext context = HttpClientContext.create();
-    context.setRequestConfig(requestConfigFor(timeout));
+    context.setRequestConfig(this.requestSettings.of(timeout));
     try {
       return this.client.execute(
           new HttpHost(this.scheme, unbracketed(host), port), request, context, this::response);
@@ -144,27 +141,6 @@ public final class PeerHttpClient implements AutoCloseable {
         response.getCode(), headers, this.bodies.read(response.getEntity()));
   }
 
-  /** The request settings for {@code timeout}, made again only when the timeout changes. */
-  private RequestConfig requestConfigFor(Duration timeout) {
-    TimedConfig last = this.recent;
-    if (last == null || !last.timeout().equals(timeout)) {
-      last = new TimedConfig(timeout, requestConfig(timeout));
-      this.recent = last;
-    }
-    return last.config();
-  }
-
-  private static RequestConfig requestConfig(Duration timeout) {
-    return RequestConfig.custom()
-        .setConnectionRequestTimeout(Timeout.of(timeout))
-        .setResponseTimeout(Timeout.of(timeout))
-        .setRedirectsEnabled(false)
-        .setAuthenticationEnabled(false)
-        .setContentCompressionEnabled(false)
-        .setProtocolUpgradeEnabled(false)
-        .build();
-  }
-
   private static String unbracketed(String host) {
     return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
@@ -181,7 +157,4 @@ public final class PeerHttpClient implements AutoCloseable {
       return thread;
     };
   }
-
-  /** Request settings and the timeout they were made for. */
-  private record TimedConfig(Duration timeout, RequestConfig config) {}
 }

@@ -21,6 +21,7 @@ import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -91,51 +92,45 @@ public final class Fallbacks {
       CallerContext caller,
       PeerTarget pathInView,
       LocalRead<T> read) {
-    return Futures.now(routeKey(view, key, caller, pathInView, read, false));
+    Object placed = placed(view, key, caller, pathInView);
+    return (placed instanceof KeyReplicas replicas)
+        ? fromReplicasNow(view, key, replicas, caller, pathInView, read, this.peers.timeout())
+        : Routed.passedOn((Routed<?>) placed);
   }
 
   /**
-   * Answers a lookup of {@code key} as {@link #route} does, except that with {@code eventually} a
-   * lookup which asks for a position and goes to another instance waits for its answer without a
-   * thread: the future completes when it comes. Any other lookup is answered before this returns.
+   * Answers a lookup of {@code key} as {@link #route} does, except that a lookup which asks for a
+   * position and goes to another instance waits for its answer without a thread: the future
+   * completes when it comes. Any other lookup is answered before this returns.
    */
   public <K, T> CompletableFuture<Routed<T>> routeEventually(
       ResolvedView<K, ?, ?> view,
       K key,
       CallerContext caller,
       PeerTarget pathInView,
-      LocalRead<T> read,
-      boolean eventually) {
-    return routeKey(view, key, caller, pathInView, read, eventually);
+      LocalRead<T> read) {
+    Object placed = placed(view, key, caller, pathInView);
+    return (placed instanceof KeyReplicas replicas)
+        ? fromReplicas(view, key, replicas, caller, pathInView, read, this.peers.timeout())
+        : CompletableFuture.completedFuture(Routed.passedOn((Routed<?>) placed));
   }
 
-  private <K, T> CompletableFuture<Routed<T>> routeKey(
-      ResolvedView<K, ?, ?> view,
-      K key,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read,
-      boolean eventually) {
+  /**
+   * The replicas of {@code key}; or, while this instance shuts down or cannot place the key, the
+   * refusal or another instance's answer, which carries no answer of this instance.
+   */
+  private <K> Object placed(
+      ResolvedView<K, ?, ?> view, K key, CallerContext caller, PeerTarget pathInView) {
     if (this.gate.isClosed()) {
-      return CompletableFuture.completedFuture(
-          new Routed.Refused<>(this.gate.refusal(view.name(), key)));
+      return new Routed.Refused<>(this.gate.refusal(view.name(), key));
     }
     Placement placement = this.routing.placeKey(view, key);
     if (placement instanceof Refusal refusal) {
-      return CompletableFuture.completedFuture(
-          Relays.applies(refusal, caller)
-              ? this.relays.relay(view, caller, pathInView, refusal)
-              : new Routed.Refused<>(refusal));
+      return Relays.applies(refusal, caller)
+          ? this.relays.relay(view, caller, pathInView, refusal)
+          : new Routed.Refused<>(refusal);
     }
-    return fromReplicas(
-        view,
-        key,
-        (KeyReplicas) placement,
-        caller,
-        pathInView,
-        read,
-        this.peers.timeout(),
-        eventually);
+    return placement;
   }
 
   /**
@@ -150,7 +145,10 @@ public final class Fallbacks {
       PeerTarget pathInView,
       LocalRead<T> read,
       Duration timeout) {
-    return Futures.now(routeSlice(view, replicas, caller, pathInView, read, timeout, false));
+    if (this.gate.isClosed()) {
+      return new Routed.Refused<>(this.gate.refusal(view.name(), null));
+    }
+    return fromReplicasNow(view, null, replicas, caller, pathInView, read, timeout);
   }
 
   /**
@@ -164,24 +162,47 @@ public final class Fallbacks {
       PeerTarget pathInView,
       LocalRead<T> read,
       Duration timeout) {
-    return routeSlice(view, replicas, caller, pathInView, read, timeout, true);
-  }
-
-  private <T> CompletableFuture<Routed<T>> routeSlice(
-      ResolvedView<?, ?, ?> view,
-      KeyReplicas replicas,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read,
-      Duration timeout,
-      boolean eventually) {
     if (this.gate.isClosed()) {
       return CompletableFuture.completedFuture(
           new Routed.Refused<>(this.gate.refusal(view.name(), null)));
     }
-    return fromReplicas(view, null, replicas, caller, pathInView, read, timeout, eventually);
+    return fromReplicas(view, null, replicas, caller, pathInView, read, timeout);
   }
 
+  /** The first answer of the replicas, each asked on this thread. */
+  private <T> Routed<T> fromReplicasNow(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      KeyReplicas replicas,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      Duration timeout) {
+    StaleReads stale = this.staleReads.forCaller(caller);
+    Routed<T> answer =
+        Objects.requireNonNull(
+            activeNow(view, key, replicas, caller, pathInView, read, timeout, stale, false));
+    if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
+      return answer;
+    }
+    return Futures.now(
+        fromOthers(
+            view,
+            key,
+            replicas,
+            caller,
+            stale,
+            pathInView,
+            read,
+            refused.refusal(),
+            timeout,
+            false));
+  }
+
+  /**
+   * The first answer of the replicas; one that another instance is asked for with a position is
+   * waited for without a thread.
+   */
   private <T> CompletableFuture<Routed<T>> fromReplicas(
       ResolvedView<?, ?, ?> view,
       @Nullable Object key,
@@ -189,48 +210,22 @@ public final class Fallbacks {
       CallerContext caller,
       PeerTarget pathInView,
       LocalRead<T> read,
-      Duration timeout,
-      boolean eventually) {
+      Duration timeout) {
     StaleReads stale = this.staleReads.forCaller(caller);
-    PartitionOwner active = replicas.active();
-    CompletableFuture<Routed<T>> answer;
-    if (this.routing.isLocal(active)) {
-      answer =
-          CompletableFuture.completedFuture(
-              this.local.active(view, key, active.partition(), stale, caller.bound(), read));
-    } else if (caller.forwarded()) {
-      answer =
-          CompletableFuture.completedFuture(
-              new Routed.Refused<>(
-                  Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active))));
-    } else {
-      answer =
-          this.forwards.ask(
-              view,
-              active,
-              pathInView,
-              caller,
-              stale.enabled() ? stale : null,
-              timeout,
-              eventually);
-    }
+    Routed<T> now = activeNow(view, key, replicas, caller, pathInView, read, timeout, stale, true);
+    CompletableFuture<Routed<T>> answer =
+        (now != null)
+            ? CompletableFuture.completedFuture(now)
+            : this.forwards.ask(
+                view,
+                replicas.active(),
+                pathInView,
+                caller,
+                stale.enabled() ? stale : null,
+                timeout,
+                true);
     if (!stale.enabled()) {
       return answer;
-    }
-    if (answer.isDone()) {
-      return (Futures.now(answer) instanceof Routed.Refused<T> refused)
-          ? fromOthers(
-              view,
-              key,
-              replicas,
-              caller,
-              stale,
-              pathInView,
-              read,
-              refused.refusal(),
-              timeout,
-              eventually)
-          : answer;
     }
     return answer.thenCompose(
         (first) ->
@@ -245,8 +240,38 @@ public final class Fallbacks {
                     read,
                     refused.refusal(),
                     timeout,
-                    eventually)
+                    true)
                 : CompletableFuture.completedFuture(first));
+  }
+
+  /**
+   * The active replica's answer when it comes at once: read here, refused to a forwarded request,
+   * or asked of its instance on this thread; {@code null} when {@code eventually} and it is to be
+   * asked of its instance with a position, without a thread.
+   */
+  private <T> @Nullable Routed<T> activeNow(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      KeyReplicas replicas,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read,
+      Duration timeout,
+      StaleReads stale,
+      boolean eventually) {
+    PartitionOwner active = replicas.active();
+    if (this.routing.isLocal(active)) {
+      return this.local.active(view, key, active.partition(), stale, caller.bound(), read);
+    }
+    if (caller.forwarded()) {
+      return new Routed.Refused<>(
+          Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active)));
+    }
+    if (eventually && caller.bound().isBound()) {
+      return null;
+    }
+    return this.forwards.askNow(
+        view, active, pathInView, caller, stale.enabled() ? stale : null, timeout);
   }
 
   private <T> CompletableFuture<Routed<T>> fromOthers(

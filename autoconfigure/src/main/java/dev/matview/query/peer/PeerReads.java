@@ -34,8 +34,37 @@ final class PeerReads {
    * asks the answer to include (sent alone, given the time to wait for it), unless it is marked
    * down; marks it down when it refuses the connection or does not answer in time. An error it
    * answers without a problem detail, or any 5xx while stale reads may try another replica, comes
-   * back as a refusal. With {@code eventually}, a read that asks for a position is sent without a
-   * thread waiting for its answer; anything else is answered before this returns.
+   * back as a refusal.
+   */
+  <T> Routed<T> askNow(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      PeerTarget pathInView,
+      CallerContext caller,
+      @Nullable StaleReads stale,
+      Duration timeout) {
+    if (this.marks.isDown(owner.host())) {
+      return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
+    }
+    String key = pathInView.key();
+    ReadBound bound = caller.bound();
+    Routed<T> answer =
+        (key != null && !bound.isBound())
+            ? Routed.passedOn(
+                this.keyLookups.fetch(
+                    view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
+            : this.peers.fetch(
+                view.name(),
+                owner,
+                boundedPath(pathInView, bound, stale),
+                caller,
+                waited(timeout, bound));
+    return checked(view, owner, stale, answer);
+  }
+
+  /**
+   * Asks as {@link #askNow} does; with {@code eventually}, a read that asks for a position is sent
+   * without a thread waiting for its answer, and anything else is answered before this returns.
    */
   <T> CompletableFuture<Routed<T>> ask(
       ResolvedView<?, ?, ?> view,
@@ -45,32 +74,29 @@ final class PeerReads {
       @Nullable StaleReads stale,
       Duration timeout,
       boolean eventually) {
-    if (this.marks.isDown(owner.host())) {
-      return CompletableFuture.completedFuture(
-          new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner)));
-    }
-    String key = pathInView.key();
     ReadBound bound = caller.bound();
-    if (key != null && !bound.isBound()) {
+    if (!eventually || !bound.isBound() || this.marks.isDown(owner.host())) {
       return CompletableFuture.completedFuture(
-          checked(
-              view,
-              owner,
-              stale,
-              Routed.passedOn(
-                  this.keyLookups.fetch(
-                      view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))));
+          askNow(view, owner, pathInView, caller, stale, timeout));
     }
-    String path =
-        bound.addTo(withStale(pathInView.get(), stale), pathInView.recordParameter()).toString();
-    Duration waited = bound.isBound() ? timeout.plus(bound.maxWait()) : timeout;
-    if (eventually && bound.isBound()) {
-      return this.peers
-          .<T>fetchEventually(view.name(), owner, path, caller, waited)
-          .thenApply((answer) -> checked(view, owner, stale, answer));
-    }
-    return CompletableFuture.completedFuture(
-        checked(view, owner, stale, this.peers.fetch(view.name(), owner, path, caller, waited)));
+    return this.peers
+        .<T>fetchEventually(
+            view.name(),
+            owner,
+            boundedPath(pathInView, bound, stale),
+            caller,
+            waited(timeout, bound))
+        .thenApply((answer) -> checked(view, owner, stale, answer));
+  }
+
+  private static String boundedPath(
+      PeerTarget pathInView, ReadBound bound, @Nullable StaleReads stale) {
+    return bound.addTo(withStale(pathInView.get(), stale), pathInView.recordParameter()).toString();
+  }
+
+  /** How long to wait for another instance that may itself wait for what {@code bound} asks. */
+  private static Duration waited(Duration timeout, ReadBound bound) {
+    return bound.isBound() ? timeout.plus(bound.maxWait()) : timeout;
   }
 
   private <T> Routed<T> checked(

@@ -12,6 +12,7 @@ import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.load.LoadResult;
 import dev.matview.benchmarks.process.AppInstance;
 import dev.matview.benchmarks.process.LoadDriverProcess;
+import dev.matview.position.PositionTokens;
 import dev.matview.processes.http.HttpProbe;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import java.util.List;
 
 /**
  * Row 3: lookups sent to one of two instances for keys the other owns, which it forwards, against
- * the same lookups sent to the owner and answered locally.
+ * the same lookups sent to the owner and answered locally; then the forwarded lookups with a
+ * position already met against the same without.
  */
 public final class ForwardedLookupsBenchmark implements Benchmark {
 
@@ -64,6 +66,9 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
     LoadRounds fixed =
         new LoadRounds(context, TITLE, pids)
             .run(local, owner.port(), forwarded, asked.port(), rate);
+    LoadDriverProcess bounded = HttpLookupsBenchmark.load(context, boundedPaths(asked, paths));
+    LoadRounds withPosition =
+        new LoadRounds(context, TITLE, pids).run(forwarded, asked.port(), bounded, asked.port(), 0);
     return List.of(
         Row.atLeast(
                 3,
@@ -92,7 +97,43 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
             "both instances' CPU time per lookup at saturation, background included",
             saturated.matviewCpuMicros(),
             saturated.baselineCpuMicros(),
+            "µs"),
+        Row.atLeast(
+                3,
+                "forwarded lookups/s at saturation with ?position= already met (beside: the same"
+                    + " without)",
+                withPosition.matview(LoadResult::throughput),
+                withPosition.baseline(LoadResult::throughput),
+                "req/s",
+                0.95)
+            .boundedBy(
+                "the asking instance waits for the owner's answer without a thread: its request"
+                    + " goes asynchronous and the async peers' client carries the exchange"),
+        Row.info(
+            3,
+            "both instances' CPU time per forwarded lookup at saturation with ?position= (beside:"
+                + " without)",
+            withPosition.matviewCpuMicros(),
+            withPosition.baselineCpuMicros(),
             "µs"));
+  }
+
+  /**
+   * {@code paths}, each with {@code ?position=} and the position its answer through {@code asked}
+   * carries, so that the bound is already met when the load sends it.
+   */
+  private static List<String> boundedPaths(AppInstance asked, List<String> paths) {
+    HttpProbe http = asked.http().withTimeout(Duration.ofSeconds(5));
+    List<String> bounded = new ArrayList<>(paths.size());
+    for (String path : paths) {
+      HttpProbe.Answer answer = http.get(path);
+      String token = answer.header(PositionTokens.HEADER);
+      if (answer.status() != 200 || token.isEmpty()) {
+        throw new IllegalStateException("No position on " + answer.describe());
+      }
+      bounded.add(path + "?position=" + HttpProbe.encode(token));
+    }
+    return bounded;
   }
 
   /** Up to {@code wanted} keys that {@code asked} answers through {@code owner}. */

@@ -1,0 +1,42 @@
+package dev.matview.peer.http;
+
+import java.time.Duration;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.core5.util.Timeout;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings of the peers' requests: no redirect, authentication, compression or upgrade, and a
+ * timeout for the connection and for each part of the answer; made again only when the timeout
+ * asked changes, since most requests share one.
+ */
+final class RequestSettings {
+
+  private volatile @Nullable TimedConfig recent;
+
+  /**
+   * The settings of a request that may wait {@code timeout} for a connection and for its answer.
+   */
+  RequestConfig of(Duration timeout) {
+    TimedConfig last = this.recent;
+    if (last == null || !last.timeout().equals(timeout)) {
+      last = new TimedConfig(timeout, made(timeout));
+      this.recent = last;
+    }
+    return last.config();
+  }
+
+  private static RequestConfig made(Duration timeout) {
+    return RequestConfig.custom()
+        .setConnectionRequestTimeout(Timeout.of(timeout))
+        .setResponseTimeout(Timeout.of(timeout))
+        .setRedirectsEnabled(false)
+        .setAuthenticationEnabled(false)
+        .setContentCompressionEnabled(false)
+        .setProtocolUpgradeEnabled(false)
+        .build();
+  }
+
+  /** Request settings and the timeout they were made for. */
+  private record TimedConfig(Duration timeout, RequestConfig config) {}
+}
