@@ -3,14 +3,11 @@ package dev.matview.peer.http;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
-import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
@@ -21,7 +18,6 @@ import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.core5.concurrent.FutureCallback;
-import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.config.Http1Config;
@@ -109,7 +105,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
                     .setMaxHeaderCount(MAX_HEADERS)
                     .build())
             .setRetryStrategy(new IdempotentRetries())
-            .setThreadFactory(reactorThreads())
+            .setThreadFactory(Exchanges.daemonThreads("matview-peer-io-", reactors))
             .evictIdleConnections(TimeValue.of(settings.maxIdle()))
             .disableRedirectHandling()
             .disableCookieManagement()
@@ -135,7 +131,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
       byte @Nullable [] body,
       Duration timeout) {
     RequestSyntax.check(method, target, headers);
-    HttpHost to = new HttpHost(this.scheme, unbracketed(host), port);
+    HttpHost to = new HttpHost(this.scheme, Exchanges.unbracketed(host), port);
     BasicHttpRequest request = new BasicHttpRequest(method, to, target);
     headers.forEach(request::addHeader);
     HttpClientContext context = HttpClientContext.create();
@@ -157,7 +153,8 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
 
           @Override
           public void failed(Exception ex) {
-            answer.completeExceptionally(told(ex));
+            answer.completeExceptionally(
+                (ex instanceof IOException failure) ? Exchanges.told(failure) : ex);
           }
 
           @Override
@@ -172,34 +169,5 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
   @Override
   public void close() {
     this.client.close(CloseMode.GRACEFUL);
-  }
-
-  /** {@code failure} as the exception that {@link PeerHttpClient} throws for the same failure. */
-  private static Exception told(Exception failure) {
-    if (failure instanceof ConnectTimeoutException || failure instanceof UnknownHostException) {
-      return withCause(new ConnectException("Could not connect: " + failure.getMessage()), failure);
-    }
-    if (failure instanceof ConnectionRequestTimeoutException) {
-      return withCause(
-          new SocketTimeoutException("No connection to the instance came free in time"), failure);
-    }
-    return failure;
-  }
-
-  private static String unbracketed(String host) {
-    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-  }
-
-  private static <T extends IOException> T withCause(T failure, Throwable cause) {
-    failure.initCause(cause);
-    return failure;
-  }
-
-  private static ThreadFactory reactorThreads() {
-    return (task) -> {
-      Thread thread = new Thread(task, "matview-peer-io-" + reactors.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -76,7 +75,9 @@ public final class PeerHttpClient implements AutoCloseable {
             .disableDefaultUserAgent()
             .build();
     TimeValue maxIdle = TimeValue.of(settings.maxIdle());
-    this.evictor = new IdleConnectionEvictor(pool, evictorThreads(), maxIdle, maxIdle);
+    this.evictor =
+        new IdleConnectionEvictor(
+            pool, Exchanges.daemonThreads("matview-peer-evictor-", evictors), maxIdle, maxIdle);
     this.evictor.start();
     this.scheme = sslContext != null ? "https" : "http";
     this.bodies = new BodyReader(settings.maxBodyBytes());
@@ -114,12 +115,14 @@ public final class PeerHttpClient implements AutoCloseable {
     context.setRequestConfig(this.requestSettings.of(timeout));
     try {
       return this.client.execute(
-          new HttpHost(this.scheme, unbracketed(host), port), request, context, this::response);
-    } catch (ConnectTimeoutException | UnknownHostException ex) {
-      throw withCause(new ConnectException("Could not connect: " + ex.getMessage()), ex);
-    } catch (ConnectionRequestTimeoutException ex) {
-      throw withCause(
-          new SocketTimeoutException("No connection to the instance came free in time"), ex);
+          new HttpHost(this.scheme, Exchanges.unbracketed(host), port),
+          request,
+          context,
+          this::response);
+    } catch (ConnectTimeoutException
+        | UnknownHostException
+        | ConnectionRequestTimeoutException ex) {
+      throw Exchanges.told(ex);
     }
   }
 
@@ -139,22 +142,5 @@ public final class PeerHttpClient implements AutoCloseable {
     }
     return new PeerHttpResponse(
         response.getCode(), headers, this.bodies.read(response.getEntity()));
-  }
-
-  private static String unbracketed(String host) {
-    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-  }
-
-  private static <T extends IOException> T withCause(T failure, Throwable cause) {
-    failure.initCause(cause);
-    return failure;
-  }
-
-  private static ThreadFactory evictorThreads() {
-    return (task) -> {
-      Thread thread = new Thread(task, "matview-peer-evictor-" + evictors.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

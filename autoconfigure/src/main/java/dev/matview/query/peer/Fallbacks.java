@@ -94,7 +94,8 @@ public final class Fallbacks {
       LocalRead<T> read) {
     Object placed = placed(view, key, caller, pathInView);
     return (placed instanceof KeyReplicas replicas)
-        ? fromReplicasNow(view, key, replicas, caller, pathInView, read, this.peers.timeout())
+        ? fromReplicasNow(
+            new Asked<>(view, key, replicas, caller, pathInView, read, this.peers.timeout()))
         : Routed.passedOn((Routed<?>) placed);
   }
 
@@ -111,7 +112,8 @@ public final class Fallbacks {
       LocalRead<T> read) {
     Object placed = placed(view, key, caller, pathInView);
     return (placed instanceof KeyReplicas replicas)
-        ? fromReplicas(view, key, replicas, caller, pathInView, read, this.peers.timeout())
+        ? fromReplicas(
+            new Asked<>(view, key, replicas, caller, pathInView, read, this.peers.timeout()))
         : CompletableFuture.completedFuture(Routed.passedOn((Routed<?>) placed));
   }
 
@@ -148,7 +150,7 @@ public final class Fallbacks {
     if (this.gate.isClosed()) {
       return new Routed.Refused<>(this.gate.refusal(view.name(), null));
     }
-    return fromReplicasNow(view, null, replicas, caller, pathInView, read, timeout);
+    return fromReplicasNow(new Asked<>(view, null, replicas, caller, pathInView, read, timeout));
   }
 
   /**
@@ -166,81 +168,37 @@ public final class Fallbacks {
       return CompletableFuture.completedFuture(
           new Routed.Refused<>(this.gate.refusal(view.name(), null)));
     }
-    return fromReplicas(view, null, replicas, caller, pathInView, read, timeout);
+    return fromReplicas(new Asked<>(view, null, replicas, caller, pathInView, read, timeout));
   }
 
   /** The first answer of the replicas, each asked on this thread. */
-  private <T> Routed<T> fromReplicasNow(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      KeyReplicas replicas,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read,
-      Duration timeout) {
-    StaleReads stale = this.staleReads.forCaller(caller);
-    Routed<T> answer =
-        Objects.requireNonNull(
-            activeNow(view, key, replicas, caller, pathInView, read, timeout, stale, false));
+  private <T> Routed<T> fromReplicasNow(Asked<T> asked) {
+    StaleReads stale = this.staleReads.forCaller(asked.caller());
+    Routed<T> answer = Objects.requireNonNull(activeNow(asked, stale, false));
     if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
       return answer;
     }
-    return Futures.now(
-        fromOthers(
-            view,
-            key,
-            replicas,
-            caller,
-            stale,
-            pathInView,
-            read,
-            refused.refusal(),
-            timeout,
-            false));
+    return Futures.now(fromOthers(asked, stale, refused.refusal(), false));
   }
 
   /**
    * The first answer of the replicas; one that another instance is asked for with a position is
    * waited for without a thread.
    */
-  private <T> CompletableFuture<Routed<T>> fromReplicas(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      KeyReplicas replicas,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read,
-      Duration timeout) {
-    StaleReads stale = this.staleReads.forCaller(caller);
-    Routed<T> now = activeNow(view, key, replicas, caller, pathInView, read, timeout, stale, true);
+  private <T> CompletableFuture<Routed<T>> fromReplicas(Asked<T> asked) {
+    StaleReads stale = this.staleReads.forCaller(asked.caller());
+    Routed<T> now = activeNow(asked, stale, true);
     CompletableFuture<Routed<T>> answer =
         (now != null)
             ? CompletableFuture.completedFuture(now)
-            : this.forwards.ask(
-                view,
-                replicas.active(),
-                pathInView,
-                caller,
-                stale.enabled() ? stale : null,
-                timeout,
-                true);
+            : this.forwards.ask(asked, asked.replicas().active(), forwardedStale(stale), true);
     if (!stale.enabled()) {
       return answer;
     }
     return answer.thenCompose(
         (first) ->
             (first instanceof Routed.Refused<T> refused)
-                ? fromOthers(
-                    view,
-                    key,
-                    replicas,
-                    caller,
-                    stale,
-                    pathInView,
-                    read,
-                    refused.refusal(),
-                    timeout,
-                    true)
+                ? fromOthers(asked, stale, refused.refusal(), true)
                 : CompletableFuture.completedFuture(first));
   }
 
@@ -249,42 +207,31 @@ public final class Fallbacks {
    * or asked of its instance on this thread; {@code null} when {@code eventually} and it is to be
    * asked of its instance with a position, without a thread.
    */
-  private <T> @Nullable Routed<T> activeNow(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      KeyReplicas replicas,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read,
-      Duration timeout,
-      StaleReads stale,
-      boolean eventually) {
-    PartitionOwner active = replicas.active();
+  private <T> @Nullable Routed<T> activeNow(Asked<T> asked, StaleReads stale, boolean eventually) {
+    PartitionOwner active = asked.replicas().active();
+    CallerContext caller = asked.caller();
     if (this.routing.isLocal(active)) {
-      return this.local.active(view, key, active.partition(), stale, caller.bound(), read);
+      return this.local.active(
+          asked.view(), asked.key(), active.partition(), stale, caller.bound(), asked.read());
     }
     if (caller.forwarded()) {
       return new Routed.Refused<>(
-          Refusal.of(ViewUnavailableException.notOwner(view.name(), key, active)));
+          Refusal.of(ViewUnavailableException.notOwner(asked.view().name(), asked.key(), active)));
     }
     if (eventually && caller.bound().isBound()) {
       return null;
     }
-    return this.forwards.askNow(
-        view, active, pathInView, caller, stale.enabled() ? stale : null, timeout);
+    return this.forwards.askNow(asked, active, forwardedStale(stale));
+  }
+
+  /** The lag bound that goes with a request to another instance, when stale reads are allowed. */
+  private static @Nullable StaleReads forwardedStale(StaleReads stale) {
+    return stale.enabled() ? stale : null;
   }
 
   private <T> CompletableFuture<Routed<T>> fromOthers(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      KeyReplicas replicas,
-      CallerContext caller,
-      StaleReads stale,
-      PeerTarget pathInView,
-      LocalRead<T> read,
-      Refusal activeRefusal,
-      Duration timeout,
-      boolean eventually) {
+      Asked<T> asked, StaleReads stale, Refusal activeRefusal, boolean eventually) {
+    KeyReplicas replicas = asked.replicas();
     List<String> refusals = new ArrayList<>();
     List<PartitionOwner> remote = new ArrayList<>(replicas.standbys().size() + 1);
     boolean localNamed = false;
@@ -305,7 +252,14 @@ public final class Fallbacks {
     if (!this.routing.isLocal(replicas.active())) {
       Routed<T> answer =
           this.local.replica(
-              view, key, replicas.partition(), localNamed, stale, caller.bound(), read, refusals);
+              asked.view(),
+              asked.key(),
+              replicas.partition(),
+              localNamed,
+              stale,
+              asked.caller().bound(),
+              asked.read(),
+              refusals);
       if (answer instanceof Routed.Refused<T> behind && behind.refusal().behind() != null) {
         localBehind = behind.refusal();
       } else if (answer != null) {
@@ -315,15 +269,14 @@ public final class Fallbacks {
     Refusal behind = localBehind;
     OtherReplicas<T> others =
         new OtherReplicas<>(
-            view,
-            caller.forwarded() ? List.of() : remote,
-            caller,
+            asked,
+            asked.caller().forwarded() ? List.of() : remote,
             stale,
-            pathInView,
-            timeout,
             eventually,
             refusals,
-            () -> noneAnswered(view, key, replicas, stale, activeRefusal, behind, refusals));
+            () ->
+                noneAnswered(
+                    asked.view(), asked.key(), replicas, stale, activeRefusal, behind, refusals));
     return others.from(0);
   }
 
@@ -365,17 +318,11 @@ public final class Fallbacks {
   /** The replicas on other instances, asked in turn until one answers the lookup. */
   private final class OtherReplicas<T> {
 
-    private final ResolvedView<?, ?, ?> view;
+    private final Asked<T> asked;
 
     private final List<PartitionOwner> remote;
 
-    private final CallerContext caller;
-
     private final StaleReads stale;
-
-    private final PeerTarget pathInView;
-
-    private final Duration timeout;
 
     private final boolean eventually;
 
@@ -384,21 +331,15 @@ public final class Fallbacks {
     private final Supplier<Routed<T>> noneAnswered;
 
     OtherReplicas(
-        ResolvedView<?, ?, ?> view,
+        Asked<T> asked,
         List<PartitionOwner> remote,
-        CallerContext caller,
         StaleReads stale,
-        PeerTarget pathInView,
-        Duration timeout,
         boolean eventually,
         List<String> refusals,
         Supplier<Routed<T>> noneAnswered) {
-      this.view = view;
+      this.asked = asked;
       this.remote = remote;
-      this.caller = caller;
       this.stale = stale;
-      this.pathInView = pathInView;
-      this.timeout = timeout;
       this.eventually = eventually;
       this.refusals = refusals;
       this.noneAnswered = noneAnswered;
@@ -411,14 +352,7 @@ public final class Fallbacks {
       }
       return Fallbacks.this
           .forwards
-          .<T>ask(
-              this.view,
-              this.remote.get(next),
-              this.pathInView,
-              this.caller,
-              this.stale,
-              this.timeout,
-              this.eventually)
+          .ask(this.asked, this.remote.get(next), this.stale, this.eventually)
           .thenCompose(
               (answer) -> {
                 if (answer instanceof Routed.Refused<T> refused) {

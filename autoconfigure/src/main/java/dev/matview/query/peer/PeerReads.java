@@ -36,13 +36,11 @@ final class PeerReads {
    * answers without a problem detail, or any 5xx while stale reads may try another replica, comes
    * back as a refusal.
    */
-  <T> Routed<T> askNow(
-      ResolvedView<?, ?, ?> view,
-      PartitionOwner owner,
-      PeerTarget pathInView,
-      CallerContext caller,
-      @Nullable StaleReads stale,
-      Duration timeout) {
+  <T> Routed<T> askNow(Asked<T> asked, PartitionOwner owner, @Nullable StaleReads stale) {
+    ResolvedView<?, ?, ?> view = asked.view();
+    PeerTarget pathInView = asked.pathInView();
+    CallerContext caller = asked.caller();
+    Duration timeout = asked.timeout();
     if (this.marks.isDown(owner.host())) {
       return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
     }
@@ -67,26 +65,19 @@ final class PeerReads {
    * without a thread waiting for its answer, and anything else is answered before this returns.
    */
   <T> CompletableFuture<Routed<T>> ask(
-      ResolvedView<?, ?, ?> view,
-      PartitionOwner owner,
-      PeerTarget pathInView,
-      CallerContext caller,
-      @Nullable StaleReads stale,
-      Duration timeout,
-      boolean eventually) {
-    ReadBound bound = caller.bound();
+      Asked<T> asked, PartitionOwner owner, @Nullable StaleReads stale, boolean eventually) {
+    ReadBound bound = asked.caller().bound();
     if (!eventually || !bound.isBound() || this.marks.isDown(owner.host())) {
-      return CompletableFuture.completedFuture(
-          askNow(view, owner, pathInView, caller, stale, timeout));
+      return CompletableFuture.completedFuture(askNow(asked, owner, stale));
     }
     return this.peers
         .<T>fetchEventually(
-            view.name(),
+            asked.view().name(),
             owner,
-            boundedPath(pathInView, bound, stale),
-            caller,
-            waited(timeout, bound))
-        .thenApply((answer) -> checked(view, owner, stale, answer));
+            boundedPath(asked.pathInView(), bound, stale),
+            asked.caller(),
+            waited(asked.timeout(), bound))
+        .thenApply((answer) -> checked(asked.view(), owner, stale, answer));
   }
 
   private static String boundedPath(

@@ -1,0 +1,51 @@
+package dev.matview.peer.http;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+
+/** What the peers' two clients do alike: name hosts, tell failures and make their threads. */
+final class Exchanges {
+
+  private Exchanges() {}
+
+  /** {@code host} without the brackets of an IPv6 literal. */
+  static String unbracketed(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+  }
+
+  /**
+   * {@code failure} as the clients tell it: a {@link ConnectException} when the instance could not
+   * be connected to in time or has no address, a {@link SocketTimeoutException} when no connection
+   * to it came free in time, else as it is.
+   */
+  static IOException told(IOException failure) {
+    if (failure instanceof ConnectTimeoutException || failure instanceof UnknownHostException) {
+      return withCause(new ConnectException("Could not connect: " + failure.getMessage()), failure);
+    }
+    if (failure instanceof ConnectionRequestTimeoutException) {
+      return withCause(
+          new SocketTimeoutException("No connection to the instance came free in time"), failure);
+    }
+    return failure;
+  }
+
+  /** Daemon threads named {@code prefix} and a number. */
+  static ThreadFactory daemonThreads(String prefix, AtomicInteger count) {
+    return (task) -> {
+      Thread thread = new Thread(task, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  private static <T extends IOException> T withCause(T failure, Throwable cause) {
+    failure.initCause(cause);
+    return failure;
+  }
+}
