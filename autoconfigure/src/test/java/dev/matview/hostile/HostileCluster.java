@@ -49,7 +49,9 @@ final class HostileCluster implements AutoCloseable {
 
   /**
    * Each key is sent (index + 1) times, with quantity index + 1, at T0 + index minutes; the cluster
-   * is ready once both the source-keyed and the re-keyed table hold every key on every instance.
+   * is ready once both the source-keyed and the re-keyed table hold every key on every instance,
+   * and a scan of the windowed view finds every key's window from every instance: each partition is
+   * served, so the rebalances of the second instance's arrival are over.
    */
   static final List<String> KEYS =
       List.of(
@@ -104,6 +106,14 @@ final class HostileCluster implements AutoCloseable {
                   assertThat(byQuantity.status()).isEqualTo(200);
                   assertThat(byQuantity.text()).contains("\"value\":" + (i + 1));
                 }
+                RawHttp.Answer windows =
+                    http.send(
+                        "GET",
+                        "/views/" + PER_MINUTE + "/windows?from=1970-01-01T00:00:00Z",
+                        Map.of(),
+                        new byte[0]);
+                assertThat(windows.status()).as(windows.text()).isEqualTo(200);
+                assertThat(this.mapper.readTree(windows.text()).path("items")).hasSize(KEYS.size());
               }
             });
   }
