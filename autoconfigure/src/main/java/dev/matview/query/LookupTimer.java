@@ -24,35 +24,22 @@ final class LookupTimer {
   /** Runs {@code lookup} of a key in {@code viewName} and records how long it took and how. */
   <T> Routed<T> timed(String viewName, Supplier<Routed<T>> lookup) {
     long started = System.nanoTime();
-    try {
-      Routed<T> routed = lookup.get();
-      record(viewName, started, routed);
-      return routed;
-    } catch (InvalidQueryException | UnknownViewException ex) {
-      record(viewName, started, "none", "invalid");
-      throw ex;
-    } catch (RuntimeException | Error ex) {
-      record(viewName, started, "none", "error");
-      throw ex;
-    }
+    Routed<T> routed = started(viewName, started, lookup);
+    record(viewName, started, routed);
+    return routed;
   }
 
   /**
    * Runs {@code lookup} of a key in {@code viewName}, which may go on waiting for another instance,
-   * and records how long it took and how once it is answered.
+   * and records how long it took and how once it is answered: at once when it is.
    */
   <T> CompletableFuture<Routed<T>> timedEventually(
       String viewName, Supplier<CompletableFuture<Routed<T>>> lookup) {
     long started = System.nanoTime();
-    CompletableFuture<Routed<T>> answer;
-    try {
-      answer = lookup.get();
-    } catch (InvalidQueryException | UnknownViewException ex) {
-      record(viewName, started, "none", "invalid");
-      throw ex;
-    } catch (RuntimeException | Error ex) {
-      record(viewName, started, "none", "error");
-      throw ex;
+    CompletableFuture<Routed<T>> answer = started(viewName, started, lookup);
+    if (answer.isDone() && !answer.isCompletedExceptionally()) {
+      record(viewName, started, answer.join());
+      return answer;
     }
     return answer.whenComplete(
         (routed, failure) -> {
@@ -62,6 +49,19 @@ final class LookupTimer {
             record(viewName, started, "none", "error");
           }
         });
+  }
+
+  /** What {@code lookup} gives; a lookup that throws is recorded as invalid or failed. */
+  private <R> R started(String viewName, long started, Supplier<R> lookup) {
+    try {
+      return lookup.get();
+    } catch (InvalidQueryException | UnknownViewException ex) {
+      record(viewName, started, "none", "invalid");
+      throw ex;
+    } catch (RuntimeException | Error ex) {
+      record(viewName, started, "none", "error");
+      throw ex;
+    }
   }
 
   private void record(String viewName, long started, Routed<?> routed) {

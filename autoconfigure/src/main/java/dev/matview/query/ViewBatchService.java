@@ -91,7 +91,7 @@ public final class ViewBatchService {
    */
   public Routed<List<BatchItem>> lookup(
       String viewName, List<JsonNode> keys, CallerContext caller) {
-    return Futures.now(lookupEventually(viewName, keys, caller, false));
+    return Futures.now(lookupRead(viewName, keys, caller, false));
   }
 
   /**
@@ -99,6 +99,11 @@ public final class ViewBatchService {
    * a batch which asks for a position waits for other instances' answers without a thread.
    */
   public CompletableFuture<Routed<List<BatchItem>>> lookupEventually(
+      String viewName, List<JsonNode> keys, CallerContext caller) {
+    return lookupRead(viewName, keys, caller, true);
+  }
+
+  private CompletableFuture<Routed<List<BatchItem>>> lookupRead(
       String viewName, List<JsonNode> keys, CallerContext caller, boolean eventually) {
     ResolvedView<?, ?, ?> view =
         this.views.served().table(viewName, "view", "batch lookups serve tables");

@@ -137,14 +137,24 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    return Futures.now(keysEventually(viewName, from, to, limit, cursor, caller, false));
+    return Futures.now(keysRead(viewName, from, to, limit, cursor, caller, false));
   }
 
   /**
-   * A page of keys as {@link #keys} reads it, except that with {@code eventually} a scan which asks
-   * for a position waits for other instances' slices without a thread.
+   * A page of keys as {@link #keys} reads it, except that a scan which asks for a position waits
+   * for other instances' slices without a thread.
    */
   public CompletableFuture<Routed<ScanPage<KeyItem>>> keysEventually(
+      String viewName,
+      @Nullable String from,
+      @Nullable String to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller) {
+    return keysRead(viewName, from, to, limit, cursor, caller, true);
+  }
+
+  private CompletableFuture<Routed<ScanPage<KeyItem>>> keysRead(
       String viewName,
       @Nullable String from,
       @Nullable String to,
@@ -197,14 +207,24 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    return Futures.now(windowsEventually(viewName, from, to, limit, cursor, caller, false));
+    return Futures.now(windowsRead(viewName, from, to, limit, cursor, caller, false));
   }
 
   /**
-   * A page of windows as {@link #windows} reads it, except that with {@code eventually} a scan
-   * which asks for a position waits for other instances' slices without a thread.
+   * A page of windows as {@link #windows} reads it, except that a scan which asks for a position
+   * waits for other instances' slices without a thread.
    */
   public CompletableFuture<Routed<ScanPage<WindowItem>>> windowsEventually(
+      String viewName,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      int limit,
+      @Nullable String cursor,
+      CallerContext caller) {
+    return windowsRead(viewName, from, to, limit, cursor, caller, true);
+  }
+
+  private CompletableFuture<Routed<ScanPage<WindowItem>>> windowsRead(
       String viewName,
       @Nullable Instant from,
       @Nullable Instant to,

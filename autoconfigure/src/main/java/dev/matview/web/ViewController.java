@@ -160,7 +160,7 @@ public class ViewController {
     return this.consistency.answerEventually(
         request,
         caller.bound(),
-        () -> this.batchService.lookupEventually(view, keys, caller, true),
+        () -> this.batchService.lookupEventually(view, keys, caller),
         (routed) ->
             Refusals.respond(
                 routed,

@@ -59,7 +59,7 @@ public class ViewScanController {
     return answerEventually(
         request,
         caller,
-        () -> this.scanService.keysEventually(view, from, to, size, cursor, caller, true));
+        () -> this.scanService.keysEventually(view, from, to, size, cursor, caller));
   }
 
   /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
@@ -78,7 +78,7 @@ public class ViewScanController {
     return answerEventually(
         request,
         caller,
-        () -> this.scanService.windowsEventually(view, start, stop, size, cursor, caller, true));
+        () -> this.scanService.windowsEventually(view, start, stop, size, cursor, caller));
   }
 
   /**

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
-import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
@@ -30,7 +29,6 @@ import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.apache.hc.core5.reactor.IOReactorConfig;
 import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,11 +73,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
             .setConnPoolPolicy(PoolReusePolicy.LIFO)
             .setMaxConnPerRoute(settings.maxConnectionsPerInstance())
             .setMaxConnTotal(settings.maxConnections())
-            .setDefaultConnectionConfig(
-                ConnectionConfig.custom()
-                    .setConnectTimeout(Timeout.of(settings.connectTimeout()))
-                    .setValidateAfterInactivity(TimeValue.of(settings.validateAfterInactivity()))
-                    .build())
+            .setDefaultConnectionConfig(PeerConnectionPool.connections(settings))
             .setDefaultTlsConfig(
                 TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
     if (sslContext != null) {

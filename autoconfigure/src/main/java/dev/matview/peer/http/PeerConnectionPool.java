@@ -45,16 +45,23 @@ final class PeerConnectionPool {
             .setMaxConnPerRoute(settings.maxConnectionsPerInstance())
             .setMaxConnTotal(settings.maxConnections())
             .setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build())
-            .setDefaultConnectionConfig(
-                ConnectionConfig.custom()
-                    .setConnectTimeout(Timeout.of(settings.connectTimeout()))
-                    .setValidateAfterInactivity(TimeValue.of(settings.validateAfterInactivity()))
-                    .build());
+            .setDefaultConnectionConfig(connections(settings));
     pool.setTlsSocketStrategy(
         sslContext != null
             ? new DefaultClientTlsStrategy(sslContext, HostnameVerificationPolicy.BUILTIN, null)
             : PeerConnectionPool::withoutTls);
     return pool.build();
+  }
+
+  /**
+   * How each connection is made and kept, alike for both clients: connected within the connect
+   * timeout, checked before reuse once idle a while.
+   */
+  static ConnectionConfig connections(PeerHttpSettings settings) {
+    return ConnectionConfig.custom()
+        .setConnectTimeout(Timeout.of(settings.connectTimeout()))
+        .setValidateAfterInactivity(TimeValue.of(settings.validateAfterInactivity()))
+        .build();
   }
 
   /**

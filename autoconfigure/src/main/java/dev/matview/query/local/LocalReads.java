@@ -13,6 +13,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -73,6 +74,9 @@ public final class LocalReads {
       return answer(view, partition, read.read(partition, replica(lag), false), false);
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
+    } catch (InvalidStateStoreException ex) {
+      // an iterator's store closed under the read: the partition moved, the store did not fail
+      return new Routed.Refused<>(Refusal.of(this.stores.notServing(view, key, partition, ex)));
     } catch (KafkaException ex) {
       return new Routed.Refused<>(failed(view, key, partition, ex));
     }
@@ -126,6 +130,10 @@ public final class LocalReads {
       return answer(view, partition, read.read(partition, replica, false), false);
     } catch (ViewUnavailableException ex) {
       refusals.add("this instance's replica: " + ex.getMessage());
+    } catch (InvalidStateStoreException ex) {
+      refusals.add(
+          "this instance's replica: "
+              + this.stores.notServing(view, key, partition, ex).getMessage());
     } catch (KafkaException ex) {
       refusals.add("this instance's replica: " + failed(view, key, partition, ex).detail());
     }

@@ -3,6 +3,7 @@ package dev.matview.query.local;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
+import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.answer.WindowValue;
 import dev.matview.replica.ReplicaHandle;
@@ -105,6 +106,18 @@ public final class LocalStores {
       topics.put(view.storeName(), view.changelogTopic(registry.applicationId()));
     }
     return Map.copyOf(topics);
+  }
+
+  /**
+   * The refusal of a read of {@code partition} whose store closed or was not served while it was
+   * read, as when a rebalance moves the partition away: not a failure of the store.
+   */
+  public ViewUnavailableException notServing(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      int partition,
+      InvalidStateStoreException ex) {
+    return this.refusals.notServing(view, key, partition, ex);
   }
 
   /**

@@ -60,22 +60,6 @@ final class LocalWindows {
       Instant from,
       Instant to,
       boolean runningActive) {
-    try {
-      return windowsOf(view, window, key, partition, from, to, runningActive);
-    } catch (InvalidStateStoreException ex) {
-      // the store closed while its windows were read, as when a rebalance moves the partition
-      throw this.refusals.notServing(view, key, partition, ex);
-    }
-  }
-
-  private <K> List<WindowValue> windowsOf(
-      ResolvedView<K, ?, ?> view,
-      ViewWindow window,
-      K key,
-      int partition,
-      Instant from,
-      Instant to,
-      boolean runningActive) {
     List<WindowValue> windows = new ArrayList<>();
     if (window.type() == ViewWindow.Type.SESSION) {
       WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
@@ -131,14 +115,8 @@ final class LocalWindows {
             from,
             to,
             after);
-    LongFunction<KeyValueIterator<Windowed<K>, Object>> iterators =
-        windowIterators(view, window, partition, fromKey, from, to, runningActive);
-    try {
-      return page.read(iterators, limit);
-    } catch (InvalidStateStoreException ex) {
-      // the store closed under the page, as when a rebalance moves the partition away
-      throw this.refusals.notServing(view, null, partition, ex);
-    }
+    return page.read(
+        windowIterators(view, window, partition, fromKey, from, to, runningActive), limit);
   }
 
   /**

@@ -188,18 +188,22 @@ public final class Fallbacks {
   private <T> CompletableFuture<Routed<T>> fromReplicas(Asked<T> asked) {
     StaleReads stale = this.staleReads.forCaller(asked.caller());
     Routed<T> now = activeNow(asked, stale, true);
-    CompletableFuture<Routed<T>> answer =
-        (now != null)
-            ? CompletableFuture.completedFuture(now)
-            : this.forwards.ask(asked, asked.replicas().active(), forwardedStale(stale), true);
-    if (!stale.enabled()) {
-      return answer;
+    if (now != null) {
+      return afterActive(asked, stale, now);
     }
-    return answer.thenCompose(
-        (first) ->
-            (first instanceof Routed.Refused<T> refused)
-                ? fromOthers(asked, stale, refused.refusal(), true)
-                : CompletableFuture.completedFuture(first));
+    CompletableFuture<Routed<T>> answer =
+        this.forwards.ask(asked, asked.replicas().active(), forwardedStale(stale), true);
+    return stale.enabled()
+        ? answer.thenCompose((first) -> afterActive(asked, stale, first))
+        : answer;
+  }
+
+  /** {@code first}, the active replica's answer, or, when it refused, the other replicas'. */
+  private <T> CompletableFuture<Routed<T>> afterActive(
+      Asked<T> asked, StaleReads stale, Routed<T> first) {
+    return (stale.enabled() && first instanceof Routed.Refused<T> refused)
+        ? fromOthers(asked, stale, refused.refusal(), true)
+        : CompletableFuture.completedFuture(first);
   }
 
   /**
