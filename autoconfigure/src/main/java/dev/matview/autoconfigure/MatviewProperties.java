@@ -167,7 +167,8 @@ public class MatviewProperties {
 
     /**
      * Whether the web server's own errors, such as a malformed request line or a header that is too
-     * large, are answered as problem details instead of the server's HTML page; Tomcat only.
+     * large, are answered as problem details instead of the server's HTML page, on Tomcat and
+     * Jetty.
      */
     private boolean serverProblemDetails = true;
 

@@ -22,6 +22,7 @@ import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
 import java.time.Duration;
 import org.apache.catalina.startup.Tomcat;
+import org.eclipse.jetty.server.Server;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -30,8 +31,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.jetty.ConfigurableJettyWebServerFactory;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -234,6 +237,25 @@ public final class MatviewWebAutoConfiguration {
     @ConditionalOnMissingBean
     ProblemErrorReportValveCustomizer matviewProblemErrorReportValveCustomizer() {
       return new ProblemErrorReportValveCustomizer();
+    }
+  }
+
+  /** On Jetty: its own errors as problem details, and TRACE refused as Tomcat refuses it. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({Server.class, ConfigurableJettyWebServerFactory.class})
+  static class JettyConfiguration {
+
+    @Bean
+    WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> matviewJettyTraceRefusal() {
+      return (factory) -> factory.addServerCustomizers(JettyServerCustomizers.traceRefusal());
+    }
+
+    @Bean
+    @ConditionalOnBooleanProperty(
+        name = "matview.web.server-problem-details",
+        matchIfMissing = true)
+    WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> matviewJettyProblemErrors() {
+      return (factory) -> factory.addServerCustomizers(JettyServerCustomizers.problemErrors());
     }
   }
 }

@@ -26,7 +26,8 @@ final class ProblemWriter {
   /** The fields of {@code problem} as RFC 9457 writes them, its properties at the top level. */
   private static Map<String, @Nullable Object> fields(ProblemDetail problem) {
     Map<String, @Nullable Object> fields = new LinkedHashMap<>();
-    fields.put("type", String.valueOf(problem.getType()));
+    URI type = problem.getType();
+    fields.put("type", type != null ? type.toString() : "about:blank");
     fields.put("title", problem.getTitle());
     fields.put("status", problem.getStatus());
     fields.put("detail", problem.getDetail());

@@ -6,6 +6,7 @@ import dev.matview.query.UnknownViewException;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.ViewUnavailableException;
+import java.util.Set;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -38,12 +39,14 @@ public class ViewProblemHandler {
   private static final Log logger = LogFactory.getLog(ViewProblemHandler.class);
 
   /**
-   * What Tomcat throws when a request's parameters cannot be decoded (the Servlet 6.1 contract: an
-   * {@code IllegalStateException} from {@code getParameter}), named so that other servers need not
-   * have the class.
+   * What Tomcat and Jetty throw when a request's parameters cannot be decoded (Tomcat: the Servlet
+   * 6.1 contract, an {@code IllegalStateException} from {@code getParameter}; Jetty: its 400 "Bad
+   * query"), named so that neither server needs the other's classes.
    */
-  private static final String INVALID_PARAMETERS =
-      "org.apache.tomcat.util.http.InvalidParameterException";
+  private static final Set<String> INVALID_PARAMETERS =
+      Set.of(
+          "org.apache.tomcat.util.http.InvalidParameterException",
+          "org.eclipse.jetty.http.HttpException$IllegalArgumentException");
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unknownView(UnknownViewException ex) {
@@ -156,7 +159,7 @@ public class ViewProblemHandler {
     if (ex instanceof ErrorResponse errorResponse) {
       return fromErrorResponse(errorResponse);
     }
-    if (INVALID_PARAMETERS.equals(ex.getClass().getName())) {
+    if (INVALID_PARAMETERS.contains(ex.getClass().getName())) {
       String message =
           ex.getMessage() != null ? ex.getMessage().lines().findFirst().orElse("") : "";
       ProblemDetail problem =

@@ -31,7 +31,9 @@ import java.util.stream.Collectors;
  *       rate changed by at most the tolerance from its previous round, at most the second
  *   <li>{@code --scan-warm-ups=1}, {@code --scan-rounds=3}: unrecorded, then recorded rounds of row
  *       4 (its figures are medians); {@code --aggregation-rounds=2}: rounds of row 5
- *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}: the app instances
+ *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}, {@code
+ *       --container=tomcat}: the app instances, and their servlet container ({@code jetty} or
+ *       {@code tomcat})
  *   <li>{@code --jmh-forks=1}, {@code --jmh-warmups=3}, {@code --jmh-iterations=5}, {@code
  *       --jmh-millis=1000}: row 2; {@code --jmh-jfr=DIR} adds a flight recording of each fork
  *   <li>{@code --position-keys=10000}: keys of row 10's lookups with and without {@code

@@ -1,5 +1,6 @@
 package dev.matview.benchmarks;
 
+import dev.matview.benchmarks.app.BenchApplication;
 import dev.matview.benchmarks.kafka.OrdersProducer;
 import dev.matview.benchmarks.process.AppInstance;
 import dev.matview.processes.KafkaBroker;
@@ -85,7 +86,8 @@ public final class ClusterSetup {
 
   /**
    * The properties every instance gets: its Kafka Streams session timeout, {@code
-   * --session-timeout-ms}, after which a killed instance's partitions move.
+   * --session-timeout-ms}, after which a killed instance's partitions move, and its servlet
+   * container, {@code --container} ({@code tomcat}, the default, or {@code jetty}).
    */
   private Map<String, String> runProperties() {
     int sessionTimeout = this.context.flags().integer("session-timeout-ms", 6_000);
@@ -95,6 +97,7 @@ public final class ClusterSetup {
     properties.put(
         "spring.kafka.streams.properties.heartbeat.interval.ms",
         Integer.toString(Math.max(250, sessionTimeout / 4)));
+    properties.put(BenchApplication.CONTAINER, this.context.flags().text("container", "tomcat"));
     return properties;
   }
 }

@@ -14,7 +14,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.awaitility.Awaitility;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
@@ -74,8 +73,7 @@ final class InProcessApp {
     args.add("--" + TOPIC + "=" + topic);
     ClusterSetup.viewSwitches(Set.of(Clusters.TABLE_VIEW))
         .forEach((name, value) -> args.add("--" + name + "=" + value));
-    ConfigurableApplicationContext app =
-        new SpringApplicationBuilder(BenchApplication.class).run(args.toArray(String[]::new));
+    ConfigurableApplicationContext app = BenchApplication.run(args.toArray(String[]::new));
     try (Admin admin =
         Admin.create(java.util.Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
       Awaitility.await(applicationId + " processing " + topic)

@@ -1,0 +1,54 @@
+package dev.matview.web;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Jetty's error page as an RFC 9457 problem detail instead of an HTML page: for the errors Jetty
+ * answers itself, before any servlet runs (an illegal path character, a bad percent-escape or
+ * UTF-8, an ambiguous encoded slash, a header too large), with Jetty's one-line message as its
+ * detail ({@link ServerErrorProblem}).
+ */
+public class ProblemErrorHandler extends ErrorHandler {
+
+  private static final String PROBLEM_JSON = "application/problem+json;charset=utf-8";
+
+  /** A body for every method's error, {@code TRACE}'s refusal too, not only for Jetty's three. */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
+  @Override
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      @Nullable String message,
+      @Nullable Throwable cause,
+      Callback callback) {
+    String reason = message;
+    if ((reason == null || reason.isBlank()) && cause != null) {
+      reason = cause.getMessage();
+    }
+    byte[] body = ServerErrorProblem.json(code, reason).getBytes(StandardCharsets.UTF_8);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROBLEM_JSON);
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+    response.write(true, ByteBuffer.wrap(body), callback);
+  }
+
+  @Override
+  public ByteBuffer badMessageError(
+      int status, @Nullable String reason, HttpFields.Mutable fields) {
+    fields.put(HttpHeader.CONTENT_TYPE, PROBLEM_JSON);
+    return ByteBuffer.wrap(
+        ServerErrorProblem.json(status, reason).getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,144 @@
+package dev.matview.jetty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.matview.test.MatviewIntegrationTest;
+import dev.matview.test.MatviewTestClient;
+import dev.matview.test.MatviewTestPublisher;
+import dev.matview.test.ViewAwaiter;
+import dev.matview.view.MaterializedView;
+import dev.matview.view.ViewDefinition;
+import dev.matview.view.Views;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jetty.util.thread.ThreadPool;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.jetty.JettyWebServer;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Matview on Jetty, the starter's Tomcat swapped for Spring Boot's Jetty starter as a user would:
+ * lookups and change streams answer as on Tomcat, open streams hold no thread, and the errors Jetty
+ * answers itself, before any servlet, are problem details like every other error.
+ */
+@MatviewIntegrationTest(
+    classes = MatviewOnJettyIntegrationTests.App.class,
+    properties = {
+      "spring.kafka.streams.application-id=jetty-it",
+      "matview.advertised-host=localhost",
+      "matview.rocksdb.total-memory=16MB"
+    })
+class MatviewOnJettyIntegrationTests {
+
+  private static final String VIEW = "per-item";
+
+  private final JsonMapper json = JsonMapper.builder().build();
+
+  @LocalServerPort int port;
+
+  @Autowired MatviewTestPublisher publisher;
+
+  @Autowired ViewAwaiter views;
+
+  @Autowired MatviewTestClient client;
+
+  @Autowired WebServerApplicationContext context;
+
+  @Test
+  void runsOnJetty() {
+    assertThat(this.context.getWebServer()).isInstanceOf(JettyWebServer.class);
+  }
+
+  @Test
+  void answersLookupsAndStreamsAKeysChanges() throws Exception {
+    this.publisher.publish("items", "streamed", new Item(1));
+    this.views.awaitView(VIEW, "streamed", 1L);
+    assertThat(this.client.view(VIEW, String.class, Long.class).get("streamed").body())
+        .contains(1L);
+    try (EventStream stream = new EventStream(this.port, changesOf("streamed"))) {
+      assertThat(this.json.readTree(stream.nextData()).path("value").asLong()).isEqualTo(1);
+      this.publisher.publish("items", "streamed", new Item(2));
+      assertThat(this.json.readTree(stream.nextData()).path("value").asLong()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void holdsNoThreadForAnOpenStream() throws Exception {
+    this.publisher.publish("items", "idle", new Item(1));
+    this.views.awaitView(VIEW, "idle", 1L);
+    ThreadPool threads = ((JettyWebServer) this.context.getWebServer()).getServer().getThreadPool();
+    List<EventStream> streams = new ArrayList<>();
+    try {
+      for (int i = 0; i < 200; i++) {
+        EventStream stream = new EventStream(this.port, changesOf("idle"));
+        streams.add(stream);
+        assertThat(this.json.readTree(stream.nextData()).path("value").asLong()).isEqualTo(1);
+      }
+      assertThat(threads.getThreads() - threads.getIdleThreads())
+          .as("Jetty's busy threads with 200 streams open")
+          .isLessThan(20);
+    } finally {
+      for (EventStream stream : streams) {
+        stream.close();
+      }
+    }
+  }
+
+  @Test
+  void answersJettysOwnErrorsAsProblemDetails() {
+    RawRequest raw = new RawRequest(this.port);
+    assertProblem(raw.send("GET", "/views/per-item/keys/a|b{c}"), 400, "Illegal Path Character");
+    assertProblem(raw.send("GET", "/views/per-item/keys/bad%zzescape"), 400, "percent-encoded");
+    assertProblem(raw.send("GET", "/views/per-item/keys/sl%2Fash"), 400, "separator");
+    assertProblem(raw.send("GET", "/views/per-item/keys/%ff%fe"), 400, "UTF-8");
+    assertProblem(
+        raw.send("GET", "/views/per-item/windows?to=%zz"), 400, "percent-encode its parameters");
+    assertProblem(
+        raw.send("GET", "/views", "X-Filler: " + "x".repeat(20_000)), 431, "Header Fields");
+    assertProblem(raw.send("TRACE", "/views/per-item/keys/alpha"), 405, "TRACE is not allowed");
+  }
+
+  @Test
+  void answersSpringsOwnErrorsAsProblemDetailsOfATypeThatIsAUri() {
+    RawRequest raw = new RawRequest(this.port);
+    RawRequest.Answer unknownPath = raw.send("GET", "/views/per-item/nothing/here");
+    assertProblem(unknownPath, 404, "No static resource");
+    assertThat(problem(unknownPath).path("type").asString()).isEqualTo("about:blank");
+    assertProblem(raw.send("DELETE", "/views/per-item/keys/alpha"), 405, "DELETE");
+  }
+
+  private static String changesOf(String key) {
+    return "/views/" + VIEW + "/keys/" + key + "/changes";
+  }
+
+  private void assertProblem(RawRequest.Answer answer, int status, String detailPart) {
+    assertThat(answer.status()).as(answer.text()).isEqualTo(status);
+    assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+    JsonNode problem = problem(answer);
+    assertThat(problem.path("status").asInt()).isEqualTo(status);
+    assertThat(problem.path("title").asString()).isNotBlank();
+    assertThat(problem.path("detail").asString()).contains(detailPart).doesNotContain("\tat ");
+  }
+
+  private JsonNode problem(RawRequest.Answer answer) {
+    return this.json.readTree(answer.body());
+  }
+
+  record Item(long quantity) {}
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class App {
+
+    @MaterializedView(VIEW)
+    ViewDefinition<String, Item, Long> perItem() {
+      return Views.from("items", Item.class).count();
+    }
+  }
+}
