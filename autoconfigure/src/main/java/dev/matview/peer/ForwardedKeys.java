@@ -22,6 +22,12 @@ public final class ForwardedKeys {
   /** The last path segment, after the view's. */
   public static final String SEGMENT = "forwarded-keys";
 
+  /**
+   * The last path segment of lookups that each ask for a position, sent in {@code "bounds"} beside
+   * the keys: an instance that does not know it answers 404, and each lookup is then sent alone.
+   */
+  public static final String BOUND_SEGMENT = "forwarded-bound-keys";
+
   private ForwardedKeys() {}
 
   /** The body that asks for {@code keys}, each written as a path segment would carry it. */
@@ -30,6 +36,54 @@ public final class ForwardedKeys {
     ArrayNode array = body.putArray("keys");
     keys.forEach(array::add);
     return mapper.writeValueAsBytes(body);
+  }
+
+  /**
+   * The body that asks for {@code keys}, each under the bound at the same place of {@code bounds}:
+   * its position token, if any, and the input records it names ({@code after=}).
+   */
+  public static byte[] request(ObjectMapper mapper, List<String> keys, List<Bound> bounds) {
+    ObjectNode body = mapper.createObjectNode();
+    ArrayNode array = body.putArray("keys");
+    keys.forEach(array::add);
+    ArrayNode boundArray = body.putArray("bounds");
+    for (Bound bound : bounds) {
+      ObjectNode item = boundArray.addObject();
+      if (bound.position() != null) {
+        item.put("position", bound.position());
+      }
+      ArrayNode after = item.putArray("after");
+      bound.after().forEach(after::add);
+    }
+    return mapper.writeValueAsBytes(body);
+  }
+
+  /**
+   * The bounds of {@code body}, one per key, or {@code null} unless it holds exactly {@code
+   * expected} of them, each well formed.
+   */
+  public static @Nullable List<Bound> bounds(JsonNode body, int expected) {
+    JsonNode bounds = body.path("bounds");
+    if (!bounds.isArray() || bounds.size() != expected) {
+      return null;
+    }
+    List<Bound> read = new ArrayList<>(expected);
+    for (JsonNode item : bounds) {
+      JsonNode position = item.path("position");
+      JsonNode after = item.path("after");
+      if (!(position.isMissingNode() || position.isString()) || !after.isArray()) {
+        return null;
+      }
+      List<String> records = new ArrayList<>(after.size());
+      for (JsonNode record : after) {
+        if (!record.isString()) {
+          return null;
+        }
+        records.add(record.asString());
+      }
+      read.add(new Bound(position.isString() ? position.asString() : null, records));
+    }
+    return read;
   }
 
   /**
@@ -69,4 +123,18 @@ public final class ForwardedKeys {
    * @param body its body, JSON text
    */
   public record Answer(int status, Map<String, String> headers, String body) {}
+
+  /**
+   * What one key's lookup asks its answer to include.
+   *
+   * @param position a position token sent back, or {@code null}
+   * @param after the input records it names, each as {@code topic:partition:offset}
+   */
+  public record Bound(@Nullable String position, List<String> after) {
+
+    /** Copies the records. */
+    public Bound {
+      after = List.copyOf(after);
+    }
+  }
 }

@@ -35,6 +35,11 @@ final class BatchBodyReader {
 
   /** The keys of the batch, each checked against the key length limit. */
   List<JsonNode> keys(String view, HttpServletRequest request) {
+    return keys(view, body(view, request));
+  }
+
+  /** The body of the batch, read within the body size limit. */
+  JsonNode body(String view, HttpServletRequest request) {
     long declared = request.getContentLengthLong();
     if (declared > this.maxBodyBytes) {
       throw new BodyTooLargeException(view, this.maxBodyBytes, declared);
@@ -54,7 +59,15 @@ final class BatchBodyReader {
       throw new InvalidQueryException(
           view, "body", "The body could not be read to its end: " + ex.getMessage());
     }
-    JsonNode keys = body == null ? null : body.get("keys");
+    if (body == null) {
+      throw new InvalidQueryException(view, "keys", "The body must be " + EXPECTED);
+    }
+    return body;
+  }
+
+  /** The keys of {@code body}, each checked against the key length limit. */
+  List<JsonNode> keys(String view, JsonNode body) {
+    JsonNode keys = body.get("keys");
     if (keys == null || !keys.isArray()) {
       throw new InvalidQueryException(view, "keys", "The body must be " + EXPECTED);
     }

@@ -20,7 +20,6 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
-import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * Lets a lookup whose replica here has not yet applied what the caller asked to see wait for it
@@ -72,14 +71,14 @@ final class BoundWaits implements AutoCloseable {
    * Waits for {@code first}, the answer of {@code attempt}, without a thread; then, while it is the
    * refusal of a replica here that has not applied what was asked, asks {@code attempt} again each
    * time that replica has applied more, until it is not so refused or {@code wait} has passed, and
-   * sets {@code result} to {@code respond} of its last answer.
+   * completes {@code result} with {@code respond} of its last answer.
    */
   <T> void await(
       CompletableFuture<Routed<T>> first,
       Duration wait,
       Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respond,
-      DeferredResult<ResponseEntity<?>> result) {
+      CompletableFuture<ResponseEntity<?>> result) {
     this.waiting.incrementAndGet();
     new Wait<>(System.nanoTime() + wait.toNanos(), attempt, respond, result).after(first);
   }
@@ -104,13 +103,13 @@ final class BoundWaits implements AutoCloseable {
 
     private final Function<Routed<T>, ResponseEntity<?>> respond;
 
-    private final DeferredResult<ResponseEntity<?>> result;
+    private final CompletableFuture<ResponseEntity<?>> result;
 
     Wait(
         long deadline,
         Supplier<CompletableFuture<Routed<T>>> attempt,
         Function<Routed<T>, ResponseEntity<?>> respond,
-        DeferredResult<ResponseEntity<?>> result) {
+        CompletableFuture<ResponseEntity<?>> result) {
       this.deadline = deadline;
       this.attempt = attempt;
       this.respond = respond;
@@ -190,15 +189,15 @@ final class BoundWaits implements AutoCloseable {
 
     private void fail(RuntimeException failure) {
       BoundWaits.this.waiting.decrementAndGet();
-      this.result.setErrorResult(failure);
+      this.result.completeExceptionally(failure);
     }
 
     private void finish(Routed<T> answer) {
       BoundWaits.this.waiting.decrementAndGet();
       try {
-        this.result.setResult(this.respond.apply(answer));
+        this.result.complete(this.respond.apply(answer));
       } catch (RuntimeException ex) {
-        this.result.setErrorResult(ex);
+        this.result.completeExceptionally(ex);
       }
     }
   }

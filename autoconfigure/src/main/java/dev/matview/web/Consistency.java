@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.peer.ForwardedKeys;
 import dev.matview.peer.PeerTrust;
 import dev.matview.position.InputRecord;
 import dev.matview.position.PositionTokenException;
@@ -97,7 +98,22 @@ public final class Consistency implements AutoCloseable {
     for (String param : (params != null) ? params : new String[0]) {
       addNonBlank(sent, param);
     }
-    String[] afters = request.getParameterValues(recordParameter);
+    return bound(view, sent, request.getParameterValues(recordParameter));
+  }
+
+  /**
+   * What one key's lookup among those another instance forwarded together asks, as {@code sent}
+   * carries it.
+   *
+   * @throws InvalidQueryException when its position or a record cannot be read
+   */
+  ReadBound bound(String view, ForwardedKeys.Bound sent) {
+    List<String> tokens = new ArrayList<>(1);
+    addNonBlank(tokens, sent.position());
+    return bound(view, tokens, sent.after().isEmpty() ? null : sent.after().toArray(String[]::new));
+  }
+
+  private ReadBound bound(String view, List<String> sent, String @Nullable [] afters) {
     if (sent.isEmpty() && afters == null) {
       return ReadBound.NONE;
     }
@@ -183,17 +199,42 @@ public final class Consistency implements AutoCloseable {
       ReadBound bound,
       Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
+    return whenAnswered(request, bound, answerLater(bound, attempt, respondAsRead));
+  }
+
+  /**
+   * The response to {@code attempt}'s answer as {@link #answerEventually} gives it, as a future
+   * that completes once a replica here has applied what {@code bound} asks or the wait is over.
+   */
+  <T> CompletableFuture<ResponseEntity<?>> answerLater(
+      ReadBound bound,
+      Supplier<CompletableFuture<Routed<T>>> attempt,
+      Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
     Function<Routed<T>, ResponseEntity<?>> respond =
         (routed) -> respondAsRead.apply(withSentPosition(routed, bound));
     CompletableFuture<Routed<T>> first = attempt.get();
     if (first.isDone()) {
       Routed<T> answered = Futures.now(first);
       if (!bound.isBound() || this.waits.behind(answered, bound.maxWait()) == null) {
-        return respond.apply(answered);
+        return CompletableFuture.completedFuture(respond.apply(answered));
       }
     }
+    CompletableFuture<ResponseEntity<?>> result = new CompletableFuture<>();
+    this.waits.await(first, bound.maxWait(), attempt, respond, result);
+    return result;
+  }
+
+  /**
+   * {@code response} when it is there; else {@code null} after the request has gone asynchronous,
+   * its response set when {@code response} completes, for as long as {@code bound} lets it wait.
+   */
+  <R> @Nullable R whenAnswered(
+      HttpServletRequest request, ReadBound bound, CompletableFuture<R> response) {
+    if (response.isDone()) {
+      return Futures.now(response);
+    }
     // the model of a request that answers a ResponseEntity is never read: a new one stands for it
-    DeferredResult<ResponseEntity<?>> result =
+    DeferredResult<R> result =
         new DeferredResult<>(
             bound.maxWait().plus(this.forwardingTimeout).plus(ASYNC_MARGIN).toMillis());
     try {
@@ -202,7 +243,14 @@ public final class Consistency implements AutoCloseable {
     } catch (Exception ex) {
       throw new IllegalStateException("The request could not wait asynchronously", ex);
     }
-    this.waits.await(first, bound.maxWait(), attempt, respond, result);
+    response.whenComplete(
+        (answered, failure) -> {
+          if (failure != null) {
+            result.setErrorResult(Futures.unwrapped(failure));
+          } else {
+            result.setResult(answered);
+          }
+        });
     return null;
   }
 

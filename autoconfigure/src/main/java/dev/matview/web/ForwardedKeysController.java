@@ -2,7 +2,9 @@ package dev.matview.web;
 
 import dev.matview.peer.ForwardedKeys;
 import dev.matview.peer.PeerPath;
+import dev.matview.position.ReadBound;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -41,6 +44,8 @@ import tools.jackson.databind.ObjectMapper;
 public class ForwardedKeysController {
 
   private final KeyLookups keyLookups;
+
+  private final Consistency consistency;
 
   private final BatchBodyReader bodies;
 
@@ -74,6 +79,7 @@ public class ForwardedKeysController {
       Supplier<List<HttpMessageConverter<?>>> converters,
       Consistency consistency) {
     this.keyLookups = new KeyLookups(queryService, consistency);
+    this.consistency = consistency;
     this.bodies = new BatchBodyReader(mapper, limits);
     this.converters = converters;
   }
@@ -84,6 +90,61 @@ public class ForwardedKeysController {
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
   public List<ForwardedKeys.Answer> lookups(@PathVariable String view, HttpServletRequest request) {
+    CallerContext caller = peerCaller(view, request);
+    List<String> keys = rawKeys(view, this.bodies.keys(view, request));
+    String viewPath = viewPath(request, ForwardedKeys.SEGMENT);
+    List<ForwardedKeys.Answer> answers = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      answers.add(written(this.keyLookups.answerNow(view, key, caller), lookupPath(viewPath, key)));
+    }
+    return answers;
+  }
+
+  /**
+   * The answer to each key of the body, in the order sent, each under its own bound from the body's
+   * {@code "bounds"}; {@code null} once the request has gone asynchronous to wait for the replicas
+   * here to apply what they ask, its answers set when every key's is there.
+   */
+  @PostMapping(
+      path = "/{view}/" + ForwardedKeys.BOUND_SEGMENT,
+      consumes = MediaType.APPLICATION_JSON_VALUE,
+      produces = MediaType.APPLICATION_JSON_VALUE)
+  public @Nullable ResponseEntity<List<ForwardedKeys.Answer>> boundLookups(
+      @PathVariable String view, HttpServletRequest request) {
+    CallerContext caller = peerCaller(view, request);
+    JsonNode body = this.bodies.body(view, request);
+    List<String> keys = rawKeys(view, this.bodies.keys(view, body));
+    List<ForwardedKeys.Bound> bounds = ForwardedKeys.bounds(body, keys.size());
+    if (bounds == null) {
+      throw new InvalidQueryException(
+          view, "bounds", "Forwarded keys that ask for positions carry one bound per key");
+    }
+    String viewPath = viewPath(request, ForwardedKeys.BOUND_SEGMENT);
+    List<CompletableFuture<ResponseEntity<?>>> pending = new ArrayList<>(keys.size());
+    ReadBound waitLimit = ReadBound.NONE;
+    for (int i = 0; i < keys.size(); i++) {
+      ReadBound bound = this.consistency.bound(view, bounds.get(i));
+      if (bound.isBound()) {
+        waitLimit = bound; // every bound waits as long: matview.consistency.max-wait
+      }
+      pending.add(this.keyLookups.answerLater(view, keys.get(i), caller.withBound(bound)));
+    }
+    CompletableFuture<ResponseEntity<List<ForwardedKeys.Answer>>> all =
+        CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+            .thenApply(
+                (done) -> {
+                  List<ForwardedKeys.Answer> answers = new ArrayList<>(keys.size());
+                  for (int i = 0; i < keys.size(); i++) {
+                    answers.add(
+                        written(Futures.now(pending.get(i)), lookupPath(viewPath, keys.get(i))));
+                  }
+                  return ResponseEntity.ok(answers);
+                });
+    return this.consistency.whenAnswered(request, waitLimit, all);
+  }
+
+  /** The caller of a request that another instance signed; any other is refused. */
+  private static CallerContext peerCaller(String view, HttpServletRequest request) {
     CallerContext caller = Callers.from(request, view);
     if (!caller.forwarded()) {
       throw new PeerOnlyException(
@@ -93,21 +154,29 @@ public class ForwardedKeysController {
               + view
               + "' up at .../keys/{key} instead");
     }
-    List<JsonNode> keys = this.bodies.keys(view, request);
-    String viewPath =
-        request
-            .getRequestURI()
-            .substring(0, request.getRequestURI().length() - ForwardedKeys.SEGMENT.length());
-    List<ForwardedKeys.Answer> answers = new ArrayList<>(keys.size());
+    return caller;
+  }
+
+  private static List<String> rawKeys(String view, List<JsonNode> keys) {
+    List<String> rawKeys = new ArrayList<>(keys.size());
     for (JsonNode key : keys) {
       if (!key.isString()) {
         throw new InvalidQueryException(
             view, "keys", "Forwarded keys are strings, as a path segment carries them");
       }
-      String lookupPath = viewPath + "keys/" + PeerPath.encode(key.asString());
-      answers.add(written(this.keyLookups.answerNow(view, key.asString(), caller), lookupPath));
+      rawKeys.add(key.asString());
     }
-    return answers;
+    return rawKeys;
+  }
+
+  /** The path of the view that {@code request}, which ends with {@code segment}, asked. */
+  private static String viewPath(HttpServletRequest request, String segment) {
+    String uri = request.getRequestURI();
+    return uri.substring(0, uri.length() - segment.length());
+  }
+
+  private static String lookupPath(String viewPath, String key) {
+    return viewPath + "keys/" + PeerPath.encode(key);
   }
 
   /**

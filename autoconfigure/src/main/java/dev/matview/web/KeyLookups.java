@@ -7,6 +7,7 @@ import dev.matview.query.answer.Replica;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -34,8 +35,15 @@ final class KeyLookups {
    */
   @Nullable ResponseEntity<?> answer(
       HttpServletRequest request, String view, String key, CallerContext caller) {
-    return this.consistency.answerEventually(
-        request,
+    return this.consistency.whenAnswered(request, caller.bound(), answerLater(view, key, caller));
+  }
+
+  /**
+   * The answer to a lookup of {@code key} in {@code view} by {@code caller}, once a replica has
+   * applied what the caller asked for or the wait is over, without a thread waiting for it.
+   */
+  CompletableFuture<ResponseEntity<?>> answerLater(String view, String key, CallerContext caller) {
+    return this.consistency.answerLater(
         caller.bound(),
         () -> this.queryService.getEventually(view, key, caller),
         (routed) -> respond(view, routed));

@@ -309,68 +309,96 @@ class ClusterQueryIntegrationTests {
   }
 
   /**
-   * The endpoint that answers lookups forwarded together serves only the other instances: a caller
-   * without their signature, or with a wrong one, is refused with a 403 problem detail.
+   * The endpoints that answer lookups forwarded together, with and without a bound per key, serve
+   * only the other instances: a caller without their signature, or with a wrong one, is refused
+   * with a 403 problem detail.
    */
   @Test
   @Order(6)
   void refusesLookupsForwardedTogetherUnlessAnotherInstanceSignedThem() {
     Instance instance = this.instances.get(0);
-    String path = "/views/" + PER_SHOP + "/forwarded-keys";
-    String keys = "{\"keys\": [\"shop-1\"]}";
-    for (HttpProbe.Answer refused :
-        List.of(
-            instance.http().post(path, Map.of("keys", List.of("shop-1"))),
-            instance.http().post(path, keys, PeerHeaders.signed("not-a-signature")))) {
-      assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
-      assertThat(refused.json().path("type").asString())
-          .as(refused.describe())
-          .endsWith("/peers-only");
-      assertThat(refused.json().path("detail").asString())
-          .as(refused.describe())
-          .contains("look a key of view '" + PER_SHOP + "' up at .../keys/{key}");
-    }
     PeerRequests peer = instance.context().getBean(PeerRequests.class);
-    HttpProbe.Answer signed =
-        instance
-            .http()
-            .post(
-                path,
-                keys,
-                PeerHeaders.signed(peer.sign("POST", CONTEXT_PATH + path, keys.getBytes(UTF_8))));
-    assertThat(signed.status()).as(signed.describe()).isEqualTo(200);
-    assertThat(signed.json().size()).as(signed.describe()).isOne();
+    Map<String, String> bodies =
+        Map.of(
+            "forwarded-keys",
+            "{\"keys\": [\"shop-1\"]}",
+            "forwarded-bound-keys",
+            "{\"keys\": [\"shop-1\"], \"bounds\": [{\"after\": []}]}");
+    bodies.forEach(
+        (segment, keys) -> {
+          String path = "/views/" + PER_SHOP + "/" + segment;
+          for (HttpProbe.Answer refused :
+              List.of(
+                  instance.http().post(path, Map.of("keys", List.of("shop-1"))),
+                  instance.http().post(path, keys, PeerHeaders.signed("not-a-signature")))) {
+            assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
+            assertThat(refused.json().path("type").asString())
+                .as(refused.describe())
+                .endsWith("/peers-only");
+            assertThat(refused.json().path("detail").asString())
+                .as(refused.describe())
+                .contains("look a key of view '" + PER_SHOP + "' up at .../keys/{key}");
+          }
+          HttpProbe.Answer signed =
+              instance
+                  .http()
+                  .post(
+                      path,
+                      keys,
+                      PeerHeaders.signed(
+                          peer.sign("POST", CONTEXT_PATH + path, keys.getBytes(UTF_8))));
+          assertThat(signed.status()).as(signed.describe()).isEqualTo(200);
+          assertThat(signed.json().size()).as(signed.describe()).isOne();
+        });
   }
 
   /**
-   * A signed request to the endpoint that answers lookups forwarded together, with a body no
-   * instance sends, is refused with a 400 problem detail, never a 500.
+   * A signed request to the endpoints that answer lookups forwarded together, with a body no
+   * instance sends (keys that are not strings, bounds that do not match them or cannot be read), is
+   * refused with a 400 problem detail, never a 500.
    */
   @Test
   @Order(6)
   void refusesSignedLookupsForwardedTogetherWhoseBodyIsNotKeys() {
     Instance instance = this.instances.get(0);
     PeerRequests peer = instance.context().getBean(PeerRequests.class);
-    String path = "/views/" + PER_SHOP + "/forwarded-keys";
-    for (String body :
+    List<String> notKeys =
         List.of(
             "{",
             "[]",
             "{\"keys\": null}",
             "{\"keys\": [1, true, null]}",
-            "{\"keys\": [\"" + "k".repeat(100_000) + "\"]}")) {
-      HttpProbe.Answer refused =
-          instance
-              .http()
-              .post(
-                  path,
-                  body,
-                  PeerHeaders.signed(peer.sign("POST", CONTEXT_PATH + path, body.getBytes(UTF_8))));
-      assertThat(refused.status()).as(refused.describe()).isEqualTo(400);
-      assertThat(refused.json().path("type").asString())
-          .as(refused.describe())
-          .startsWith("https://matview.dev/problems/");
-    }
+            "{\"keys\": [\"" + "k".repeat(100_000) + "\"]}");
+    List<String> badBounds =
+        List.of(
+            "{\"keys\": [\"shop-1\"]}",
+            "{\"keys\": [\"shop-1\"], \"bounds\": []}",
+            "{\"keys\": [\"shop-1\"], \"bounds\": [{\"after\": [\"orders:x:1\"]}]}",
+            "{\"keys\": [\"shop-1\"], \"bounds\": [{\"position\": \"forged\", \"after\": []}]}");
+    Map<String, List<String>> bodies =
+        Map.of(
+            "forwarded-keys",
+            notKeys,
+            "forwarded-bound-keys",
+            java.util.stream.Stream.concat(notKeys.stream(), badBounds.stream()).toList());
+    bodies.forEach(
+        (segment, refusedBodies) -> {
+          String path = "/views/" + PER_SHOP + "/" + segment;
+          for (String body : refusedBodies) {
+            HttpProbe.Answer refused =
+                instance
+                    .http()
+                    .post(
+                        path,
+                        body,
+                        PeerHeaders.signed(
+                            peer.sign("POST", CONTEXT_PATH + path, body.getBytes(UTF_8))));
+            assertThat(refused.status()).as(refused.describe()).isEqualTo(400);
+            assertThat(refused.json().path("type").asString())
+                .as(refused.describe())
+                .startsWith("https://matview.dev/problems/");
+          }
+        });
   }
 
   /** The requests that other instances' forwarded lookups took together, answered so far. */

@@ -10,6 +10,8 @@ import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import dev.matview.web.Consistency;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -264,7 +266,18 @@ class PositionIntegrationTests {
       for (ClusterInstance instance : this.instances) {
         assertThat(instance.bean(Consistency.class).waiting()).isZero();
       }
+      assertThat(requestsAnswered(owner, "/forwarded-bound-keys"))
+          .as("requests that carried forwarded lookups together, each with its bound")
+          .isPositive();
     }
+  }
+
+  /** How many requests {@code instance} answered on a path that ends with {@code uriEnd}. */
+  private static double requestsAnswered(ClusterInstance instance, String uriEnd) {
+    return instance.bean(MeterRegistry.class).find("http.server.requests").timers().stream()
+        .filter(timer -> String.valueOf(timer.getId().getTag("uri")).endsWith(uriEnd))
+        .mapToDouble(Timer::count)
+        .sum();
   }
 
   /**

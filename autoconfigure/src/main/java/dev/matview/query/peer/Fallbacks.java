@@ -76,8 +76,13 @@ public final class Fallbacks {
     this.marks = marks;
     this.gate = gate;
     this.relays = new Relays(routing, peers, marks);
+    JsonMapper mapper = JsonMapper.builder().build();
     this.forwards =
-        new PeerReads(peers, marks, new ForwardedKeyLookups(peers, JsonMapper.builder().build()));
+        new PeerReads(
+            peers,
+            marks,
+            new ForwardedKeyLookups(peers, mapper),
+            new BoundKeyLookups(peers, mapper));
   }
 
   /** Whether lookups are refused because this instance shuts down. */

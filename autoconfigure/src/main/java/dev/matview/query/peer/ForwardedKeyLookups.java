@@ -154,38 +154,26 @@ final class ForwardedKeyLookups {
   private List<Object> together(
       Destination destination, List<Lookup> batch, CallerContext caller, Duration timeout) {
     List<String> keys = batch.stream().map(Lookup::rawKey).toList();
-    String path = PeerPath.of(destination.view(), ForwardedKeys.SEGMENT) + destination.staleQuery();
     Exception[] failure = new Exception[1];
     Routed<PeerResponse> answer =
         this.peers.postForwarded(
             destination.view(),
             destination.host(),
-            path,
+            keysPath(destination.view(), destination.staleQuery()),
             ForwardedKeys.request(this.mapper, keys),
             caller,
             timeout,
-            ex -> {
-              failure[0] = ex;
-              return new Refusal(
-                  Refusal.Reason.UNAVAILABLE,
-                  destination.view(),
-                  null,
-                  null,
-                  "not sent",
-                  Refusal.REBALANCE_RETRY);
-            });
+            ex -> notSent(destination.view(), ex, failure));
     List<Object> turns = new ArrayList<>(batch.size());
-    if (failure[0] != null) {
-      for (Lookup lookup : batch) {
-        turns.add(
-            new Routed.Refused<PeerResponse>(
-                PeerFailures.ofOwner(destination.view(), lookup.owner(), failure[0], timeout)));
-      }
-    } else {
-      List<ForwardedKeys.Answer> answers = answers(answer, batch.size());
-      for (int i = 0; i < batch.size(); i++) {
-        turns.add((answers != null) ? relayed(answers.get(i)) : ALONE);
-      }
+    List<Routed<PeerResponse>> answers =
+        (failure[0] == null) ? relayedAnswers(this.mapper, answer, batch.size()) : null;
+    for (int i = 0; i < batch.size(); i++) {
+      Lookup lookup = batch.get(i);
+      turns.add(
+          (failure[0] != null)
+              ? new Routed.Refused<PeerResponse>(
+                  PeerFailures.ofOwner(destination.view(), lookup.owner(), failure[0], timeout))
+              : (answers != null) ? answers.get(i) : ALONE);
     }
     for (int i = 1; i < batch.size(); i++) {
       batch.get(i).turn().complete(turns.get(i));
@@ -193,12 +181,40 @@ final class ForwardedKeyLookups {
     return turns;
   }
 
-  private @Nullable List<ForwardedKeys.Answer> answers(Routed<PeerResponse> answer, int expected) {
+  /** The path of a request that carries keys of {@code view} together, with {@code query}. */
+  private static String keysPath(String view, String query) {
+    return PeerPath.of(view, ForwardedKeys.SEGMENT) + query;
+  }
+
+  /** The path of a lookup of {@code rawKey} alone in {@code view}, with {@code query}. */
+  static String keyPath(String view, String rawKey, String query) {
+    return PeerPath.of(view, "keys", rawKey) + query;
+  }
+
+  /**
+   * The refusal that stands for a request that could not be sent, keeping {@code ex} in {@code
+   * failure} so that each lookup it carried can be told why in its own partition's terms.
+   */
+  static Refusal notSent(String view, Exception ex, Exception[] failure) {
+    failure[0] = ex;
+    return new Refusal(
+        Refusal.Reason.UNAVAILABLE, view, null, null, "not sent", Refusal.REBALANCE_RETRY);
+  }
+
+  /**
+   * Each key's answer in {@code answer} to a request that carried {@code expected} keys, as its
+   * lookup alone would have had it relayed, or {@code null} when the answer is not one this
+   * instance reads: then each lookup goes alone.
+   */
+  static @Nullable List<Routed<PeerResponse>> relayedAnswers(
+      ObjectMapper mapper, Routed<PeerResponse> answer, int expected) {
     if (!(answer instanceof Routed.Relayed<PeerResponse> relayed)
         || relayed.response().status() != 200) {
       return null;
     }
-    return ForwardedKeys.answers(this.mapper, relayed.response().body(), expected);
+    List<ForwardedKeys.Answer> answers =
+        ForwardedKeys.answers(mapper, relayed.response().body(), expected);
+    return (answers != null) ? answers.stream().map(ForwardedKeyLookups::relayed).toList() : null;
   }
 
   private static Routed<PeerResponse> relayed(ForwardedKeys.Answer answer) {
@@ -210,9 +226,12 @@ final class ForwardedKeyLookups {
 
   private Routed<PeerResponse> alone(
       Destination destination, Lookup lookup, CallerContext caller, Duration timeout) {
-    String path =
-        PeerPath.of(destination.view(), "keys", lookup.rawKey()) + destination.staleQuery();
-    return this.peers.fetch(destination.view(), lookup.owner(), path, caller, timeout);
+    return this.peers.fetch(
+        destination.view(),
+        lookup.owner(),
+        keyPath(destination.view(), lookup.rawKey(), destination.staleQuery()),
+        caller,
+        timeout);
   }
 
   /**

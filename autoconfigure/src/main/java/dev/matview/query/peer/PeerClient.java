@@ -199,7 +199,15 @@ public final class PeerClient implements AutoCloseable {
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
-    return exchangeEventually(view, owner, pathAndQuery, null, caller, timeout);
+    return exchangeEventually(
+        view,
+        owner.host(),
+        owner.partition(),
+        pathAndQuery,
+        null,
+        caller,
+        timeout,
+        (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
   }
 
   /**
@@ -213,31 +221,54 @@ public final class PeerClient implements AutoCloseable {
       byte[] json,
       CallerContext caller,
       Duration timeout) {
-    return exchangeEventually(view, owner, pathAndQuery, json, caller, timeout);
+    return exchangeEventually(
+        view,
+        owner.host(),
+        owner.partition(),
+        pathAndQuery,
+        json,
+        caller,
+        timeout,
+        (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
+  }
+
+  /**
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host} as {@link
+   * #postForwarded} does, without a thread waiting for the answer.
+   */
+  CompletableFuture<Routed<PeerResponse>> postForwardedEventually(
+      String view,
+      HostInfo host,
+      String pathAndQuery,
+      byte[] json,
+      CallerContext caller,
+      Duration timeout,
+      Function<Exception, Refusal> failed) {
+    return exchangeEventually(view, host, null, pathAndQuery, json, caller, timeout, failed);
   }
 
   private <T> CompletableFuture<Routed<T>> exchangeEventually(
       String view,
-      PartitionOwner owner,
+      HostInfo host,
+      @Nullable Integer partition,
       String pathAndQuery,
       byte @Nullable [] body,
       CallerContext caller,
-      Duration timeout) {
-    HostInfo host = owner.host();
+      Duration timeout,
+      Function<Exception, Refusal> failed) {
     String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
     Map<String, String> headers = headers(method, target, body, PeerRequests.FORWARDED, caller);
     if (headers == null) {
-      return CompletableFuture.completedFuture(notAgreed(view, owner.partition()));
+      return CompletableFuture.completedFuture(notAgreed(view, partition));
     }
     return asyncClient()
         .exchange(host.host(), host.port(), method, target, headers, body, timeout)
         .handle(
             (response, failure) ->
                 (failure == null)
-                    ? answered(view, host, owner.partition(), target, response)
-                    : new Routed.Refused<>(
-                        PeerFailures.ofOwner(view, owner, unwrapped(failure), timeout)));
+                    ? answered(view, host, partition, target, response)
+                    : new Routed.Refused<>(failed.apply(unwrapped(failure))));
   }
 
   /** Closes the kept-alive connections and the threads that send batches. */

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Asks one other instance for a read that this instance forwards: a key lookup travels with the
- * others bound for the same instance, anything else alone; an instance marked down is not asked.
+ * others bound for the same instance (one that asks for a position, with those that ask the same,
+ * without a thread waiting), anything else alone; an instance marked down is not asked.
  */
 final class PeerReads {
 
@@ -23,10 +24,17 @@ final class PeerReads {
 
   private final ForwardedKeyLookups keyLookups;
 
-  PeerReads(PeerClient peers, PeerMarks marks, ForwardedKeyLookups keyLookups) {
+  private final BoundKeyLookups boundKeyLookups;
+
+  PeerReads(
+      PeerClient peers,
+      PeerMarks marks,
+      ForwardedKeyLookups keyLookups,
+      BoundKeyLookups boundKeyLookups) {
     this.peers = peers;
     this.marks = marks;
     this.keyLookups = keyLookups;
+    this.boundKeyLookups = boundKeyLookups;
   }
 
   /**
@@ -69,6 +77,18 @@ final class PeerReads {
     ReadBound bound = asked.caller().bound();
     if (!eventually || !bound.isBound() || this.marks.isDown(owner.host())) {
       return CompletableFuture.completedFuture(askNow(asked, owner, stale));
+    }
+    String key = asked.pathInView().key();
+    if (key != null) {
+      return this.boundKeyLookups
+          .fetch(
+              asked.view().name(),
+              owner,
+              key,
+              withStale(PeerPath.of(), stale),
+              asked.caller(),
+              waited(asked.timeout(), bound))
+          .thenApply((answer) -> checked(asked.view(), owner, stale, Routed.passedOn(answer)));
     }
     return this.peers
         .<T>fetchEventually(
