@@ -58,6 +58,8 @@ public class MatviewProperties {
 
   private final Changes changes = new Changes();
 
+  private final Lookups lookups = new Lookups();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -92,6 +94,10 @@ public class MatviewProperties {
 
   public Web getWeb() {
     return this.web;
+  }
+
+  public Lookups getLookups() {
+    return this.lookups;
   }
 
   public Consistency getConsistency() {
@@ -348,6 +354,25 @@ public class MatviewProperties {
 
     public void setMaxWait(Duration maxWait) {
       this.maxWait = maxWait;
+    }
+  }
+
+  /** Properties of key and window lookups. */
+  public static class Lookups {
+
+    /**
+     * How long a lookup that every replica refuses for a moment (the instances rebalance, a
+     * replica's lag is not known yet, an instance was just found down) is routed again, every 250
+     * ms and without holding a request thread, before its 503 is answered; 0 answers at once.
+     */
+    private Duration retryWithin = Duration.ofSeconds(1);
+
+    public Duration getRetryWithin() {
+      return this.retryWithin;
+    }
+
+    public void setRetryWithin(Duration retryWithin) {
+      this.retryWithin = retryWithin;
     }
   }
 

@@ -10,6 +10,7 @@ import dev.matview.query.ViewScanService;
 import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.Fallbacks;
+import dev.matview.query.peer.MomentaryRefusals;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.peer.PeerMarks;
 import dev.matview.query.routing.LocalInstance;
@@ -20,6 +21,7 @@ import dev.matview.query.scan.CursorCodec;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import java.time.Clock;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -29,6 +31,22 @@ import org.springframework.context.annotation.Configuration;
 /** The lookup, scan and batch services that answer from any instance. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewQueryConfiguration {
+
+  /** The longest time a lookup may be routed again after momentary refusals. */
+  private static final Duration MAX_RETRY_WITHIN = Duration.ofSeconds(10);
+
+  @Bean
+  @ConditionalOnMissingBean
+  MomentaryRefusals matviewMomentaryRefusals(MatviewProperties properties) {
+    Duration within = properties.getLookups().getRetryWithin();
+    if (within.isNegative() || within.compareTo(MAX_RETRY_WITHIN) > 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.lookups.retry-within",
+          within,
+          "It must lie between 0 and " + MAX_RETRY_WITHIN.toSeconds() + "s, for example 1s.");
+    }
+    return new MomentaryRefusals(within);
+  }
 
   @Bean
   @ConditionalOnMissingBean
@@ -42,6 +60,7 @@ final class MatviewQueryConfiguration {
       MatviewProperties properties,
       PeerMarks peerMarks,
       LookupGate lookupGate,
+      MomentaryRefusals momentaryRefusals,
       ObjectProvider<LocalReplicas> localReplicas,
       ObjectProvider<LookupMetrics> lookupMetrics) {
     MatviewProperties.StandbyReads standbyReads = properties.getStandbyReads();
@@ -61,7 +80,8 @@ final class MatviewQueryConfiguration {
             replicas,
             new StaleReads(standbyReads.isEnabled(), standbyReads.getMaxLag()),
             peerMarks,
-            lookupGate);
+            lookupGate,
+            momentaryRefusals);
     return new ViewQueryService(
         registry,
         localStores,

@@ -7,6 +7,7 @@ import dev.matview.position.PositionTokens;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
+import dev.matview.query.peer.MomentaryRefusals;
 import dev.matview.query.routing.Routing;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ViewSerdes;
@@ -66,7 +67,8 @@ public final class MatviewWebAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  Consistency matviewConsistency(PositionTokens tokens, MatviewProperties properties) {
+  Consistency matviewConsistency(
+      PositionTokens tokens, MatviewProperties properties, MomentaryRefusals momentaryRefusals) {
     Duration maxWait = properties.getConsistency().getMaxWait();
     if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
       throw new InvalidConfigurationPropertyValueException(
@@ -74,7 +76,8 @@ public final class MatviewWebAutoConfiguration {
           maxWait,
           "It must lie between 0 and " + MAX_WAIT.toSeconds() + "s, for example 2s.");
     }
-    return new Consistency(tokens, maxWait, properties.getForwarding().getTimeout());
+    return new Consistency(
+        tokens, maxWait, properties.getForwarding().getTimeout().plus(momentaryRefusals.within()));
   }
 
   @Bean

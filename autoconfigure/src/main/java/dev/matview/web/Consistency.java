@@ -48,7 +48,7 @@ public final class Consistency implements AutoCloseable {
 
   private final Duration maxWait;
 
-  private final Duration forwardingTimeout;
+  private final Duration routingTime;
 
   private final BoundWaits waits = new BoundWaits();
 
@@ -62,12 +62,13 @@ public final class Consistency implements AutoCloseable {
 
   /**
    * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, and a
-   * lookup forwarded to another instance at most {@code forwardingTimeout} more.
+   * lookup routed to other instances, or routed again after momentary refusals, at most {@code
+   * routingTime} more.
    */
-  public Consistency(PositionTokens tokens, Duration maxWait, Duration forwardingTimeout) {
+  public Consistency(PositionTokens tokens, Duration maxWait, Duration routingTime) {
     this.tokens = tokens;
     this.maxWait = maxWait;
-    this.forwardingTimeout = forwardingTimeout;
+    this.routingTime = routingTime;
   }
 
   /** Positions no instance can sign: answers carry none and every position sent is refused. */
@@ -235,8 +236,7 @@ public final class Consistency implements AutoCloseable {
     }
     // the model of a request that answers a ResponseEntity is never read: a new one stands for it
     DeferredResult<R> result =
-        new DeferredResult<>(
-            bound.maxWait().plus(this.forwardingTimeout).plus(ASYNC_MARGIN).toMillis());
+        new DeferredResult<>(bound.maxWait().plus(this.routingTime).plus(ASYNC_MARGIN).toMillis());
     try {
       WebAsyncUtils.getAsyncManager(request)
           .startDeferredResultProcessing(result, new ModelAndViewContainer());

@@ -556,6 +556,24 @@ class MatviewAutoConfigurationTests {
   }
 
   @Test
+  void failsWhenTheLookupsRetryTimeIsOutOfRange() {
+    for (String within : List.of("-1s", "11s")) {
+      this.contextRunner
+          .withUserConfiguration(SalesViewsConfiguration.class)
+          .withPropertyValues("matview.lookups.retry-within=" + within)
+          .run(
+              (context) -> {
+                assertThat(context).hasFailed();
+                assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .hasMessageContaining("matview.lookups.retry-within")
+                    .hasMessageContaining("It must lie between 0 and 10s");
+              });
+    }
+  }
+
+  @Test
   void backsOffWhenUserDefinesOwnViewSerdes() {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class, UserViewSerdesConfiguration.class)

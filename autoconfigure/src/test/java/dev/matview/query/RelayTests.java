@@ -1,9 +1,12 @@
 package dev.matview.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.matview.peer.PeerResponse;
 import dev.matview.peer.TestPeers;
+import dev.matview.position.ReadBound;
+import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
@@ -33,6 +36,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +47,8 @@ import tools.jackson.databind.json.JsonMapper;
  * A lookup that this instance cannot place, because its Kafka Streams has not started or has no
  * owner for every partition yet, is relayed to another instance it knows, with stubs in place of
  * those instances: the first that answers below 500 answers it, one that cannot be reached is
- * skipped, and a request that was itself relayed or forwarded is never relayed again.
+ * skipped, one that waits there for a position holds no thread here, and a request that was itself
+ * relayed or forwarded is never relayed again.
  */
 class RelayTests {
 
@@ -95,6 +101,39 @@ class RelayTests {
                           .valid())
                   .isTrue();
             });
+  }
+
+  @Test
+  void relaysALookupThatWaitsForAPositionWithoutAThreadWaitingForTheAnswer() throws Exception {
+    StubInstance slow =
+        new StubInstance()
+            .answering(200, Map.of("Matview-Served-By", "owner:1"), "{\"key\":\"k-1\",\"value\":9}")
+            .hanging();
+    try {
+      HostInfo gone = closedPort();
+      ViewQueryService service =
+          service(List.of(gone, this.refusing.owner(0).host(), slow.owner(0).host()));
+      ReadBound bound =
+          new ReadBound(
+              ViewPosition.of("counts", 0, 40L), "token", List.of(), Duration.ofSeconds(2));
+
+      CompletableFuture<Routed<KeyAnswer>> answer =
+          service.getEventually("counts", "k-1", CallerContext.direct().withBound(bound));
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> slow.received().size() == 1);
+      assertThat(answer).isNotDone();
+      assertThat(slow.received().get(0))
+          .containsEntry("path", "/views/counts/keys/k-1?position=token")
+          .containsEntry("forwarded", "relay");
+      slow.release();
+      Routed<KeyAnswer> routed = answer.get(10, TimeUnit.SECONDS);
+      assertThat(routed).isInstanceOf(Routed.Relayed.class);
+      PeerResponse response = ((Routed.Relayed<KeyAnswer>) routed).response();
+      assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("\"value\":9");
+      assertThat(this.refusing.received()).hasSize(1);
+    } finally {
+      slow.close();
+    }
   }
 
   @Test

@@ -54,6 +54,8 @@ public final class Fallbacks {
 
   private final PeerReads forwards;
 
+  private final MomentaryRefusals momentary;
+
   /**
    * Fallbacks that find replicas through {@code routing}, read this instance's with {@code
    * localStores} (judged by {@code localReplicas}), reach others with {@code peers} unless {@code
@@ -69,7 +71,34 @@ public final class Fallbacks {
       StaleReads staleReads,
       PeerMarks marks,
       LookupGate gate) {
+    this(
+        routing,
+        localStores,
+        peers,
+        localInstance,
+        localReplicas,
+        staleReads,
+        marks,
+        gate,
+        MomentaryRefusals.NONE);
+  }
+
+  /**
+   * Fallbacks as above that route a key or window lookup again, as {@code momentary} allows, while
+   * every replica refuses it for a moment.
+   */
+  public Fallbacks(
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
+      LocalInstance localInstance,
+      LocalReplicas localReplicas,
+      StaleReads staleReads,
+      PeerMarks marks,
+      LookupGate gate,
+      MomentaryRefusals momentary) {
     this.routing = routing;
+    this.momentary = momentary;
     this.local = new LocalReads(localStores, localInstance, localReplicas);
     this.peers = peers;
     this.staleReads = staleReads;
@@ -97,17 +126,23 @@ public final class Fallbacks {
       CallerContext caller,
       PeerTarget pathInView,
       LocalRead<T> read) {
-    Object placed = placed(view, key, caller, pathInView);
-    return (placed instanceof KeyReplicas replicas)
-        ? fromReplicasNow(
-            new Asked<>(view, key, replicas, caller, pathInView, read, this.peers.timeout()))
-        : Routed.passedOn((Routed<?>) placed);
+    Placement placement = placement(view, key);
+    if (placement instanceof Refusal refusal) {
+      return Relays.applies(refusal, caller)
+          ? this.relays.relay(view, caller, pathInView, refusal)
+          : new Routed.Refused<>(refusal);
+    }
+    return fromReplicasNow(
+        new Asked<>(
+            view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout()));
   }
 
   /**
    * Answers a lookup of {@code key} as {@link #route} does, except that a lookup which asks for a
-   * position and goes to another instance waits for its answer without a thread: the future
-   * completes when it comes. Any other lookup is answered before this returns.
+   * position and goes to another instance, or is relayed to one because this instance cannot place
+   * the key, waits for its answer without a thread: the future completes when it comes. A lookup
+   * that every replica refuses for a moment is routed again after a pause ({@link
+   * MomentaryRefusals}), without a thread. Any other lookup is answered before this returns.
    */
   public <K, T> CompletableFuture<Routed<T>> routeEventually(
       ResolvedView<K, ?, ?> view,
@@ -115,29 +150,34 @@ public final class Fallbacks {
       CallerContext caller,
       PeerTarget pathInView,
       LocalRead<T> read) {
-    Object placed = placed(view, key, caller, pathInView);
-    return (placed instanceof KeyReplicas replicas)
-        ? fromReplicas(
-            new Asked<>(view, key, replicas, caller, pathInView, read, this.peers.timeout()))
-        : CompletableFuture.completedFuture(Routed.passedOn((Routed<?>) placed));
+    return this.momentary.answer(
+        caller, () -> routeOnceEventually(view, key, caller, pathInView, read));
+  }
+
+  private <K, T> CompletableFuture<Routed<T>> routeOnceEventually(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read) {
+    Placement placement = placement(view, key);
+    if (placement instanceof Refusal refusal) {
+      return Relays.applies(refusal, caller)
+          ? this.relays.relayEventually(view, caller, pathInView, refusal)
+          : CompletableFuture.completedFuture(new Routed.Refused<>(refusal));
+    }
+    return fromReplicas(
+        new Asked<>(
+            view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout()));
   }
 
   /**
-   * The replicas of {@code key}; or, while this instance shuts down or cannot place the key, the
-   * refusal or another instance's answer, which carries no answer of this instance.
+   * The replicas of {@code key}, or why none is known: this instance shuts down or cannot place it.
    */
-  private <K> Object placed(
-      ResolvedView<K, ?, ?> view, K key, CallerContext caller, PeerTarget pathInView) {
-    if (this.gate.isClosed()) {
-      return new Routed.Refused<>(this.gate.refusal(view.name(), key));
-    }
-    Placement placement = this.routing.placeKey(view, key);
-    if (placement instanceof Refusal refusal) {
-      return Relays.applies(refusal, caller)
-          ? this.relays.relay(view, caller, pathInView, refusal)
-          : new Routed.Refused<>(refusal);
-    }
-    return placement;
+  private <K> Placement placement(ResolvedView<K, ?, ?> view, K key) {
+    return this.gate.isClosed()
+        ? this.gate.refusal(view.name(), key)
+        : this.routing.placeKey(view, key);
   }
 
   /**

@@ -16,10 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.streams.state.HostInfo;
@@ -147,6 +144,24 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there, as {@link #relay}
+   * does, without a thread waiting for the answer.
+   */
+  public <T> CompletableFuture<Routed<T>> relayEventually(
+      String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
+    return exchangeEventually(
+        view,
+        host,
+        null,
+        PeerRequests.RELAYED,
+        pathAndQuery,
+        null,
+        caller,
+        timeout,
+        (failure) -> PeerFailures.ofRelay(view, host, failure, timeout));
+  }
+
+  /**
    * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, whose answer or
    * failure to answer comes back as {@link #fetch}'s does, without waiting for it.
    */
@@ -203,6 +218,7 @@ public final class PeerClient implements AutoCloseable {
         view,
         owner.host(),
         owner.partition(),
+        PeerRequests.FORWARDED,
         pathAndQuery,
         null,
         caller,
@@ -225,6 +241,7 @@ public final class PeerClient implements AutoCloseable {
         view,
         owner.host(),
         owner.partition(),
+        PeerRequests.FORWARDED,
         pathAndQuery,
         json,
         caller,
@@ -244,13 +261,15 @@ public final class PeerClient implements AutoCloseable {
       CallerContext caller,
       Duration timeout,
       Function<Exception, Refusal> failed) {
-    return exchangeEventually(view, host, null, pathAndQuery, json, caller, timeout, failed);
+    return exchangeEventually(
+        view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
   }
 
   private <T> CompletableFuture<Routed<T>> exchangeEventually(
       String view,
       HostInfo host,
       @Nullable Integer partition,
+      String marker,
       String pathAndQuery,
       byte @Nullable [] body,
       CallerContext caller,
@@ -258,7 +277,7 @@ public final class PeerClient implements AutoCloseable {
       Function<Exception, Refusal> failed) {
     String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers(method, target, body, PeerRequests.FORWARDED, caller);
+    Map<String, String> headers = headers(method, target, body, marker, caller);
     if (headers == null) {
       return CompletableFuture.completedFuture(notAgreed(view, partition));
     }
@@ -391,18 +410,7 @@ public final class PeerClient implements AutoCloseable {
 
   /** Daemon threads that send batch requests, as many at once as {@link #MAX_CONCURRENT_POSTS}. */
   private static ExecutorService postThreads() {
-    AtomicInteger count = new AtomicInteger();
-    return new ThreadPoolExecutor(
-        0,
-        MAX_CONCURRENT_POSTS,
-        30,
-        TimeUnit.SECONDS,
-        new SynchronousQueue<>(),
-        (task) -> {
-          Thread thread = new Thread(task, "matview-peer-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        },
-        new ThreadPoolExecutor.CallerRunsPolicy());
+    return DaemonThreads.upTo(
+        MAX_CONCURRENT_POSTS, "matview-peer", new ThreadPoolExecutor.CallerRunsPolicy());
   }
 }

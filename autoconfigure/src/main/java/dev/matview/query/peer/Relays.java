@@ -7,7 +7,8 @@ import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
-import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -16,7 +17,7 @@ import org.apache.kafka.streams.state.HostInfo;
  * not started or has not yet seen an owner for every partition: a restarted instance answers from
  * its first request, through the instances it remembers, instead of refusing until it is assigned.
  * The instance asked routes the lookup as a client's, forwarding it at most once more, and never
- * relays it again.
+ * relays it again. A lookup that may wait there for a position is relayed without a thread waiting.
  */
 final class Relays {
 
@@ -41,56 +42,122 @@ final class Relays {
 
   /**
    * The answer of the first other instance, not marked down, that answers the lookup with less than
-   * a 5xx; {@code refusal}, with what the others said, when none does.
+   * a 5xx; {@code refusal}, with what the others said, when none does. Each is asked on this
+   * thread.
    */
   <T> Routed<T> relay(
       ResolvedView<?, ?, ?> view,
       CallerContext caller,
       Supplier<PeerPath> pathInView,
       Refusal refusal) {
-    Collection<HostInfo> others = this.routing.otherInstances();
-    if (others.isEmpty()) {
-      return new Routed.Refused<>(refusal);
+    return new Relay<T>(view, caller, pathInView, refusal, false).from(0).join();
+  }
+
+  /**
+   * The answer of the first other instance that answers the lookup, as {@link #relay} finds it,
+   * without a thread waiting for any of them: for a lookup that may wait there for a position.
+   */
+  <T> CompletableFuture<Routed<T>> relayEventually(
+      ResolvedView<?, ?, ?> view,
+      CallerContext caller,
+      Supplier<PeerPath> pathInView,
+      Refusal refusal) {
+    return new Relay<T>(view, caller, pathInView, refusal, true).from(0);
+  }
+
+  /** One lookup relayed: the other instances asked in turn until one answers. */
+  private final class Relay<T> {
+
+    private final ResolvedView<?, ?, ?> view;
+
+    private final CallerContext caller;
+
+    private final Refusal refusal;
+
+    private final boolean eventually;
+
+    private final List<HostInfo> others;
+
+    private final String pathAndQuery;
+
+    private final Duration timeout;
+
+    private int asked;
+
+    Relay(
+        ResolvedView<?, ?, ?> view,
+        CallerContext caller,
+        Supplier<PeerPath> pathInView,
+        Refusal refusal,
+        boolean eventually) {
+      this.view = view;
+      this.caller = caller;
+      this.refusal = refusal;
+      this.eventually = eventually;
+      this.others = List.copyOf(Relays.this.routing.otherInstances());
+      this.pathAndQuery =
+          caller
+              .bound()
+              .addTo(
+                  pathInView
+                      .get()
+                      .param("allowStale", caller.allowStale())
+                      .param("maxLag", caller.maxLag()))
+              .toString();
+      this.timeout =
+          caller.bound().isBound()
+              ? Relays.this.peers.timeout().plus(caller.bound().maxWait())
+              : Relays.this.peers.timeout();
     }
-    String pathAndQuery =
-        caller
-            .bound()
-            .addTo(
-                pathInView
-                    .get()
-                    .param("allowStale", caller.allowStale())
-                    .param("maxLag", caller.maxLag()))
-            .toString();
-    Duration timeout =
-        caller.bound().isBound()
-            ? this.peers.timeout().plus(caller.bound().maxWait())
-            : this.peers.timeout();
-    int asked = 0;
-    for (HostInfo other : others) {
-      if (this.marks.isDown(other)) {
-        continue;
+
+    /** The first answer below a 5xx of the instances from the {@code next}th on, or the refusal. */
+    CompletableFuture<Routed<T>> from(int next) {
+      int index = next;
+      while (index < this.others.size() && Relays.this.marks.isDown(this.others.get(index))) {
+        index++;
       }
-      asked++;
-      Routed<T> answer = this.peers.relay(view.name(), other, pathAndQuery, caller, timeout);
-      this.marks.observed(other, answer);
-      if (answer instanceof Routed.Relayed<T> relayed && relayed.response().status() < 500) {
-        return answer;
+      if (index == this.others.size()) {
+        return CompletableFuture.completedFuture(refused());
       }
+      HostInfo other = this.others.get(index);
+      int following = index + 1;
+      this.asked++;
+      return ask(other)
+          .thenCompose(
+              (answer) -> {
+                Relays.this.marks.observed(other, answer);
+                return (answer instanceof Routed.Relayed<T> relayed
+                        && relayed.response().status() < 500)
+                    ? CompletableFuture.completedFuture(answer)
+                    : from(following);
+              });
     }
-    if (asked == 0) {
-      return new Routed.Refused<>(refusal);
+
+    private CompletableFuture<Routed<T>> ask(HostInfo other) {
+      String name = this.view.name();
+      return this.eventually
+          ? Relays.this.peers.relayEventually(
+              name, other, this.pathAndQuery, this.caller, this.timeout)
+          : CompletableFuture.completedFuture(
+              Relays.this.peers.relay(name, other, this.pathAndQuery, this.caller, this.timeout));
     }
-    return new Routed.Refused<>(
-        new Refusal(
-            refusal.reason(),
-            refusal.view(),
-            refusal.key(),
-            refusal.partition(),
-            refusal.detail()
-                + "; "
-                + (asked == 1
-                    ? "the other instance asked to route it could not either"
-                    : "none of the " + asked + " other instances asked to route it could"),
-            refusal.retryAfter()));
+
+    private Routed<T> refused() {
+      if (this.asked == 0) {
+        return new Routed.Refused<>(this.refusal);
+      }
+      return new Routed.Refused<>(
+          new Refusal(
+              this.refusal.reason(),
+              this.refusal.view(),
+              this.refusal.key(),
+              this.refusal.partition(),
+              this.refusal.detail()
+                  + "; "
+                  + (this.asked == 1
+                      ? "the other instance asked to route it could not either"
+                      : "none of the " + this.asked + " other instances asked to route it could"),
+              this.refusal.retryAfter()));
+    }
   }
 }

@@ -1,0 +1,138 @@
+package dev.matview.query.peer;
+
+import dev.matview.peer.PeerResponse;
+import dev.matview.query.answer.Refusal;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.routing.CallerContext;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Routes a lookup again, after a short pause and without a request thread waiting, while every
+ * replica refuses it for a moment only: the instances rebalance, a replica's lag is about to be
+ * known, an instance was just found down. Instances that come and go then cost clients a slower
+ * answer instead of a 503, for as long as {@code within} allows. Only the instance a client asked
+ * tries again (one asked by another instance answers at once, and the asker tries again), and a
+ * lookup whose replica is behind the caller's position waits for it in its own way, not here.
+ */
+public final class MomentaryRefusals implements AutoCloseable {
+
+  /** The pause between two attempts. */
+  static final Duration PAUSE = Duration.ofMillis(250);
+
+  /** The most attempts under way at once; a refusal beyond them is answered at once. */
+  private static final int MAX_CONCURRENT_ATTEMPTS = 32;
+
+  private static final Set<Refusal.Reason> MOMENTARY =
+      EnumSet.of(
+          Refusal.Reason.OWNER_UNKNOWN, Refusal.Reason.UNAVAILABLE, Refusal.Reason.UNREACHABLE);
+
+  /** Routes every lookup once: a refusal is answered at once. */
+  public static final MomentaryRefusals NONE = new MomentaryRefusals(Duration.ZERO);
+
+  private final long withinNanos;
+
+  private final Executor afterPause;
+
+  private final ExecutorService attempts;
+
+  /** Tries again for at most {@code within} after the first refusal; zero never does. */
+  public MomentaryRefusals(Duration within) {
+    this.withinNanos = within.toNanos();
+    this.afterPause =
+        CompletableFuture.delayedExecutor(PAUSE.toNanos(), TimeUnit.NANOSECONDS, Runnable::run);
+    this.attempts =
+        DaemonThreads.upTo(
+            MAX_CONCURRENT_ATTEMPTS, "matview-lookup-retry", new ThreadPoolExecutor.AbortPolicy());
+  }
+
+  /** How long a lookup may be tried again after its first refusal. */
+  public Duration within() {
+    return Duration.ofNanos(this.withinNanos);
+  }
+
+  /**
+   * The answer of {@code attempt}, made again after each pause while it is a momentary refusal and
+   * {@code within} has not passed since the first; the last answer when it has.
+   */
+  <T> CompletableFuture<Routed<T>> answer(
+      CallerContext caller, Supplier<CompletableFuture<Routed<T>>> attempt) {
+    CompletableFuture<Routed<T>> first = attempt.get();
+    if (this.withinNanos <= 0 || !caller.mayRelay()) {
+      return first;
+    }
+    if (first.isDone() && (first.isCompletedExceptionally() || !momentary(first.join()))) {
+      return first;
+    }
+    long deadline = System.nanoTime() + this.withinNanos;
+    return first.thenCompose((answer) -> again(answer, attempt, deadline));
+  }
+
+  private <T> CompletableFuture<Routed<T>> again(
+      Routed<T> answer, Supplier<CompletableFuture<Routed<T>>> attempt, long deadline) {
+    if (!momentary(answer) || deadline - System.nanoTime() < PAUSE.toNanos()) {
+      return CompletableFuture.completedFuture(answer);
+    }
+    CompletableFuture<Routed<T>> next = new CompletableFuture<>();
+    this.afterPause.execute(
+        () -> {
+          try {
+            this.attempts.execute(() -> attemptInto(attempt, next));
+          } catch (RejectedExecutionException ex) {
+            next.complete(answer);
+          }
+        });
+    return next.thenCompose((routed) -> again(routed, attempt, deadline));
+  }
+
+  private static <T> void attemptInto(
+      Supplier<CompletableFuture<Routed<T>>> attempt, CompletableFuture<Routed<T>> next) {
+    try {
+      attempt
+          .get()
+          .whenComplete(
+              (routed, failure) -> {
+                if (failure != null) {
+                  next.completeExceptionally(failure);
+                } else {
+                  next.complete(routed);
+                }
+              });
+    } catch (RuntimeException ex) {
+      next.completeExceptionally(ex);
+    }
+  }
+
+  /**
+   * Whether {@code answer} refuses for a moment only: a refusal that the instances' coming and
+   * going explains and that asks the caller to come back within a second, or such a 503 of another
+   * instance.
+   */
+  static boolean momentary(Routed<?> answer) {
+    if (answer instanceof Routed.Refused<?> refused) {
+      Refusal refusal = refused.refusal();
+      return refusal.behind() == null
+          && MOMENTARY.contains(refusal.reason())
+          && refusal.retryAfter().compareTo(Refusal.REBALANCE_RETRY) <= 0;
+    }
+    if (answer instanceof Routed.Relayed<?> relayed) {
+      PeerResponse response = relayed.response();
+      return response.status() == 503 && "1".equals(response.header("Retry-After"));
+    }
+    return false;
+  }
+
+  /** Stops the threads that make attempts. */
+  @Override
+  public void close() {
+    this.attempts.shutdownNow();
+  }
+}
