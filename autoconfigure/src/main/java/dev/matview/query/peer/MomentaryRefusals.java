@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -82,15 +83,21 @@ public final class MomentaryRefusals implements AutoCloseable {
       return CompletableFuture.completedFuture(answer);
     }
     CompletableFuture<Routed<T>> next = new CompletableFuture<>();
+    AtomicBoolean busy = new AtomicBoolean();
     this.afterPause.execute(
         () -> {
           try {
             this.attempts.execute(() -> attemptInto(attempt, next));
           } catch (RejectedExecutionException ex) {
+            busy.set(true);
             next.complete(answer);
           }
         });
-    return next.thenCompose((routed) -> again(routed, attempt, deadline));
+    return next.thenCompose(
+        (routed) ->
+            busy.get()
+                ? CompletableFuture.completedFuture(routed)
+                : again(routed, attempt, deadline));
   }
 
   private static <T> void attemptInto(
