@@ -60,7 +60,8 @@ public final class HandWrittenAggregation {
     stopped.await();
   }
 
-  private static <T> Serde<T> jsonSerde(JsonMapper json, Class<T> type) {
+  /** A serde that writes and reads {@code type} as JSON with {@code json}. */
+  public static <T> Serde<T> jsonSerde(JsonMapper json, Class<T> type) {
     Serializer<T> serializer = (topic, value) -> json.writeValueAsBytes(value);
     Deserializer<T> deserializer = (topic, bytes) -> json.readValue(bytes, type);
     return Serdes.serdeFrom(serializer, deserializer);

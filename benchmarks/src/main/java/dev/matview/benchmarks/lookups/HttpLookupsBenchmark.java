@@ -10,13 +10,16 @@ import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.load.LoadResult;
 import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.benchmarks.process.HandWrittenLookupsInstance;
 import dev.matview.benchmarks.process.LoadDriverProcess;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Row 1: key lookups over HTTP on one instance holding {@code --keys} keys, against an endpoint of
- * the same app that serves the same JSON from a {@code ConcurrentHashMap}.
+ * the same app that serves the same JSON from a {@code ConcurrentHashMap}, and against the app a
+ * user would write instead ({@code HandWrittenLookupsApp}, unless {@code --hand-written=false}).
  */
 public final class HttpLookupsBenchmark implements Benchmark {
 
@@ -66,6 +69,15 @@ public final class HttpLookupsBenchmark implements Benchmark {
     double rate = baselinePeak / 2;
     LoadRounds fixed =
         new LoadRounds(context, TITLE, pids).run(baseline, app.port(), matview, app.port(), rate);
+    List<Row> rows = new ArrayList<>(mapRows(saturated, fixed, baselinePeak, rate));
+    if (flags.bool("hand-written", true)) {
+      rows.addAll(besideHandWritten(context, spec, app, keys, matview));
+    }
+    return rows;
+  }
+
+  private static List<Row> mapRows(
+      LoadRounds saturated, LoadRounds fixed, double baselinePeak, double rate) {
     return List.of(
         Row.atLeast(
                 1,
@@ -101,6 +113,70 @@ public final class HttpLookupsBenchmark implements Benchmark {
             fixed.matviewCpuMicros(),
             fixed.baselineCpuMicros(),
             "µs"));
+  }
+
+  /**
+   * The same lookups against what a user would write instead (the hand-written Spring and Kafka
+   * Streams app, in a JVM of its own over the same orders), at saturation and at half its peak.
+   */
+  private static List<Row> besideHandWritten(
+      BenchContext context,
+      ClusterSpec spec,
+      AppInstance app,
+      List<String> keys,
+      LoadDriverProcess matview) {
+    String title = TITLE + " beside the hand-written app";
+    try (HandWrittenLookupsInstance handWritten =
+        new HandWrittenLookupsInstance(
+            "hand-written-lookups",
+            context.dir("hand-written-lookups"),
+            context.broker(),
+            spec.topic(),
+            context.appJvmOptions())) {
+      handWritten.startAndAwaitServing(
+          context.broker(), keys.get(0), Duration.ofMinutes(10).plusSeconds(spec.orders() / 1_000));
+      context.log(title + ": the hand-written app has counted every order");
+      LoadDriverProcess userApp =
+          load(context, keys.stream().map(HandWrittenLookupsInstance::path).toList());
+      List<Long> baselinePids = List.of(handWritten.pid());
+      List<Long> matviewPids = List.of(app.pid());
+      LoadRounds saturated =
+          new LoadRounds(context, title, baselinePids, matviewPids)
+              .run(userApp, handWritten.port(), matview, app.port(), 0);
+      double peak = saturated.baseline(LoadResult::throughput);
+      double rate = peak / 2;
+      LoadRounds fixed =
+          new LoadRounds(context, title, baselinePids, matviewPids)
+              .run(userApp, handWritten.port(), matview, app.port(), rate);
+      return List.of(
+          Row.atLeast(
+                  1,
+                  "lookups/s at saturation (beside: the hand-written Spring + Kafka Streams app)",
+                  saturated.matview(LoadResult::throughput),
+                  peak,
+                  "req/s",
+                  1.00)
+              .boundedBy(
+                  "goal: what a user would write instead, KafkaStreams.store(...).get(key) per"
+                      + " request with Kafka Streams' own store settings"),
+          Row.addedAtMost(
+                  1,
+                  "p99 at half the hand-written app's peak ("
+                      + Stats.format(rate, "req/s")
+                      + ", beside: the hand-written app)",
+                  fixed.matview(LoadResult::p99Micros) / 1000,
+                  fixed.baseline(LoadResult::p99Micros) / 1000,
+                  "ms",
+                  0.5)
+              .boundedBy("the same rate on both"),
+          Row.info(
+              1,
+              "the app's CPU time per lookup at saturation, background included (beside: the"
+                  + " hand-written app)",
+              saturated.matviewCpuMicros(),
+              saturated.baselineCpuMicros(),
+              "µs"));
+    }
   }
 
   static LoadDriverProcess load(BenchContext context, List<String> paths) {

@@ -29,14 +29,25 @@ final class LoadRounds {
 
   private final List<Double> matviewCpu = new ArrayList<>();
 
-  private final List<Long> appPids;
+  private final List<Long> baselinePids;
 
-  /** Rounds whose app CPU is read from the processes {@code appPids}. */
+  private final List<Long> matviewPids;
+
+  /** Rounds whose app CPU is read from the processes {@code appPids}, on both sides. */
   LoadRounds(BenchContext context, String title, List<Long> appPids) {
+    this(context, title, appPids, appPids);
+  }
+
+  /**
+   * Rounds whose app CPU is read from the processes {@code baselinePids} in the baseline's rounds
+   * and {@code matviewPids} in Matview's.
+   */
+  LoadRounds(BenchContext context, String title, List<Long> baselinePids, List<Long> matviewPids) {
     this.context = context;
     this.title = title;
     this.rounds = context.flags().integer("rounds", 3);
-    this.appPids = appPids;
+    this.baselinePids = baselinePids;
+    this.matviewPids = matviewPids;
   }
 
   /**
@@ -58,12 +69,28 @@ final class LoadRounds {
     for (int round = 1; round <= this.rounds; round++) {
       if (round % 2 == 1) {
         this.baseline.add(
-            round(baselineLoad, baselinePort, rate, "baseline", round, this.baselineCpu));
+            round(
+                baselineLoad,
+                baselinePort,
+                rate,
+                "baseline",
+                round,
+                this.baselineCpu,
+                this.baselinePids));
       }
-      this.matview.add(round(matviewLoad, matviewPort, rate, "matview", round, this.matviewCpu));
+      this.matview.add(
+          round(
+              matviewLoad, matviewPort, rate, "matview", round, this.matviewCpu, this.matviewPids));
       if (round % 2 == 0) {
         this.baseline.add(
-            round(baselineLoad, baselinePort, rate, "baseline", round, this.baselineCpu));
+            round(
+                baselineLoad,
+                baselinePort,
+                rate,
+                "baseline",
+                round,
+                this.baselineCpu,
+                this.baselinePids));
       }
     }
     return this;
@@ -118,10 +145,12 @@ final class LoadRounds {
     return Stats.median(this.matviewCpu);
   }
 
-  /** The CPU time the app processes have used so far, in nanoseconds, or -1 where unknown. */
-  private long appCpuNanos() {
+  /**
+   * The CPU time the processes {@code pids} have used so far, in nanoseconds, or -1 where unknown.
+   */
+  private static long appCpuNanos(List<Long> pids) {
     long total = 0;
-    for (long pid : this.appPids) {
+    for (long pid : pids) {
       Duration used =
           ProcessHandle.of(pid).flatMap((handle) -> handle.info().totalCpuDuration()).orElse(null);
       if (used == null) {
@@ -143,10 +172,16 @@ final class LoadRounds {
   }
 
   private LoadResult round(
-      LoadDriverProcess load, int port, double rate, String side, int round, List<Double> cpu) {
-    long cpuBefore = appCpuNanos();
+      LoadDriverProcess load,
+      int port,
+      double rate,
+      String side,
+      int round,
+      List<Double> cpu,
+      List<Long> pids) {
+    long cpuBefore = appCpuNanos(pids);
     LoadResult result = rate > 0 ? load.atRate(port, rate) : load.saturate(port);
-    long cpuAfter = appCpuNanos();
+    long cpuAfter = appCpuNanos(pids);
     double cpuMicros =
         (cpuBefore >= 0 && cpuAfter >= 0 && result.requests() > 0)
             ? (cpuAfter - cpuBefore) / 1000.0 / result.requests()

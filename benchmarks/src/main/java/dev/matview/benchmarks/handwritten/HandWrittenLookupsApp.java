@@ -1,0 +1,102 @@
+package dev.matview.benchmarks.handwritten;
+
+import dev.matview.benchmarks.app.HandWrittenAggregation;
+import dev.matview.benchmarks.app.Order;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What a user would write instead of Matview to serve the lookups of row 1: a Spring Boot web app
+ * on Tomcat whose own {@code KafkaStreams} counts the orders of each customer (the topology of the
+ * benchmark app's {@code orders-per-customer}: re-keyed by customer through a repartition topic,
+ * then counted) with Kafka Streams' own store settings, its record cache included, and whose
+ * controller answers each lookup with {@code KafkaStreams.store(...).get(key)}.
+ *
+ * <p>Properties: {@code --server.port}, {@code --bench.bootstrap-servers}, {@code --bench.topic},
+ * {@code --bench.application-id}, {@code --bench.state-dir}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(HandWrittenLookupsController.class)
+public class HandWrittenLookupsApp {
+
+  /** The store the counts are kept in, named as Matview's view is. */
+  static final String STORE = "orders-per-customer";
+
+  private static final String AUTO_CONFIGURATIONS =
+      "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
+
+  public static void main(String[] args) {
+    SpringApplication app = new SpringApplicationBuilder(HandWrittenLookupsApp.class).build();
+    app.setDefaultProperties(Map.of("spring.autoconfigure.exclude", notWritten()));
+    app.run(args);
+  }
+
+  /** The Kafka Streams of the app, started with the context and closed with it. */
+  @Bean(destroyMethod = "close")
+  KafkaStreams ordersPerCustomer(
+      @Value("${bench.bootstrap-servers}") String bootstrapServers,
+      @Value("${bench.topic}") String topic,
+      @Value("${bench.application-id}") String applicationId,
+      @Value("${bench.state-dir}") String stateDir) {
+    Serde<Order> orders =
+        HandWrittenAggregation.jsonSerde(JsonMapper.builder().build(), Order.class);
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(topic, Consumed.with(Serdes.String(), orders))
+        .groupBy((orderId, order) -> order.customerId(), Grouped.with(Serdes.String(), orders))
+        .count(Materialized.as(STORE));
+    Properties config = new Properties();
+    config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+    config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+    config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    KafkaStreams streams = new KafkaStreams(builder.build(), config);
+    streams.start();
+    return streams;
+  }
+
+  /**
+   * The auto-configurations a user who writes this app by hand would not have: Matview's, which the
+   * benchmarks' classpath holds, and Jetty's, so that it runs on Tomcat as the benchmark app does
+   * by default.
+   */
+  private static String notWritten() {
+    try (InputStream imports =
+        HandWrittenLookupsApp.class.getClassLoader().getResourceAsStream(AUTO_CONFIGURATIONS)) {
+      String matview =
+          (imports == null)
+              ? ""
+              : new String(imports.readAllBytes(), StandardCharsets.UTF_8)
+                  .lines()
+                  .map(String::strip)
+                  .filter((line) -> line.startsWith("dev.matview."))
+                  .collect(Collectors.joining(","));
+      return matview
+          + ",org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration";
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    }
+  }
+}
