@@ -69,7 +69,22 @@ public final class HttpLookupsBenchmark implements Benchmark {
     double rate = baselinePeak / 2;
     LoadRounds fixed =
         new LoadRounds(context, TITLE, pids).run(baseline, app.port(), matview, app.port(), rate);
+    double ownRate = saturated.matview(LoadResult::throughput) / 2;
+    LoadRounds ownHalf =
+        new LoadRounds(context, TITLE, pids)
+            .run(baseline, app.port(), matview, app.port(), ownRate);
     List<Row> rows = new ArrayList<>(mapRows(saturated, fixed, baselinePeak, rate));
+    rows.add(
+        Row.info(
+            1,
+            "p99 at half each side's own peak (Matview at "
+                + Stats.format(ownRate, "req/s")
+                + ", beside: the map at "
+                + Stats.format(rate, "req/s")
+                + ")",
+            ownHalf.matview(LoadResult::p99Micros) / 1000,
+            fixed.baseline(LoadResult::p99Micros) / 1000,
+            "ms"));
     if (flags.bool("hand-written", true)) {
       rows.addAll(besideHandWritten(context, spec, app, keys, matview));
     }
