@@ -68,32 +68,21 @@ final class LoadRounds {
     }
     for (int round = 1; round <= this.rounds; round++) {
       if (round % 2 == 1) {
-        this.baseline.add(
-            round(
-                baselineLoad,
-                baselinePort,
-                rate,
-                "baseline",
-                round,
-                this.baselineCpu,
-                this.baselinePids));
+        baselineRound(baselineLoad, baselinePort, rate, round);
       }
       this.matview.add(
           round(
               matviewLoad, matviewPort, rate, "matview", round, this.matviewCpu, this.matviewPids));
       if (round % 2 == 0) {
-        this.baseline.add(
-            round(
-                baselineLoad,
-                baselinePort,
-                rate,
-                "baseline",
-                round,
-                this.baselineCpu,
-                this.baselinePids));
+        baselineRound(baselineLoad, baselinePort, rate, round);
       }
     }
     return this;
+  }
+
+  private void baselineRound(LoadDriverProcess load, int port, double rate, int round) {
+    this.baseline.add(
+        round(load, port, rate, "baseline", round, this.baselineCpu, this.baselinePids));
   }
 
   private void warmUp(
