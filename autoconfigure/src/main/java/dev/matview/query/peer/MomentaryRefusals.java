@@ -128,13 +128,20 @@ public final class MomentaryRefusals implements AutoCloseable {
       Refusal refusal = refused.refusal();
       return refusal.behind() == null
           && MOMENTARY.contains(refusal.reason())
-          && refusal.retryAfter().compareTo(Refusal.REBALANCE_RETRY) <= 0;
+          && withinASecond(refusal.retryAfter());
     }
     if (answer instanceof Routed.Relayed<?> relayed) {
       PeerResponse response = relayed.response();
-      return response.status() == 503 && "1".equals(response.header("Retry-After"));
+      String retryAfter = response.header("Retry-After");
+      return response.status() == 503
+          && retryAfter != null
+          && withinASecond(PeerAnswers.retryAfter(retryAfter));
     }
     return false;
+  }
+
+  private static boolean withinASecond(Duration retryAfter) {
+    return retryAfter.compareTo(Refusal.REBALANCE_RETRY) <= 0;
   }
 
   /** Stops the threads that make attempts. */

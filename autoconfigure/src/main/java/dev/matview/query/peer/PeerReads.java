@@ -106,7 +106,7 @@ final class PeerReads {
   }
 
   /** How long to wait for another instance that may itself wait for what {@code bound} asks. */
-  private static Duration waited(Duration timeout, ReadBound bound) {
+  static Duration waited(Duration timeout, ReadBound bound) {
     return bound.isBound() ? timeout.plus(bound.maxWait()) : timeout;
   }
 

@@ -104,10 +104,7 @@ final class Relays {
                       .param("allowStale", caller.allowStale())
                       .param("maxLag", caller.maxLag()))
               .toString();
-      this.timeout =
-          caller.bound().isBound()
-              ? Relays.this.peers.timeout().plus(caller.bound().maxWait())
-              : Relays.this.peers.timeout();
+      this.timeout = PeerReads.waited(Relays.this.peers.timeout(), caller.bound());
     }
 
     /** The first answer below a 5xx of the instances from the {@code next}th on, or the refusal. */

@@ -37,13 +37,20 @@ public class BenchApplication {
             .map(arg -> arg.substring(CONTAINER.length() + 3))
             .reduce((first, last) -> last)
             .orElse("tomcat");
+    SpringApplication app = new SpringApplicationBuilder(BenchApplication.class).build();
+    app.setDefaultProperties(Map.of("spring.autoconfigure.exclude", otherContainers(container)));
+    return app.run(args);
+  }
+
+  /**
+   * The auto-configuration of the container that an app running on {@code container} leaves out.
+   */
+  public static String otherContainers(String container) {
     String excluded = OTHER_CONTAINERS_CONFIGURATION.get(container);
     if (excluded == null) {
       throw new IllegalArgumentException(
           "--" + CONTAINER + "=" + container + " is not a container: use tomcat or jetty");
     }
-    SpringApplication app = new SpringApplicationBuilder(BenchApplication.class).build();
-    app.setDefaultProperties(Map.of("spring.autoconfigure.exclude", excluded));
-    return app.run(args);
+    return excluded;
   }
 }

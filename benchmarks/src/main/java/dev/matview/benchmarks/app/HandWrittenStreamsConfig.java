@@ -16,10 +16,20 @@ public final class HandWrittenStreamsConfig {
 
   /** The settings, {@code applicationId} when {@code --application-id} is absent. */
   public static Properties of(Flags flags, String applicationId) {
+    return of(
+        flags.text("application-id", applicationId),
+        flags.text("bootstrap-servers", ""),
+        flags.text("state-dir", "state"));
+  }
+
+  /**
+   * The settings of {@code applicationId} on {@code bootstrapServers}, state in {@code stateDir}.
+   */
+  public static Properties of(String applicationId, String bootstrapServers, String stateDir) {
     Properties config = new Properties();
-    config.put(StreamsConfig.APPLICATION_ID_CONFIG, flags.text("application-id", applicationId));
-    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, flags.text("bootstrap-servers", ""));
-    config.put(StreamsConfig.STATE_DIR_CONFIG, flags.text("state-dir", "state"));
+    config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
     config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
     config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
     return config;

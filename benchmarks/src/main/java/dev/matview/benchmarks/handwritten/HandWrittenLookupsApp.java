@@ -1,19 +1,19 @@
 package dev.matview.benchmarks.handwritten;
 
+import dev.matview.benchmarks.app.BenchApplication;
 import dev.matview.benchmarks.app.HandWrittenAggregation;
+import dev.matview.benchmarks.app.HandWrittenStreamsConfig;
 import dev.matview.benchmarks.app.Order;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -66,13 +66,10 @@ public class HandWrittenLookupsApp {
     builder.stream(topic, Consumed.with(Serdes.String(), orders))
         .groupBy((orderId, order) -> order.customerId(), Grouped.with(Serdes.String(), orders))
         .count(Materialized.as(STORE));
-    Properties config = new Properties();
-    config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
-    config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
-    config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-    KafkaStreams streams = new KafkaStreams(builder.build(), config);
+    KafkaStreams streams =
+        new KafkaStreams(
+            builder.build(),
+            HandWrittenStreamsConfig.of(applicationId, bootstrapServers, stateDir));
     streams.start();
     return streams;
   }
@@ -93,8 +90,7 @@ public class HandWrittenLookupsApp {
                   .map(String::strip)
                   .filter((line) -> line.startsWith("dev.matview."))
                   .collect(Collectors.joining(","));
-      return matview
-          + ",org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration";
+      return matview + "," + BenchApplication.otherContainers("tomcat");
     } catch (IOException ex) {
       throw new UncheckedIOException(ex);
     }
