@@ -8,9 +8,11 @@ import dev.matview.metrics.ChangeStreamMetrics;
 import dev.matview.metrics.LookupActivity;
 import dev.matview.metrics.LookupTimers;
 import dev.matview.metrics.RocksDBMemoryMetrics;
+import dev.matview.metrics.ScanCounters;
 import dev.matview.metrics.ViewDiskMetrics;
 import dev.matview.metrics.ViewLagMetrics;
 import dev.matview.query.LookupMetrics;
+import dev.matview.query.ScanMetrics;
 import dev.matview.topology.ViewRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -60,6 +62,12 @@ public final class MatviewMetricsAutoConfiguration {
   LookupMetrics matviewLookupMetrics(
       MeterRegistry registry, ObjectProvider<LookupActivity> activity) {
     return new LookupTimers(registry, activity.getIfAvailable());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ScanMetrics matviewScanMetrics(MeterRegistry registry) {
+    return new ScanCounters(registry);
   }
 
   @Bean

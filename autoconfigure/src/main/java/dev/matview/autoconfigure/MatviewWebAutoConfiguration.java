@@ -4,6 +4,7 @@ import dev.matview.changes.ChangeStreams;
 import dev.matview.changes.UpstreamChanges;
 import dev.matview.peer.PeerRequests;
 import dev.matview.position.PositionTokens;
+import dev.matview.query.ScanMetrics;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
@@ -176,8 +177,12 @@ public final class MatviewWebAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ViewScanController matviewViewScanController(
-      ViewScanService scanService, Consistency consistency) {
-    return new ViewScanController(scanService, consistency);
+      ViewScanService scanService,
+      Consistency consistency,
+      ViewSerdes serdes,
+      ObjectProvider<ScanMetrics> metrics) {
+    return new ViewScanController(
+        scanService, consistency, serdes.mapper(), metrics.getIfAvailable(() -> ScanMetrics.NONE));
   }
 
   @Bean

@@ -8,6 +8,7 @@ import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.ViewUnavailableException;
+import dev.matview.query.answer.WindowItem;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
@@ -62,22 +63,27 @@ public final class LocalSlices {
 
   /**
    * This instance's slice of one partition's keys, from its active replica, or from any replica it
-   * holds within the lag bound when {@code caller} allows stale reads.
+   * holds within the lag bound when {@code caller} allows stale reads: a {@link
+   * PeerSlices.SliceBody} of JSON items, or with {@code asLines} the lines of a streamed scan.
    */
-  public Routed<PeerSlices.SliceBody<KeyItem>> keys(
+  public Routed<?> keys(
       String viewName,
       int partition,
       @Nullable String from,
       @Nullable String to,
       @Nullable String after,
       int limit,
-      CallerContext caller) {
+      CallerContext caller,
+      boolean asLines) {
     try {
       ResolvedView<?, ?, ?> view =
           this.views.served().table(viewName, "view", ViewScanService.SCAN_WINDOWS);
       return body(
           localKeySliceOf(view, partition, from, to, after, limit, caller),
-          (slice) -> this.slices.keysBody(viewName, slice));
+          (slice) ->
+              asLines
+                  ? this.slices.linesBody(viewName, slice)
+                  : this.slices.keysBody(viewName, slice));
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
     }
@@ -107,24 +113,32 @@ public final class LocalSlices {
 
   /**
    * This instance's slice of one partition's windows, from its active replica, or from any replica
-   * it holds within the lag bound when {@code caller} allows stale reads.
+   * it holds within the lag bound when {@code caller} allows stale reads: a {@link
+   * PeerSlices.SliceBody} of windows whose bounds are epoch milliseconds, or with {@code asLines}
+   * the lines of a streamed scan.
    */
-  public Routed<PeerSlices.SliceBody<PeerSlices.PeerWindow>> windows(
+  public Routed<?> windows(
       String viewName,
       int partition,
       Instant from,
       Instant to,
       @Nullable String after,
       int limit,
-      CallerContext caller) {
+      CallerContext caller,
+      boolean asLines) {
     try {
-      return windowsOf(viewName, partition, from, to, after, limit, caller);
+      return body(
+          windowSliceOf(viewName, partition, from, to, after, limit, caller),
+          (slice) ->
+              asLines
+                  ? this.slices.linesBody(viewName, slice)
+                  : this.slices.windowsBody(viewName, slice));
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
     }
   }
 
-  private Routed<PeerSlices.SliceBody<PeerSlices.PeerWindow>> windowsOf(
+  private Routed<Slice<WindowItem>> windowSliceOf(
       String viewName,
       int partition,
       Instant from,
@@ -135,29 +149,27 @@ public final class LocalSlices {
     ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
     ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
     TimeRange range = TimeRange.exactly(viewName, from, to);
-    return body(
-        here(
-            view,
-            partition,
-            PeerSlices.WINDOWS,
-            after,
-            limit,
-            caller,
-            (slicePartition, position, sliceLimit, exact) ->
-                this.localStores.windowItems(
-                    view,
-                    window,
-                    slicePartition,
-                    range.from(),
-                    range.to(),
-                    position,
-                    sliceLimit,
-                    exact)),
-        (slice) -> this.slices.windowsBody(viewName, slice));
+    return here(
+        view,
+        partition,
+        PeerSlices.WINDOWS,
+        after,
+        limit,
+        caller,
+        (slicePartition, position, sliceLimit, exact) ->
+            this.localStores.windowItems(
+                view,
+                window,
+                slicePartition,
+                range.from(),
+                range.to(),
+                position,
+                sliceLimit,
+                exact));
   }
 
   /** The body of a slice read here, or why it could not be read. */
-  private static <T, B> Routed<B> body(Routed<Slice<T>> read, Function<Slice<T>, B> body) {
+  private static <T> Routed<?> body(Routed<Slice<T>> read, Function<Slice<T>, ?> body) {
     if (read instanceof Routed.Local<Slice<T>> here) {
       return new Routed.Local<>(body.apply(here.answer()), here.position());
     }

@@ -69,4 +69,29 @@ public final class ScanBounds {
               + "); keys are ordered as stored, by their serialized bytes");
     }
   }
+
+  /**
+   * Refuses a key to resume after ({@code afterKey}) that lies outside the bounds [from, to]: a
+   * scan resumed there would read keys outside them.
+   */
+  public static <K> void requireWithin(
+      ResolvedView<K, ?, ?> view, String rawAfter, K after, @Nullable K from, @Nullable K to) {
+    Serializer<K> serializer = view.keySerde().serializer();
+    byte[] afterBytes = serializer.serialize(view.storeName(), after);
+    boolean beforeFrom =
+        from != null
+            && Arrays.compareUnsigned(afterBytes, serializer.serialize(view.storeName(), from)) < 0;
+    boolean afterTo =
+        to != null
+            && Arrays.compareUnsigned(afterBytes, serializer.serialize(view.storeName(), to)) > 0;
+    if (beforeFrom || afterTo) {
+      throw new InvalidQueryException(
+          view.name(),
+          "afterKey",
+          "'afterKey' ("
+              + rawAfter
+              + ") lies outside [from, to]; pass the last key a scan with the same bounds"
+              + " returned");
+    }
+  }
 }

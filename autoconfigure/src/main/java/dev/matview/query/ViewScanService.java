@@ -21,6 +21,7 @@ import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursor;
 import dev.matview.query.scan.ScanCursors;
 import dev.matview.query.scan.ScanDeadline;
+import dev.matview.query.scan.ScanLines;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
@@ -70,6 +71,8 @@ public final class ViewScanService {
 
   private final LocalSlices localSlices;
 
+  private final ScanStreams streams;
+
   /** A scan service whose pages hold at most {@code maxPageSize} items. */
   public ViewScanService(
       ViewQueryService views,
@@ -112,6 +115,23 @@ public final class ViewScanService {
     this.localSlices =
         new LocalSlices(
             views, routing, localStores, this.bounds, this.scanCursors, slices, this.slices);
+    this.streams =
+        new ScanStreams(
+            views,
+            routing,
+            localStores,
+            this.bounds,
+            this.scanCursors,
+            this.slices,
+            new ScanLines(mapper),
+            peers.timeout(),
+            maxPageSize,
+            clock);
+  }
+
+  /** Scans of whole ranges, streamed a partition slice at a time. */
+  public ScanStreams streams() {
+    return this.streams;
   }
 
   /**

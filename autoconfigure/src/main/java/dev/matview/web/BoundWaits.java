@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.ResponseEntity;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
@@ -73,12 +72,12 @@ final class BoundWaits implements AutoCloseable {
    * time that replica has applied more, until it is not so refused or {@code wait} has passed, and
    * completes {@code result} with {@code respond} of its last answer.
    */
-  <T> void await(
+  <T, R> void await(
       CompletableFuture<Routed<T>> first,
       Duration wait,
       Supplier<CompletableFuture<Routed<T>>> attempt,
-      Function<Routed<T>, ResponseEntity<?>> respond,
-      CompletableFuture<ResponseEntity<?>> result) {
+      Function<Routed<T>, R> respond,
+      CompletableFuture<R> result) {
     this.waiting.incrementAndGet();
     new Wait<>(System.nanoTime() + wait.toNanos(), attempt, respond, result).after(first);
   }
@@ -95,21 +94,21 @@ final class BoundWaits implements AutoCloseable {
   }
 
   /** One lookup's wait, across as many wakes as it takes. */
-  private final class Wait<T> {
+  private final class Wait<T, R> {
 
     private final long deadline;
 
     private final Supplier<CompletableFuture<Routed<T>>> attempt;
 
-    private final Function<Routed<T>, ResponseEntity<?>> respond;
+    private final Function<Routed<T>, R> respond;
 
-    private final CompletableFuture<ResponseEntity<?>> result;
+    private final CompletableFuture<R> result;
 
     Wait(
         long deadline,
         Supplier<CompletableFuture<Routed<T>>> attempt,
-        Function<Routed<T>, ResponseEntity<?>> respond,
-        CompletableFuture<ResponseEntity<?>> result) {
+        Function<Routed<T>, R> respond,
+        CompletableFuture<R> result) {
       this.deadline = deadline;
       this.attempt = attempt;
       this.respond = respond;

@@ -211,17 +211,26 @@ public final class Consistency implements AutoCloseable {
       ReadBound bound,
       Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    Function<Routed<T>, ResponseEntity<?>> respond =
-        (routed) -> respondAsRead.apply(withSentPosition(routed, bound));
+    return readLater(bound, attempt).thenApply(respondAsRead);
+  }
+
+  /**
+   * {@code attempt}'s answer, as {@link #answerLater} responds with it: once a replica here has
+   * applied what {@code bound} asks or the wait is over, with the position {@code bound} sent back
+   * merged into it.
+   */
+  <T> CompletableFuture<Routed<T>> readLater(
+      ReadBound bound, Supplier<CompletableFuture<Routed<T>>> attempt) {
+    Function<Routed<T>, Routed<T>> merged = (routed) -> withSentPosition(routed, bound);
     CompletableFuture<Routed<T>> first = attempt.get();
     if (first.isDone()) {
       Routed<T> answered = Futures.now(first);
       if (!bound.isBound() || this.waits.behind(answered, bound.maxWait()) == null) {
-        return CompletableFuture.completedFuture(respond.apply(answered));
+        return CompletableFuture.completedFuture(merged.apply(answered));
       }
     }
-    CompletableFuture<ResponseEntity<?>> result = new CompletableFuture<>();
-    this.waits.await(first, bound.maxWait(), attempt, respond, result);
+    CompletableFuture<Routed<T>> result = new CompletableFuture<>();
+    this.waits.await(first, bound.maxWait(), attempt, merged, result);
     return result;
   }
 

@@ -1,6 +1,7 @@
 package dev.matview.web;
 
 import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.scan.PeerSlices;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -97,5 +98,41 @@ final class RequestParameters {
       throw new InvalidQueryException(
           view, "limit", "'limit' is not a whole number: '" + value + "'");
     }
+  }
+
+  /** Refuses a {@code limit} on a streamed scan, which answers its whole range. */
+  static void requireNoLimit(String view, @Nullable String limit) {
+    if (limit != null) {
+      throw new InvalidQueryException(
+          view,
+          "limit",
+          "A streamed scan (Accept: application/x-ndjson) answers the whole range; leave out limit,"
+              + " or ask for pages with Accept: application/json");
+    }
+  }
+
+  /** Refuses {@code parameter}, which only a streamed scan takes, on a request for a page. */
+  static void requireStreamed(String view, String parameter, @Nullable String value) {
+    if (value != null) {
+      throw new InvalidQueryException(
+          view,
+          parameter,
+          "'"
+              + parameter
+              + "' resumes a streamed scan (Accept: application/x-ndjson); a page resumes at the"
+              + " cursor of the page before it");
+    }
+  }
+
+  /** Whether a partition slice is asked for as lines ({@code form=lines}) rather than as JSON. */
+  static boolean linesForm(String view, @Nullable String form) {
+    if (form == null) {
+      return false;
+    }
+    if (!form.equals(PeerSlices.LINES_FORM)) {
+      throw new InvalidQueryException(
+          view, "form", "A slice's form is '" + PeerSlices.LINES_FORM + "' or left out");
+    }
+    return true;
   }
 }

@@ -1,10 +1,12 @@
 package dev.matview.web;
 
 import dev.matview.position.ReadBound;
+import dev.matview.query.ScanMetrics;
 import dev.matview.query.ViewScanService;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -18,10 +20,11 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.ObjectMapper;
 
 /**
- * Serves scans of all keys or all windows of a view a page at a time, and the partition slices that
- * instances ask each other for while they build a page.
+ * Serves scans of all keys or all windows of a view a page at a time or streamed whole, and the
+ * partition slices that instances ask each other for while they build a page or a stream.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
@@ -31,50 +34,98 @@ public class ViewScanController {
 
   private final Consistency consistency;
 
-  /** A controller that scans through {@code scanService}. */
-  public ViewScanController(ViewScanService scanService) {
-    this(scanService, Consistency.unsigned("none"));
+  private final StreamedScans streamed;
+
+  /**
+   * A controller that scans through {@code scanService}, streamed scans written by {@code mapper}.
+   */
+  public ViewScanController(ViewScanService scanService, ObjectMapper mapper) {
+    this(scanService, Consistency.unsigned("none"), mapper, ScanMetrics.NONE);
   }
 
   /**
    * A controller whose pages and slices carry the positions that {@code consistency} writes, and
-   * that waits as it says for a replica to apply what a request asks to see.
+   * that waits as it says for a replica to apply what a request asks to see; the items of streamed
+   * scans are counted in {@code metrics}.
    */
-  public ViewScanController(ViewScanService scanService, Consistency consistency) {
+  public ViewScanController(
+      ViewScanService scanService,
+      Consistency consistency,
+      ObjectMapper mapper,
+      ScanMetrics metrics) {
     this.scanService = scanService;
     this.consistency = consistency;
+    this.streamed = new StreamedScans(consistency, mapper, metrics);
   }
 
-  /** A page of the keys of a table view, optionally within key bounds [from, to]. */
-  @GetMapping(path = "/{view}/keys", produces = MediaType.APPLICATION_JSON_VALUE)
+  /**
+   * A page of the keys of a table view, optionally within key bounds [from, to]; or, when the
+   * request accepts {@code application/x-ndjson}, all of them as one streamed response.
+   */
+  @GetMapping(
+      path = "/{view}/keys",
+      produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_NDJSON_VALUE})
   public @Nullable ResponseEntity<?> keys(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
-      HttpServletRequest request) {
-    int size = RequestParameters.limit(view, limit);
+      @RequestParam(required = false) @Nullable String afterKey,
+      HttpServletRequest request,
+      HttpServletResponse response) {
     CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
+    if (StreamedScans.asked(request)) {
+      RequestParameters.requireNoLimit(view, limit);
+      return this.streamed.stream(
+          view,
+          response,
+          caller.bound(),
+          () -> this.scanService.streams().keys(view, from, to, cursor, afterKey, caller));
+    }
+    RequestParameters.requireStreamed(view, "afterKey", afterKey);
+    int size = RequestParameters.limit(view, limit);
     return answerEventually(
         request,
         caller,
         () -> this.scanService.keysEventually(view, from, to, size, cursor, caller));
   }
 
-  /** A page of the windows of a windowed or session view whose start lies in [from, to]. */
-  @GetMapping(path = "/{view}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
+  /**
+   * A page of the windows of a windowed or session view whose start lies in [from, to]; or, when
+   * the request accepts {@code application/x-ndjson}, all of them as one streamed response.
+   */
+  @GetMapping(
+      path = "/{view}/windows",
+      produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_NDJSON_VALUE})
   public @Nullable ResponseEntity<?> windows(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
-      HttpServletRequest request) {
+      @RequestParam(required = false) @Nullable String afterKey,
+      @RequestParam(required = false) @Nullable String afterStart,
+      HttpServletRequest request,
+      HttpServletResponse response) {
     @Nullable Instant start = RequestParameters.instant(view, "from", from);
     @Nullable Instant stop = RequestParameters.instant(view, "to", to);
-    int size = RequestParameters.limit(view, limit);
     CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
+    if (StreamedScans.asked(request)) {
+      RequestParameters.requireNoLimit(view, limit);
+      @Nullable Instant resumeStart = RequestParameters.instant(view, "afterStart", afterStart);
+      return this.streamed.stream(
+          view,
+          response,
+          caller.bound(),
+          () ->
+              this.scanService
+                  .streams()
+                  .windows(view, start, stop, cursor, afterKey, resumeStart, caller));
+    }
+    RequestParameters.requireStreamed(view, "afterKey", afterKey);
+    RequestParameters.requireStreamed(view, "afterStart", afterStart);
+    int size = RequestParameters.limit(view, limit);
     return answerEventually(
         request,
         caller,
@@ -95,15 +146,21 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String after,
       @RequestParam(required = false) @Nullable String limit,
+      @RequestParam(required = false) @Nullable String form,
       @RequestHeader HttpHeaders headers,
       HttpServletRequest request) {
     Callers.requirePeer(view, headers);
     int size = RequestParameters.limit(view, limit);
     CallerContext caller = caller(request, view, ReadBound.SLICE_RECORD_PARAMETER);
+    boolean asLines = RequestParameters.linesForm(view, form);
     return answer(
         request,
         caller,
-        () -> this.scanService.localSlices().keys(view, partition, from, to, after, size, caller));
+        () ->
+            this.scanService
+                .localSlices()
+                .keys(view, partition, from, to, after, size, caller, asLines),
+        asLines);
   }
 
   /**
@@ -120,6 +177,7 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String to,
       @RequestParam(required = false) @Nullable String after,
       @RequestParam(required = false) @Nullable String limit,
+      @RequestParam(required = false) @Nullable String form,
       @RequestHeader HttpHeaders headers,
       HttpServletRequest request) {
     Callers.requirePeer(view, headers);
@@ -127,13 +185,15 @@ public class ViewScanController {
     Instant stop = RequestParameters.requiredInstant(view, "to", to);
     int size = RequestParameters.limit(view, limit);
     CallerContext caller = caller(request, view, ReadBound.SLICE_RECORD_PARAMETER);
+    boolean asLines = RequestParameters.linesForm(view, form);
     return answer(
         request,
         caller,
         () ->
             this.scanService
                 .localSlices()
-                .windows(view, partition, start, stop, after, size, caller));
+                .windows(view, partition, start, stop, after, size, caller, asLines),
+        asLines);
   }
 
   private CallerContext caller(HttpServletRequest request, String view, String recordParameter) {
@@ -141,10 +201,17 @@ public class ViewScanController {
         .withBound(this.consistency.bound(request, view, recordParameter));
   }
 
-  /** The answer of {@code read} with its position; or none yet while it waits for one. */
+  /**
+   * The slice that {@code read} reads, as lines when {@code asLines}, with its position; or none
+   * yet while it waits for one.
+   */
   private <T> @Nullable ResponseEntity<?> answer(
-      HttpServletRequest request, CallerContext caller, Supplier<Routed<T>> read) {
-    return answerEventually(request, caller, () -> CompletableFuture.completedFuture(read.get()));
+      HttpServletRequest request, CallerContext caller, Supplier<Routed<T>> read, boolean asLines) {
+    return answerEventually(
+        request,
+        caller,
+        () -> CompletableFuture.completedFuture(read.get()),
+        asLines ? MediaType.APPLICATION_NDJSON : MediaType.APPLICATION_JSON);
   }
 
   /**
@@ -155,6 +222,14 @@ public class ViewScanController {
       HttpServletRequest request,
       CallerContext caller,
       Supplier<CompletableFuture<Routed<T>>> read) {
+    return answerEventually(request, caller, read, MediaType.APPLICATION_JSON);
+  }
+
+  private <T> @Nullable ResponseEntity<?> answerEventually(
+      HttpServletRequest request,
+      CallerContext caller,
+      Supplier<CompletableFuture<Routed<T>>> read,
+      MediaType type) {
     return this.consistency.answerEventually(
         request,
         caller.bound(),
@@ -167,6 +242,7 @@ public class ViewScanController {
                         .withPosition(
                             ResponseEntity.ok(),
                             (routed instanceof Routed.Local<T> local) ? local.position() : null)
+                        .contentType(type)
                         .body(page)));
   }
 }

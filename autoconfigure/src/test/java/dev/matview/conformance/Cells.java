@@ -33,6 +33,8 @@ final class Cells {
 
   private static final int PAGE = 2;
 
+  static final String NDJSON = "application/x-ndjson";
+
   private final DataSet data;
 
   private final Map<String, ExpectedView> expected;
@@ -62,6 +64,7 @@ final class Cells {
       case KEY_SCAN -> keyScan(request, "", expected(request).keys());
       case KEY_BOUNDS -> keyBounds(request);
       case WINDOW_SCAN -> windowScan(request);
+      case STREAMED_SCAN -> streamedScan(request);
       case BATCH -> batch(request);
       case ABSENT_KEY -> noWindows(request);
       case BAD_KEY, REVERSED_RANGE ->
@@ -173,9 +176,14 @@ final class Cells {
   }
 
   private void keyScan(Asked request, String bounds, List<Object> keys) {
+    assertKeyItems(
+        request,
+        scan(request, "/views/" + request.view().name() + "/keys?limit=" + PAGE + bounds),
+        keys);
+  }
+
+  private void assertKeyItems(Asked request, List<JsonNode> items, List<Object> keys) {
     ExpectedView expected = expected(request);
-    List<JsonNode> items =
-        scan(request, "/views/" + request.view().name() + "/keys?limit=" + PAGE + bounds);
     List<Object> scanned = new ArrayList<>();
     for (JsonNode item : items) {
       Object key = request.view().keyKind().read(item.path("key"));
@@ -199,7 +207,8 @@ final class Cells {
   }
 
   private void assertWindowScan(Asked request, Instant from, Instant to, ExpectedView expected) {
-    List<JsonNode> items =
+    assertWindowItems(
+        request,
         scan(
             request,
             "/views/"
@@ -209,7 +218,14 @@ final class Cells {
                 + "&to="
                 + to
                 + "&limit="
-                + PAGE);
+                + PAGE),
+        from,
+        to,
+        expected);
+  }
+
+  private void assertWindowItems(
+      Asked request, List<JsonNode> items, Instant from, Instant to, ExpectedView expected) {
     List<String> scanned = new ArrayList<>();
     List<Integer> partitions = new ArrayList<>();
     for (JsonNode item : items) {
@@ -223,6 +239,55 @@ final class Cells {
         .as("every window in [" + from + ", " + to + "] exactly once")
         .containsExactlyInAnyOrderElementsOf(windows.stream().map(Answers::describe).toList());
     assertThat(partitions).as("partitions in scan order").isSorted();
+  }
+
+  /**
+   * The whole range streamed in one response holds what the model expects, in the order of the
+   * pages; resumed after an item in its middle, it holds exactly the items after that one.
+   */
+  private void streamedScan(Asked request) {
+    ViewKind view = request.view();
+    String path =
+        "/views/"
+            + view.name()
+            + (view.table()
+                ? "/keys?"
+                : "/windows?from=" + this.data.start() + "&to=" + this.data.end() + "&");
+    List<JsonNode> items = stream(request, path);
+    if (view.table()) {
+      assertKeyItems(request, items, expected(request).keys());
+    } else {
+      assertWindowItems(request, items, this.data.start(), this.data.end(), expected(request));
+    }
+    assertThat(items)
+        .as("streamed in the order of the pages")
+        .containsExactlyElementsOf(scan(request, path + "limit=" + PAGE));
+    int middle = items.size() / 2;
+    JsonNode last = items.get(middle);
+    String resume = "afterKey=" + view.keyKind().inUrl(view.keyKind().read(last.path("key")));
+    if (!view.table()) {
+      resume += "&afterStart=" + last.path("start").asString();
+    }
+    assertThat(stream(request, path + resume))
+        .as("resumed after " + last)
+        .containsExactlyElementsOf(items.subList(middle + 1, items.size()));
+  }
+
+  /** The items of a streamed scan, which must end with a line without a cursor. */
+  private static List<JsonNode> stream(Asked request, String path) {
+    HttpProbe.Answer answer = request.http().get(path, "Accept", NDJSON);
+    assertThat(answer.status()).as(describe(answer)).isEqualTo(200);
+    assertThat(answer.header("Content-Type")).as(describe(answer)).startsWith(NDJSON);
+    assertThat(answer.body()).as(describe(answer)).endsWith("\n");
+    List<String> lines = List.of(answer.body().split("\n"));
+    assertThat(mapper.readTree(lines.get(lines.size() - 1)))
+        .as("the last line of " + describe(answer))
+        .isEqualTo(mapper.readTree("{\"nextCursor\":null}"));
+    List<JsonNode> items = new ArrayList<>();
+    for (String line : lines.subList(0, lines.size() - 1)) {
+      items.add(mapper.readTree(line));
+    }
+    return items;
   }
 
   private void batch(Asked request) {

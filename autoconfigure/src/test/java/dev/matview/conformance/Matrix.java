@@ -9,6 +9,7 @@ import static dev.matview.conformance.Matrix.Endpoint.KEY_SCAN;
 import static dev.matview.conformance.Matrix.Endpoint.KEY_WINDOWS;
 import static dev.matview.conformance.Matrix.Endpoint.LIST;
 import static dev.matview.conformance.Matrix.Endpoint.REVERSED_RANGE;
+import static dev.matview.conformance.Matrix.Endpoint.STREAMED_SCAN;
 import static dev.matview.conformance.Matrix.Endpoint.WINDOW_SCAN;
 import static dev.matview.conformance.Matrix.Outcome.ANSWERS;
 import static dev.matview.conformance.Matrix.Outcome.BAD_REQUEST;
@@ -50,6 +51,12 @@ final class Matrix {
     KEY_BOUNDS,
     /** {@code GET /views/{v}/windows?from=&to=&limit=&cursor=}, following cursors to the end. */
     WINDOW_SCAN,
+    /**
+     * {@code GET /views/{v}/keys} (tables) or {@code /windows} (windowed views) with {@code Accept:
+     * application/x-ndjson}: the whole range in one response, then resumed after an item in its
+     * middle ({@code afterKey}, {@code afterStart}).
+     */
+    STREAMED_SCAN,
     /** {@code POST /views/{v}/batch}: found and not found, in the order asked. */
     BATCH,
     /** A key that has no value (tables) or no windows (windowed views). */
@@ -103,6 +110,7 @@ final class Matrix {
               .cell(KEY_SCAN, ANSWERS)
               .cell(KEY_BOUNDS, ANSWERS)
               .cell(WINDOW_SCAN, BAD_REQUEST)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, URI_TOO_LONG)
@@ -114,6 +122,7 @@ final class Matrix {
               .cell(KEY_SCAN, ANSWERS)
               .cell(KEY_BOUNDS, ANSWERS)
               .cell(WINDOW_SCAN, BAD_REQUEST)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -125,6 +134,7 @@ final class Matrix {
               .cell(KEY_SCAN, ANSWERS)
               .cell(KEY_BOUNDS, ANSWERS)
               .cell(WINDOW_SCAN, BAD_REQUEST)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -136,6 +146,7 @@ final class Matrix {
               .cell(KEY_SCAN, ANSWERS)
               .cell(KEY_BOUNDS, ANSWERS)
               .cell(WINDOW_SCAN, BAD_REQUEST)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -153,6 +164,7 @@ final class Matrix {
               .cell(KEY_SCAN, ANSWERS)
               .cell(KEY_BOUNDS, ANSWERS)
               .cell(WINDOW_SCAN, BAD_REQUEST)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, URI_TOO_LONG)
@@ -164,6 +176,7 @@ final class Matrix {
               .cell(KEY_SCAN, ANSWERS)
               .cell(KEY_BOUNDS, ANSWERS)
               .cell(WINDOW_SCAN, BAD_REQUEST)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -175,6 +188,7 @@ final class Matrix {
               .cell(KEY_SCAN, ANSWERS)
               .cell(KEY_BOUNDS, ANSWERS)
               .cell(WINDOW_SCAN, BAD_REQUEST)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -193,6 +207,7 @@ final class Matrix {
               .cell(KEY_SCAN, BAD_REQUEST)
               .cell(KEY_BOUNDS, BAD_REQUEST)
               .cell(WINDOW_SCAN, ANSWERS)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, BAD_REQUEST)
               .cell(ABSENT_KEY, ANSWERS)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -214,6 +229,7 @@ final class Matrix {
               .cell(KEY_SCAN, BAD_REQUEST)
               .cell(KEY_BOUNDS, BAD_REQUEST)
               .cell(WINDOW_SCAN, ANSWERS)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, BAD_REQUEST)
               .cell(ABSENT_KEY, ANSWERS)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -232,6 +248,7 @@ final class Matrix {
               .cell(KEY_SCAN, BAD_REQUEST)
               .cell(KEY_BOUNDS, BAD_REQUEST)
               .cell(WINDOW_SCAN, ANSWERS)
+              .cell(STREAMED_SCAN, ANSWERS)
               .cell(BATCH, BAD_REQUEST)
               .cell(ABSENT_KEY, ANSWERS)
               .cell(BAD_KEY, BAD_REQUEST)
@@ -243,6 +260,7 @@ final class Matrix {
               .cell(KEY_SCAN, NOT_FOUND)
               .cell(KEY_BOUNDS, NOT_FOUND)
               .cell(WINDOW_SCAN, NOT_FOUND)
+              .cell(STREAMED_SCAN, NOT_FOUND)
               .cell(BATCH, NOT_FOUND)
               .cell(ABSENT_KEY, NOT_FOUND)
               .cell(BAD_KEY, NOT_FOUND)

@@ -61,6 +61,8 @@ final class ProblemCells {
               outcome,
               view);
       case WINDOW_SCAN -> assertProblem(http.get(base + "/windows?" + range), outcome, view);
+      case STREAMED_SCAN ->
+          assertProblem(http.get(base + "/keys", "Accept", Cells.NDJSON), outcome, view);
       case BATCH ->
           assertProblem(
               http.post(

@@ -40,6 +40,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.processor.TaskId;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,8 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * Two instances share the partitions of a count view and a windowed view of a few thousand keys;
@@ -83,6 +86,8 @@ class FailoverIntegrationTests {
   private static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(2);
 
   private static final String SERVED_BY = "Matview-Served-By";
+
+  private static final JsonMapper LINES = JsonMapper.builder().build();
 
   @TempDir Path stateDirs;
 
@@ -280,6 +285,91 @@ class FailoverIntegrationTests {
     Answers answers = new Answers();
     assertEveryValue(again, answers);
     assertThat(answers.refused()).isZero();
+  }
+
+  /**
+   * A streamed scan that reaches a partition whose owner went away has sent the partitions before
+   * it; its last line carries the 503 problem and a cursor, and following that cursor once the
+   * survivor has taken over yields exactly the keys it had not sent yet.
+   */
+  @Test
+  void aStreamedScanCutShortByAnOwnerThatWentAwayResumesRightAfterItsLastItem() throws Exception {
+    Scenario scenario = scenario("failover-stream", "--matview.standby-replicas=1");
+    List<ViewInstance> pair = startTwoAndPublish(scenario);
+    ViewInstance survivor =
+        pair.stream()
+            .filter(instance -> instance.activePartitions(scenario.topic()).contains(0))
+            .findFirst()
+            .orElseThrow();
+    other(pair, survivor).closeWithoutLeavingTheGroup();
+
+    StreamedScan scan = new StreamedScan(survivor, "/views/" + PER_CUSTOMER + "/keys");
+    assertThat(scan.next()).as("the first response ended complete").isFalse();
+    assertThat(scan.lastProblem().path("status").asInt()).isEqualTo(503);
+    assertThat(scan.items()).as("keys sent before the owner that went away").isNotEmpty();
+    await("the scan resumed at its cursor to its end")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(250))
+        .until(scan::next);
+
+    Map<String, Long> scanned = new TreeMap<>();
+    for (JsonNode item : scan.items()) {
+      Long before = scanned.put(item.path("key").asString(), item.path("value").asLong());
+      assertThat(before).as("%s scanned twice", item.path("key")).isNull();
+    }
+    assertThat(scanned).isEqualTo(HISTORY.perCustomer());
+  }
+
+  /** A client of a streamed scan that follows the cursor of each response cut short. */
+  private static final class StreamedScan {
+
+    private final ViewInstance instance;
+
+    private final String path;
+
+    private final List<JsonNode> items = new ArrayList<>();
+
+    private @Nullable String cursor;
+
+    private JsonNode lastProblem = JsonNodeFactory.instance.missingNode();
+
+    StreamedScan(ViewInstance instance, String path) {
+      this.instance = instance;
+      this.path = path;
+    }
+
+    /** Asks for the rest of the scan once; whether it has come to its end. */
+    boolean next() {
+      String asked =
+          (this.cursor == null) ? this.path : this.path + "?cursor=" + encode(this.cursor);
+      HttpProbe.Answer answer = this.instance.http().get(asked, "Accept", "application/x-ndjson");
+      if (answer.status() == 503) {
+        assertThat(answer.header("Retry-After")).as(answer.describe()).matches("[1-9][0-9]*");
+        return false;
+      }
+      assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
+      assertThat(answer.body()).as(answer.describe()).endsWith("\n");
+      String[] lines = answer.body().split("\n");
+      for (int line = 0; line < lines.length - 1; line++) {
+        this.items.add(LINES.readTree(lines[line]));
+      }
+      JsonNode end = LINES.readTree(lines[lines.length - 1]);
+      this.lastProblem = end.path("problem");
+      if (end.path("nextCursor").isNull()) {
+        return true;
+      }
+      assertThat(end.path("nextCursor").isString()).as(answer.describe()).isTrue();
+      this.cursor = end.path("nextCursor").asString();
+      return false;
+    }
+
+    List<JsonNode> items() {
+      return this.items;
+    }
+
+    JsonNode lastProblem() {
+      return this.lastProblem;
+    }
   }
 
   /**

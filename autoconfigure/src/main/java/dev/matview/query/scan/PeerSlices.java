@@ -5,6 +5,7 @@ import dev.matview.peer.PeerResponse;
 import dev.matview.position.PositionTokenException;
 import dev.matview.position.PositionTokens;
 import dev.matview.position.ViewPosition;
+import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
@@ -16,13 +17,16 @@ import dev.matview.query.peer.PeerFailures;
 import dev.matview.topology.ResolvedView;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * Both ends of a partition slice as instances send it to each other: the path that asks for it, the
@@ -37,6 +41,11 @@ public final class PeerSlices {
 
   private final @Nullable PositionTokens tokens;
 
+  private final ScanLines lines;
+
+  /** Reads numbers with fractions as written, so that a value passes on as its owner wrote it. */
+  private final ObjectReader itemsReader;
+
   /** Slices with positions in {@code cursors}' tokens, JSON by {@code mapper}. */
   public PeerSlices(CursorCodec cursors, ObjectMapper mapper) {
     this(cursors, mapper, null);
@@ -47,6 +56,8 @@ public final class PeerSlices {
     this.cursors = cursors;
     this.mapper = mapper;
     this.tokens = tokens;
+    this.lines = new ScanLines(mapper);
+    this.itemsReader = mapper.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
   }
 
   /** The body that answers another instance's request for {@code slice} of keys of a view. */
@@ -68,21 +79,30 @@ public final class PeerSlices {
     return body(viewName, windows, slice);
   }
 
+  /**
+   * The body that answers another instance's request for {@code slice} as lines: its items as the
+   * streamed scan's client gets them, then where the slice ended ({@link ScanLines#peerBody}).
+   */
+  public byte[] linesBody(String viewName, Slice<?> slice) {
+    return this.lines.peerBody(slice.items(), lastToken(viewName, slice), slice.exhausted());
+  }
+
   private <T> SliceBody<T> body(String viewName, List<T> items, Slice<?> slice) {
+    return new SliceBody<>(items, lastToken(viewName, slice), slice.exhausted());
+  }
+
+  private @Nullable String lastToken(String viewName, Slice<?> slice) {
     ScanPosition last = slice.last();
-    return new SliceBody<>(
-        items,
-        last != null ? this.cursors.encodePosition(viewName, last) : null,
-        slice.exhausted());
+    return last != null ? this.cursors.encodePosition(viewName, last) : null;
   }
 
   /** Keys, read back as their JSON. */
   public static final Kind<KeyItem> KEYS =
-      new Kind<>("keys", (item) -> new KeyItem(item.path("key"), item.path("value")));
+      new JsonItems<>("keys", (item) -> new KeyItem(item.path("key"), item.path("value")));
 
   /** Windows, read back with their bounds, sent as epoch milliseconds ({@link PeerWindow}). */
   public static final Kind<WindowItem> WINDOWS =
-      new Kind<>(
+      new JsonItems<>(
           "windows",
           (item) ->
               new WindowItem(
@@ -90,6 +110,15 @@ public final class PeerSlices {
                   epochMilli(item, "start"),
                   epochMilli(item, "end"),
                   item.path("value")));
+
+  /** Keys as the lines of a streamed scan, passed on as they come. */
+  public static final Kind<ItemLines> KEY_LINES = new Lines("keys");
+
+  /** Windows as the lines of a streamed scan, passed on as they come. */
+  public static final Kind<ItemLines> WINDOW_LINES = new Lines("windows");
+
+  /** The query parameter value of {@code form} that asks for a slice as lines. */
+  public static final String LINES_FORM = "lines";
 
   /** A window bound sent as epoch milliseconds; anything else makes the slice unreadable. */
   private static Instant epochMilli(JsonNode item, String bound) {
@@ -114,7 +143,8 @@ public final class PeerSlices {
       int limit) {
     PeerPath path =
         PeerPath.of(view.name(), "partitions", Integer.toString(partition), kind.path())
-            .param("limit", limit);
+            .param("limit", limit)
+            .param("form", kind.form());
     bounds.accept(path);
     return path.param(
         "after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
@@ -142,22 +172,53 @@ public final class PeerSlices {
       return new Routed.Relayed<>(response);
     }
     try {
-      JsonNode body = this.mapper.readTree(response.body());
-      List<T> items = new ArrayList<>();
-      for (JsonNode item : body.path("items")) {
-        items.add(kind.reader().apply(item));
-      }
-      JsonNode last = body.path("last");
       return new Routed.Local<>(
-          new Slice<>(
-              items,
-              last.isString() ? this.cursors.decodePosition(view.name(), last.asString()) : null,
-              body.path("exhausted").asBoolean()),
-          position(view, response));
+          kind.read(this, view.name(), response.body()), position(view, response));
     } catch (JacksonException | IllegalArgumentException ex) {
       PeerFailures.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
       return unreadable(view, owner, "sent a slice that cannot be read: " + ex.getMessage());
     }
+  }
+
+  /** The slice in a body of items as JSON, each read by {@code reader}. */
+  private <T> Slice<T> jsonItems(String view, byte[] bytes, Function<JsonNode, T> reader) {
+    JsonNode body = this.itemsReader.readTree(bytes);
+    List<T> items = new ArrayList<>();
+    for (JsonNode item : body.path("items")) {
+      items.add(reader.apply(item));
+    }
+    JsonNode last = body.path("last");
+    return new Slice<>(
+        items,
+        last.isString() ? this.cursors.decodePosition(view, last.asString()) : null,
+        body.path("exhausted").asBoolean());
+  }
+
+  /**
+   * The slice in a body of item lines followed by the line of its end ({@link ScanLines#peerBody}):
+   * the item lines are kept as they came, only the last line is read.
+   */
+  private Slice<ItemLines> lines(String view, byte[] body) {
+    int end = body.length - 1;
+    if (end < 0 || body[end] != '\n') {
+      throw new IllegalArgumentException("the slice does not end with a line of its own");
+    }
+    int start = end;
+    while (start > 0 && body[start - 1] != '\n') {
+      start--;
+    }
+    int count = 0;
+    for (int index = 0; index < start; index++) {
+      if (body[index] == '\n') {
+        count++;
+      }
+    }
+    JsonNode sliceEnd = this.mapper.readTree(Arrays.copyOfRange(body, start, end));
+    JsonNode last = sliceEnd.path("last");
+    return new Slice<>(
+        List.of(new ItemLines(body, start, count)),
+        last.isString() ? this.cursors.decodePosition(view, last.asString()) : null,
+        sliceEnd.path("exhausted").asBoolean());
   }
 
   /** The position the replica's answer carries, or {@code null} when it carries none it signed. */
@@ -187,13 +248,60 @@ public final class PeerSlices {
   }
 
   /**
-   * What a slice holds: the path segment that asks for it and how an item is read back.
+   * What a slice holds: the path segment that asks for it, the form it is asked in and how its body
+   * is read back.
+   *
+   * @param <T> the item type
+   */
+  public sealed interface Kind<T> permits JsonItems, Lines {
+
+    /** {@code keys} or {@code windows}. */
+    String path();
+
+    /** The {@code form} the slice is asked in, or {@code null} for JSON. */
+    @Nullable String form();
+
+    /** The slice in {@code body}, with positions of {@code view}. */
+    Slice<T> read(PeerSlices slices, String view, byte[] body);
+  }
+
+  /**
+   * Slices as a JSON object of items, each read by {@code reader}.
    *
    * @param path {@code keys} or {@code windows}
    * @param reader reads one item of the body
    * @param <T> the item type
    */
-  public record Kind<T>(String path, Function<JsonNode, T> reader) {}
+  private record JsonItems<T>(String path, Function<JsonNode, T> reader) implements Kind<T> {
+
+    @Override
+    public @Nullable String form() {
+      return null;
+    }
+
+    @Override
+    public Slice<T> read(PeerSlices slices, String view, byte[] body) {
+      return slices.jsonItems(view, body, this.reader);
+    }
+  }
+
+  /**
+   * Slices as the lines of a streamed scan.
+   *
+   * @param path {@code keys} or {@code windows}
+   */
+  private record Lines(String path) implements Kind<ItemLines> {
+
+    @Override
+    public String form() {
+      return LINES_FORM;
+    }
+
+    @Override
+    public Slice<ItemLines> read(PeerSlices slices, String view, byte[] body) {
+      return slices.lines(view, body);
+    }
+  }
 
   /**
    * A window as instances send it to each other.

@@ -41,6 +41,20 @@ public final class ScanCursors {
         : new ScanCursor(0, owners.size(), bounds.hashCode(), rangeFrom, rangeTo, null);
   }
 
+  /**
+   * Where a scan resumes right after {@code after}, the position of an item it returned in {@code
+   * partition}.
+   */
+  public ScanCursor resume(
+      List<PartitionOwner> owners,
+      String bounds,
+      int partition,
+      ScanPosition after,
+      long rangeFrom,
+      long rangeTo) {
+    return new ScanCursor(partition, owners.size(), bounds.hashCode(), rangeFrom, rangeTo, after);
+  }
+
   public static @Nullable ScanCursor next(
       ScanCursor cursor, int partition, int partitionCount, Slice<?> slice) {
     if (!slice.exhausted()) {

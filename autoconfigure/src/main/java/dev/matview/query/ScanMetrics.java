@@ -1,0 +1,15 @@
+package dev.matview.query;
+
+/** Counts the items that streamed scans send to their clients, by view. */
+@FunctionalInterface
+public interface ScanMetrics {
+
+  /** Counts nothing. */
+  ScanMetrics NONE = (view, items) -> {};
+
+  /**
+   * Counts {@code items} more sent by a streamed scan of {@code view}, as they are written to the
+   * client's connection.
+   */
+  void streamed(String view, int items);
+}

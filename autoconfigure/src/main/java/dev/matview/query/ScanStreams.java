@@ -1,0 +1,237 @@
+package dev.matview.query;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.ItemLines;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.ScanPosition;
+import dev.matview.query.local.LocalStores;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.routing.Routing;
+import dev.matview.query.scan.PeerSlices;
+import dev.matview.query.scan.ScanCursor;
+import dev.matview.query.scan.ScanCursors;
+import dev.matview.query.scan.ScanLines;
+import dev.matview.query.scan.ScanSlices;
+import dev.matview.query.scan.ScanStream;
+import dev.matview.topology.ResolvedView;
+import dev.matview.view.ViewWindow;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Starts streamed scans of all keys, or all windows, of a view: at its start, at a cursor, or right
+ * after the last item a client received ({@code afterKey}, and {@code afterStart} for windows).
+ */
+public final class ScanStreams {
+
+  private final ViewQueryService views;
+
+  private final Routing routing;
+
+  private final LocalStores localStores;
+
+  private final ScanBounds bounds;
+
+  private final ScanCursors cursors;
+
+  private final ScanSlices slices;
+
+  private final ScanLines lines;
+
+  private final Duration timeout;
+
+  private final int sliceSize;
+
+  private final Clock clock;
+
+  ScanStreams(
+      ViewQueryService views,
+      Routing routing,
+      LocalStores localStores,
+      ScanBounds bounds,
+      ScanCursors cursors,
+      ScanSlices slices,
+      ScanLines lines,
+      Duration timeout,
+      int sliceSize,
+      Clock clock) {
+    this.views = views;
+    this.routing = routing;
+    this.localStores = localStores;
+    this.bounds = bounds;
+    this.cursors = cursors;
+    this.slices = slices;
+    this.lines = lines;
+    this.timeout = timeout;
+    this.sliceSize = sliceSize;
+    this.clock = clock;
+  }
+
+  /**
+   * A stream of the keys of a table view within the optional key bounds [from, to], from the start,
+   * from {@code cursor} or right after the key {@code afterKey}.
+   *
+   * @throws InvalidQueryException when a bound, the cursor or {@code afterKey} cannot be used
+   */
+  public ScanStream keys(
+      String viewName,
+      @Nullable String from,
+      @Nullable String to,
+      @Nullable String cursor,
+      @Nullable String afterKey,
+      CallerContext caller) {
+    ResolvedView<?, ?, ?> view =
+        this.views.served().table(viewName, "view", ViewScanService.SCAN_WINDOWS);
+    return keysOf(view, from, to, cursor, afterKey, caller);
+  }
+
+  private <K> ScanStream keysOf(
+      ResolvedView<K, ?, ?> view,
+      @Nullable String from,
+      @Nullable String to,
+      @Nullable String cursor,
+      @Nullable String afterKey,
+      CallerContext caller) {
+    K fromKey = this.bounds.key(view, "from", from);
+    K toKey = this.bounds.key(view, "to", to);
+    ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
+    requireOneResumePoint(view, cursor, afterKey);
+    List<PartitionOwner> owners = this.routing.owners(view);
+    String scanBounds = "keys:" + from + ":" + to;
+    K after = this.bounds.key(view, "afterKey", afterKey);
+    ScanCursor start;
+    if (after != null) {
+      ScanBounds.requireWithin(view, String.valueOf(afterKey), after, fromKey, toKey);
+      start = resumeAfter(view, owners, scanBounds, after, 0, 0, 0);
+    } else {
+      start = this.cursors.start(view, owners, scanBounds, cursor, 0, 0);
+    }
+    return stream(
+        view,
+        owners,
+        PeerSlices.KEY_LINES,
+        path -> path.param("from", from).param("to", to),
+        (partition, position, limit, exact) ->
+            this.lines.of(
+                this.localStores.keys(view, partition, fromKey, toKey, position, limit, exact)),
+        caller,
+        start);
+  }
+
+  /**
+   * A stream of the windows of a windowed or session view whose start lies in [from, to], from the
+   * start, from {@code cursor} or right after the window of {@code afterKey} that starts at {@code
+   * afterStart}.
+   *
+   * @throws InvalidQueryException when the range, the cursor or the window to resume after cannot
+   *     be used
+   */
+  public ScanStream windows(
+      String viewName,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      @Nullable String cursor,
+      @Nullable String afterKey,
+      @Nullable Instant afterStart,
+      CallerContext caller) {
+    ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
+    return windowsOf(view, from, to, cursor, afterKey, afterStart, caller);
+  }
+
+  private <K> ScanStream windowsOf(
+      ResolvedView<K, ?, ?> view,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      @Nullable String cursor,
+      @Nullable String afterKey,
+      @Nullable Instant afterStart,
+      CallerContext caller) {
+    ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
+    TimeRange range = TimeRange.of(view.name(), window, from, to, this.clock);
+    requireOneResumePoint(view, cursor, afterKey != null ? afterKey : afterStart);
+    K after = this.bounds.key(view, "afterKey", afterKey);
+    if ((after == null) != (afterStart == null)) {
+      throw new InvalidQueryException(
+          view.name(),
+          after == null ? "afterKey" : "afterStart",
+          "Resume a window scan with both afterKey and afterStart: the key and the start of the"
+              + " last window received");
+    }
+    List<PartitionOwner> owners = this.routing.owners(view);
+    String scanBounds = "windows:" + from + ":" + to;
+    long rangeFrom = range.from().toEpochMilli();
+    long rangeTo = range.to().toEpochMilli();
+    ScanCursor start =
+        (after != null && afterStart != null)
+            ? resumeAfter(
+                view, owners, scanBounds, after, afterStart.toEpochMilli(), rangeFrom, rangeTo)
+            : this.cursors.start(view, owners, scanBounds, cursor, rangeFrom, rangeTo);
+    Instant startTime = Instant.ofEpochMilli(start.rangeFrom());
+    Instant stopTime = Instant.ofEpochMilli(start.rangeTo());
+    return stream(
+        view,
+        owners,
+        PeerSlices.WINDOW_LINES,
+        path -> path.param("from", startTime).param("to", stopTime),
+        (partition, position, limit, exact) ->
+            this.lines.of(
+                this.localStores.windowItems(
+                    view, window, partition, startTime, stopTime, position, limit, exact)),
+        caller,
+        start);
+  }
+
+  private ScanStream stream(
+      ResolvedView<?, ?, ?> view,
+      List<PartitionOwner> owners,
+      PeerSlices.Kind<ItemLines> kind,
+      Consumer<PeerPath> query,
+      ScanSlices.LocalSlice<ItemLines> local,
+      CallerContext caller,
+      ScanCursor start) {
+    Duration timeout =
+        caller.bound().isBound() ? this.timeout.plus(caller.bound().maxWait()) : this.timeout;
+    return new ScanStream(
+        view,
+        owners,
+        this.slices,
+        this.cursors,
+        kind,
+        query,
+        local,
+        caller,
+        timeout,
+        this.sliceSize,
+        start);
+  }
+
+  /** Where a scan resumes right after {@code after}: in its partition, after its stored bytes. */
+  private <K> ScanCursor resumeAfter(
+      ResolvedView<K, ?, ?> view,
+      List<PartitionOwner> owners,
+      String scanBounds,
+      K after,
+      long windowStart,
+      long rangeFrom,
+      long rangeTo) {
+    int partition = this.routing.ownerOfKey(view, after).partition();
+    byte[] key = view.keySerde().serializer().serialize(view.storeName(), after);
+    return this.cursors.resume(
+        owners, scanBounds, partition, new ScanPosition(key, windowStart), rangeFrom, rangeTo);
+  }
+
+  private static void requireOneResumePoint(
+      ResolvedView<?, ?, ?> view, @Nullable String cursor, @Nullable Object after) {
+    if (cursor != null && !cursor.isEmpty() && after != null) {
+      throw new InvalidQueryException(
+          view.name(),
+          "cursor",
+          "Resume a scan either at a cursor or after a key, not both: leave out cursor or afterKey");
+    }
+  }
+}
