@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,6 +55,8 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.springframework.kafka.test.utils.KafkaTestUtils;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Positions on a real broker with two instances: every answer carries one, a lookup that names its
@@ -88,6 +91,8 @@ class PositionIntegrationTests {
   private final Map<String, Long> perCustomer = new ConcurrentHashMap<>();
 
   private final Map<String, Long> perShop = new ConcurrentHashMap<>();
+
+  private final JsonMapper mapper = JsonMapper.builder().build();
 
   private EmbeddedKafkaKraftBroker broker;
 
@@ -213,7 +218,25 @@ class PositionIntegrationTests {
       HttpProbe.Answer again =
           instance.http().get("/views/" + PER_SHOP + "/keys?limit=1000&position=" + scanPosition);
       assertThat(again.status()).as(again.describe()).isEqualTo(200);
+      assertStreamedScanHoldsTheWrite(instance, after);
     }
+  }
+
+  /** A streamed scan asked with {@code after} holds the count of every shop, that write's too. */
+  private void assertStreamedScanHoldsTheWrite(ClusterInstance instance, String after) {
+    HttpProbe.Answer streamed =
+        instance
+            .http()
+            .get("/views/" + PER_SHOP + "/keys?" + after, "Accept", "application/x-ndjson");
+    assertThat(streamed.status()).as(streamed.describe()).isEqualTo(200);
+    Map<String, Long> counts = new TreeMap<>();
+    List<String> lines = List.of(streamed.body().split("\n"));
+    for (String line : lines.subList(0, lines.size() - 1)) {
+      JsonNode item = this.mapper.readTree(line);
+      counts.put(item.path("key").asString(), item.path("value").asLong());
+    }
+    assertThat(lines.get(lines.size() - 1)).isEqualTo("{\"nextCursor\":null}");
+    assertThat(counts).isEqualTo(new TreeMap<>(this.perShop));
   }
 
   @Test

@@ -215,19 +215,29 @@ public final class LocalStores {
     Serde<K> keySerde = view.keySerde();
     K lower =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : from;
-    List<KeyItem> items = new ArrayList<>();
-    ScanPosition last = null;
+    List<KeyItem> items = new ArrayList<>(Math.min(limit, 1024));
+    K lastKey = null;
+    boolean first = true;
     try (KeyValueIterator<K, Object> range =
         tableStore(view, null, partition, runningActive).range(lower, to)) {
       while (items.size() < limit && range.hasNext()) {
         KeyValue<K, Object> next = range.next();
-        byte[] keyBytes = keySerde.serializer().serialize(view.storeName(), next.key);
-        if (next.value == null || (after != null && Arrays.equals(keyBytes, after.key()))) {
+        boolean isAfter =
+            first
+                && after != null
+                && Arrays.equals(
+                    keySerde.serializer().serialize(view.storeName(), next.key), after.key());
+        first = false;
+        if (next.value == null || isAfter) {
           continue;
         }
         items.add(new KeyItem(next.key, next.value));
-        last = new ScanPosition(keyBytes, 0);
+        lastKey = next.key;
       }
+      ScanPosition last =
+          (lastKey != null)
+              ? new ScanPosition(keySerde.serializer().serialize(view.storeName(), lastKey), 0)
+              : null;
       return new Slice<>(items, last, !range.hasNext());
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.notServing(view, null, partition, ex);
