@@ -1,9 +1,11 @@
 package dev.matview.client;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
@@ -13,9 +15,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the bodies of a view's answers as its key and value types: a key's value, its windows, a
- * batch and the pages of scans. The answer's own members are read by name, and only keys and values
- * by the mapper, whose settings then apply to them alone; decimals are read exactly, whatever the
- * value type.
+ * batch, the pages of scans and the lines of streamed scans. The answer's own members are read by
+ * name, and only keys and values by the mapper, whose settings then apply to them alone; decimals
+ * are read exactly, whatever the value type.
  *
  * @param <K> the view's key type
  * @param <V> the view's value type
@@ -89,9 +91,7 @@ final class AnswerReader<K, V> {
         body -> {
           List<KeyValue<K, V>> items = new ArrayList<>();
           for (JsonNode item : array(body, "items")) {
-            items.add(
-                new KeyValue<>(
-                    required(item, "key", this.keyType), required(item, "value", this.valueType)));
+            items.add(keyValue(item));
           }
           return new Page<>(items, cursor(body));
         });
@@ -104,15 +104,23 @@ final class AnswerReader<K, V> {
         body -> {
           List<KeyWindow<K, V>> items = new ArrayList<>();
           for (JsonNode item : array(body, "items")) {
-            items.add(
-                new KeyWindow<>(
-                    required(item, "key", this.keyType),
-                    instant(item, "start"),
-                    instant(item, "end"),
-                    required(item, "value", this.valueType)));
+            items.add(keyWindow(item));
           }
           return new Page<>(items, cursor(body));
         });
+  }
+
+  /** The line of a streamed scan of a table: {@code {"key", "value"}}, or the last line. */
+  ScanLine<KeyValue<K, V>> keyLine(byte[] line) {
+    return line(line, this::keyValue);
+  }
+
+  /**
+   * The line of a streamed scan of windows: {@code {"key", "start", "end", "value"}}, or the last
+   * line.
+   */
+  ScanLine<KeyWindow<K, V>> windowLine(byte[] line) {
+    return line(line, this::keyWindow);
   }
 
   /**
@@ -120,11 +128,7 @@ final class AnswerReader<K, V> {
    * null} for an event this client does not hand on.
    */
   @Nullable Change<K, V> change(String kind, String data, @Nullable String id) {
-    RawAnswer answer =
-        new RawAnswer(
-            200,
-            org.springframework.http.HttpHeaders.EMPTY,
-            data.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    RawAnswer answer = new RawAnswer(200, HttpHeaders.EMPTY, data.getBytes(StandardCharsets.UTF_8));
     return switch (kind) {
       case "value" ->
           read(
@@ -175,6 +179,53 @@ final class AnswerReader<K, V> {
           new Change<K, V>(Change.Kind.SKIPPED, null, null, List.of(), null, null, id);
       default -> null;
     };
+  }
+
+  private KeyValue<K, V> keyValue(JsonNode item) {
+    return new KeyValue<>(
+        required(item, "key", this.keyType), required(item, "value", this.valueType));
+  }
+
+  private KeyWindow<K, V> keyWindow(JsonNode item) {
+    return new KeyWindow<>(
+        required(item, "key", this.keyType),
+        instant(item, "start"),
+        instant(item, "end"),
+        required(item, "value", this.valueType));
+  }
+
+  /**
+   * An item line, which has a {@code key}, or the last line: {@code {"nextCursor": …}} with the
+   * {@code problem} that stopped the scan early.
+   */
+  private <T> ScanLine<T> line(byte[] line, BodyReader<T> items) {
+    return read(
+        new RawAnswer(200, HttpHeaders.EMPTY, line),
+        body ->
+            body.has("key")
+                ? ScanLine.of(items.read(body))
+                : ScanLine.last(cursor(body), problem(body)));
+  }
+
+  /**
+   * The {@code problem} of a last line as the refusal it stands for, its {@code retryAfterSeconds}
+   * as the {@code Retry-After}; a problem without a status is taken for a 500.
+   */
+  private @Nullable RawAnswer problem(JsonNode body) {
+    JsonNode problem = body.get("problem");
+    if (problem == null || !problem.isObject()) {
+      return null;
+    }
+    JsonNode status = problem.get("status");
+    JsonNode retryAfter = problem.get("retryAfterSeconds");
+    HttpHeaders headers = new HttpHeaders();
+    if (retryAfter != null && retryAfter.isIntegralNumber()) {
+      headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter.longValue()));
+    }
+    return new RawAnswer(
+        (status != null && status.isIntegralNumber()) ? status.intValue() : 500,
+        headers,
+        this.mapper.writeValueAsBytes(problem));
   }
 
   private <T> T read(RawAnswer answer, BodyReader<T> reader) {

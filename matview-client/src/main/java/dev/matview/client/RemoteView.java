@@ -143,6 +143,46 @@ public final class RemoteView<K, V> {
   }
 
   /**
+   * Every key of a table view and its value, read from one streamed response: see {@link
+   * #stream(Object, Object)}.
+   */
+  public Stream<KeyValue<K, V>> stream() {
+    return stream(null, null);
+  }
+
+  /**
+   * The keys of a table view within the bounds [{@code from}, {@code to}] (either open when {@code
+   * null}) and their values, in the order of {@link #scan(Object, Object)}, read from one response
+   * ({@code application/x-ndjson}) a line at a time as the stream is read, rather than a call per
+   * page: the body is never held whole, and a reader that falls behind slows the server down.
+   *
+   * <p>When the server stops early (a partition could not be read) or the response breaks off, the
+   * stream asks again from right after the last item it received, with the cursor the server sent
+   * or with that item's key ({@code afterKey}), so each item comes once. Each request retries a 503
+   * or 429 within the handle's deadline, as other calls do; the deadline starts again whenever
+   * items arrived since the request before, so it bounds the waits, not the reading of the stream.
+   *
+   * <p>Close the stream (try-with-resources) when not reading it to its end: that closes the
+   * response. The first request is sent when the first item is asked for. A read timeout that
+   * bounds a whole response, as the JDK's client has it ({@link MatviewClient#create(String)}: 30
+   * s), breaks a longer one off, and the stream goes on in another request.
+   */
+  public Stream<KeyValue<K, V>> stream(@Nullable K from, @Nullable K to) {
+    return this.calls.keyStream(from, to, this.options);
+  }
+
+  /**
+   * Every window of a windowed or session view whose start lies in [{@code from}, {@code to}], each
+   * bound the server's default when {@code null}, read from one streamed response as {@link
+   * #stream(Object, Object)} reads a table's; after a response that breaks off, it asks again right
+   * after the last window received ({@code afterKey} and {@code afterStart}). Close the stream
+   * (try-with-resources) when not reading it to its end.
+   */
+  public Stream<KeyWindow<K, V>> streamWindows(@Nullable Instant from, @Nullable Instant to) {
+    return this.calls.windowStream(from, to, this.options);
+  }
+
+  /**
    * A handle whose calls are answered only once the record a producer wrote, as its {@code
    * RecordMetadata} names it, is in the view (read your own writes).
    */

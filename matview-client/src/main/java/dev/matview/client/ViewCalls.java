@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -130,6 +131,42 @@ final class ViewCalls<K, V> {
             .param("cursor", cursor);
     RawAnswer answer = successful(send(request, options));
     return new Answer<>(this.reader.windowPage(answer), answer.metadata());
+  }
+
+  /** The keys within [{@code from}, {@code to}] and their values, from a streamed response. */
+  Stream<KeyValue<K, V>> keyStream(@Nullable K from, @Nullable K to, CallOptions options) {
+    return StreamedScan.stream(
+        this.view,
+        this.exchange,
+        options,
+        (cursor, after) ->
+            options.applyTo(
+                ViewRequest.get(this.basePath, this.view)
+                    .segment("keys")
+                    .param("from", (from != null) ? this.keys.text(from) : null)
+                    .param("to", (to != null) ? this.keys.text(to) : null)
+                    .param("cursor", cursor)
+                    .param("afterKey", (after != null) ? this.keys.text(after.key()) : null)),
+        this.reader::keyLine);
+  }
+
+  /** The windows whose start lies in [{@code from}, {@code to}], from a streamed response. */
+  Stream<KeyWindow<K, V>> windowStream(
+      @Nullable Instant from, @Nullable Instant to, CallOptions options) {
+    return StreamedScan.stream(
+        this.view,
+        this.exchange,
+        options,
+        (cursor, after) ->
+            options.applyTo(
+                ViewRequest.get(this.basePath, this.view)
+                    .segment("windows")
+                    .param("from", from)
+                    .param("to", to)
+                    .param("cursor", cursor)
+                    .param("afterKey", (after != null) ? this.keys.text(after.key()) : null)
+                    .param("afterStart", (after != null) ? after.start() : null)),
+        this.reader::windowLine);
   }
 
   private RawAnswer send(ViewRequest request, CallOptions options) {

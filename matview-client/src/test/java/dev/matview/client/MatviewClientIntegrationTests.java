@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -187,6 +188,38 @@ class MatviewClientIntegrationTests {
     assertThat(scanned)
         .containsExactlyInAnyOrderElementsOf(
             customers.stream().map(customer -> new KeyValue<>(customer, 1L)).toList());
+  }
+
+  @Test
+  void streamsEveryKeyAndWindowOfARangeInOneResponse() {
+    List<String> customers = List.of("stream-1", "stream-2", "stream-3", "stream-4", "stream-5");
+    customers.forEach(customer -> send(Order.of(customer, 1, "1.00", MINUTE)));
+    customers.forEach(customer -> awaitValue(this.orders, customer, 1L));
+    try (Stream<KeyValue<String, Long>> streamed = this.orders.stream("stream-0", "stream-9")) {
+      assertThat(streamed.toList())
+          .containsExactlyInAnyOrderElementsOf(
+              customers.stream().map(customer -> new KeyValue<>(customer, 1L)).toList());
+    }
+    RemoteView<String, Long> perMinute =
+        this.client
+            .view("orders-per-customer-per-minute", String.class, Long.class)
+            .withDeadline(Duration.ofSeconds(5));
+    await()
+        .atMost(WAIT)
+        .ignoreException(MatviewUnavailableException.class)
+        .untilAsserted(
+            () -> {
+              try (Stream<KeyWindow<String, Long>> windows =
+                  perMinute.streamWindows(MINUTE, MINUTE)) {
+                assertThat(windows.filter(window -> window.key().startsWith("stream-")).toList())
+                    .containsExactlyInAnyOrderElementsOf(
+                        customers.stream()
+                            .map(
+                                customer ->
+                                    new KeyWindow<>(customer, MINUTE, MINUTE.plusSeconds(60), 1L))
+                            .toList());
+              }
+            });
   }
 
   @Test

@@ -16,22 +16,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A real HTTP server on the loopback for the client's tests (the JDK's): it answers each request
  * with the next reply queued, or the standing reply once the queue is empty, and keeps every
- * request as it came.
+ * request as it came. Streamed answers can end without a last line, break off within a line, or be
+ * held open.
  */
 public final class StubServer implements AutoCloseable {
 
   private final HttpServer server;
 
-  private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
+  private final BlockingQueue<Response> replies = new LinkedBlockingQueue<>();
 
   private final List<Request> requests = new CopyOnWriteArrayList<>();
 
-  private volatile Reply standing =
+  private volatile Response standing =
       Reply.json(500, "{\"detail\": \"The stub has no reply queued\"}");
 
   private StubServer(HttpServer server) {
@@ -58,13 +61,13 @@ public final class StubServer implements AutoCloseable {
   }
 
   /** Queues {@code reply} as the answer to the next request that no earlier reply answers. */
-  public StubServer then(Reply reply) {
+  public StubServer then(Response reply) {
     this.replies.add(reply);
     return this;
   }
 
   /** Answers every request with {@code reply} once the queue is empty. */
-  public StubServer always(Reply reply) {
+  public StubServer always(Response reply) {
     this.standing = reply;
     return this;
   }
@@ -102,19 +105,19 @@ public final class StubServer implements AutoCloseable {
                       (map, entry) -> map.put(entry.getKey().toLowerCase(), entry.getValue()),
                       Map::putAll),
               new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-      Reply reply = this.replies.poll();
+      Response reply = this.replies.poll();
       if (reply == null) {
         reply = this.standing;
       }
-      byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
-      reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
-      exchange.sendResponseHeaders(reply.status(), (body.length == 0) ? -1 : body.length);
-      if (body.length > 0) {
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(body);
-        }
-      }
+      reply.send(exchange);
     }
+  }
+
+  /** An answer the stub sends. */
+  public interface Response {
+
+    /** Sends this answer through {@code exchange}. */
+    void send(HttpExchange exchange) throws IOException;
   }
 
   /**
@@ -173,7 +176,7 @@ public final class StubServer implements AutoCloseable {
    * @param headers its headers
    * @param body its body
    */
-  public record Reply(int status, Map<String, String> headers, String body) {
+  public record Reply(int status, Map<String, String> headers, String body) implements Response {
 
     /** A JSON answer. */
     public static Reply json(int status, String body) {
@@ -202,6 +205,113 @@ public final class StubServer implements AutoCloseable {
       Map<String, String> headers = new LinkedHashMap<>(this.headers);
       headers.put(name, value);
       return new Reply(this.status, headers, this.body);
+    }
+
+    @Override
+    public void send(HttpExchange exchange) throws IOException {
+      byte[] bytes = this.body.getBytes(StandardCharsets.UTF_8);
+      this.headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+      exchange.sendResponseHeaders(this.status, (bytes.length == 0) ? -1 : bytes.length);
+      if (bytes.length > 0) {
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(bytes);
+        }
+      }
+    }
+  }
+
+  /**
+   * A 200 of {@code application/x-ndjson} in chunks, its lines each ended by a {@code \n}; with a
+   * {@code brokenOff} part of a line, the handler then fails, so that the server breaks the
+   * connection off with the body unfinished.
+   *
+   * @param lines the whole lines
+   * @param brokenOff the part of a line after which the connection breaks, or {@code null}
+   */
+  public record Lines(List<String> lines, String brokenOff) implements Response {
+
+    /** The lines {@code lines}, ending as the body ends. */
+    public static Lines of(String... lines) {
+      return new Lines(List.of(lines), null);
+    }
+
+    /** These lines, then {@code part} of a line, after which the connection breaks. */
+    public Lines thenBreakOff(String part) {
+      return new Lines(this.lines, part);
+    }
+
+    @Override
+    public void send(HttpExchange exchange) throws IOException {
+      exchange.getResponseHeaders().add("Content-Type", "application/x-ndjson");
+      exchange.sendResponseHeaders(200, 0);
+      OutputStream out = exchange.getResponseBody();
+      for (String line : this.lines) {
+        out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+      if (this.brokenOff != null) {
+        out.write(this.brokenOff.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        throw new IOException("The stub breaks the connection off within a line");
+      }
+      out.close();
+    }
+  }
+
+  /**
+   * A 200 of {@code application/x-ndjson} that sends its lines, then holds the response open until
+   * {@link #release() released}, and then writes on until the client has closed the connection.
+   */
+  public static final class HeldLines implements Response {
+
+    private final List<String> lines;
+
+    private final CountDownLatch released = new CountDownLatch(1);
+
+    private volatile boolean closedByClient;
+
+    private HeldLines(List<String> lines) {
+      this.lines = lines;
+    }
+
+    /** Sends {@code lines}, then holds the response open. */
+    public static HeldLines of(String... lines) {
+      return new HeldLines(List.of(lines));
+    }
+
+    /** Lets the response go on, writing until the client's closed connection stops it. */
+    public void release() {
+      this.released.countDown();
+    }
+
+    /** Whether writing failed because the client closed the connection. */
+    public boolean closedByClient() {
+      return this.closedByClient;
+    }
+
+    @Override
+    public void send(HttpExchange exchange) throws IOException {
+      exchange.getResponseHeaders().add("Content-Type", "application/x-ndjson");
+      exchange.sendResponseHeaders(200, 0);
+      OutputStream out = exchange.getResponseBody();
+      for (String line : this.lines) {
+        out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+      out.flush();
+      try {
+        if (!this.released.await(30, TimeUnit.SECONDS)) {
+          return;
+        }
+        byte[] blank = new byte[8192];
+        Arrays.fill(blank, (byte) '\n');
+        for (int chunk = 0; chunk < 10_000; chunk++) {
+          out.write(blank);
+          out.flush();
+        }
+      } catch (IOException ex) {
+        this.closedByClient = true;
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
