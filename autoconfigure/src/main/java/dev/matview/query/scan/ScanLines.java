@@ -1,6 +1,7 @@
 package dev.matview.query.scan;
 
 import dev.matview.query.answer.ItemLines;
+import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.WindowItem;
 import java.io.ByteArrayOutputStream;
@@ -12,6 +13,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.SequenceWriter;
 import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.module.SimpleModule;
 
 /**
  * Writes scan items as the lines of a streamed scan, in the JSON of a page's items, and the body
@@ -20,29 +22,51 @@ import tools.jackson.databind.SerializationFeature;
  */
 public final class ScanLines {
 
-  /** An instant with a fraction, and one without, that the mapper must write as ISO does. */
-  private static final List<Instant> PROBES =
-      List.of(Instant.ofEpochMilli(1_764_000_000_123L), Instant.ofEpochSecond(1_764_000_000L));
+  /** Items whose JSON the mapper must write as {@link ItemBatchSerializer} does to use it. */
+  private static final List<Object> PROBES =
+      List.of(
+          new KeyItem("k", 1L),
+          new WindowItem(
+              "k",
+              Instant.ofEpochMilli(1_764_000_000_123L),
+              Instant.ofEpochSecond(1_764_000_060L),
+              List.of(1.5, "v")));
 
-  private final ObjectWriter writer;
+  /**
+   * Writes a batch of items in one call, or {@code null} where the mapper writes them otherwise.
+   */
+  private final @Nullable ObjectWriter batches;
 
-  /** Whether the mapper writes instants as ISO-8601 text, which these lines then write faster. */
-  private final boolean isoInstants;
+  /** Writes one item after the other, as the mapper does. */
+  private final ObjectWriter items;
 
   /** Lines written with {@code mapper}, the mapper that writes pages. */
   public ScanLines(ObjectMapper mapper) {
-    this.writer =
+    this.items =
         mapper
             .writer()
             .withRootValueSeparator("\n")
             .without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
-    this.isoInstants =
+    ObjectMapper batchMapper =
+        mapper
+            .rebuild()
+            .addModule(
+                new SimpleModule("matview-scan-lines")
+                    .addSerializer(ItemBatchSerializer.Batch.class, new ItemBatchSerializer()))
+            .build();
+    boolean alike =
         PROBES.stream()
             .allMatch(
                 (probe) ->
-                    mapper
-                        .writeValueAsString(probe)
-                        .equals("\"" + IsoInstants.format(probe) + "\""));
+                    batchMapper
+                        .writeValueAsString(new ItemBatchSerializer.Batch(List.of(probe)))
+                        .equals(mapper.writeValueAsString(probe) + "\n"));
+    this.batches = alike ? batchMapper.writer().withRootValueSeparator("") : null;
+  }
+
+  /** Whether items are written a batch at a time, the mapper writing them as pages hold them. */
+  boolean writesBatches() {
+    return this.batches != null;
   }
 
   /** The slice with its items as lines. */
@@ -67,36 +91,20 @@ public final class ScanLines {
   }
 
   private void write(List<?> items, ByteArrayOutputStream out) {
-    try (JsonGenerator generator = this.writer.createGenerator(out);
-        SequenceWriter lines = this.writer.writeValues(generator)) {
+    ObjectWriter batches = this.batches;
+    if (batches != null) {
+      batches.writeValue(out, new ItemBatchSerializer.Batch(items));
+      return;
+    }
+    try (JsonGenerator generator = this.items.createGenerator(out);
+        SequenceWriter lines = this.items.writeValues(generator)) {
       for (Object item : items) {
-        lines.write(
-            (this.isoInstants && item instanceof WindowItem window) ? WindowLine.of(window) : item);
+        lines.write(item);
       }
       lines.flush();
       if (!items.isEmpty()) {
         generator.writeRaw('\n');
       }
-    }
-  }
-
-  /**
-   * A window as a line holds it when the mapper writes instants as ISO-8601 text: its bounds
-   * formatted here, as the mapper would.
-   *
-   * @param key the key
-   * @param start the window's start, as ISO-8601 text
-   * @param end the window's end, as ISO-8601 text
-   * @param value the window's value
-   */
-  record WindowLine(Object key, String start, String end, Object value) {
-
-    static WindowLine of(WindowItem window) {
-      return new WindowLine(
-          window.key(),
-          IsoInstants.format(window.start()),
-          IsoInstants.format(window.end()),
-          window.value());
     }
   }
 
