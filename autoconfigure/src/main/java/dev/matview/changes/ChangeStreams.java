@@ -43,6 +43,13 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class ChangeStreams implements AutoCloseable {
 
+  /**
+   * How many times a stream's first value is read until no record of its partition was being
+   * processed meanwhile, so that no update is both in that value and sent after it; under a load
+   * that never pauses so long, the last read is taken as it is.
+   */
+  private static final int SNAPSHOT_ATTEMPTS = 100;
+
   private final ViewQueryService queries;
 
   private final Routing routing;
@@ -218,9 +225,26 @@ public final class ChangeStreams implements AutoCloseable {
               null));
     }
     long from = applied.applied();
-    String id = this.ids.of(viewName, partition, from, Integer.MAX_VALUE);
-    first.add(current(view, key, rawKey, caller, decoder, id));
-    stream.start(first, List.of(), from, Integer.MAX_VALUE, id);
+    ChangeEvent value = null;
+    for (int attempt = 1; value == null; attempt++) {
+      long begun = applied.begun();
+      from = applied.applied();
+      ChangeEvent read =
+          current(
+              view,
+              key,
+              rawKey,
+              caller,
+              decoder,
+              this.ids.of(viewName, partition, from, Integer.MAX_VALUE));
+      if ((begun == from && applied.begun() == begun) || attempt == SNAPSHOT_ATTEMPTS) {
+        value = read;
+      } else {
+        Thread.yield();
+      }
+    }
+    first.add(value);
+    stream.start(first, List.of(), from, Integer.MAX_VALUE, value.id());
   }
 
   /**
