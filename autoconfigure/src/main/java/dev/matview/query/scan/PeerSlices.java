@@ -207,16 +207,14 @@ public final class PeerSlices {
     while (start > 0 && body[start - 1] != '\n') {
       start--;
     }
-    int count = 0;
-    for (int index = 0; index < start; index++) {
-      if (body[index] == '\n') {
-        count++;
-      }
-    }
     JsonNode sliceEnd = this.mapper.readTree(Arrays.copyOfRange(body, start, end));
     JsonNode last = sliceEnd.path("last");
+    JsonNode count = sliceEnd.path("count");
+    if (!count.canConvertToInt() || count.asInt() < 0) {
+      throw new IllegalArgumentException("the slice does not say how many items it holds");
+    }
     return new Slice<>(
-        List.of(new ItemLines(body, start, count)),
+        List.of(new ItemLines(body, start, count.asInt())),
         last.isString() ? this.cursors.decodePosition(view, last.asString()) : null,
         sliceEnd.path("exhausted").asBoolean());
   }

@@ -81,12 +81,12 @@ public final class ScanLines {
 
   /**
    * The body of a slice as one instance sends it to another: {@code items} as lines, then {@code
-   * {"last": token or null, "exhausted": boolean}} on a line of its own.
+   * {"last": token or null, "exhausted": boolean, "count": items}} on a line of its own.
    */
   public byte[] peerBody(List<?> items, @Nullable String last, boolean exhausted) {
     Buffer buffer = new Buffer(items.size() + 1);
     write(items, buffer);
-    write(List.of(new SliceEnd(last, exhausted)), buffer);
+    write(List.of(new SliceEnd(last, exhausted, items.size())), buffer);
     return buffer.toByteArray();
   }
 
@@ -113,8 +113,9 @@ public final class ScanLines {
    *
    * @param last the position token of its last item, or {@code null} when it has none
    * @param exhausted whether the partition has no items after it
+   * @param count how many items the slice holds
    */
-  record SliceEnd(@Nullable String last, boolean exhausted) {}
+  record SliceEnd(@Nullable String last, boolean exhausted, int count) {}
 
   /** A byte buffer whose bytes are read in place, sized for about 64 bytes an item. */
   private static final class Buffer extends ByteArrayOutputStream {

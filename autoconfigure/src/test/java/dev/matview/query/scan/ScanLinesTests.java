@@ -57,7 +57,7 @@ class ScanLinesTests {
     assertThat(body)
         .isEqualTo(
             mapper.writeValueAsString(ITEMS.get(0))
-                + "\n{\"last\":\"token\",\"exhausted\":false}\n");
+                + "\n{\"last\":\"token\",\"exhausted\":false,\"count\":1}\n");
   }
 
   private static String lines(ScanLines lines) {
