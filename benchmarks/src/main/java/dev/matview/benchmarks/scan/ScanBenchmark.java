@@ -86,7 +86,8 @@ public final class ScanBenchmark implements Benchmark {
                 Stats.median(table.raw),
                 "keys/s",
                 0.5)
-            .boundedBy("one response; half the slices from the other instance, passed on as lines");
+            .boundedBy(
+                "RocksDB and one JSON line per key, on the instance that owns it; one response, the other instance's slices passed on as lines");
     Row windowStream =
         Row.atLeast(
                 4,
@@ -95,7 +96,8 @@ public final class ScanBenchmark implements Benchmark {
                 Stats.median(windows.raw),
                 "windows/s",
                 0.5)
-            .boundedBy("one response; each window's bounds formatted once, by its owner");
+            .boundedBy(
+                "key-then-start order: an iterator per window store segment, merged; one JSON line per window, its bounds formatted once, by its owner");
     Row perKey =
         Row.atLeast(
                 4,
