@@ -9,8 +9,14 @@ import dev.matview.test.ViewAwaiter;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.jetty.util.thread.ThreadPool;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -88,6 +94,36 @@ class MatviewOnJettyIntegrationTests {
         stream.close();
       }
     }
+  }
+
+  @Test
+  void streamsAScanWholeInOneResponse() throws Exception {
+    for (String key : List.of("scanned-1", "scanned-2", "scanned-3")) {
+      this.publisher.publish("items", key, new Item(1));
+      this.views.awaitView(VIEW, key, 1L);
+    }
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + this.port + "/views/" + VIEW + "/keys"))
+                    .header("Accept", "application/x-ndjson")
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying((type) -> assertThat(type).startsWith("application/x-ndjson"));
+    List<String> lines = List.of(response.body().split("\n"));
+    assertThat(lines.get(lines.size() - 1)).isEqualTo("{\"nextCursor\":null}");
+    Map<String, Long> counts = new HashMap<>();
+    for (String line : lines.subList(0, lines.size() - 1)) {
+      JsonNode item = this.json.readTree(line);
+      counts.put(item.path("key").asString(), item.path("value").asLong());
+    }
+    assertThat(counts)
+        .containsEntry("scanned-1", 1L)
+        .containsEntry("scanned-2", 1L)
+        .containsEntry("scanned-3", 1L);
   }
 
   @Test
