@@ -141,6 +141,39 @@ public final class HttpView<K, A> {
   }
 
   /**
+   * Every key of this table view from {@code from} to {@code to} (a null bound leaves that end
+   * open) and their values, in one streamed answer ({@code Accept: application/x-ndjson}): a page
+   * of all of them, whose {@link ViewPage#nextCursor()} is {@code null} when the scan reached its
+   * end, or the cursor to resume at when the application stopped it early.
+   */
+  public ViewAnswer<ViewPage<K, A>> stream(@Nullable K from, @Nullable K to) {
+    ViewChecks.requireTable(this.view, "read each key's windows with windows(key)");
+    List<Map.Entry<String, String>> query = new ArrayList<>();
+    if (from != null) {
+      query.add(Map.entry("from", rawKey(from)));
+    }
+    if (to != null) {
+      query.add(Map.entry("to", rawKey(to)));
+    }
+    ViewAnswer<List<JsonNode>> answer =
+        this.calls.getLines(List.of(name(), "keys"), query, this.options);
+    List<JsonNode> lines = answer.body();
+    if (lines.isEmpty() || lines.get(lines.size() - 1).has("key")) {
+      throw new IllegalStateException(
+          "The streamed scan of view '" + name() + "' ended without its last line");
+    }
+    List<ViewEntry<K, A>> items = new ArrayList<>();
+    for (JsonNode item : lines.subList(0, lines.size() - 1)) {
+      items.add(
+          new ViewEntry<>(
+              this.calls.read(item.required("key"), this.keyType),
+              this.calls.read(item.required("value"), this.valueType)));
+    }
+    JsonNode next = lines.get(lines.size() - 1).path("nextCursor");
+    return answer.withBody(new ViewPage<>(items, next.isString() ? next.asString() : null));
+  }
+
+  /**
    * This view, asking each answer to include the record {@code record} of a source topic: the
    * request waits until the view has applied it ({@code after=topic:partition:offset}).
    */

@@ -2,9 +2,12 @@ package dev.matview.test;
 
 import dev.matview.peer.ProblemTypes;
 import dev.matview.topology.ResolvedView;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,6 +59,20 @@ final class ViewCalls {
         .exchange((request, response) -> answer(response, absentWhenNotFound));
   }
 
+  /**
+   * Sends GET for a streamed scan ({@code Accept: application/x-ndjson}) to the path of {@code
+   * segments}, with {@code query} and the options, and reads every line of its answer.
+   */
+  ViewAnswer<List<JsonNode>> getLines(
+      List<String> segments, List<Map.Entry<String, String>> query, RequestOptions options) {
+    return this.http
+        .get()
+        .uri(uri(segments, query, options))
+        .headers(headers -> options.headers().forEach(h -> headers.add(h.getKey(), h.getValue())))
+        .accept(MediaType.APPLICATION_NDJSON, MediaType.APPLICATION_PROBLEM_JSON)
+        .exchange((request, response) -> lines(response));
+  }
+
   /** Sends {@code body} as JSON by POST to the path of {@code segments}, with the options. */
   ViewAnswer<JsonNode> post(List<String> segments, Object body, RequestOptions options) {
     return this.http
@@ -104,6 +121,22 @@ final class ViewCalls {
       return new ViewAnswer<>(404, this.mapper.missingNode(), response.getHeaders());
     }
     throw failure;
+  }
+
+  private ViewAnswer<List<JsonNode>> lines(ConvertibleClientHttpResponse response)
+      throws IOException {
+    if (!response.getStatusCode().isSameCodeAs(HttpStatus.OK)) {
+      throw response.createException();
+    }
+    List<JsonNode> lines = new ArrayList<>();
+    try (BufferedReader body =
+        new BufferedReader(new InputStreamReader(response.getBody(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = body.readLine()) != null) {
+        lines.add(this.mapper.readTree(line));
+      }
+    }
+    return new ViewAnswer<>(200, List.copyOf(lines), response.getHeaders());
   }
 
   private boolean isKeyNotFound(RestClientResponseException failure) {

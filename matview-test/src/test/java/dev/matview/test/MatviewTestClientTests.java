@@ -126,6 +126,26 @@ class MatviewTestClientTests {
   }
 
   @Test
+  void streamsEveryKeyWithinBoundsInOneAnswer() {
+    for (String customer : List.of("stream-a", "stream-b", "stream-c")) {
+      this.publisher.publish("orders", customer, Order.of(customer, 1, "1.00", MINUTE));
+    }
+    HttpView<String, Long> counts =
+        this.client.view("orders-per-customer", String.class, Long.class);
+
+    ViewPage<String, Long> streamed =
+        eventually(
+            () -> counts.stream("stream-", "stream-z").body(), page -> page.items().size() == 3);
+
+    assertThat(streamed.nextCursor()).isNull();
+    assertThat(streamed.items())
+        .containsExactlyInAnyOrder(
+            new ViewEntry<>("stream-a", 1L),
+            new ViewEntry<>("stream-b", 1L),
+            new ViewEntry<>("stream-c", 1L));
+  }
+
+  @Test
   void writesARecordKeyAsJsonInThePath() {
     this.publisher.publish("orders", "ivan-1", Order.of("ivan", 2, "1.00", MINUTE));
     HttpView<Shop.CustomerQuantity, Long> counts =
