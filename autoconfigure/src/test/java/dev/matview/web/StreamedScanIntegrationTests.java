@@ -107,15 +107,7 @@ class StreamedScanIntegrationTests {
   void aClientThatStopsReadingHoldsTheScanAtItsConnectionsBuffersThenGetsEveryKeyOnce()
       throws Exception {
     long before = streamedItems();
-    try (Socket socket = new Socket()) {
-      socket.setReceiveBufferSize(4096);
-      socket.connect(new InetSocketAddress("localhost", this.port), 5_000);
-      socket.setSoTimeout(30_000);
-      socket
-          .getOutputStream()
-          .write(
-              ("GET /views/" + VIEW + "/keys HTTP/1.0\r\nAccept: " + NDJSON + "\r\n\r\n")
-                  .getBytes(StandardCharsets.US_ASCII));
+    try (Socket socket = streamedScan(4096)) {
       AtomicLong lastSeen = new AtomicLong(-1);
       await("the scan held while its client reads nothing")
           .atMost(Duration.ofSeconds(30))
@@ -139,14 +131,7 @@ class StreamedScanIntegrationTests {
   @Test
   void aClientThatGoesAwayMidStreamResumesRightAfterItsLastWholeLine() throws Exception {
     String received;
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("localhost", this.port), 5_000);
-      socket.setSoTimeout(30_000);
-      socket
-          .getOutputStream()
-          .write(
-              ("GET /views/" + VIEW + "/keys HTTP/1.0\r\nAccept: " + NDJSON + "\r\n\r\n")
-                  .getBytes(StandardCharsets.US_ASCII));
+    try (Socket socket = streamedScan(0)) {
       byte[] head = socket.getInputStream().readNBytes(3_000_000);
       received = new String(head, StandardCharsets.UTF_8);
     }
@@ -214,6 +199,26 @@ class StreamedScanIntegrationTests {
               : null;
     } while (cursor != null);
     assertThat(streamed).hasSize(201).containsExactlyElementsOf(paged);
+  }
+
+  /**
+   * A socket that has asked for a streamed scan of the view's keys over HTTP/1.0, so that the body
+   * comes as written, until the server closes the connection; its receive buffer {@code
+   * receiveBuffer} bytes unless 0.
+   */
+  private Socket streamedScan(int receiveBuffer) throws IOException {
+    Socket socket = new Socket();
+    if (receiveBuffer > 0) {
+      socket.setReceiveBufferSize(receiveBuffer);
+    }
+    socket.connect(new InetSocketAddress("localhost", this.port), 5_000);
+    socket.setSoTimeout(30_000);
+    socket
+        .getOutputStream()
+        .write(
+            ("GET /views/" + VIEW + "/keys HTTP/1.0\r\nAccept: " + NDJSON + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+    return socket;
   }
 
   private void assertProblem(HttpProbe.Answer answer, int status, String parameter) {
