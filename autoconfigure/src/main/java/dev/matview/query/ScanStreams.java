@@ -169,7 +169,13 @@ public final class ScanStreams {
     ScanCursor start =
         (after != null && afterStart != null)
             ? resumeAfter(
-                view, owners, scanBounds, after, afterStart.toEpochMilli(), rangeFrom, rangeTo)
+                view,
+                owners,
+                scanBounds,
+                after,
+                TimeRange.storable(view.name(), "afterStart", afterStart).toEpochMilli(),
+                rangeFrom,
+                rangeTo)
             : this.cursors.start(view, owners, scanBounds, cursor, rangeFrom, rangeTo);
     Instant startTime = Instant.ofEpochMilli(start.rangeFrom());
     Instant stopTime = Instant.ofEpochMilli(start.rangeTo());

@@ -9,6 +9,7 @@ import dev.matview.web.RawHttp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -226,6 +227,34 @@ class HostileRequestsIntegrationTests {
     assertThat(json(strings).path("parameter").asString()).isEqualTo("from");
     assertProblem(get("/views/per-quantity/keys?from=5&to=3"), 400);
     assertThat(get("/views/per-quantity/keys?from=3&to=5").status()).isEqualTo(200);
+  }
+
+  @Test
+  void refusesWhatAStreamedScanCannotUseWith400NamingTheParameter() {
+    Map<String, String> streamed = Map.of("Accept", "application/x-ndjson");
+    Map<String, String> refused = new LinkedHashMap<>();
+    refused.put("/views/per-item/keys?limit=5", "limit");
+    refused.put("/views/per-item/keys?cursor=" + "A".repeat(7_000), "cursor");
+    refused.put("/views/per-item/keys?cursor=" + "A".repeat(40), "cursor");
+    refused.put("/views/per-item/keys?from=b&to=c&afterKey=z", "afterKey");
+    refused.put("/views/per-item/keys?cursor=abc&afterKey=alpha", "cursor");
+    refused.put("/views/per-quantity/keys?afterKey=not-a-number", "afterKey");
+    refused.put("/views/per-minute/windows?afterKey=alpha", "afterStart");
+    refused.put("/views/per-minute/windows?afterKey=alpha&afterStart=yesterday", "afterStart");
+    refused.put(
+        "/views/per-minute/windows?afterKey=alpha&afterStart=%2B999999999-12-31T23:59:59Z",
+        "afterStart");
+    refused.forEach(
+        (target, parameter) -> {
+          RawHttp.Answer answer = this.http.send("GET", target, streamed, NO_BODY);
+          assertProblem(answer, 400);
+          assertThat(json(answer).path("parameter").asString())
+              .as(answer.text())
+              .isEqualTo(parameter);
+        });
+    RawHttp.Answer onAPage = get("/views/per-item/keys?afterKey=alpha");
+    assertProblem(onAPage, 400);
+    assertThat(json(onAPage).path("parameter").asString()).isEqualTo("afterKey");
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.matview.web.RawHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -125,12 +126,33 @@ class HttpFuzzIntegrationTests {
             .doesNotContain("\tat ")
             .hasSizeLessThan(10_000);
       }
+    } else if (!head && answer.header("Content-Type").startsWith("application/x-ndjson")) {
+      assertThat(status).as(described).isEqualTo(200);
+      checkLines(answer, described);
     } else if (!head && !request.method().equals("OPTIONS")) {
       assertThat(status).as(described).isEqualTo(200);
       assertThat(answer.header("Content-Type")).as(described).startsWith("application/json");
       json(answer, described);
     }
     return status;
+  }
+
+  /**
+   * A streamed scan: JSON lines, the last without a key, with the cursor to resume at (null at the
+   * scan's end) and, when the scan stopped early, the problem detail that stopped it.
+   */
+  private void checkLines(RawHttp.Answer answer, String described) {
+    String body = new String(answer.body(), StandardCharsets.UTF_8);
+    assertThat(body).as(described).endsWith("\n");
+    String[] lines = body.split("\n");
+    for (String line : lines) {
+      assertThat(this.mapper.readTree(line).isObject()).as(described).isTrue();
+    }
+    JsonNode end = this.mapper.readTree(lines[lines.length - 1]);
+    assertThat(end.has("key")).as(described).isFalse();
+    assertThat(end.path("nextCursor").isNull() || end.path("nextCursor").isString())
+        .as(described)
+        .isTrue();
   }
 
   /**

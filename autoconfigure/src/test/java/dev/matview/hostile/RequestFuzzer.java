@@ -135,7 +135,7 @@ final class RequestFuzzer {
       return foundInBatch();
     }
     FuzzRequest request =
-        switch (this.random.nextInt(11)) {
+        switch (this.random.nextInt(12)) {
           case 0 -> get("/views" + (this.random.nextBoolean() ? "" : "/"));
           case 1 -> get(keyPath());
           case 2 -> get(keyPath() + "/windows" + query("from", "to"));
@@ -148,7 +148,7 @@ final class RequestFuzzer {
                       + "/partitions/"
                       + pick(List.of("0", "1", "3", "4", "-1", "99999999999", "abc", ""))
                       + pick(List.of("/keys", "/windows"))
-                      + query("from", "to", "after", "limit"));
+                      + query("from", "to", "after", "limit", "form"));
           case 7 ->
               get(
                   viewPath()
@@ -164,9 +164,36 @@ final class RequestFuzzer {
                           "/matview/%zz",
                           "/matview/" + writeSegment(key()))));
           case 9 -> changesAfterAnIdNoStreamHolds();
+          case 10 -> streamedScan();
           default -> get(pick(List.of("/views?x=%zz", "/views/%", "/views/" + key() + "/keys")));
         };
     return withOddities(request);
+  }
+
+  /**
+   * A scan asked as one streamed response, resumed at a cursor or after a key and window start, any
+   * of them damaged, and with a limit it does not take.
+   */
+  private FuzzRequest streamedScan() {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put(
+        "Accept",
+        pick(
+            List.of(
+                "application/x-ndjson",
+                "application/x-ndjson, application/json",
+                "application/x-ndjson;q=0.5, */*;q=0.1",
+                "application/x-ndjson;;")));
+    return new FuzzRequest(
+        "GET",
+        viewPath()
+            + pick(List.of("/keys", "/windows"))
+            + query("from", "to", "cursor", "afterKey", "afterStart", "limit"),
+        headers,
+        new byte[0],
+        false,
+        null,
+        null);
   }
 
   /**
@@ -390,6 +417,9 @@ final class RequestFuzzer {
           switch (name) {
             case "from", "to" -> this.random.nextBoolean() ? pick(INSTANTS) : writeSegment(key());
             case "limit" -> pick(LIMITS);
+            case "afterKey" -> writeSegment(key());
+            case "afterStart" -> pick(INSTANTS);
+            case "form" -> pick(List.of("lines", "json", "", "LINES", "x".repeat(3_000)));
             default -> cursor();
           };
       query.append(query.isEmpty() ? "?" : "&").append(name).append('=').append(value);
