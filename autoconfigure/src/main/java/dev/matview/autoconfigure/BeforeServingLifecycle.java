@@ -28,7 +28,10 @@ abstract class BeforeServingLifecycle implements SmartLifecycle {
     this.steps = steps;
   }
 
-  /** Does the work with the {@code configuration} Kafka Streams will start with. */
+  /**
+   * Does the work with the {@code configuration} Kafka Streams will start with, which it may add
+   * to: Kafka Streams starts with what it holds after.
+   */
   abstract void run(Properties configuration);
 
   @Override
@@ -37,6 +40,7 @@ abstract class BeforeServingLifecycle implements SmartLifecycle {
     Properties configuration = streams.getStreamsConfiguration();
     if (configuration != null && !streams.isRunning()) {
       run(configuration);
+      streams.setStreamsConfiguration(configuration);
     }
     this.running = true;
   }

@@ -254,8 +254,14 @@ public class MatviewProperties {
      */
     private DataSize totalMemory = DataSize.ofMegabytes(256);
 
-    /** Share of the total memory that memtables may use, greater than 0 and at most 1. */
+    /**
+     * Share of the total memory that memtables may use, greater than 0 and at most 1. Unset, the
+     * share is 0.25 and grows, up to half the total, to give 256 KB to each store the start-up
+     * checks plan for.
+     */
     private double writeBufferRatio = 0.25;
+
+    private boolean writeBufferRatioSet;
 
     /**
      * Whether the block cache fails reads instead of exceeding the total memory; memtables are not
@@ -285,6 +291,12 @@ public class MatviewProperties {
 
     public void setWriteBufferRatio(double writeBufferRatio) {
       this.writeBufferRatio = writeBufferRatio;
+      this.writeBufferRatioSet = true;
+    }
+
+    /** Whether the write buffer ratio was configured rather than left at its default. */
+    public boolean isWriteBufferRatioSet() {
+      return this.writeBufferRatioSet;
     }
 
     public boolean isStrictLimit() {

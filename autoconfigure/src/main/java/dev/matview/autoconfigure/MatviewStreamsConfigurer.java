@@ -10,8 +10,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * Adds Matview's defaults to the Kafka Streams configuration where the user set nothing: RocksDB
- * memory is bounded, and a stream thread that saw a source topic missing while it propagates is
- * replaced rather than fatal.
+ * memory is bounded (the memtables' share left out when it is the default, so that the stores the
+ * start-up checks plan for can grow it), and a stream thread that saw a source topic missing while
+ * it propagates is replaced rather than fatal.
  */
 final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
@@ -33,7 +34,15 @@ final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigu
       streams.put(
           StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
           BoundedMemoryRocksDBConfigSetter.class.getName());
+      Object streamsRatio = streams.get(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
       streams.putAll(limits(this.rocksdb).toConfigs());
+      if (!this.rocksdb.isWriteBufferRatioSet()) {
+        if (streamsRatio != null) {
+          streams.put(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG, streamsRatio);
+        } else {
+          streams.remove(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
+        }
+      }
     }
     factoryBean.setStreamsConfiguration(streams);
     if (factoryBean.getStreamsUncaughtExceptionHandler() == null) {

@@ -49,7 +49,9 @@ public final class StartupChecks {
   }
 
   /**
-   * Checks the topics on the cluster that {@code streamsConfiguration} names.
+   * Checks the topics on the cluster that {@code streamsConfiguration} names, and when its RocksDB
+   * bound keeps the default memtable share, adds the stores one instance may open to it ({@link
+   * RocksDBMemoryLimits#PLANNED_STORES_CONFIG}), which size that share.
    *
    * @throws StartupCheckException when a topic has a problem or the broker cannot be asked
    */
@@ -83,7 +85,13 @@ public final class StartupChecks {
               + " (up to "
               + plan.totalStores()
               + " RocksDB stores in one instance"
-              + ((limits != null) ? ", room for " + limits.maxOpenStores() + " in the bound" : "")
+              + ((limits != null)
+                  ? ", room for "
+                      + limits.maxOpenStores()
+                      + " in the bound, memtables flushed at "
+                      + limits.writeBufferBytes() / (1024 * 1024)
+                      + " MB"
+                  : "")
               + ")"
               + " in "
               + Duration.ofNanos(System.nanoTime() - start).toMillis()
@@ -104,6 +112,10 @@ public final class StartupChecks {
     RocksDBMemoryLimits limits = RocksDBMemoryLimits.fromConfigs(configs);
     if (plan.totalStores() > limits.maxOpenStores()) {
       throw StartupCheckException.memoryBoundTooSmall(plan, limits);
+    }
+    if (!configs.containsKey(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG)) {
+      streamsConfiguration.put(RocksDBMemoryLimits.PLANNED_STORES_CONFIG, plan.totalStores());
+      return limits.withPlannedStores(plan.totalStores());
     }
     return limits;
   }

@@ -13,10 +13,19 @@ import org.jspecify.annotations.Nullable;
  * briefly exceed the bound while blocks are pinned.
  *
  * @param totalBytes bytes shared by block cache, index and filter blocks, and memtables
+ *     <p>When the ratio is Matview's default rather than the user's, the stores the instance may
+ *     open ({@code plannedStores}, from the start-up checks) can raise the memtables' share: to
+ *     {@link #PLANNED_STORE_WRITE_BUFFER_BYTES} per store, at most {@link
+ *     #MAX_PLANNED_WRITE_BUFFER_RATIO} of the total. Under a fixed share RocksDB flushes the
+ *     memtable of whichever store is written once all memtables together near it, so hundreds of
+ *     stores flush memtables of a few dozen kilobytes.
+ * @param totalBytes bytes shared by block cache, index and filter blocks, and memtables
  * @param writeBufferRatio share of {@code totalBytes} that memtables may use, in (0, 1]
  * @param strictLimit whether the block cache refuses to grow past {@code totalBytes}
+ * @param plannedStores stores the instance may open, which may raise the share; 0 keeps it as is
  */
-public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, boolean strictLimit) {
+public record RocksDBMemoryLimits(
+    long totalBytes, double writeBufferRatio, boolean strictLimit, long plannedStores) {
 
   /** Config key for {@link #totalBytes()}, a whole number of bytes given as a number or string. */
   public static final String TOTAL_MEMORY_CONFIG = "matview.rocksdb.total-memory";
@@ -36,6 +45,18 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
   /** Strict limit used when {@link #STRICT_LIMIT_CONFIG} is absent. */
   public static final boolean DEFAULT_STRICT_LIMIT = false;
 
+  /**
+   * Config key for {@link #plannedStores()}, which Matview's start-up checks set when {@link
+   * #WRITE_BUFFER_RATIO_CONFIG} is absent; read only then.
+   */
+  public static final String PLANNED_STORES_CONFIG = "matview.rocksdb.planned-stores";
+
+  /** Memtable memory the share grows to give each planned store: 256 KiB. */
+  public static final long PLANNED_STORE_WRITE_BUFFER_BYTES = 256 * 1024;
+
+  /** The largest share of the total that planned stores can give memtables. */
+  public static final double MAX_PLANNED_WRITE_BUFFER_RATIO = 0.5;
+
   private static final long ARENA_BLOCK_BYTES = 8 * 1024;
 
   /** The block RocksDB's arena holds inline in every memtable before it allocates any other. */
@@ -48,6 +69,8 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
 
   private static final String STRICT_LIMIT_RANGE = "true or false";
 
+  private static final String PLANNED_STORES_RANGE = "a whole number of stores, 0 or more";
+
   /** Validates the limits, naming the config key of any value out of range. */
   public RocksDBMemoryLimits {
     if (totalBytes <= 0) {
@@ -56,6 +79,14 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
     if (!(writeBufferRatio > 0 && writeBufferRatio <= 1)) {
       throw invalid(WRITE_BUFFER_RATIO_CONFIG, writeBufferRatio, WRITE_BUFFER_RATIO_RANGE);
     }
+    if (plannedStores < 0) {
+      throw invalid(PLANNED_STORES_CONFIG, plannedStores, PLANNED_STORES_RANGE);
+    }
+  }
+
+  /** Limits whose memtable share is exactly {@code writeBufferRatio}, whatever the stores. */
+  public RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, boolean strictLimit) {
+    this(totalBytes, writeBufferRatio, strictLimit, 0);
   }
 
   /** Returns the limits used when no {@code matview.rocksdb.*} key is configured. */
@@ -70,10 +101,18 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
    * @throws IllegalArgumentException naming the key and its allowed range if a value is invalid
    */
   public static RocksDBMemoryLimits fromConfigs(Map<String, ?> configs) {
+    Object ratio = configs.get(WRITE_BUFFER_RATIO_CONFIG);
     return new RocksDBMemoryLimits(
         totalBytes(configs.get(TOTAL_MEMORY_CONFIG)),
-        writeBufferRatio(configs.get(WRITE_BUFFER_RATIO_CONFIG)),
-        strictLimit(configs.get(STRICT_LIMIT_CONFIG)));
+        writeBufferRatio(ratio),
+        strictLimit(configs.get(STRICT_LIMIT_CONFIG)),
+        (ratio == null) ? plannedStores(configs.get(PLANNED_STORES_CONFIG)) : 0);
+  }
+
+  /** These limits with the share grown for {@code stores} planned stores, as far as it may grow. */
+  public RocksDBMemoryLimits withPlannedStores(long stores) {
+    return new RocksDBMemoryLimits(
+        this.totalBytes, this.writeBufferRatio, this.strictLimit, stores);
   }
 
   /**
@@ -103,9 +142,21 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
         STRICT_LIMIT_CONFIG, strictLimit);
   }
 
-  /** Returns the bytes memtables may use before being flushed, never less than one. */
+  /**
+   * Returns the bytes memtables may use before being flushed, never less than one: the ratio's
+   * share, or more when the planned stores need it, up to {@link #MAX_PLANNED_WRITE_BUFFER_RATIO}.
+   */
   public long writeBufferBytes() {
-    return Math.max(1, (long) (totalBytes * writeBufferRatio));
+    long share = Math.max(1, (long) (this.totalBytes * this.writeBufferRatio));
+    if (this.plannedStores == 0) {
+      return share;
+    }
+    long planned =
+        (this.plannedStores > Long.MAX_VALUE / PLANNED_STORE_WRITE_BUFFER_BYTES)
+            ? Long.MAX_VALUE
+            : this.plannedStores * PLANNED_STORE_WRITE_BUFFER_BYTES;
+    long ceiling = (long) (this.totalBytes * MAX_PLANNED_WRITE_BUFFER_RATIO);
+    return Math.max(share, Math.min(planned, ceiling));
   }
 
   /**
@@ -181,6 +232,20 @@ public record RocksDBMemoryLimits(long totalBytes, double writeBufferRatio, bool
       }
     }
     throw invalid(STRICT_LIMIT_CONFIG, value, STRICT_LIMIT_RANGE);
+  }
+
+  private static long plannedStores(@Nullable Object value) {
+    if (value == null) {
+      return 0;
+    }
+    if (value instanceof Number || value instanceof String) {
+      try {
+        return new BigDecimal(value.toString().trim()).longValueExact();
+      } catch (ArithmeticException | NumberFormatException ex) {
+        throw invalid(PLANNED_STORES_CONFIG, value, PLANNED_STORES_RANGE);
+      }
+    }
+    throw invalid(PLANNED_STORES_CONFIG, value, PLANNED_STORES_RANGE);
   }
 
   private static IllegalArgumentException invalid(String key, Object value, String range) {

@@ -243,7 +243,7 @@ class MatviewAutoConfigurationTests {
   }
 
   @Test
-  void installsTheBoundedMemoryRocksDBConfigSetterWithDefaultLimits() {
+  void installsTheBoundedMemoryRocksDBConfigSetterWithDefaultLimitsLeavingTheShareToThePlan() {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
         .run(
@@ -253,8 +253,20 @@ class MatviewAutoConfigurationTests {
                         StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
                         BoundedMemoryRocksDBConfigSetter.class.getName())
                     .containsEntry("matview.rocksdb.total-memory", 268435456L)
-                    .containsEntry("matview.rocksdb.write-buffer-ratio", 0.25)
+                    .doesNotContainKey("matview.rocksdb.write-buffer-ratio")
                     .containsEntry("matview.rocksdb.strict-limit", false));
+  }
+
+  @Test
+  void keepsAWriteBufferRatioSetInKafkaStreamsOwnProperties() {
+    this.contextRunner
+        .withUserConfiguration(SalesViewsConfiguration.class)
+        .withPropertyValues(
+            "spring.kafka.streams.properties.matview.rocksdb.write-buffer-ratio=0.4")
+        .run(
+            (context) ->
+                assertThat(streamsConfiguration(context))
+                    .containsEntry("matview.rocksdb.write-buffer-ratio", "0.4"));
   }
 
   @Test

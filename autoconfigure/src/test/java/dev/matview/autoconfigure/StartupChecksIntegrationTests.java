@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.check.StartupCheckException;
+import dev.matview.rocksdb.RocksDBMemoryLimits;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -186,6 +187,10 @@ class StartupChecksIntegrationTests {
             (context) -> {
               assertThat(context).hasNotFailed();
               assertThat(this.streamsCreated).hasValue(1);
+              assertThat(context.getBean(StreamsBuilderFactoryBean.class).getStreamsConfiguration())
+                  .containsEntry(RocksDBMemoryLimits.PLANNED_STORES_CONFIG, 4L)
+                  .doesNotContainKey(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
+              assertThat(output).contains("in the bound, memtables flushed at 64 MB");
               await()
                   .atMost(WAIT)
                   .until(() -> kafkaStreams(context).state() == KafkaStreams.State.RUNNING);

@@ -136,6 +136,51 @@ class RocksDBMemoryLimitsTests {
   }
 
   @Test
+  void plannedStoresGrowTheDefaultShareTo256KiBEachUpToHalfTheTotal() {
+    RocksDBMemoryLimits defaults = RocksDBMemoryLimits.defaults();
+    assertThat(defaults.withPlannedStores(192).writeBufferBytes()).isEqualTo(64 * MIB);
+    assertThat(defaults.withPlannedStores(400).writeBufferBytes()).isEqualTo(100 * MIB);
+    assertThat(defaults.withPlannedStores(768).writeBufferBytes()).isEqualTo(128 * MIB);
+    assertThat(defaults.withPlannedStores(Long.MAX_VALUE).writeBufferBytes()).isEqualTo(128 * MIB);
+    assertThat(defaults.withPlannedStores(768).maxOpenStores())
+        .isGreaterThan(defaults.maxOpenStores());
+  }
+
+  @Test
+  void plannedStoresNeverShrinkAShareLargerThanTheirs() {
+    RocksDBMemoryLimits large = new RocksDBMemoryLimits(256 * MIB, 0.75, false, 768);
+    assertThat(large.writeBufferBytes()).isEqualTo(192 * MIB);
+  }
+
+  @Test
+  void plannedStoresAreReadOnlyWhenTheRatioIsNotConfigured() {
+    Map<String, Object> planned = Map.of(RocksDBMemoryLimits.PLANNED_STORES_CONFIG, "768");
+    assertThat(RocksDBMemoryLimits.fromConfigs(planned).writeBufferBytes()).isEqualTo(128 * MIB);
+    Map<String, Object> configured =
+        Map.of(
+            RocksDBMemoryLimits.PLANNED_STORES_CONFIG,
+            768L,
+            RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG,
+            0.25);
+    RocksDBMemoryLimits exact = RocksDBMemoryLimits.fromConfigs(configured);
+    assertThat(exact.plannedStores()).isZero();
+    assertThat(exact.writeBufferBytes()).isEqualTo(64 * MIB);
+  }
+
+  @Test
+  void rejectsPlannedStoresThatAreNotAWholeNumberNamingTheKey() {
+    for (Object value : new Object[] {"many", -1, 1.5, Boolean.TRUE}) {
+      assertThatIllegalArgumentException()
+          .isThrownBy(
+              () ->
+                  RocksDBMemoryLimits.fromConfigs(
+                      Map.of(RocksDBMemoryLimits.PLANNED_STORES_CONFIG, value)))
+          .withMessageContaining(RocksDBMemoryLimits.PLANNED_STORES_CONFIG)
+          .withMessageContaining("a whole number of stores");
+    }
+  }
+
+  @Test
   void memtableBlocksAreSmallSoThatAStoreCostsAboutWhatItHolds() {
     RocksDBMemoryLimits limits = RocksDBMemoryLimits.defaults();
     assertThat(limits.arenaBlockBytes()).isEqualTo(8 * 1024);
