@@ -53,7 +53,8 @@ import java.util.stream.Collectors;
  *       --memory-trickle-rate=50}, {@code --memory-bound-mb=256}, {@code
  *       --memory-jvm-options=-Xmx1g}, {@code --memory-rounds=2}: row 7, after a warm-up run, one
  *       instance per partition count and round with the bound and one without it, in alternating
- *       order
+ *       order; then the same for a large key space, {@code --memory-large-partitions=256} (0 leaves
+ *       it out), {@code --memory-large-orders=1000000} and {@code --memory-large-customers=250000}
  *   <li>{@code --directory-instances=100}, {@code --directory-partitions=1000}, {@code
  *       --directory-views=3}, {@code --directory-goal-micros=2000}: row 9, with the {@code --jmh-*}
  *       flags of row 2

@@ -48,6 +48,9 @@ class BenchmarkSmokeTests {
             "--memory-trickle-rate=5",
             "--memory-rounds=1",
             "--memory-warmup=false",
+            "--memory-large-partitions=3",
+            "--memory-large-orders=600",
+            "--memory-large-customers=300",
             "--memory-jvm-options=-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "--directory-instances=4",
             "--directory-partitions=40",
@@ -72,6 +75,10 @@ class BenchmarkSmokeTests {
             .map(Row::number)
             .collect(Collectors.toSet());
     assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
-    assertThat(Files.readString(report)).contains(Report.BEGIN).contains("| 9 |");
+    assertThat(Files.readString(report))
+        .contains(Report.BEGIN)
+        .contains("| 9 |")
+        .contains(
+            "catch-up from start, 3 partitions, 600 orders over 300 customers, bound vs none");
   }
 }

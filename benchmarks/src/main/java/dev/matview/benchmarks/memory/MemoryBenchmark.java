@@ -17,7 +17,9 @@ import java.util.Locale;
  * health details) are sampled every second; at the end the JVM's own committed memory is read by
  * native memory tracking and the state dir's disk blocks by {@code du}. A warm-up run comes first,
  * and each kind runs {@code --memory-rounds} times (2) per partition count in alternating order:
- * whichever ran first on a cold broker took up to twice as long to catch up.
+ * whichever ran first on a cold broker took up to twice as long to catch up. Then the same for a
+ * large key space ({@code --memory-large-orders} over {@code --memory-large-customers} on {@code
+ * --memory-large-partitions}), where a fixed memtable share made the bound cost catch-up time.
  */
 public final class MemoryBenchmark implements Benchmark {
 
@@ -57,20 +59,20 @@ public final class MemoryBenchmark implements Benchmark {
     if (settings.warmUp()) {
       context.log(
           TITLE + ": a warm-up run, not counted, so that neither kind pays for a cold broker");
-      run.run(settings.partitions().get(0), true);
+      run.run(settings.loads().get(0), true);
     }
     List<Row> rows = new ArrayList<>();
     boolean boundedFirst = false;
-    for (int partitions : settings.partitions()) {
+    for (MemoryLoad load : settings.loads()) {
       List<MemoryResult> bounded = new ArrayList<>();
       List<MemoryResult> unbounded = new ArrayList<>();
       for (int round = 0; round < settings.rounds(); round++) {
         boundedFirst = !boundedFirst;
         for (boolean withBound : boundedFirst ? BOUND_FIRST : BOUND_LAST) {
-          (withBound ? bounded : unbounded).add(run.run(partitions, withBound));
+          (withBound ? bounded : unbounded).add(run.run(load, withBound));
         }
       }
-      rows.addAll(rows(settings, bounded, unbounded));
+      rows.addAll(rows(settings, load, bounded, unbounded));
     }
     context.note(
         TITLE,
@@ -85,9 +87,13 @@ public final class MemoryBenchmark implements Benchmark {
    * every other figure the most any run saw.
    */
   static List<Row> rows(
-      MemorySettings settings, List<MemoryResult> boundedRuns, List<MemoryResult> unboundedRuns) {
+      MemorySettings settings,
+      MemoryLoad load,
+      List<MemoryResult> boundedRuns,
+      List<MemoryResult> unboundedRuns) {
     return rows(
         settings,
+        load,
         MemoryResult.of(boundedRuns),
         MemoryResult.of(unboundedRuns),
         (settings.warmUp()
@@ -108,8 +114,12 @@ public final class MemoryBenchmark implements Benchmark {
   }
 
   static List<Row> rows(
-      MemorySettings settings, MemoryResult bounded, MemoryResult unbounded, String catchUpRuns) {
-    String at = ", " + bounded.partitions() + " partitions";
+      MemorySettings settings,
+      MemoryLoad load,
+      MemoryResult bounded,
+      MemoryResult unbounded,
+      String catchUpRuns) {
+    String at = ", " + load.label();
     String stores =
         Double.isNaN(bounded.maxOpenStores())
             ? ""

@@ -20,9 +20,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One instance of the benchmark app over a fresh topic of {@code partitions} partitions: it starts
- * on {@code orders} published orders, and once it has processed them all follows a trickle, while
- * its RSS and RocksDB's cache are sampled every second.
+ * One instance of the benchmark app over a fresh topic of a load's partitions: it starts on the
+ * load's published orders, and once it has processed them all follows a trickle, while its RSS and
+ * RocksDB's cache are sampled every second.
  */
 final class MemoryRun {
 
@@ -39,13 +39,14 @@ final class MemoryRun {
     this.settings = settings;
   }
 
-  MemoryResult run(int partitions, boolean bounded) throws Exception {
+  MemoryResult run(MemoryLoad load, boolean bounded) throws Exception {
     this.runs++;
-    String name = "memory-" + partitions + (bounded ? "-bounded-" : "-unbounded-") + this.runs;
+    int partitions = load.partitions();
+    String name = "memory-" + load.name() + (bounded ? "-bounded-" : "-unbounded-") + this.runs;
     String topic = name + "-orders";
     KafkaBroker broker = this.context.broker();
     ClusterSetup setup = new ClusterSetup(this.context);
-    setup.publish(topic, partitions, this.settings.orders(), this.settings.customers());
+    setup.publish(topic, partitions, load.orders(), load.customers());
     AppInstance app =
         setup.instance(
             name,
@@ -63,11 +64,11 @@ final class MemoryRun {
         () -> samples.take(app), 0, SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     try {
       StreamsProgress.awaitCaughtUp(
-          broker, "bench-" + name, topic, this.settings.catchUpBound(), app::requireAlive);
+          broker, "bench-" + name, topic, load.catchUpBound(), app::requireAlive);
       double catchUp = (System.nanoTime() - started) / 1e9;
       this.context.log(name + ": caught up after " + Math.round(catchUp) + " s; trickling");
       samples.startSteady();
-      trickle(broker, topic);
+      trickle(broker, topic, load.customers());
       sampler.shutdownNow();
       sampler.awaitTermination(10, TimeUnit.SECONDS);
       ProcessMemory.JvmMemory jvm = ProcessMemory.jvmCommitted(app.pid());
@@ -103,12 +104,13 @@ final class MemoryRun {
   }
 
   /** Publishes {@code trickle-rate} orders each second for the steady phase. */
-  private void trickle(KafkaBroker broker, String topic) throws InterruptedException {
+  private void trickle(KafkaBroker broker, String topic, long customers)
+      throws InterruptedException {
     long end = System.nanoTime() + this.settings.steady().toNanos();
     while (System.nanoTime() < end) {
       long second = System.nanoTime();
       OrdersProducer.publish(
-          broker.bootstrapServers(), topic, this.settings.trickleRate(), this.settings.customers());
+          broker.bootstrapServers(), topic, this.settings.trickleRate(), customers);
       long rest = TimeUnit.SECONDS.toNanos(1) - (System.nanoTime() - second);
       if (rest > 0) {
         TimeUnit.NANOSECONDS.sleep(rest);

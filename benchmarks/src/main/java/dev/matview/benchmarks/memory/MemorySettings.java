@@ -3,6 +3,7 @@ package dev.matview.benchmarks.memory;
 import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Flags;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -20,6 +21,9 @@ import java.util.Locale;
  * @param heapMegabytes the instance's {@code -Xmx}, in MiB
  * @param rounds runs of each kind per partition count, in alternating order
  * @param warmUp whether a run that is not counted comes first
+ * @param largePartitions partitions of the large key space's load, 0 to leave it out
+ * @param largeOrders orders of the large key space's load
+ * @param largeCustomers customers of the large key space's load
  */
 record MemorySettings(
     List<Integer> partitions,
@@ -31,7 +35,10 @@ record MemorySettings(
     List<String> jvmOptions,
     long heapMegabytes,
     int rounds,
-    boolean warmUp) {
+    boolean warmUp,
+    int largePartitions,
+    long largeOrders,
+    long largeCustomers) {
 
   /** The settings that {@code context}'s flags give. */
   static MemorySettings of(BenchContext context) {
@@ -50,12 +57,25 @@ record MemorySettings(
         jvmOptions,
         heapMegabytes(jvmOptions),
         Math.max(1, flags.integer("memory-rounds", 2)),
-        flags.bool("memory-warmup", true));
+        flags.bool("memory-warmup", true),
+        flags.integer("memory-large-partitions", 256),
+        flags.integer("memory-large-orders", 1_000_000),
+        flags.integer("memory-large-customers", 250_000));
   }
 
-  /** How long catching up may take before the run fails. */
-  Duration catchUpBound() {
-    return Duration.ofMinutes(5).plusSeconds(this.orders / 500);
+  /**
+   * The loads to run, each with and without the bound: the orders over each partition count, then
+   * the large key space unless its partitions are 0.
+   */
+  List<MemoryLoad> loads() {
+    List<MemoryLoad> loads = new ArrayList<>();
+    for (int count : this.partitions) {
+      loads.add(new MemoryLoad(count, this.orders, this.customers, false));
+    }
+    if (this.largePartitions > 0) {
+      loads.add(new MemoryLoad(this.largePartitions, this.largeOrders, this.largeCustomers, true));
+    }
+    return loads;
   }
 
   /** The most a bounded instance's RSS should reach: heap, bound and 256 MiB. */

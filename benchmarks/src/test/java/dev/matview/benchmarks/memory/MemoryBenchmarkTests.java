@@ -24,7 +24,12 @@ class MemoryBenchmarkTests {
           List.of("-Xmx512m"),
           512,
           2,
-          true);
+          true,
+          256,
+          1_000_000,
+          250_000);
+
+  private final MemoryLoad load = new MemoryLoad(64, 1_000, 100, false);
 
   @Test
   void readsTheHeapFromTheJvmOptions() {
@@ -35,6 +40,17 @@ class MemoryBenchmarkTests {
         .isThrownBy(() -> MemorySettings.heapMegabytes(List.of("-Xss1m")))
         .withMessageContaining("-Xmx")
         .withMessageContaining("--memory-jvm-options");
+  }
+
+  @Test
+  void runsEachPartitionCountThenTheLargeKeySpaceWhichItsFiguresName() {
+    assertThat(this.settings.loads())
+        .containsExactly(
+            new MemoryLoad(64, 1_000, 100, false), new MemoryLoad(256, 1_000_000, 250_000, true));
+    assertThat(this.settings.loads().get(1).label())
+        .isEqualTo("256 partitions, 1,000,000 orders over 250,000 customers");
+    assertThat(this.settings.loads().get(1).name()).isEqualTo("large-256");
+    assertThat(this.load.label()).isEqualTo("64 partitions");
   }
 
   @Test
@@ -70,7 +86,8 @@ class MemoryBenchmarkTests {
             700 * MIB,
             "Java Heap 512 MB",
             800 * MIB);
-    List<Row> rows = MemoryBenchmark.rows(this.settings, List.of(bounded), List.of(unbounded));
+    List<Row> rows =
+        MemoryBenchmark.rows(this.settings, this.load, List.of(bounded), List.of(unbounded));
     assertThat(rows).hasSize(8).allMatch(row -> row.number() == 7);
     assertThat(rows.get(0).bound())
         .contains("the JVM alone committed 700 MB (Java Heap 512 MB)")
@@ -105,7 +122,7 @@ class MemoryBenchmarkTests {
             700 * MIB,
             "Java Heap 512 MB",
             10 * MIB);
-    List<Row> rows = MemoryBenchmark.rows(this.settings, List.of(over), List.of(over));
+    List<Row> rows = MemoryBenchmark.rows(this.settings, this.load, List.of(over), List.of(over));
     assertThat(rows.get(1).verdict()).isEqualTo(Verdict.MISSED);
   }
 
@@ -145,7 +162,8 @@ class MemoryBenchmarkTests {
     assertThat(both.maxOpenStores()).isEqualTo(192);
     assertThat(both.jvmLargest()).isEqualTo("busy");
     assertThat(both.diskBytes()).isEqualTo(12 * MIB);
-    List<Row> rows = MemoryBenchmark.rows(this.settings, List.of(calm, busy), List.of(calm));
+    List<Row> rows =
+        MemoryBenchmark.rows(this.settings, this.load, List.of(calm, busy), List.of(calm));
     assertThat(rows.get(3).bound()).contains("40.0, 60.0 s with the bound, 40.0 s without");
   }
 }
