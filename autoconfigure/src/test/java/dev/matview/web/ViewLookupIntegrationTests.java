@@ -17,8 +17,10 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -355,8 +357,13 @@ class ViewLookupIntegrationTests {
     assertThat(openStoreCapacities)
         .hasSizeGreaterThanOrEqualTo(6)
         .containsOnly(Long.toString(bound));
-    SharedRocksDBMemory memory =
-        SharedRocksDBMemory.forLimits(new RocksDBMemoryLimits(bound, 0.25, false));
+    Map<String, Object> configs = new HashMap<>();
+    Objects.requireNonNull(this.streams.getStreamsConfiguration())
+        .forEach((key, value) -> configs.put(String.valueOf(key), value));
+    RocksDBMemoryLimits limits = RocksDBMemoryLimits.fromConfigs(configs);
+    assertThat(limits.totalBytes()).isEqualTo(bound);
+    assertThat(limits.plannedStores()).as("stores the start-up checks planned").isPositive();
+    SharedRocksDBMemory memory = SharedRocksDBMemory.forLimits(limits);
     assertThat(memory.usedBytes()).isPositive().isLessThanOrEqualTo(bound);
   }
 
