@@ -97,10 +97,11 @@ class StreamedScanIntegrationTests {
     await("every note in the view")
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(500))
-        .until(
+        .untilAsserted(
             () ->
-                streamedKeys(this.http.get("/views/" + VIEW + "/keys", "Accept", NDJSON)).size()
-                    == NOTES);
+                assertThat(
+                        streamedKeys(this.http.get("/views/" + VIEW + "/keys", "Accept", NDJSON)))
+                    .hasSize(NOTES));
   }
 
   @Test
