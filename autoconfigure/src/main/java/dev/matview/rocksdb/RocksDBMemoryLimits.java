@@ -188,17 +188,9 @@ public record RocksDBMemoryLimits(
   }
 
   private static long totalBytes(@Nullable Object value) {
-    if (value == null) {
-      return DEFAULT_TOTAL_BYTES;
-    }
-    if (value instanceof Number || value instanceof String) {
-      try {
-        return new BigDecimal(value.toString().trim()).longValueExact();
-      } catch (ArithmeticException | NumberFormatException ex) {
-        throw invalid(TOTAL_MEMORY_CONFIG, value, TOTAL_MEMORY_RANGE);
-      }
-    }
-    throw invalid(TOTAL_MEMORY_CONFIG, value, TOTAL_MEMORY_RANGE);
+    return (value == null)
+        ? DEFAULT_TOTAL_BYTES
+        : wholeNumber(value, TOTAL_MEMORY_CONFIG, TOTAL_MEMORY_RANGE);
   }
 
   private static double writeBufferRatio(@Nullable Object value) {
@@ -235,17 +227,21 @@ public record RocksDBMemoryLimits(
   }
 
   private static long plannedStores(@Nullable Object value) {
-    if (value == null) {
-      return 0;
-    }
+    return (value == null) ? 0 : wholeNumber(value, PLANNED_STORES_CONFIG, PLANNED_STORES_RANGE);
+  }
+
+  /**
+   * {@code value} as a whole number, given as a number or a string, or refused naming {@code key}.
+   */
+  private static long wholeNumber(Object value, String key, String range) {
     if (value instanceof Number || value instanceof String) {
       try {
         return new BigDecimal(value.toString().trim()).longValueExact();
       } catch (ArithmeticException | NumberFormatException ex) {
-        throw invalid(PLANNED_STORES_CONFIG, value, PLANNED_STORES_RANGE);
+        throw invalid(key, value, range);
       }
     }
-    throw invalid(PLANNED_STORES_CONFIG, value, PLANNED_STORES_RANGE);
+    throw invalid(key, value, range);
   }
 
   private static IllegalArgumentException invalid(String key, Object value, String range) {
