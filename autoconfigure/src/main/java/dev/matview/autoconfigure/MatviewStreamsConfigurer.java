@@ -2,6 +2,8 @@ package dev.matview.autoconfigure;
 
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
 import dev.matview.rocksdb.RocksDBMemoryLimits;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -34,15 +36,11 @@ final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigu
       streams.put(
           StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
           BoundedMemoryRocksDBConfigSetter.class.getName());
-      Object streamsRatio = streams.get(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
-      streams.putAll(limits(this.rocksdb).toConfigs());
+      Map<String, Object> limits = new HashMap<>(limits(this.rocksdb).toConfigs());
       if (!this.rocksdb.isWriteBufferRatioSet()) {
-        if (streamsRatio != null) {
-          streams.put(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG, streamsRatio);
-        } else {
-          streams.remove(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
-        }
+        limits.remove(RocksDBMemoryLimits.WRITE_BUFFER_RATIO_CONFIG);
       }
+      streams.putAll(limits);
     }
     factoryBean.setStreamsConfiguration(streams);
     if (factoryBean.getStreamsUncaughtExceptionHandler() == null) {

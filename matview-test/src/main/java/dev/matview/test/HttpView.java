@@ -116,13 +116,7 @@ public final class HttpView<K, A> {
   public ViewAnswer<ViewPage<K, A>> scan(
       @Nullable K from, @Nullable K to, int limit, @Nullable String cursor) {
     ViewChecks.requireTable(this.view, "read each key's windows with windows(key)");
-    List<Map.Entry<String, String>> query = new ArrayList<>();
-    if (from != null) {
-      query.add(Map.entry("from", rawKey(from)));
-    }
-    if (to != null) {
-      query.add(Map.entry("to", rawKey(to)));
-    }
+    List<Map.Entry<String, String>> query = keyBounds(from, to);
     query.add(Map.entry("limit", Integer.toString(limit)));
     if (cursor != null) {
       query.add(Map.entry("cursor", cursor));
@@ -131,10 +125,7 @@ public final class HttpView<K, A> {
         this.calls.get(List.of(name(), "keys"), query, this.options, false);
     List<ViewEntry<K, A>> items = new ArrayList<>();
     for (JsonNode item : answer.body().required("items")) {
-      items.add(
-          new ViewEntry<>(
-              this.calls.read(item.required("key"), this.keyType),
-              this.calls.read(item.required("value"), this.valueType)));
+      items.add(entry(item));
     }
     JsonNode next = answer.body().path("nextCursor");
     return answer.withBody(new ViewPage<>(items, next.isString() ? next.asString() : null));
@@ -148,13 +139,7 @@ public final class HttpView<K, A> {
    */
   public ViewAnswer<ViewPage<K, A>> stream(@Nullable K from, @Nullable K to) {
     ViewChecks.requireTable(this.view, "read each key's windows with windows(key)");
-    List<Map.Entry<String, String>> query = new ArrayList<>();
-    if (from != null) {
-      query.add(Map.entry("from", rawKey(from)));
-    }
-    if (to != null) {
-      query.add(Map.entry("to", rawKey(to)));
-    }
+    List<Map.Entry<String, String>> query = keyBounds(from, to);
     ViewAnswer<List<JsonNode>> answer =
         this.calls.getLines(List.of(name(), "keys"), query, this.options);
     List<JsonNode> lines = answer.body();
@@ -164,13 +149,29 @@ public final class HttpView<K, A> {
     }
     List<ViewEntry<K, A>> items = new ArrayList<>();
     for (JsonNode item : lines.subList(0, lines.size() - 1)) {
-      items.add(
-          new ViewEntry<>(
-              this.calls.read(item.required("key"), this.keyType),
-              this.calls.read(item.required("value"), this.valueType)));
+      items.add(entry(item));
     }
     JsonNode next = lines.get(lines.size() - 1).path("nextCursor");
     return answer.withBody(new ViewPage<>(items, next.isString() ? next.asString() : null));
+  }
+
+  /** The query parameters of a scan's bounds; a null bound is left out. */
+  private List<Map.Entry<String, String>> keyBounds(@Nullable K from, @Nullable K to) {
+    List<Map.Entry<String, String>> query = new ArrayList<>();
+    if (from != null) {
+      query.add(Map.entry("from", rawKey(from)));
+    }
+    if (to != null) {
+      query.add(Map.entry("to", rawKey(to)));
+    }
+    return query;
+  }
+
+  /** One scanned item, its key and value read as this view's types. */
+  private ViewEntry<K, A> entry(JsonNode item) {
+    return new ViewEntry<>(
+        this.calls.read(item.required("key"), this.keyType),
+        this.calls.read(item.required("value"), this.valueType));
   }
 
   /**
