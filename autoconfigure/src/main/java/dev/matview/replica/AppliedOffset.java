@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.query.Position;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How far one open store partition has read the topic that feeds it (the view's source topic, or
@@ -51,6 +52,15 @@ public final class AppliedOffset {
   /** The store partition's updates, for change streams. */
   public ChangeFeed changes() {
     return this.changes;
+  }
+
+  /**
+   * The stream thread updated the store while processing the record whose processing began last:
+   * tells the change feed. {@code value} is the stored value, {@code null} for a removal; the
+   * window bounds are {@link StoreChange#NO_WINDOW} for a store without windows.
+   */
+  public void updated(byte[] key, byte @Nullable [] value, long windowStart, long windowEnd) {
+    this.changes.changed(key, value, windowStart, windowEnd, begun());
   }
 
   /** The partition of the store, and of the topic that feeds it. */

@@ -46,6 +46,11 @@ public final class ChangeFeed {
     }
   }
 
+  /** Whether a stream follows the feed or did since the last restore: updates are kept. */
+  public boolean isFollowed() {
+    return this.ring != null;
+  }
+
   /**
    * Hands {@code listener} every update from now on, on the stream thread, until {@link #stop}; it
    * must not block. {@code from} is the offset of the last record whose processing began.

@@ -11,10 +11,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Kafka's store of one partition, unchanged, that registers with the {@link StoreHandles} once
- * Kafka Streams has opened it and leaves them before Kafka Streams closes it, and refuses an update
- * whose changelog record would be too large before Kafka's store keeps it. It is a {@link
+ * Kafka Streams has opened it and leaves them before Kafka Streams closes it, refuses an update
+ * whose changelog record would be too large before Kafka's store keeps it, and tells the
+ * partition's {@link ReplicaHandle} when the record cache above it wrote a key. It is a {@link
  * TimestampedBytesStore} like the store it wraps, so Kafka Streams stores timestamps in it as
- * usual.
+ * usual. The table view's aggregation, above the cache, tells the change feed of each update.
  */
 final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, byte[]>>
     implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
@@ -58,16 +59,14 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
   public void put(Bytes key, byte @Nullable [] value) {
     checkSize(key, value);
     this.store.put(key, value);
-    changed(key, value);
+    written(key);
   }
 
   @Override
   public byte @Nullable [] putIfAbsent(Bytes key, byte @Nullable [] value) {
     checkSize(key, value);
     byte[] previous = this.store.putIfAbsent(key, value);
-    if (previous == null) {
-      changed(key, value);
-    }
+    written(key);
     return previous;
   }
 
@@ -78,19 +77,23 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
     }
     this.store.putAll(entries);
     for (KeyValue<Bytes, byte[]> entry : entries) {
-      changed(entry.key, entry.value);
+      written(entry.key);
     }
   }
 
   @Override
   public byte @Nullable [] delete(Bytes key) {
     byte[] previous = this.store.delete(key);
-    changed(key, null);
+    written(key);
     return previous;
   }
 
-  private void changed(Bytes key, byte @Nullable [] value) {
-    changed(key.get(), value, StoreChange.NO_WINDOW, StoreChange.NO_WINDOW);
+  /** RocksDB has the latest update of {@code key}: lookups may read it there again. */
+  private void written(Bytes key) {
+    ReplicaHandle open = this.handle;
+    if (open != null) {
+      open.written(key);
+    }
   }
 
   @Override

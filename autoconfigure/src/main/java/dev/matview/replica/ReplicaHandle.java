@@ -1,5 +1,7 @@
 package dev.matview.replica;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -16,6 +18,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Reads that take no lock pass a {@link ReadGate}, whose close waits for exactly those under way
  * before Kafka Streams closes the store.
+ *
+ * <p>It also knows the keys whose latest update Kafka Streams' record cache holds and has not yet
+ * written to RocksDB: a read of one of them must go through the cache, as RocksDB has an older
+ * value.
  */
 public final class ReplicaHandle {
 
@@ -28,6 +34,8 @@ public final class ReplicaHandle {
   private final @Nullable DirectReads direct;
 
   private final ReadGate reads = new ReadGate();
+
+  private final Set<Bytes> unwritten = ConcurrentHashMap.newKeySet();
 
   ReplicaHandle(KeyValueStore<Bytes, byte[]> store, int partition) {
     this.store = store;
@@ -55,6 +63,29 @@ public final class ReplicaHandle {
       }
     }
     return this.store.get(Bytes.wrap(key));
+  }
+
+  /**
+   * The stream thread is about to keep an update of {@code key} in the record cache, which writes
+   * it to RocksDB when it flushes; until then {@link #isUnwritten} says so.
+   */
+  public void cached(byte[] key) {
+    this.unwritten.add(Bytes.wrap(key));
+  }
+
+  /** The record cache wrote the update of {@code key} to RocksDB, on the stream thread. */
+  void written(Bytes key) {
+    if (!this.unwritten.isEmpty()) {
+      this.unwritten.remove(key);
+    }
+  }
+
+  /**
+   * Whether the record cache holds an update of {@code key} that RocksDB has not yet: a read of it
+   * by {@link #get} would miss that update.
+   */
+  public boolean isUnwritten(byte[] key) {
+    return !this.unwritten.isEmpty() && this.unwritten.contains(Bytes.wrap(key));
   }
 
   /** Whether lookups read this store without its monitor. */

@@ -51,7 +51,7 @@ abstract class WrappedStore<S extends StateStore> implements StateStore {
   final void changed(byte[] key, byte @Nullable [] value, long windowStart, long windowEnd) {
     AppliedOffset open = this.applied;
     if (open != null) {
-      open.changes().changed(key, value, windowStart, windowEnd, open.begun());
+      open.updated(key, value, windowStart, windowEnd);
     }
   }
 

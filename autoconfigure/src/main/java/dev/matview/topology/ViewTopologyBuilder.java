@@ -26,6 +26,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
+import org.apache.kafka.streams.state.Stores;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,8 +37,10 @@ import org.jspecify.annotations.Nullable;
  * and an aggregation materialized in a RocksDB store named after the view, which refuses an
  * aggregate too large for its changelog topic before it keeps it ({@link ChangelogSizeGuard}).
  *
- * <p>Stores are not cached: interactive queries of ranges and windows bypass Kafka Streams' record
- * cache, so a cache would hide the latest updates from scans and lookups until the next commit.
+ * <p>A table view's store has Kafka's record cache, which folds a key's updates between two commits
+ * into one write of RocksDB and the changelog; Matview's reads see what it holds ({@link
+ * TableAggregateProcessor}). Windowed and session stores have none: Kafka's windowed aggregations
+ * tell no one of an update before the cache keeps it, and change streams need each one.
  */
 public final class ViewTopologyBuilder {
 
@@ -104,37 +107,30 @@ public final class ViewTopologyBuilder {
         (window != null && window.type() == ViewWindow.Type.SESSION)
             ? SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace())
             : null;
+    ChangelogSizeGuard guard =
+        new ChangelogSizeGuard(view.name(), this.rules.maxChangelogRecordBytes());
+    if (window == null) {
+      aggregateTable(view, decoded, guard);
+      return;
+    }
+    Initializer<A> initializer = initializer(definition.aggregation());
+    Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
+    Named named = Named.as(ProcessorNames.aggregator(view.name()));
     SessionAggregationProbe probe = new SessionAggregationProbe();
     KGroupedStream<K, V> grouped;
     if (timeWindows != null) {
       grouped =
           gatedGroup(
               view, decoded, () -> new LateRecordGate<K, V>(view.name(), timeWindows, this.rules));
-    } else if (sessionWindows != null) {
+    } else {
+      SessionWindows sessions = Objects.requireNonNull(sessionWindows);
       grouped =
           gatedGroup(
               view,
               decoded,
-              () ->
-                  new SessionLateRecordGate<K, V>(view.name(), sessionWindows, probe, this.rules));
-    } else {
-      grouped = group(view, decoded);
+              () -> new SessionLateRecordGate<K, V>(view.name(), sessions, probe, this.rules));
     }
-    Initializer<A> initializer = initializer(definition.aggregation());
-    Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
-    Named named = Named.as(ProcessorNames.aggregator(view.name()));
-    ChangelogSizeGuard guard =
-        new ChangelogSizeGuard(view.name(), this.rules.maxChangelogRecordBytes());
-    if (window == null) {
-      grouped.aggregate(
-          initializer,
-          aggregator,
-          named,
-          Materialized.<K, A>as(this.handles.keyValueStore(view.storeName(), guard))
-              .withKeySerde(view.keySerde())
-              .withValueSerde(view.aggregateSerde())
-              .withCachingDisabled());
-    } else if (sessionWindows != null) {
+    if (sessionWindows != null) {
       grouped
           .windowedBy(sessionWindows)
           .aggregate(
@@ -166,6 +162,35 @@ public final class ViewTopologyBuilder {
     }
   }
 
+  /**
+   * Folds a table view's records into its store through Kafka's record cache ({@link
+   * TableAggregateProcessor}).
+   */
+  private <K, V, A> void aggregateTable(
+      ResolvedView<K, V, A> view, KStream<Object, V> decoded, ChangelogSizeGuard guard) {
+    RememberingSerializer<A> aggregates =
+        new RememberingSerializer<>(view.aggregateSerde().serializer());
+    this.builder.addStateStore(
+        Stores.timestampedKeyValueStoreBuilder(
+                this.handles.keyValueStore(view.storeName(), guard),
+                view.keySerde(),
+                Serdes.serdeFrom(aggregates, view.aggregateSerde().deserializer()))
+            .withCachingEnabled());
+    Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
+    keyed(view, decoded)
+        .process(
+            () ->
+                new TableAggregateProcessor<>(
+                    view,
+                    initializer(aggregation),
+                    aggregator(aggregation),
+                    aggregates,
+                    guard,
+                    this.handles),
+            Named.as(ProcessorNames.aggregator(view.name())),
+            view.storeName());
+  }
+
   @SuppressWarnings("unchecked")
   private KStream<Object, byte[]> source(ResolvedView<?, ?, ?> view) {
     return (KStream<Object, byte[]>)
@@ -178,16 +203,17 @@ public final class ViewTopologyBuilder {
                         .withName(ProcessorNames.source(topic))));
   }
 
+  /**
+   * A view's records with the view's key: the source records themselves, or re-keyed through the
+   * repartition topic.
+   */
   @SuppressWarnings("unchecked")
-  private <K, V, A> KGroupedStream<K, V> group(
-      ResolvedView<K, V, A> view, KStream<Object, V> decoded) {
+  private <K, V, A> KStream<K, V> keyed(ResolvedView<K, V, A> view, KStream<Object, V> decoded) {
     Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
     if (keySelector == null) {
-      return ((KStream<K, V>) (KStream<?, V>) decoded)
-          .groupByKey(Grouped.with(view.name(), view.keySerde(), view.valueSerde()));
+      return (KStream<K, V>) (KStream<?, V>) decoded;
     }
-    return tracked(view, rekeyed(view, decoded, keySelector), true)
-        .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()));
+    return tracked(view, rekeyed(view, decoded, keySelector), true);
   }
 
   /**
@@ -228,19 +254,12 @@ public final class ViewTopologyBuilder {
    * repartition topic when the view is re-keyed (the topic keeps the name {@code groupBy} would
    * give it), so the gate sees the records the aggregation sees.
    */
-  @SuppressWarnings("unchecked")
   private <K, V, A> KGroupedStream<K, V> gatedGroup(
       ResolvedView<K, V, A> view,
       KStream<Object, V> decoded,
       FixedKeyProcessorSupplier<K, V, V> gate) {
-    Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
-    String name = view.name();
-    KStream<K, V> keyed =
-        (keySelector == null)
-            ? (KStream<K, V>) (KStream<?, V>) decoded
-            : tracked(view, rekeyed(view, decoded, keySelector), true);
-    return keyed
-        .processValues(gate, Named.as(ProcessorNames.lateGate(name)))
+    return keyed(view, decoded)
+        .processValues(gate, Named.as(ProcessorNames.lateGate(view.name())))
         .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()));
   }
 

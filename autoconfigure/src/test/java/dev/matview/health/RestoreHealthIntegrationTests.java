@@ -135,10 +135,13 @@ class RestoreHealthIntegrationTests {
         assertThat(restored.path("currentOffset").asLong()).isEqualTo(end);
         assertThat(restored.path("endOffset").asLong()).isEqualTo(end);
       }
-      assertThat(ends.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(HISTORY + 5);
+      long changelog = ends.values().stream().mapToLong(Long::longValue).sum();
+      assertThat(changelog - HISTORY)
+          .as("updates of the five clicks' two pages, folded by the record cache between commits")
+          .isBetween(2L, 5L);
       RestoreLagTracker tracker = second.getBean(RestoreLagTracker.class);
       assertThat(tracker.snapshot().stream().mapToLong(PartitionLag::records).sum())
-          .isEqualTo(HISTORY + 5);
+          .isEqualTo(changelog);
       assertThat(output).contains("Restored view 'clicks-per-page' partition 0");
       assertThat(output).contains("Restored view 'clicks-per-page' partition 1");
       assertThat(meters.find("matview.restore.lag").gauges()).hasSize(2);

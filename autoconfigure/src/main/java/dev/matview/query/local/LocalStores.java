@@ -30,8 +30,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads one partition of a view's store on this instance: a table's key from the store partition's
- * handle once it is known to run (through Kafka Streams until then), a table's scan through the
- * store API in stored key order, and windows through {@link LocalWindows}.
+ * handle once it is known to run (through Kafka Streams until then, and while the record cache
+ * holds an update of the key that RocksDB lacks), a table's scan through the store API in stored
+ * key order, which reads through the record cache, and windows through {@link LocalWindows}.
  */
 public final class LocalStores {
 
@@ -151,7 +152,11 @@ public final class LocalStores {
         return value;
       }
       String topic = storeTopic(view);
-      return value(view, topic, handle.get(serializedKey(view, topic, key)));
+      byte[] serialized = serializedKey(view, topic, key);
+      if (handle.isUnwritten(serialized)) {
+        return tableStore(view, key, partition, runningActive).get(key);
+      }
+      return value(view, topic, handle.get(serialized));
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.notServing(view, key, partition, ex);
     }

@@ -61,15 +61,19 @@ public final class AggregationBenchmark implements Benchmark {
       matview.add(matview(context, round, orders, customers));
       cached.add(handWritten(context, round, orders, true));
     }
+    long matviewRecords;
+    long cachedRecords;
     try (Admin admin = context.broker().admin()) {
+      matviewRecords = changelog(admin, "bench-aggregation-matview-1");
+      cachedRecords = changelog(admin, "bench-aggregation-cached-1");
       context.note(
           TITLE,
           "changelog records written in round 1: Matview "
-              + changelog(admin, "bench-aggregation-matview-1")
+              + matviewRecords
               + ", hand-written without the record cache "
               + changelog(admin, "bench-aggregation-hand-1")
               + ", with it "
-              + changelog(admin, "bench-aggregation-cached-1"));
+              + cachedRecords);
     }
     return List.of(
         Row.atLeast(
@@ -80,13 +84,22 @@ public final class AggregationBenchmark implements Benchmark {
                 "orders/s",
                 0.95)
             .boundedBy("JSON decoding and encoding per order, in both"),
-        Row.info(
+        Row.atLeast(
                 5,
                 "the same, beside the hand-written app with Kafka's record cache",
                 Stats.median(matview),
                 Stats.median(cached),
-                "orders/s")
-            .boundedBy("Matview keeps no record cache: every update is written"));
+                "orders/s",
+                1.00)
+            .boundedBy(
+                "both fold a key's updates between commits in Kafka's record cache; Matview also"
+                    + " checks each aggregate's size and keeps its position"),
+        Row.info(
+            5,
+            "changelog records per order, round 1 (beside: the hand-written app with the cache)",
+            (double) matviewRecords / orders,
+            (double) cachedRecords / orders,
+            "records/order"));
   }
 
   private double handWritten(BenchContext context, int round, long orders, boolean caching)
