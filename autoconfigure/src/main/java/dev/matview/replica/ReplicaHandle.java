@@ -88,6 +88,11 @@ public final class ReplicaHandle {
     return !this.unwritten.isEmpty() && this.unwritten.contains(Bytes.wrap(key));
   }
 
+  /** Whether the record cache holds an update of any key that RocksDB has not yet. */
+  public boolean hasUnwritten() {
+    return !this.unwritten.isEmpty();
+  }
+
   /** Whether lookups read this store without its monitor. */
   boolean readsDirectly() {
     return this.direct != null;

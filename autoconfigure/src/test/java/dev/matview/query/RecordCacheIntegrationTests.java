@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.matview.processes.http.HttpProbe;
 import dev.matview.processes.http.ServerSentEvent;
 import dev.matview.processes.http.ServerSentEventLines;
+import dev.matview.replica.ReplicaHandle;
+import dev.matview.replica.StoreHandles;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -47,7 +49,8 @@ import tools.jackson.databind.json.JsonMapper;
  * On a real broker, a table view's updates wait in Kafka's record cache until a commit, which here
  * comes only when Kafka Streams closes: meanwhile every read (a key, a batch, a page, a streamed
  * scan, a re-keyed view's key) answers the latest update, a change stream hears each one, and the
- * changelog has none; the close then writes each key once.
+ * changelog has none; the close then writes each key once, and once Kafka Streams runs again, scans
+ * and lookups read RocksDB directly.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -79,6 +82,8 @@ class RecordCacheIntegrationTests {
   @Autowired EmbeddedKafkaBroker broker;
 
   @Autowired StreamsBuilderFactoryBean streams;
+
+  @Autowired StoreHandles handles;
 
   @Test
   @Order(1)
@@ -140,6 +145,36 @@ class RecordCacheIntegrationTests {
     this.streams.stop();
     assertThat(changelogRecords(PER_POST)).as("post-1 and post-2, once each").isEqualTo(2);
     assertThat(changelogRecords(PER_USER)).as("alice, once").isEqualTo(1);
+  }
+
+  @Test
+  @Order(3)
+  void afterTheCommitScansAndLookupsReadRocksDbDirectly() {
+    this.streams.start();
+    HttpProbe http = HttpProbe.localhost(this.port).withTimeout(Duration.ofSeconds(30));
+    await("the views served again")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> value(http.get("/views/" + PER_POST + "/keys/post-1")) == LIKES);
+    for (int partition = 0; partition < 2; partition++) {
+      ReplicaHandle handle = this.handles.handle(PER_POST, partition);
+      assertThat(handle).isNotNull();
+      assertThat(handle.hasUnwritten())
+          .as("partition %d holds unwritten updates", partition)
+          .isFalse();
+    }
+    JsonNode page = http.get("/views/" + PER_POST + "/keys?from=post-0&to=post-9").json();
+    assertThat(page.path("items")).hasSize(2);
+    assertThat(page.path("items").get(0).path("key").asText()).isEqualTo("post-1");
+    assertThat(page.path("items").get(0).path("value").asLong()).isEqualTo(LIKES);
+    assertThat(page.path("items").get(1).path("value").asLong()).isEqualTo(1);
+    assertThat(value(http.get("/views/" + PER_USER + "/keys/alice"))).isEqualTo(LIKES + 1);
+    JsonNode first = http.get("/views/" + PER_POST + "/keys?limit=1").json();
+    assertThat(first.path("items")).hasSize(1);
+    JsonNode rest =
+        http.get("/views/" + PER_POST + "/keys?cursor=" + first.path("nextCursor").asText()).json();
+    assertThat(rest.path("items")).hasSize(1);
+    assertThat(rest.path("items").get(0).path("key").asText())
+        .isNotEqualTo(first.path("items").get(0).path("key").asText());
   }
 
   private void publish() {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -180,7 +181,7 @@ public final class LocalStores {
   }
 
   /** The aggregate in a timestamped store's value: Kafka Streams' 8-byte timestamp, then it. */
-  private static @Nullable Object value(
+  static @Nullable Object value(
       ResolvedView<?, ?, ?> view, String topic, byte @Nullable [] stored) {
     if (stored == null) {
       return null;
@@ -207,7 +208,9 @@ public final class LocalStores {
   /**
    * Up to {@code limit} keys of {@code partition} in [from, to] that come after {@code after}, in
    * stored key order; from a running active replica only when {@code runningActive}, else also from
-   * a standby or restoring one.
+   * a standby or restoring one. The partition's RocksDB is read directly while the record cache
+   * holds no update it lacks; else Kafka Streams merges the cache into the range, which copies the
+   * cached keys of the range on each call.
    */
   public <K> Slice<KeyItem> keys(
       ResolvedView<K, ?, ?> view,
@@ -220,33 +223,58 @@ public final class LocalStores {
     Serde<K> keySerde = view.keySerde();
     K lower =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : from;
-    List<KeyItem> items = new ArrayList<>(Math.min(limit, 1024));
-    K lastKey = null;
-    boolean first = true;
+    ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
+    boolean direct =
+        handle != null
+            && !handle.hasUnwritten()
+            && (!runningActive || ReplicaHandle.isReady(handle.readiness()));
     try (KeyValueIterator<K, Object> range =
-        tableStore(view, null, partition, runningActive).range(lower, to)) {
-      while (items.size() < limit && range.hasNext()) {
-        KeyValue<K, Object> next = range.next();
-        boolean isAfter =
-            first
-                && after != null
-                && Arrays.equals(
-                    keySerde.serializer().serialize(view.storeName(), next.key), after.key());
-        first = false;
-        if (next.value == null || isAfter) {
-          continue;
-        }
-        items.add(new KeyItem(next.key, next.value));
-        lastKey = next.key;
-      }
-      ScanPosition last =
-          (lastKey != null)
-              ? new ScanPosition(keySerde.serializer().serialize(view.storeName(), lastKey), 0)
-              : null;
-      return new Slice<>(items, last, !range.hasNext());
+        (handle != null && direct)
+            ? storedRange(view, handle, lower, to)
+            : tableStore(view, null, partition, runningActive).range(lower, to)) {
+      return slice(view, range, after, limit);
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.notServing(view, null, partition, ex);
     }
+  }
+
+  private static <K> Slice<KeyItem> slice(
+      ResolvedView<K, ?, ?> view,
+      KeyValueIterator<K, Object> range,
+      @Nullable ScanPosition after,
+      int limit) {
+    Serde<K> keySerde = view.keySerde();
+    List<KeyItem> items = new ArrayList<>(Math.min(limit, 1024));
+    K lastKey = null;
+    boolean first = true;
+    while (items.size() < limit && range.hasNext()) {
+      KeyValue<K, Object> next = range.next();
+      boolean isAfter =
+          first
+              && after != null
+              && Arrays.equals(
+                  keySerde.serializer().serialize(view.storeName(), next.key), after.key());
+      first = false;
+      if (next.value == null || isAfter) {
+        continue;
+      }
+      items.add(new KeyItem(next.key, next.value));
+      lastKey = next.key;
+    }
+    ScanPosition last =
+        (lastKey != null)
+            ? new ScanPosition(keySerde.serializer().serialize(view.storeName(), lastKey), 0)
+            : null;
+    return new Slice<>(items, last, !range.hasNext());
+  }
+
+  /** The keys of the partition's RocksDB in [from, to], read as Kafka Streams would read them. */
+  private <K> KeyValueIterator<K, Object> storedRange(
+      ResolvedView<K, ?, ?> view, ReplicaHandle handle, @Nullable K from, @Nullable K to) {
+    String topic = storeTopic(view);
+    Bytes lower = (from != null) ? Bytes.wrap(serializedKey(view, topic, from)) : null;
+    Bytes upper = (to != null) ? Bytes.wrap(serializedKey(view, topic, to)) : null;
+    return new StoredEntries<>(view, topic, handle.store().range(lower, upper));
   }
 
   /**
