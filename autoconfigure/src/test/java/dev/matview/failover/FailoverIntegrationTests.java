@@ -218,7 +218,8 @@ class FailoverIntegrationTests {
         scenario(
             "failover-wiped",
             "--matview.standby-replicas=1",
-            "--spring.kafka.streams.properties.acceptable.recovery.lag=100");
+            "--spring.kafka.streams.properties.acceptable.recovery.lag=100",
+            "--spring.kafka.streams.properties.restore.consumer.max.poll.records=100");
     List<ViewInstance> pair = startTwoAndPublish(scenario);
     ViewInstance restarted = ownerOfMostPartitions(scenario, pair);
     ViewInstance other = other(pair, restarted);

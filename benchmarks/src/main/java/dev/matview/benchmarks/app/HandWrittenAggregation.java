@@ -18,9 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Row 5's baseline: {@code revenue-per-customer} written by hand with the Kafka Streams DSL, the
- * same topology (re-key by customer through a repartition topic, aggregate into a store without
- * Kafka Streams' record cache, as Matview's views are) and the same settings as the benchmark app's
- * Streams (commit interval, replication, defaults otherwise).
+ * same topology (re-key by customer through a repartition topic, aggregate into a store with or
+ * without Kafka Streams' record cache, which Matview's table views have) and the same settings as
+ * the benchmark app's Streams (commit interval, replication, defaults otherwise).
  *
  * <p>Flags: {@code --bootstrap-servers}, {@code --topic}, {@code --application-id}, {@code
  * --state-dir}, {@code --caching} (whether the store keeps Kafka's record cache, false by default).
