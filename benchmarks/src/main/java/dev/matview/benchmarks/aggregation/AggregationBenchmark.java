@@ -92,8 +92,10 @@ public final class AggregationBenchmark implements Benchmark {
                 "orders/s",
                 1.00)
             .boundedBy(
-                "both fold a key's updates between commits in Kafka's record cache; Matview also"
-                    + " checks each aggregate's size and keeps its position"),
+                "both fold a key's updates in Kafka's record cache and spend the same on the"
+                    + " aggregation step; Matview's stream thread also stamps and tracks positions,"
+                    + " checks each record and marks unwritten keys, and its app collects more"
+                    + " garbage"),
         Row.info(
             5,
             "changelog records per order, round 1 (beside: the hand-written app with the cache)",
