@@ -3,11 +3,14 @@ package dev.matview.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.matview.replica.ReplicaHandle;
+import dev.matview.replica.StoreHandles;
 import dev.matview.view.MergeableAggregation;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -63,6 +66,8 @@ class ViewTopologyBuilderTests {
 
   private RecordRules rules = RecordRules.STANDARD;
 
+  private final StoreHandles handles = new StoreHandles();
+
   @TempDir Path stateDir;
 
   private @Nullable TopologyTestDriver driver;
@@ -84,6 +89,23 @@ class ViewTopologyBuilderTests {
     send("shop-1", sale("shop-1", 7));
     send("shop-2", sale("shop-2", 1));
     assertThat(table("per-shop")).containsEntry("shop-1", 2L).containsEntry("shop-2", 1L);
+  }
+
+  @Test
+  void aCommitWritesTheRecordCachesUpdatesToRocksDbAndClearsTheirMarks() {
+    view("per-shop", Views.from(TOPIC, Sale.class).count());
+    start();
+    send("shop-1", sale("shop-1", 5));
+    send("shop-1", sale("shop-1", 7));
+    ReplicaHandle handle = this.handles.handle("per-shop", 0);
+    assertThat(handle).isNotNull();
+    assertThat(handle.hasUnwritten()).as("keys the cache holds unwritten after a commit").isFalse();
+    byte[] stored = handle.get("shop-1".getBytes(StandardCharsets.UTF_8));
+    assertThat(stored).isNotNull();
+    assertThat(stored).hasSize(2 * Long.BYTES);
+    assertThat(ByteBuffer.wrap(stored).getLong(Long.BYTES))
+        .as("the count after the timestamp")
+        .isEqualTo(2);
   }
 
   @Test
@@ -571,7 +593,7 @@ class ViewTopologyBuilderTests {
   private void start() {
     ViewRegistry registry = ViewRegistry.of(this.views, new ViewSerdes(this.mapper), "test-app");
     StreamsBuilder builder = new StreamsBuilder();
-    new ViewTopologyBuilder(builder, this.rules).addAll(registry);
+    new ViewTopologyBuilder(builder, this.rules, this.handles).addAll(registry);
     Properties config = this.config;
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, "test-app");
     config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
