@@ -154,7 +154,11 @@ class RecordCacheIntegrationTests {
     HttpProbe http = HttpProbe.localhost(this.port).withTimeout(Duration.ofSeconds(30));
     await("the views served again")
         .atMost(Duration.ofSeconds(60))
-        .until(() -> value(http.get("/views/" + PER_POST + "/keys/post-1")) == LIKES);
+        .until(
+            () ->
+                value(http.get("/views/" + PER_POST + "/keys/post-1")) == LIKES
+                    && value(http.get("/views/" + PER_POST + "/keys/post-2")) == 1
+                    && value(http.get("/views/" + PER_USER + "/keys/alice")) == LIKES + 1);
     for (int partition = 0; partition < 2; partition++) {
       ReplicaHandle handle = this.handles.handle(PER_POST, partition);
       assertThat(handle).isNotNull();
