@@ -224,12 +224,10 @@ public final class LocalStores {
     K lower =
         after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : from;
     ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
-    boolean direct =
-        handle != null
-            && !handle.hasUnwritten()
-            && (!runningActive || ReplicaHandle.isReady(handle.readiness()));
     try (KeyValueIterator<K, Object> range =
-        (handle != null && direct)
+        (handle != null
+                && !handle.hasUnwritten()
+                && (!runningActive || ReplicaHandle.isReady(handle.readiness())))
             ? storedRange(view, handle, lower, to)
             : tableStore(view, null, partition, runningActive).range(lower, to)) {
       return slice(view, range, after, limit);
