@@ -72,7 +72,14 @@ final class LoadRounds {
       }
       this.matview.add(
           round(
-              matviewLoad, matviewPort, rate, "matview", round, this.matviewCpu, this.matviewPids));
+              matviewLoad,
+              matviewPort,
+              rate,
+              "matview",
+              round,
+              this.matviewCpu,
+              this.matviewPids,
+              this.baselinePids));
       if (round % 2 == 0) {
         baselineRound(baselineLoad, baselinePort, rate, round);
       }
@@ -82,7 +89,15 @@ final class LoadRounds {
 
   private void baselineRound(LoadDriverProcess load, int port, double rate, int round) {
     this.baseline.add(
-        round(load, port, rate, "baseline", round, this.baselineCpu, this.baselinePids));
+        round(
+            load,
+            port,
+            rate,
+            "baseline",
+            round,
+            this.baselineCpu,
+            this.baselinePids,
+            this.matviewPids));
   }
 
   private void warmUp(
@@ -167,10 +182,14 @@ final class LoadRounds {
       String side,
       int round,
       List<Double> cpu,
-      List<Long> pids) {
+      List<Long> pids,
+      List<Long> otherPids) {
+    boolean otherApp = !otherPids.equals(pids);
     long cpuBefore = appCpuNanos(pids);
+    long otherBefore = otherApp ? appCpuNanos(otherPids) : -1;
     LoadResult result = rate > 0 ? load.atRate(port, rate) : load.saturate(port);
     long cpuAfter = appCpuNanos(pids);
+    long otherAfter = otherApp ? appCpuNanos(otherPids) : -1;
     double cpuMicros =
         (cpuBefore >= 0 && cpuAfter >= 0 && result.requests() > 0)
             ? (cpuAfter - cpuBefore) / 1000.0 / result.requests()
@@ -191,7 +210,11 @@ final class LoadRounds {
             + result.errors()
             + " errors, apps' CPU "
             + Stats.format(cpuMicros, "µs")
-            + " a request";
+            + " a request"
+            + ((otherBefore >= 0 && otherAfter >= 0)
+                ? ", the other app's CPU meanwhile "
+                    + Stats.format((otherAfter - otherBefore) / 1_000_000.0, "ms")
+                : "");
     if (result.errors() > 0 || result.requests() == 0) {
       this.context.note(this.title, line);
     } else {
