@@ -92,10 +92,9 @@ public final class AggregationBenchmark implements Benchmark {
                 "orders/s",
                 1.00)
             .boundedBy(
-                "both fold a key's updates in Kafka's record cache and spend the same on the"
-                    + " aggregation step; Matview's stream thread also stamps and tracks positions,"
-                    + " checks each record and marks unwritten keys, and its app collects more"
-                    + " garbage"),
+                "both fold a key's updates in Kafka's record cache, and their stream threads"
+                    + " spend the same per order; Matview's JVM, a Spring Boot app, compiles code"
+                    + " longer and collects more garbage on the cores the broker shares"),
         Row.info(
             5,
             "changelog records per order, round 1 (beside: the hand-written app with the cache)",
