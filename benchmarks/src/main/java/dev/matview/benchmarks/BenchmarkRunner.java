@@ -29,8 +29,11 @@ import java.util.stream.Collectors;
  *   <li>{@code --warmup-rounds=1}, {@code --max-warmup-rounds=6}, {@code --warmup-tolerance=0.1}:
  *       unrecorded saturated rounds of each side first, at least the first, then until each side's
  *       rate changed by at most the tolerance from its previous round, at most the second
- *   <li>{@code --scan-warm-ups=1}, {@code --scan-rounds=3}: unrecorded, then recorded rounds of row
- *       4 (its figures are medians); {@code --aggregation-rounds=2}: rounds of row 5
+ *   <li>{@code --scan-warm-ups=8}, {@code --scan-max-warm-ups=14}, {@code
+ *       --scan-warmup-tolerance=0.05}, {@code --scan-rounds=3}: unrecorded rounds of row 4, at
+ *       least the first, then until both streamed scans' rates changed by at most the tolerance
+ *       from their previous round, at most the second; then recorded rounds (its figures are
+ *       medians); {@code --aggregation-rounds=2}: rounds of row 5
  *   <li>{@code --session-timeout-ms=6000}, {@code --app-jvm-options=-Xmx512m}, {@code
  *       --container=tomcat}: the app instances, and their servlet container ({@code jetty} or
  *       {@code tomcat})

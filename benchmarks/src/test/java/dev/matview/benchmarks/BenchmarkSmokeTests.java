@@ -31,6 +31,8 @@ class BenchmarkSmokeTests {
             "--prestart=true",
             "--rounds=1",
             "--aggregation-rounds=1",
+            "--scan-warm-ups=1",
+            "--scan-max-warm-ups=2",
             "--warmup-rounds=0",
             "--seconds=0.5",
             "--warmup-seconds=0.3",

@@ -52,18 +52,8 @@ public final class ScanBenchmark implements Benchmark {
   public List<Row> run(BenchContext context) throws Exception {
     ClusterSpec spec = Clusters.twoInstances(context.flags());
     LoadedCluster cluster = context.cluster(spec);
-    int warmUps = context.flags().integer("scan-warm-ups", 1);
+    warmUp(context, cluster);
     int rounds = context.flags().integer("scan-rounds", 3);
-    for (int round = 1; round <= warmUps; round++) {
-      context.log(TITLE + ": warm-up round " + round + ", not recorded");
-      for (String view : List.of(Clusters.TABLE_VIEW, Clusters.WINDOW_VIEW)) {
-        raw(context, cluster, view);
-      }
-      scan(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys");
-      scan(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows");
-      stream(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys");
-      stream(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows");
-    }
     Figures table = new Figures();
     Figures windows = new Figures();
     for (int round = 1; round <= rounds; round++) {
@@ -122,6 +112,45 @@ public final class ScanBenchmark implements Benchmark {
             Stats.median(windows.raw),
             "windows/s");
     return List.of(tableStream, windowStream, perKey, tablePages, windowPages);
+  }
+
+  /**
+   * Unrecorded rounds of every scan: at least {@code --scan-warm-ups}, then more until both
+   * streamed scans' rates changed by at most {@code --scan-warmup-tolerance} from their previous
+   * round, {@code --scan-max-warm-ups} at most. A streamed scan runs through more code than a raw
+   * range, and on two cores the JIT compiles it over several rounds of a second each, with plateaus
+   * between its tiers that two rounds alone can take for the end.
+   */
+  private static void warmUp(BenchContext context, LoadedCluster cluster) throws Exception {
+    int least = context.flags().integer("scan-warm-ups", 8);
+    int most = Math.max(least, context.flags().integer("scan-max-warm-ups", 14));
+    double tolerance = context.flags().decimal("scan-warmup-tolerance", 0.05);
+    List<Double> tableStreams = new ArrayList<>();
+    List<Double> windowStreams = new ArrayList<>();
+    for (int round = 1; round <= most; round++) {
+      context.log(TITLE + ": warm-up round " + round + ", not recorded");
+      for (String view : List.of(Clusters.TABLE_VIEW, Clusters.WINDOW_VIEW)) {
+        raw(context, cluster, view);
+      }
+      scan(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys");
+      scan(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows");
+      tableStreams.add(
+          stream(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys"));
+      windowStreams.add(
+          stream(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows"));
+      if (round >= least
+          && Stats.settled(tableStreams, tolerance)
+          && Stats.settled(windowStreams, tolerance)) {
+        return;
+      }
+    }
+    context.note(
+        TITLE,
+        "the streamed scans' rates still changed by more than "
+            + Math.round(tolerance * 100)
+            + " % between the last two of "
+            + most
+            + " warm-up rounds");
   }
 
   /** Keys a second of a raw range over the local stores of both instances, one after the other. */
