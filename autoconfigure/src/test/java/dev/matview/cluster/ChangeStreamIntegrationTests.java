@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.matview.changes.ChangeStreams;
 import dev.matview.processes.http.ServerSentEvent;
-import dev.matview.processes.http.ServerSentEventLines;
+import dev.matview.processes.http.ServerSentEventReader;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -20,8 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -402,41 +400,26 @@ class ChangeStreamIntegrationTests {
   /** One event as read off the stream. */
   record Event(String name, JsonNode data, String id) {}
 
-  /** Reads a stream's events on a thread of its own, one at a time. */
+  /** Reads a stream's events on a thread of its own, one at a time, their data as JSON. */
   static final class EventReader implements AutoCloseable {
 
-    private final Stream<String> lines;
+    private final ServerSentEventReader events;
 
-    private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
-
-    private final CompletableFuture<Void> reading;
+    private final JsonMapper json;
 
     EventReader(Stream<String> lines, JsonMapper json) {
-      this.lines = lines;
-      ServerSentEventLines assembled = new ServerSentEventLines();
-      this.reading =
-          CompletableFuture.runAsync(
-              () ->
-                  lines.forEach(
-                      (line) -> {
-                        ServerSentEvent event = assembled.line(line);
-                        if (event != null) {
-                          this.events.add(
-                              new Event(event.name(), json.readTree(event.data()), event.id()));
-                        }
-                      }));
+      this.events = new ServerSentEventReader(lines);
+      this.json = json;
     }
 
     Event next() throws InterruptedException {
-      Event event = this.events.poll(30, TimeUnit.SECONDS);
-      assertThat(event).as("an event within 30 s").isNotNull();
-      return event;
+      ServerSentEvent event = this.events.next(Duration.ofSeconds(30));
+      return new Event(event.name(), this.json.readTree(event.data()), event.id());
     }
 
     @Override
     public void close() {
-      this.lines.close();
-      this.reading.cancel(true);
+      this.events.close();
     }
   }
 

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.processes.http.HttpProbe;
-import dev.matview.processes.http.ServerSentEvent;
-import dev.matview.processes.http.ServerSentEventLines;
+import dev.matview.processes.http.ServerSentEventReader;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.view.MaterializedView;
@@ -19,8 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -93,16 +90,18 @@ class RecordCacheIntegrationTests {
     await("the view served")
         .atMost(Duration.ofSeconds(60))
         .until(() -> http.get("/views/" + PER_POST + "/keys/post-1").status() == 404);
-    List<Long> heard = new CopyOnWriteArrayList<>();
-    try (EventValues events = EventValues.open(this.port, "/views/" + PER_POST + "/keys/post-1")) {
+    List<Long> heard = new ArrayList<>();
+    try (ServerSentEventReader events = changes(this.port, "/views/" + PER_POST + "/keys/post-1")) {
       publish();
       await("the last like of post-1 looked up")
           .atMost(Duration.ofSeconds(60))
           .until(() -> value(http.get("/views/" + PER_POST + "/keys/post-1")) == LIKES);
-      await("each update of post-1 heard")
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> events.values().size() >= LIKES);
-      heard.addAll(events.values());
+      while (heard.size() < LIKES) {
+        JsonNode data = this.json.readTree(events.next(Duration.ofSeconds(30)).data());
+        if (data.has("value")) {
+          heard.add(data.path("value").asLong());
+        }
+      }
     }
     List<Long> expected = new ArrayList<>();
     for (long likes = 1; likes <= LIKES; likes++) {
@@ -220,55 +219,16 @@ class RecordCacheIntegrationTests {
     return (answer.status() == 200) ? answer.json().path("value").asLong() : -1;
   }
 
-  /** The values of a key's change stream, read on a thread of its own. */
-  private static final class EventValues implements AutoCloseable {
-
-    private final JsonMapper json = JsonMapper.builder().build();
-
-    private final List<Long> values = new CopyOnWriteArrayList<>();
-
-    private final Stream<String> lines;
-
-    private final CompletableFuture<Void> reading;
-
-    private EventValues(Stream<String> lines) {
-      this.lines = lines;
-      ServerSentEventLines assembled = new ServerSentEventLines();
-      this.reading =
-          CompletableFuture.runAsync(
-              () ->
-                  lines.forEach(
-                      (line) -> {
-                        ServerSentEvent event = assembled.line(line);
-                        if (event != null) {
-                          JsonNode data = this.json.readTree(event.data());
-                          if (data.has("value")) {
-                            this.values.add(data.path("value").asLong());
-                          }
-                        }
-                      }));
-    }
-
-    static EventValues open(int port, String path) throws Exception {
-      HttpRequest request =
-          HttpRequest.newBuilder(URI.create("http://localhost:" + port + path + "/changes"))
-              .header("Accept", "text/event-stream")
-              .build();
-      HttpResponse<Stream<String>> response =
-          HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofLines());
-      assertThat(response.statusCode()).isEqualTo(200);
-      return new EventValues(response.body());
-    }
-
-    List<Long> values() {
-      return this.values;
-    }
-
-    @Override
-    public void close() {
-      this.lines.close();
-      this.reading.cancel(true);
-    }
+  /** Opens the change stream of the key at {@code path}. */
+  private static ServerSentEventReader changes(int port, String path) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path + "/changes"))
+            .header("Accept", "text/event-stream")
+            .build();
+    HttpResponse<Stream<String>> response =
+        HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofLines());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return new ServerSentEventReader(response.body());
   }
 
   record Like(String post, String user) {}
