@@ -21,17 +21,9 @@ final class LoadRounds {
 
   private final int rounds;
 
-  private final List<LoadResult> baseline = new ArrayList<>();
+  private final Side baseline;
 
-  private final List<LoadResult> matview = new ArrayList<>();
-
-  private final List<Double> baselineCpu = new ArrayList<>();
-
-  private final List<Double> matviewCpu = new ArrayList<>();
-
-  private final List<Long> baselinePids;
-
-  private final List<Long> matviewPids;
+  private final Side matview;
 
   /** Rounds whose app CPU is read from the processes {@code appPids}, on both sides. */
   LoadRounds(BenchContext context, String title, List<Long> appPids) {
@@ -46,8 +38,8 @@ final class LoadRounds {
     this.context = context;
     this.title = title;
     this.rounds = context.flags().integer("rounds", 3);
-    this.baselinePids = baselinePids;
-    this.matviewPids = matviewPids;
+    this.baseline = new Side("baseline", baselinePids);
+    this.matview = new Side("matview", matviewPids);
   }
 
   /**
@@ -68,36 +60,14 @@ final class LoadRounds {
     }
     for (int round = 1; round <= this.rounds; round++) {
       if (round % 2 == 1) {
-        baselineRound(baselineLoad, baselinePort, rate, round);
+        round(baselineLoad, baselinePort, rate, this.baseline, this.matview, round);
       }
-      this.matview.add(
-          round(
-              matviewLoad,
-              matviewPort,
-              rate,
-              "matview",
-              round,
-              this.matviewCpu,
-              this.matviewPids,
-              this.baselinePids));
+      round(matviewLoad, matviewPort, rate, this.matview, this.baseline, round);
       if (round % 2 == 0) {
-        baselineRound(baselineLoad, baselinePort, rate, round);
+        round(baselineLoad, baselinePort, rate, this.baseline, this.matview, round);
       }
     }
     return this;
-  }
-
-  private void baselineRound(LoadDriverProcess load, int port, double rate, int round) {
-    this.baseline.add(
-        round(
-            load,
-            port,
-            rate,
-            "baseline",
-            round,
-            this.baselineCpu,
-            this.baselinePids,
-            this.matviewPids));
   }
 
   private void warmUp(
@@ -141,12 +111,12 @@ final class LoadRounds {
 
   /** The median over the baseline's rounds of the apps' CPU time per request, in microseconds. */
   double baselineCpuMicros() {
-    return Stats.median(this.baselineCpu);
+    return Stats.median(this.baseline.cpu);
   }
 
   /** The median over Matview's rounds of the apps' CPU time per request, in microseconds. */
   double matviewCpuMicros() {
-    return Stats.median(this.matviewCpu);
+    return Stats.median(this.matview.cpu);
   }
 
   /**
@@ -167,36 +137,34 @@ final class LoadRounds {
 
   /** The median over the baseline's rounds of {@code figure}. */
   double baseline(ToDoubleFunction<LoadResult> figure) {
-    return Stats.median(this.baseline.stream().map(figure::applyAsDouble).toList());
+    return Stats.median(this.baseline.results.stream().map(figure::applyAsDouble).toList());
   }
 
   /** The median over Matview's rounds of {@code figure}. */
   double matview(ToDoubleFunction<LoadResult> figure) {
-    return Stats.median(this.matview.stream().map(figure::applyAsDouble).toList());
+    return Stats.median(this.matview.results.stream().map(figure::applyAsDouble).toList());
   }
 
-  private LoadResult round(
-      LoadDriverProcess load,
-      int port,
-      double rate,
-      String side,
-      int round,
-      List<Double> cpu,
-      List<Long> pids,
-      List<Long> otherPids) {
-    boolean otherApp = !otherPids.equals(pids);
-    long cpuBefore = appCpuNanos(pids);
-    long otherBefore = otherApp ? appCpuNanos(otherPids) : -1;
+  /**
+   * One recorded round of {@code side}, its figures added to the side's; the {@code other} side's
+   * app CPU meanwhile is logged when it runs in other processes.
+   */
+  private void round(
+      LoadDriverProcess load, int port, double rate, Side side, Side other, int round) {
+    boolean otherApp = !other.pids.equals(side.pids);
+    long cpuBefore = appCpuNanos(side.pids);
+    long otherBefore = otherApp ? appCpuNanos(other.pids) : -1;
     LoadResult result = rate > 0 ? load.atRate(port, rate) : load.saturate(port);
-    long cpuAfter = appCpuNanos(pids);
-    long otherAfter = otherApp ? appCpuNanos(otherPids) : -1;
+    long cpuAfter = appCpuNanos(side.pids);
+    long otherAfter = otherApp ? appCpuNanos(other.pids) : -1;
     double cpuMicros =
         (cpuBefore >= 0 && cpuAfter >= 0 && result.requests() > 0)
             ? (cpuAfter - cpuBefore) / 1000.0 / result.requests()
             : Double.NaN;
-    cpu.add(cpuMicros);
+    side.results.add(result);
+    side.cpu.add(cpuMicros);
     String line =
-        side
+        side.name
             + " round "
             + round
             + (rate > 0 ? " at " + Stats.format(rate, "req/s") : " at saturation")
@@ -220,6 +188,22 @@ final class LoadRounds {
     } else {
       this.context.log(this.title + ": " + line);
     }
-    return result;
+  }
+
+  /** One side of the rounds: its name, the processes of its app, and its figures so far. */
+  private static final class Side {
+
+    private final String name;
+
+    private final List<Long> pids;
+
+    private final List<LoadResult> results = new ArrayList<>();
+
+    private final List<Double> cpu = new ArrayList<>();
+
+    private Side(String name, List<Long> pids) {
+      this.name = name;
+      this.pids = pids;
+    }
   }
 }
