@@ -57,16 +57,7 @@ public final class ScanBenchmark implements Benchmark {
     Figures table = new Figures();
     Figures windows = new Figures();
     for (int round = 1; round <= rounds; round++) {
-      table.raw.add(raw(context, cluster, Clusters.TABLE_VIEW));
-      table.scans.add(
-          scan(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys"));
-      windows.raw.add(raw(context, cluster, Clusters.WINDOW_VIEW));
-      windows.scans.add(
-          scan(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows"));
-      table.streams.add(
-          stream(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys"));
-      windows.streams.add(
-          stream(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows"));
+      round(context, cluster, table, windows);
     }
     Row tableStream =
         Row.atLeast(
@@ -125,22 +116,14 @@ public final class ScanBenchmark implements Benchmark {
     int least = context.flags().integer("scan-warm-ups", 8);
     int most = Math.max(least, context.flags().integer("scan-max-warm-ups", 14));
     double tolerance = context.flags().decimal("scan-warmup-tolerance", 0.05);
-    List<Double> tableStreams = new ArrayList<>();
-    List<Double> windowStreams = new ArrayList<>();
+    Figures table = new Figures();
+    Figures windows = new Figures();
     for (int round = 1; round <= most; round++) {
       context.log(TITLE + ": warm-up round " + round + ", not recorded");
-      for (String view : List.of(Clusters.TABLE_VIEW, Clusters.WINDOW_VIEW)) {
-        raw(context, cluster, view);
-      }
-      scan(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys");
-      scan(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows");
-      tableStreams.add(
-          stream(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys"));
-      windowStreams.add(
-          stream(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows"));
+      round(context, cluster, table, windows);
       if (round >= least
-          && Stats.settled(tableStreams, tolerance)
-          && Stats.settled(windowStreams, tolerance)) {
+          && Stats.settled(table.streams, tolerance)
+          && Stats.settled(windows.streams, tolerance)) {
         return;
       }
     }
@@ -151,6 +134,24 @@ public final class ScanBenchmark implements Benchmark {
             + " % between the last two of "
             + most
             + " warm-up rounds");
+  }
+
+  /**
+   * One round of every scan, the table's and the windows' raw range, pages and stream, their rates
+   * added to {@code table} and {@code windows}.
+   */
+  private static void round(
+      BenchContext context, LoadedCluster cluster, Figures table, Figures windows)
+      throws Exception {
+    table.raw.add(raw(context, cluster, Clusters.TABLE_VIEW));
+    table.scans.add(scan(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys"));
+    windows.raw.add(raw(context, cluster, Clusters.WINDOW_VIEW));
+    windows.scans.add(
+        scan(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows"));
+    table.streams.add(
+        stream(context, cluster.instance(0), "/views/" + Clusters.TABLE_VIEW + "/keys"));
+    windows.streams.add(
+        stream(context, cluster.instance(0), "/views/" + Clusters.WINDOW_VIEW + "/windows"));
   }
 
   /** Keys a second of a raw range over the local stores of both instances, one after the other. */
