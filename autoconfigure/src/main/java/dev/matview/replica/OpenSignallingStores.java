@@ -8,17 +8,17 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * Suppliers of Kafka's window and session stores, unchanged but for two things: once Kafka Streams
- * has opened a partition of one, it says so, as the table stores' handles do, and it refuses
- * updates too large for its changelog ({@link SignallingWindowStore}, {@link
- * SignallingSessionStore}).
+ * has opened a partition of one, it says so (a window store's partition registers a {@link
+ * WindowHandle}, as the table stores' partitions do), and it refuses updates too large for its
+ * changelog ({@link SignallingWindowStore}, {@link SignallingSessionStore}).
  */
 final class OpenSignallingStores {
 
   private OpenSignallingStores() {}
 
   /**
-   * {@code supplier}, whose stores tell {@code handles} their name and partition once opened and
-   * refuse updates that {@code sizeCheck} refuses.
+   * {@code supplier}, whose stores register with {@code handles} once opened and refuse updates
+   * that {@code sizeCheck} refuses.
    */
   static WindowBytesStoreSupplier window(
       WindowBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
@@ -30,7 +30,7 @@ final class OpenSignallingStores {
 
       @Override
       public WindowStore<Bytes, byte[]> get() {
-        return new SignallingWindowStore(supplier.get(), handles, sizeCheck, supplier.windowSize());
+        return new SignallingWindowStore(supplier.get(), handles, sizeCheck);
       }
 
       @Override

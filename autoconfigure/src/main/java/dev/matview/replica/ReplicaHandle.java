@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * written to RocksDB: a read of one of them must go through the cache, as RocksDB has an older
  * value.
  */
-public final class ReplicaHandle {
+public final class ReplicaHandle implements PartitionHandle {
 
   private final KeyValueStore<Bytes, byte[]> store;
 
@@ -104,11 +104,13 @@ public final class ReplicaHandle {
   }
 
   /** The store partition's bytes store, whose values carry Kafka Streams' 8-byte timestamp. */
+  @Override
   public KeyValueStore<Bytes, byte[]> store() {
     return this.store;
   }
 
   /** The partition this handle holds. */
+  @Override
   public int partition() {
     return this.partition;
   }

@@ -10,9 +10,13 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Kafka's timestamped window store of one partition, unchanged, that tells of its opening once
- * Kafka Streams has opened it. Every method of {@link WindowStore}, default methods included, is
- * passed on, so that the store answers each as Kafka's own would.
+ * Kafka's timestamped window store of one partition, unchanged, that registers with the {@link
+ * StoreHandles} once Kafka Streams has opened it and leaves them before Kafka Streams closes it,
+ * refuses an update whose changelog record would be too large before Kafka's store keeps it, and
+ * tells the partition's {@link WindowHandle} when the record cache above it wrote a window. Every
+ * method of {@link WindowStore}, default methods included, is passed on, so that the store answers
+ * each as Kafka's own would. The windowed aggregation, above the cache, tells the change feed of
+ * each update.
  */
 final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]>>
     implements WindowStore<Bytes, byte[]>, TimestampedBytesStore {
@@ -21,22 +25,31 @@ final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]
 
   private final ChangelogSizeCheck sizeCheck;
 
-  private final long windowSize;
+  private static final int NOT_OPENED = -1;
+
+  private volatile int partition = NOT_OPENED;
+
+  private volatile @Nullable WindowHandle handle;
 
   SignallingWindowStore(
-      WindowStore<Bytes, byte[]> store,
-      StoreHandles handles,
-      ChangelogSizeCheck sizeCheck,
-      long windowSize) {
+      WindowStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     super(requireTimestamped(store), handles.positions());
     this.handles = handles;
     this.sizeCheck = sizeCheck;
-    this.windowSize = windowSize;
   }
 
   @Override
   void opened(int partition) {
-    this.handles.announce(name(), partition);
+    this.partition = partition;
+    this.handle = this.handles.opened(name(), partition, this.store);
+  }
+
+  @Override
+  void closing() {
+    int opened = this.partition;
+    if (opened != NOT_OPENED) {
+      this.handles.closed(name(), opened, this.store);
+    }
   }
 
   @Override
@@ -45,7 +58,10 @@ final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]
       this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
     }
     this.store.put(key, value, windowStartTimestamp);
-    changed(key.get(), value, windowStartTimestamp, windowStartTimestamp + this.windowSize);
+    WindowHandle open = this.handle;
+    if (open != null) {
+      open.written(key, windowStartTimestamp);
+    }
   }
 
   @Override

@@ -9,23 +9,29 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
+import org.apache.kafka.streams.state.WindowStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The open partitions of the table views' stores on this instance, active and standby, by store
- * name and partition: each registers when Kafka Streams opens it and leaves when Kafka Streams
- * closes it. As a restore and standby listener it tells each handle whether it may answer as the
- * running active replica. Reading a handle takes no lock but the store's own.
+ * The open partitions of the table and time-windowed views' stores on this instance, active and
+ * standby, by store name and partition: each registers when Kafka Streams opens it and leaves when
+ * Kafka Streams closes it. As a restore and standby listener it tells each handle whether it may
+ * answer as the running active replica. Reading a handle takes no lock but the store's own.
  */
 public final class StoreHandles implements StateRestoreListener, StandbyUpdateListener {
 
-  private final ConcurrentMap<String, PartitionSlots> stores = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, PartitionSlots<ReplicaHandle>> stores =
+      new ConcurrentHashMap<>();
+
+  private final ConcurrentMap<String, PartitionSlots<WindowHandle>> windowStores =
+      new ConcurrentHashMap<>();
 
   private final StorePositions positions = new StorePositions();
 
@@ -51,8 +57,8 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
 
   /**
    * A persistent timestamped window store named {@code name}, as Kafka Streams' DSL would make it,
-   * whose partitions tell the {@link #whenOpened} listener as they open, and refuse an update
-   * before they keep it when {@code sizeCheck} refuses its changelog record.
+   * whose partitions register here, and refuse an update before they keep it when {@code sizeCheck}
+   * refuses its changelog record.
    */
   public WindowBytesStoreSupplier windowStore(
       String name, Duration retention, Duration size, ChangelogSizeCheck sizeCheck) {
@@ -78,13 +84,28 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
   public @Nullable ReplicaHandle handle(String name, int partition) {
-    PartitionSlots slots = this.stores.get(name);
+    PartitionSlots<ReplicaHandle> slots = this.stores.get(name);
+    return (slots != null) ? slots.get(partition) : null;
+  }
+
+  /**
+   * The open handle of {@code partition} of the window store {@code name} here, or {@code null}.
+   */
+  public @Nullable WindowHandle windowHandle(String name, int partition) {
+    PartitionSlots<WindowHandle> slots = this.windowStores.get(name);
     return (slots != null) ? slots.get(partition) : null;
   }
 
   ReplicaHandle opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
     ReplicaHandle handle = new ReplicaHandle(store, partition);
-    this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots()).put(handle);
+    this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
+    announce(name, partition);
+    return handle;
+  }
+
+  WindowHandle opened(String name, int partition, WindowStore<Bytes, byte[]> store) {
+    WindowHandle handle = new WindowHandle(store, partition);
+    this.windowStores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
     announce(name, partition);
     return handle;
   }
@@ -94,7 +115,14 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   }
 
   void closed(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
-    PartitionSlots slots = this.stores.get(name);
+    PartitionSlots<ReplicaHandle> slots = this.stores.get(name);
+    if (slots != null) {
+      slots.remove(partition, store);
+    }
+  }
+
+  void closed(String name, int partition, WindowStore<Bytes, byte[]> store) {
+    PartitionSlots<WindowHandle> slots = this.windowStores.get(name);
     if (slots != null) {
       slots.remove(partition, store);
     }
@@ -149,29 +177,34 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
       long currentEndOffset,
       SuspendReason reason) {}
 
-  /** One store's handles by partition, in an array replaced whole on each change. */
-  private static final class PartitionSlots {
+  /**
+   * One store's handles by partition, in an array replaced whole on each change.
+   *
+   * @param <H> the kind of handle
+   */
+  private static final class PartitionSlots<H extends PartitionHandle> {
 
-    private volatile @Nullable ReplicaHandle[] handles = new ReplicaHandle[0];
+    private volatile @Nullable PartitionHandle[] handles = new PartitionHandle[0];
 
-    @Nullable ReplicaHandle get(int partition) {
-      @Nullable ReplicaHandle[] current = this.handles;
-      return (partition >= 0 && partition < current.length) ? current[partition] : null;
+    @SuppressWarnings("unchecked")
+    @Nullable H get(int partition) {
+      @Nullable PartitionHandle[] current = this.handles;
+      return (partition >= 0 && partition < current.length) ? (H) current[partition] : null;
     }
 
-    synchronized void put(ReplicaHandle handle) {
-      @Nullable ReplicaHandle[] current = this.handles;
-      @Nullable ReplicaHandle[] next =
+    synchronized void put(H handle) {
+      @Nullable PartitionHandle[] current = this.handles;
+      @Nullable PartitionHandle[] next =
           Arrays.copyOf(current, Math.max(current.length, handle.partition() + 1));
       next[handle.partition()] = handle;
       this.handles = next;
     }
 
-    synchronized void remove(int partition, KeyValueStore<Bytes, byte[]> store) {
-      @Nullable ReplicaHandle[] current = this.handles;
-      ReplicaHandle held = (partition < current.length) ? current[partition] : null;
+    synchronized void remove(int partition, StateStore store) {
+      @Nullable PartitionHandle[] current = this.handles;
+      PartitionHandle held = (partition < current.length) ? current[partition] : null;
       if (held != null && held.store() == store) {
-        @Nullable ReplicaHandle[] next = current.clone();
+        @Nullable PartitionHandle[] next = current.clone();
         next[partition] = null;
         this.handles = next;
       }

@@ -65,4 +65,18 @@ public record ResolvedView<K, V, A>(
   public String sourceTopic() {
     return this.definition.source().topic();
   }
+
+  /**
+   * {@code key} as the view's store keeps it, serialized for {@code topic}, the store's changelog
+   * topic.
+   *
+   * @throws IllegalArgumentException when the key serde gives {@code null}
+   */
+  public byte[] serializedKey(String topic, K key) {
+    byte[] bytes = this.keySerde.serializer().serialize(topic, key);
+    if (bytes == null) {
+      throw new IllegalArgumentException("View '" + this.name + "' serialized a key as null");
+    }
+    return bytes;
+  }
 }

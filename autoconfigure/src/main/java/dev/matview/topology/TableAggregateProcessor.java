@@ -1,13 +1,9 @@
 package dev.matview.topology;
 
-import dev.matview.replica.AppliedOffset;
-import dev.matview.replica.ChangelogSizeCheck;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreChange;
 import dev.matview.replica.StoreHandles;
-import java.nio.ByteBuffer;
 import java.util.Objects;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.kstream.Aggregator;
 import org.apache.kafka.streams.kstream.Initializer;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -22,11 +18,9 @@ import org.jspecify.annotations.Nullable;
  * initializer for a new key, the record's timestamp or the stored one if later), through Kafka's
  * record cache, which writes a key's updates between two commits to RocksDB and the changelog once.
  *
- * <p>Before the cache keeps an update, the processor serializes it once (the store takes the bytes
- * from the {@link RememberingSerializer}), refuses one too large for the changelog, tells the
- * partition's {@link ReplicaHandle} that RocksDB lacks it, so that lookups read the key through the
- * cache until it is written, and after it tells the partition's change feed, so that change streams
- * hear every update and not only the one a commit writes.
+ * <p>Around each update it keeps, the {@link AggregateUpdates} serialize and check it and tell the
+ * change feed; just before, the processor tells the partition's {@link ReplicaHandle} that RocksDB
+ * lacks it, so that lookups read the key through the cache until it is written.
  *
  * @param <K> the view's key type
  * @param <V> the record value type
@@ -40,46 +34,32 @@ final class TableAggregateProcessor<K, V, A> implements Processor<K, V, Void, Vo
 
   private final Aggregator<? super K, ? super V, A> aggregator;
 
-  private final ChangelogSizeCheck sizeCheck;
+  private final AggregateUpdates<A> updates;
 
   private final StoreHandles handles;
 
-  private final Serializer<K> keySerializer;
-
-  private final RememberingSerializer<A> aggregateSerializer;
-
   private @Nullable TimestampedKeyValueStore<K, A> store;
 
-  private String changelogTopic = "";
-
   private @Nullable ReplicaHandle handle;
-
-  private @Nullable AppliedOffset applied;
 
   TableAggregateProcessor(
       ResolvedView<K, V, A> view,
       Initializer<A> initializer,
       Aggregator<? super K, ? super V, A> aggregator,
-      RememberingSerializer<A> aggregateSerializer,
-      ChangelogSizeCheck sizeCheck,
+      AggregateUpdates<A> updates,
       StoreHandles handles) {
     this.view = view;
     this.initializer = initializer;
     this.aggregator = aggregator;
-    this.aggregateSerializer = aggregateSerializer;
-    this.sizeCheck = sizeCheck;
+    this.updates = updates;
     this.handles = handles;
-    this.keySerializer = view.keySerde().serializer();
   }
 
   @Override
   public void init(ProcessorContext<Void, Void> context) {
-    String storeName = this.view.storeName();
-    this.store = context.getStateStore(storeName);
-    this.changelogTopic = this.view.changelogTopic(context.applicationId());
-    int partition = context.taskId().partition();
-    this.handle = this.handles.handle(storeName, partition);
-    this.applied = this.handles.positions().of(storeName, partition);
+    this.store = context.getStateStore(this.view.storeName());
+    this.handle = this.handles.handle(this.view.storeName(), context.taskId().partition());
+    this.updates.init(context, this.handles.positions());
   }
 
   @Override
@@ -97,42 +77,14 @@ final class TableAggregateProcessor<K, V, A> implements Processor<K, V, Void, Vo
             ? Math.max(record.timestamp(), previous.timestamp())
             : record.timestamp();
     A updated = this.aggregator.apply(key, value, aggregate);
-    byte[] keyBytes = serializedKey(key);
-    byte[] valueBytes =
-        (updated != null)
-            ? this.aggregateSerializer.serializeAndRemember(this.changelogTopic, updated)
-            : null;
-    if (valueBytes != null) {
-      this.sizeCheck.check(keyBytes.length, valueBytes.length);
-    }
+    byte[] keyBytes = this.view.serializedKey(this.updates.changelogTopic(), key);
+    byte[] valueBytes = this.updates.serialized(keyBytes, updated);
     ReplicaHandle open = this.handle;
     if (open != null) {
       open.cached(keyBytes);
     }
     kept.put(key, ValueAndTimestamp.make(updated, timestamp));
-    AppliedOffset offset = this.applied;
-    if (offset != null && offset.changes().isFollowed()) {
-      offset.updated(
-          keyBytes, stored(timestamp, valueBytes), StoreChange.NO_WINDOW, StoreChange.NO_WINDOW);
-    }
-  }
-
-  private byte[] serializedKey(K key) {
-    byte[] bytes = this.keySerializer.serialize(this.changelogTopic, key);
-    if (bytes == null) {
-      throw new IllegalStateException("View '" + this.view.name() + "' serialized a key as null");
-    }
-    return bytes;
-  }
-
-  /** The value as the store keeps it: Kafka Streams' 8-byte timestamp, then the aggregate. */
-  private static byte @Nullable [] stored(long timestamp, byte @Nullable [] aggregate) {
-    if (aggregate == null) {
-      return null;
-    }
-    return ByteBuffer.allocate(Long.BYTES + aggregate.length)
-        .putLong(timestamp)
-        .put(aggregate)
-        .array();
+    this.updates.kept(
+        keyBytes, timestamp, valueBytes, StoreChange.NO_WINDOW, StoreChange.NO_WINDOW);
   }
 }

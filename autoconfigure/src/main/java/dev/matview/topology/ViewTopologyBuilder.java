@@ -17,7 +17,6 @@ import org.apache.kafka.streams.kstream.Aggregator;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Initializer;
-import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Merger;
@@ -25,7 +24,6 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.state.Stores;
 import org.jspecify.annotations.Nullable;
 
@@ -37,10 +35,11 @@ import org.jspecify.annotations.Nullable;
  * and an aggregation materialized in a RocksDB store named after the view, which refuses an
  * aggregate too large for its changelog topic before it keeps it ({@link ChangelogSizeGuard}).
  *
- * <p>A table view's store has Kafka's record cache, which folds a key's updates between two commits
- * into one write of RocksDB and the changelog; Matview's reads see what it holds ({@link
- * TableAggregateProcessor}). Windowed and session stores have none: Kafka's windowed aggregations
- * tell no one of an update before the cache keeps it, and change streams need each one.
+ * <p>The stores of table and time-windowed views have Kafka's record cache, which folds a key's or
+ * window's updates between two commits into one write of RocksDB and the changelog; Matview's reads
+ * see what it holds ({@link TableAggregateProcessor}, {@link WindowAggregateProcessor}). Session
+ * stores have none: Kafka's session aggregation merges and removes sessions in the store, tells no
+ * one of an update before the cache keeps it, and change streams need each one.
  */
 public final class ViewTopologyBuilder {
 
@@ -99,67 +98,48 @@ public final class ViewTopologyBuilder {
                     this.rules.drops()),
             Named.as(ProcessorNames.decoder(view.name())));
     ViewWindow window = definition.window();
-    TimeWindows timeWindows =
-        (window != null && window.type() != ViewWindow.Type.SESSION)
-            ? TimeWindows.ofSizeAndGrace(window.size(), window.grace()).advanceBy(window.advance())
-            : null;
-    SessionWindows sessionWindows =
-        (window != null && window.type() == ViewWindow.Type.SESSION)
-            ? SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace())
-            : null;
     ChangelogSizeGuard guard =
         new ChangelogSizeGuard(view.name(), this.rules.maxChangelogRecordBytes());
     if (window == null) {
       aggregateTable(view, decoded, guard);
-      return;
+    } else if (window.type() != ViewWindow.Type.SESSION) {
+      TimeWindows windows =
+          TimeWindows.ofSizeAndGrace(window.size(), window.grace()).advanceBy(window.advance());
+      aggregateWindows(view, decoded, windows, guard);
+    } else {
+      aggregateSessions(view, decoded, window, guard);
     }
-    Initializer<A> initializer = initializer(definition.aggregation());
-    Aggregator<K, V, A> aggregator = aggregator(definition.aggregation());
-    Named named = Named.as(ProcessorNames.aggregator(view.name()));
+  }
+
+  /**
+   * Aggregates a session view's records with Kafka Streams' session aggregation, behind a {@link
+   * SessionLateRecordGate}, in a store without a record cache.
+   */
+  private <K, V, A> void aggregateSessions(
+      ResolvedView<K, V, A> view,
+      KStream<Object, V> decoded,
+      ViewWindow window,
+      ChangelogSizeGuard guard) {
+    SessionWindows sessions = SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace());
     SessionAggregationProbe probe = new SessionAggregationProbe();
-    KGroupedStream<K, V> grouped;
-    if (timeWindows != null) {
-      grouped =
-          gatedGroup(
-              view, decoded, () -> new LateRecordGate<K, V>(view.name(), timeWindows, this.rules));
-    } else {
-      SessionWindows sessions = Objects.requireNonNull(sessionWindows);
-      grouped =
-          gatedGroup(
-              view,
-              decoded,
-              () -> new SessionLateRecordGate<K, V>(view.name(), sessions, probe, this.rules));
-    }
-    if (sessionWindows != null) {
-      grouped
-          .windowedBy(sessionWindows)
-          .aggregate(
-              probe.initializer(initializer),
-              probe.aggregator(aggregator),
-              probe.merger(merger(definition.aggregation())),
-              named,
-              Materialized.<K, A>as(
-                      this.handles.sessionStore(
-                          view.storeName(), window.effectiveRetention(), guard))
-                  .withKeySerde(view.keySerde())
-                  .withValueSerde(view.aggregateSerde())
-                  .withRetention(window.effectiveRetention())
-                  .withCachingDisabled());
-    } else {
-      grouped
-          .windowedBy(Objects.requireNonNull(timeWindows))
-          .aggregate(
-              initializer,
-              aggregator,
-              named,
-              Materialized.<K, A>as(
-                      this.handles.windowStore(
-                          view.storeName(), window.effectiveRetention(), window.size(), guard))
-                  .withKeySerde(view.keySerde())
-                  .withValueSerde(view.aggregateSerde())
-                  .withRetention(window.effectiveRetention())
-                  .withCachingDisabled());
-    }
+    Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
+    keyed(view, decoded)
+        .processValues(
+            () -> new SessionLateRecordGate<K, V>(view.name(), sessions, probe, this.rules),
+            Named.as(ProcessorNames.lateGate(view.name())))
+        .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()))
+        .windowedBy(sessions)
+        .aggregate(
+            probe.initializer(initializer(aggregation)),
+            probe.aggregator(aggregator(aggregation)),
+            probe.merger(merger(aggregation)),
+            Named.as(ProcessorNames.aggregator(view.name())),
+            Materialized.<K, A>as(
+                    this.handles.sessionStore(view.storeName(), window.effectiveRetention(), guard))
+                .withKeySerde(view.keySerde())
+                .withValueSerde(view.aggregateSerde())
+                .withRetention(window.effectiveRetention())
+                .withCachingDisabled());
   }
 
   /**
@@ -184,8 +164,45 @@ public final class ViewTopologyBuilder {
                     view,
                     initializer(aggregation),
                     aggregator(aggregation),
-                    aggregates,
-                    guard,
+                    new AggregateUpdates<>(view, aggregates, guard),
+                    this.handles),
+            Named.as(ProcessorNames.aggregator(view.name())),
+            view.storeName());
+  }
+
+  /**
+   * Folds a time-windowed view's records into its store through Kafka's record cache ({@link
+   * WindowAggregateProcessor}), behind a {@link LateRecordGate}: after the repartition topic when
+   * the view is re-keyed, so the gate sees the records the aggregation sees.
+   */
+  private <K, V, A> void aggregateWindows(
+      ResolvedView<K, V, A> view,
+      KStream<Object, V> decoded,
+      TimeWindows windows,
+      ChangelogSizeGuard guard) {
+    ViewWindow window = Objects.requireNonNull(view.window());
+    RememberingSerializer<A> aggregates =
+        new RememberingSerializer<>(view.aggregateSerde().serializer());
+    this.builder.addStateStore(
+        Stores.timestampedWindowStoreBuilder(
+                this.handles.windowStore(
+                    view.storeName(), window.effectiveRetention(), window.size(), guard),
+                view.keySerde(),
+                Serdes.serdeFrom(aggregates, view.aggregateSerde().deserializer()))
+            .withCachingEnabled());
+    Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
+    keyed(view, decoded)
+        .processValues(
+            () -> new LateRecordGate<K, V>(view.name(), windows, this.rules),
+            Named.as(ProcessorNames.lateGate(view.name())))
+        .process(
+            () ->
+                new WindowAggregateProcessor<>(
+                    view,
+                    windows,
+                    initializer(aggregation),
+                    aggregator(aggregation),
+                    new AggregateUpdates<>(view, aggregates, guard),
                     this.handles),
             Named.as(ProcessorNames.aggregator(view.name())),
             view.storeName());
@@ -247,20 +264,6 @@ public final class ViewTopologyBuilder {
     return records.processValues(
         () -> new AppliedOffsetTracker<K, V>(positions, store, rekeyed),
         Named.as(ProcessorNames.appliedOffsets(view.name())));
-  }
-
-  /**
-   * Groups a windowed view's records with a late-record gate just before the aggregation: after the
-   * repartition topic when the view is re-keyed (the topic keeps the name {@code groupBy} would
-   * give it), so the gate sees the records the aggregation sees.
-   */
-  private <K, V, A> KGroupedStream<K, V> gatedGroup(
-      ResolvedView<K, V, A> view,
-      KStream<Object, V> decoded,
-      FixedKeyProcessorSupplier<K, V, V> gate) {
-    return keyed(view, decoded)
-        .processValues(gate, Named.as(ProcessorNames.lateGate(view.name())))
-        .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()));
   }
 
   private static <K, V> K groupKey(

@@ -4,20 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.processes.http.HttpProbe;
+import dev.matview.processes.http.ServerSentEvent;
 import dev.matview.processes.http.ServerSentEventReader;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
+import dev.matview.replica.WindowHandle;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -26,6 +33,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -43,11 +51,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * On a real broker, a table view's updates wait in Kafka's record cache until a commit, which here
- * comes only when Kafka Streams closes: meanwhile every read (a key, a batch, a page, a streamed
- * scan, a re-keyed view's key) answers the latest update, a change stream hears each one, and the
- * changelog has none; the close then writes each key once, and once Kafka Streams runs again, scans
- * and lookups read RocksDB directly.
+ * On a real broker, a table or hopping-window view's updates wait in Kafka's record cache until a
+ * commit, which here comes only when Kafka Streams closes: meanwhile every read (a key, a batch, a
+ * page, a streamed scan, a re-keyed view's key, a key's windows, a page or stream of windows)
+ * answers the latest update, a change stream hears each one, and the changelog has none; the close
+ * then writes each key or window once, and once Kafka Streams runs again, scans and lookups read
+ * RocksDB directly.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -70,7 +79,17 @@ class RecordCacheIntegrationTests {
 
   private static final String PER_USER = "likes-per-user";
 
+  private static final String PER_POST_HOURLY = "likes-per-post-per-hour";
+
   private static final int LIKES = 200;
+
+  /**
+   * The event time of every like: each falls in the two hopping windows that start at 1h before.
+   */
+  private static final Instant LIKED_AT = Instant.now().truncatedTo(ChronoUnit.HOURS);
+
+  private static final String WINDOW_RANGE =
+      "from=" + LIKED_AT.minus(Duration.ofHours(1)) + "&to=" + LIKED_AT;
 
   private final JsonMapper json = JsonMapper.builder().build();
 
@@ -87,11 +106,18 @@ class RecordCacheIntegrationTests {
   void everyReadAndChangeStreamSeesTheUpdatesTheCacheHoldsWhileTheChangelogHasNone()
       throws Exception {
     HttpProbe http = HttpProbe.localhost(this.port).withTimeout(Duration.ofSeconds(30));
-    await("the view served")
+    await("the views served")
         .atMost(Duration.ofSeconds(60))
-        .until(() -> http.get("/views/" + PER_POST + "/keys/post-1").status() == 404);
+        .until(
+            () ->
+                http.get("/views/" + PER_POST + "/keys/post-1").status() == 404
+                    && http.get("/views/" + PER_POST_HOURLY + "/windows?" + WINDOW_RANGE).status()
+                        == 200);
     List<Long> heard = new ArrayList<>();
-    try (ServerSentEventReader events = changes(this.port, "/views/" + PER_POST + "/keys/post-1")) {
+    Map<String, List<Long>> heardByWindow = new TreeMap<>();
+    try (ServerSentEventReader events = changes(this.port, "/views/" + PER_POST + "/keys/post-1");
+        ServerSentEventReader windowEvents =
+            changes(this.port, "/views/" + PER_POST_HOURLY + "/keys/post-1")) {
       publish();
       await("the last like of post-1 looked up")
           .atMost(Duration.ofSeconds(60))
@@ -102,12 +128,48 @@ class RecordCacheIntegrationTests {
           heard.add(data.path("value").asLong());
         }
       }
+      int windowUpdates = 0;
+      while (windowUpdates < 2 * LIKES) {
+        ServerSentEvent event = windowEvents.next(Duration.ofSeconds(30));
+        if (event.name().equals("window")) {
+          JsonNode data = this.json.readTree(event.data());
+          heardByWindow
+              .computeIfAbsent(data.path("start").asText(), (start) -> new ArrayList<>())
+              .add(data.path("value").asLong());
+          windowUpdates++;
+        }
+      }
     }
     List<Long> expected = new ArrayList<>();
     for (long likes = 1; likes <= LIKES; likes++) {
       expected.add(likes);
     }
     assertThat(heard).as("values of post-1's change stream").containsExactlyElementsOf(expected);
+    assertThat(heardByWindow)
+        .as("values of post-1's windows' change stream")
+        .containsOnlyKeys(LIKED_AT.minus(Duration.ofHours(1)).toString(), LIKED_AT.toString())
+        .allSatisfy((start, values) -> assertThat(values).containsExactlyElementsOf(expected));
+    assertThat(windowValues(http, "post-1")).containsExactly((long) LIKES, (long) LIKES);
+    assertThat(windowValues(http, "post-2")).containsExactly(1L, 1L);
+    JsonNode windowPage = http.get("/views/" + PER_POST_HOURLY + "/windows?" + WINDOW_RANGE).json();
+    assertThat(windowPage.path("items")).hasSize(4);
+    for (JsonNode item : windowPage.path("items")) {
+      assertThat(item.path("value").asLong())
+          .isEqualTo(item.path("key").asText().equals("post-1") ? LIKES : 1);
+    }
+    String streamedWindows =
+        http.get(
+                "/views/" + PER_POST_HOURLY + "/windows?" + WINDOW_RANGE,
+                "Accept",
+                "application/x-ndjson")
+            .body();
+    assertThat(
+            streamedWindows
+                .lines()
+                .map(this.json::readTree)
+                .filter((line) -> line.has("key"))
+                .map((line) -> line.path("key").asText() + "=" + line.path("value").asLong()))
+        .containsExactlyInAnyOrder("post-1=" + LIKES, "post-1=" + LIKES, "post-2=1", "post-2=1");
 
     await("post-2 and alice, whose likes travel through other partitions, looked up")
         .atMost(Duration.ofSeconds(60))
@@ -140,6 +202,7 @@ class RecordCacheIntegrationTests {
 
     assertThat(changelogRecords(PER_POST)).as("changelog records before a commit").isZero();
     assertThat(changelogRecords(PER_USER)).as("changelog records before a commit").isZero();
+    assertThat(changelogRecords(PER_POST_HOURLY)).as("changelog records before a commit").isZero();
   }
 
   @Test
@@ -148,6 +211,9 @@ class RecordCacheIntegrationTests {
     this.streams.stop();
     assertThat(changelogRecords(PER_POST)).as("post-1 and post-2, once each").isEqualTo(2);
     assertThat(changelogRecords(PER_USER)).as("alice, once").isEqualTo(1);
+    assertThat(changelogRecords(PER_POST_HOURLY))
+        .as("the two windows of post-1 and of post-2, once each")
+        .isEqualTo(4);
   }
 
   @Test
@@ -163,13 +229,27 @@ class RecordCacheIntegrationTests {
                 value(http.get("/views/" + PER_POST + "/keys/post-1")) == LIKES
                     && value(http.get("/views/" + PER_POST + "/keys/post-2")) == 1
                     && value(http.get("/views/" + PER_USER + "/keys/alice")) == LIKES + 1
-                    && http.get(range).status() == 200);
+                    && http.get(range).status() == 200
+                    && http.get("/views/" + PER_POST_HOURLY + "/windows?" + WINDOW_RANGE).status()
+                        == 200);
     for (int partition = 0; partition < 2; partition++) {
       ReplicaHandle handle = this.handles.handle(PER_POST, partition);
       assertThat(handle).isNotNull();
       assertThat(handle.hasUnwritten())
           .as("partition %d holds unwritten updates", partition)
           .isFalse();
+      WindowHandle windows = this.handles.windowHandle(PER_POST_HOURLY, partition);
+      assertThat(windows).isNotNull();
+      assertThat(windows.hasUnwritten())
+          .as("partition %d holds unwritten windows", partition)
+          .isFalse();
+    }
+    assertThat(windowValues(http, "post-1")).containsExactly((long) LIKES, (long) LIKES);
+    JsonNode windowPage = http.get("/views/" + PER_POST_HOURLY + "/windows?" + WINDOW_RANGE).json();
+    assertThat(windowPage.path("items")).hasSize(4);
+    for (JsonNode item : windowPage.path("items")) {
+      assertThat(item.path("value").asLong())
+          .isEqualTo(item.path("key").asText().equals("post-1") ? LIKES : 1);
     }
     JsonNode page = http.get(range).json();
     assertThat(page.path("items")).hasSize(2);
@@ -190,10 +270,11 @@ class RecordCacheIntegrationTests {
     Map<String, Object> config = KafkaTestUtils.producerProps(this.broker);
     try (Producer<String, String> producer =
         new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+      long at = LIKED_AT.toEpochMilli();
       for (int n = 0; n < LIKES; n++) {
-        producer.send(new ProducerRecord<>(TOPIC, "post-1", like("post-1")));
+        producer.send(new ProducerRecord<>(TOPIC, null, at, "post-1", like("post-1")));
       }
-      producer.send(new ProducerRecord<>(TOPIC, "post-2", like("post-2")));
+      producer.send(new ProducerRecord<>(TOPIC, null, at, "post-2", like("post-2")));
     }
   }
 
@@ -221,19 +302,46 @@ class RecordCacheIntegrationTests {
     }
   }
 
+  /** The values of {@code post}'s windows that start in the window range, oldest first. */
+  private static List<Long> windowValues(HttpProbe http, String post) {
+    JsonNode windows =
+        http.get("/views/" + PER_POST_HOURLY + "/keys/" + post + "/windows?" + WINDOW_RANGE)
+            .json()
+            .path("windows");
+    List<Long> values = new ArrayList<>();
+    for (JsonNode window : windows) {
+      values.add(window.path("value").asLong());
+    }
+    return values;
+  }
+
   private static long value(HttpProbe.Answer answer) {
     return (answer.status() == 200) ? answer.json().path("value").asLong() : -1;
   }
 
-  /** Opens the change stream of the key at {@code path}. */
-  private static ServerSentEventReader changes(int port, String path) throws Exception {
+  /**
+   * Opens the change stream of the key at {@code path}, once its partition is served here: a 503
+   * while the instance still settles its assignment is asked again.
+   */
+  private static ServerSentEventReader changes(int port, String path) {
+    return await("the change stream of " + path + " opened")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> openedChanges(port, path), Objects::nonNull);
+  }
+
+  private static @Nullable ServerSentEventReader openedChanges(int port, String path)
+      throws Exception {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://localhost:" + port + path + "/changes"))
             .header("Accept", "text/event-stream")
             .build();
     HttpResponse<Stream<String>> response =
         HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofLines());
-    assertThat(response.statusCode()).isEqualTo(200);
+    if (response.statusCode() == 503) {
+      response.body().close();
+      return null;
+    }
+    assertThat(response.statusCode()).as("status of the change stream of %s", path).isEqualTo(200);
     return new ServerSentEventReader(response.body());
   }
 
@@ -246,6 +354,13 @@ class RecordCacheIntegrationTests {
     @MaterializedView(PER_POST)
     ViewDefinition<String, Like, Long> likesPerPost() {
       return Views.from(TOPIC, Like.class).count();
+    }
+
+    @MaterializedView(PER_POST_HOURLY)
+    ViewDefinition<String, Like, Long> likesPerPostPerHour() {
+      return Views.from(TOPIC, Like.class)
+          .windowedBy(ViewWindow.hopping(Duration.ofHours(2), Duration.ofHours(1)))
+          .count();
     }
 
     @MaterializedView(PER_USER)

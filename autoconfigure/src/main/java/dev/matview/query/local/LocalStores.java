@@ -89,7 +89,7 @@ public final class LocalStores {
     this.handles = handles;
     this.storeTopics = storeTopics;
     this.refusals = new LocalRefusals(streams, replicas);
-    this.windows = new LocalWindows(this.refusals);
+    this.windows = new LocalWindows(this.refusals, handles, this::storeTopic);
     this.positions = new LocalPositions(handles.positions(), sources);
   }
 
@@ -153,7 +153,7 @@ public final class LocalStores {
         return value;
       }
       String topic = storeTopic(view);
-      byte[] serialized = serializedKey(view, topic, key);
+      byte[] serialized = view.serializedKey(topic, key);
       if (handle.isUnwritten(serialized)) {
         return tableStore(view, key, partition, runningActive).get(key);
       }
@@ -170,14 +170,6 @@ public final class LocalStores {
           "View '" + view.name() + "' is not one of the views whose stores this instance reads");
     }
     return topic;
-  }
-
-  private static <K> byte[] serializedKey(ResolvedView<K, ?, ?> view, String topic, K key) {
-    byte[] bytes = view.keySerde().serializer().serialize(topic, key);
-    if (bytes == null) {
-      throw new IllegalArgumentException("View '" + view.name() + "' serialized a key as null");
-    }
-    return bytes;
   }
 
   /** The aggregate in a timestamped store's value: Kafka Streams' 8-byte timestamp, then it. */
@@ -270,8 +262,8 @@ public final class LocalStores {
   private <K> KeyValueIterator<K, Object> storedRange(
       ResolvedView<K, ?, ?> view, ReplicaHandle handle, @Nullable K from, @Nullable K to) {
     String topic = storeTopic(view);
-    Bytes lower = (from != null) ? Bytes.wrap(serializedKey(view, topic, from)) : null;
-    Bytes upper = (to != null) ? Bytes.wrap(serializedKey(view, topic, to)) : null;
+    Bytes lower = (from != null) ? Bytes.wrap(view.serializedKey(topic, from)) : null;
+    Bytes upper = (to != null) ? Bytes.wrap(view.serializedKey(topic, to)) : null;
     return new StoredEntries<>(view, topic, handle.store().range(lower, upper));
   }
 

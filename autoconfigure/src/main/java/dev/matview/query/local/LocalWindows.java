@@ -4,6 +4,8 @@ import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.answer.WindowValue;
+import dev.matview.replica.StoreHandles;
+import dev.matview.replica.WindowHandle;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.WindowSegments;
 import dev.matview.view.ViewWindow;
@@ -11,10 +13,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -37,7 +41,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the windows and sessions of one partition of a windowed view's store on this instance: a
- * key's windows through IQv2, a scan's page through the store API, segment by segment.
+ * key's windows through IQv2, a scan's page through the store API, segment by segment. A
+ * time-windowed store has Kafka's record cache, which IQv2 does not read: while the cache holds an
+ * update of a key that RocksDB lacks, its windows are read through the store API, which does; a
+ * scan reads the partition's RocksDB directly unless the cache holds such an update of any key.
  */
 final class LocalWindows {
 
@@ -45,8 +52,21 @@ final class LocalWindows {
 
   private final LocalRefusals refusals;
 
-  LocalWindows(LocalRefusals refusals) {
+  private final StoreHandles handles;
+
+  private final Function<ResolvedView<?, ?, ?>, String> storeTopics;
+
+  /**
+   * Reads through {@code handles}, where each view's store keys and values are serialized for the
+   * topic {@code storeTopics} gives.
+   */
+  LocalWindows(
+      LocalRefusals refusals,
+      StoreHandles handles,
+      Function<ResolvedView<?, ?, ?>, String> storeTopics) {
     this.refusals = refusals;
+    this.handles = handles;
+    this.storeTopics = storeTopics;
   }
 
   /**
@@ -60,8 +80,8 @@ final class LocalWindows {
       Instant from,
       Instant to,
       boolean runningActive) {
-    List<WindowValue> windows = new ArrayList<>();
     if (window.type() == ViewWindow.Type.SESSION) {
+      List<WindowValue> windows = new ArrayList<>();
       WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
       try (KeyValueIterator<Windowed<K>, Object> sessions =
           query(view, key, partition, query, runningActive)) {
@@ -75,16 +95,38 @@ final class LocalWindows {
       }
       return windows;
     }
+    WindowHandle handle = this.handles.windowHandle(view.storeName(), partition);
+    if (handle != null
+        && handle.hasUnwritten()
+        && handle.isUnwritten(view.serializedKey(this.storeTopics.apply(view), key))) {
+      try (WindowStoreIterator<Object> found =
+          windowStore(view, key, partition, runningActive).fetch(key, from, to)) {
+        return windowValues(found, (value) -> value, window);
+      } catch (InvalidStateStoreException ex) {
+        throw this.refusals.unavailable(view, key, partition, ex.getMessage());
+      }
+    }
     WindowKeyQuery<K, ValueAndTimestamp<Object>> query =
         WindowKeyQuery.withKeyAndWindowStartRange(key, from, to);
     try (WindowStoreIterator<ValueAndTimestamp<Object>> found =
         query(view, key, partition, query, runningActive)) {
-      while (found.hasNext()) {
-        KeyValue<Long, ValueAndTimestamp<Object>> next = found.next();
-        if (next.value != null && next.value.value() != null) {
-          Instant start = Instant.ofEpochMilli(next.key);
-          windows.add(new WindowValue(start, start.plus(window.size()), next.value.value()));
-        }
+      return windowValues(found, ValueAndTimestamp::value, window);
+    }
+  }
+
+  /**
+   * The windows {@code found} holds with a value, oldest first, each value taken from what the
+   * store answered by {@code value}.
+   */
+  private static <T> List<WindowValue> windowValues(
+      WindowStoreIterator<T> found, Function<T, @Nullable Object> value, ViewWindow window) {
+    List<WindowValue> windows = new ArrayList<>();
+    while (found.hasNext()) {
+      KeyValue<Long, T> next = found.next();
+      Object windowValue = (next.value != null) ? value.apply(next.value) : null;
+      if (windowValue != null) {
+        Instant start = Instant.ofEpochMilli(next.key);
+        windows.add(new WindowValue(start, start.plus(window.size()), windowValue));
       }
     }
     return windows;
@@ -116,7 +158,7 @@ final class LocalWindows {
             to,
             after);
     return page.read(
-        windowIterators(view, window, partition, fromKey, from, to, runningActive), limit);
+        windowIterators(view, window, partition, fromKey, after, from, to, runningActive), limit);
   }
 
   /**
@@ -129,35 +171,58 @@ final class LocalWindows {
       ViewWindow window,
       int partition,
       @Nullable K fromKey,
+      @Nullable ScanPosition after,
       Instant from,
       Instant to,
       boolean runningActive) {
-    KafkaStreams kafkaStreams = this.refusals.running(view, null, partition);
     long earliest = from.toEpochMilli();
     try {
       if (window.type() == ViewWindow.Type.SESSION) {
         ReadOnlySessionStore<K, Object> store =
-            kafkaStreams.store(
-                serving(
-                    StoreQueryParameters.fromNameAndType(
-                            view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
-                        .withPartition(partition),
-                    runningActive));
+            this.refusals
+                .running(view, null, partition)
+                .store(
+                    serving(
+                        StoreQueryParameters.fromNameAndType(
+                                view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
+                            .withPartition(partition),
+                        runningActive));
         return segmentFrom ->
             sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
       }
-      ReadOnlyWindowStore<K, Object> store =
-          kafkaStreams.store(
-              serving(
-                  StoreQueryParameters.fromNameAndType(
-                          view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
-                      .withPartition(partition),
-                  runningActive));
+      ReadOnlyWindowStore<K, Object> store = windowStore(view, null, partition, runningActive);
+      WindowHandle handle = this.handles.windowHandle(view.storeName(), partition);
+      if (handle != null && !handle.hasUnwritten()) {
+        Bytes lower = (after != null) ? Bytes.wrap(after.key()) : null;
+        long latest = to.toEpochMilli();
+        String topic = this.storeTopics.apply(view);
+        return segmentFrom ->
+            new StoredWindows<>(
+                view,
+                topic,
+                handle.store().fetch(lower, null, Math.max(segmentFrom, earliest), latest));
+      }
       return segmentFrom ->
           store.fetch(fromKey, null, Instant.ofEpochMilli(Math.max(segmentFrom, earliest)), to);
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.unavailable(view, null, partition, ex.getMessage());
     }
+  }
+
+  /**
+   * One partition of a time-windowed view's store, through the store API, which reads through the
+   * record cache. Only a running active replica answers unless {@code runningActive} is false.
+   */
+  private <K> ReadOnlyWindowStore<K, Object> windowStore(
+      ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
+    return this.refusals
+        .running(view, key, partition)
+        .store(
+            serving(
+                StoreQueryParameters.fromNameAndType(
+                        view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
+                    .withPartition(partition),
+                runningActive));
   }
 
   /** {@code parameters}, which also reach a standby or restoring replica unless {@code active}. */

@@ -1,0 +1,77 @@
+package dev.matview.topology;
+
+import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.ChangelogSizeCheck;
+import dev.matview.replica.StorePositions;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a view's aggregation does around each update it keeps in a store with Kafka's record cache,
+ * for one store partition: before, it serializes the aggregate once (the store takes the bytes from
+ * the {@link RememberingSerializer}) and refuses one too large for the changelog; after, it tells
+ * the partition's change feed, so that change streams hear every update and not only the one a
+ * commit writes.
+ *
+ * @param <A> the aggregate type
+ */
+final class AggregateUpdates<A> {
+
+  private final ResolvedView<?, ?, A> view;
+
+  private final RememberingSerializer<A> serializer;
+
+  private final ChangelogSizeCheck sizeCheck;
+
+  private String changelogTopic = "";
+
+  private @Nullable AppliedOffset applied;
+
+  AggregateUpdates(
+      ResolvedView<?, ?, A> view,
+      RememberingSerializer<A> serializer,
+      ChangelogSizeCheck sizeCheck) {
+    this.view = view;
+    this.serializer = serializer;
+    this.sizeCheck = sizeCheck;
+  }
+
+  /** Serves the store partition of the task whose processor {@code context} is. */
+  void init(ProcessorContext<?, ?> context, StorePositions positions) {
+    this.changelogTopic = this.view.changelogTopic(context.applicationId());
+    this.applied = positions.of(this.view.storeName(), context.taskId().partition());
+  }
+
+  /** The topic the store's keys and values are serialized for: its changelog topic. */
+  String changelogTopic() {
+    return this.changelogTopic;
+  }
+
+  /**
+   * {@code aggregate} serialized, {@code null} for none, after checking that its changelog record
+   * with {@code key} fits.
+   */
+  byte @Nullable [] serialized(byte[] key, @Nullable A aggregate) {
+    if (aggregate == null) {
+      return null;
+    }
+    byte[] bytes = this.serializer.serializeAndRemember(this.changelogTopic, aggregate);
+    if (bytes != null) {
+      this.sizeCheck.check(key.length, bytes.length);
+    }
+    return bytes;
+  }
+
+  /**
+   * The store kept an update of {@code key} to {@code aggregate} (its bytes, or {@code null} for a
+   * removal) at {@code timestamp}: tells the change feed, if anyone follows it. The window bounds
+   * are {@link dev.matview.replica.StoreChange#NO_WINDOW} for a store without windows.
+   */
+  void kept(
+      byte[] key, long timestamp, byte @Nullable [] aggregate, long windowStart, long windowEnd) {
+    AppliedOffset offset = this.applied;
+    if (offset != null && offset.changes().isFollowed()) {
+      offset.updated(key, StoredValues.timestamped(timestamp, aggregate), windowStart, windowEnd);
+    }
+  }
+}
