@@ -3,7 +3,9 @@ package dev.matview.benchmarks.app;
 import dev.matview.query.ViewQueryService;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
+import dev.matview.replica.WindowHandle;
 import dev.matview.topology.ResolvedView;
+import dev.matview.view.ViewWindow;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +24,7 @@ import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import org.apache.kafka.streams.state.ReadOnlySessionStore;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -91,23 +93,27 @@ class BaselineController {
     long started = System.nanoTime();
     long count = 0;
     ResolvedView<?, ?, ?> resolved = this.views.view(view);
-    if (resolved.window() == null) {
+    ViewWindow window = resolved.window();
+    if (window == null || window.type() != ViewWindow.Type.SESSION) {
       Properties config = Objects.requireNonNull(this.streams.getStreamsConfiguration());
       String topic =
           resolved.changelogTopic(config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG));
       for (int partition : activePartitions()) {
-        ReplicaHandle handle = this.handles.handle(resolved.storeName(), partition);
-        if (handle != null) {
-          count += rawCount(resolved, topic, handle);
+        if (window == null) {
+          ReplicaHandle handle = this.handles.handle(resolved.storeName(), partition);
+          count += (handle != null) ? rawCount(resolved, topic, handle.store().all()) : 0;
+        } else {
+          WindowHandle handle = this.handles.windowHandle(resolved.storeName(), partition);
+          count += (handle != null) ? rawWindowCount(resolved, topic, handle) : 0;
         }
       }
     } else {
-      ReadOnlyWindowStore<Object, Object> store =
+      ReadOnlySessionStore<Object, Object> store =
           kafkaStreams()
               .store(
                   StoreQueryParameters.fromNameAndType(
-                      this.views.view(view).storeName(), QueryableStoreTypes.windowStore()));
-      try (KeyValueIterator<Windowed<Object>, Object> all = store.all()) {
+                      resolved.storeName(), QueryableStoreTypes.sessionStore()));
+      try (KeyValueIterator<Windowed<Object>, Object> all = store.fetch(null, null)) {
         while (all.hasNext()) {
           count += (all.next().value != null) ? 1 : 0;
         }
@@ -121,20 +127,40 @@ class BaselineController {
    * reads them (the key, and the aggregate past the 8-byte timestamp), without the record cache
    * that Matview's scans skip once it holds nothing unwritten.
    */
-  private static long rawCount(ResolvedView<?, ?, ?> view, String topic, ReplicaHandle handle) {
+  private static long rawCount(
+      ResolvedView<?, ?, ?> view, String topic, KeyValueIterator<Bytes, byte[]> all) {
     long count = 0;
-    try (KeyValueIterator<Bytes, byte[]> all = handle.store().all()) {
+    try (all) {
       while (all.hasNext()) {
         KeyValue<Bytes, byte[]> next = all.next();
-        Object key = view.keySerde().deserializer().deserialize(topic, next.key.get());
-        Object value =
-            view.aggregateSerde()
-                .deserializer()
-                .deserialize(topic, Arrays.copyOfRange(next.value, Long.BYTES, next.value.length));
-        count += (key != null && value != null) ? 1 : 0;
+        count += isEntry(view, topic, next.key.get(), next.value) ? 1 : 0;
       }
     }
     return count;
+  }
+
+  /** Every window of one partition's RocksDB window store, read as {@link #rawCount} reads keys. */
+  private static long rawWindowCount(
+      ResolvedView<?, ?, ?> view, String topic, WindowHandle handle) {
+    long count = 0;
+    try (KeyValueIterator<Windowed<Bytes>, byte[]> all = handle.store().all()) {
+      while (all.hasNext()) {
+        KeyValue<Windowed<Bytes>, byte[]> next = all.next();
+        count += isEntry(view, topic, next.key.key().get(), next.value) ? 1 : 0;
+      }
+    }
+    return count;
+  }
+
+  /** Whether a stored key and value read back as a key and an aggregate. */
+  private static boolean isEntry(
+      ResolvedView<?, ?, ?> view, String topic, byte[] key, byte[] value) {
+    Object readKey = view.keySerde().deserializer().deserialize(topic, key);
+    Object aggregate =
+        view.aggregateSerde()
+            .deserializer()
+            .deserialize(topic, Arrays.copyOfRange(value, Long.BYTES, value.length));
+    return readKey != null && aggregate != null;
   }
 
   /** The partitions of this instance's active tasks. */
