@@ -8,9 +8,9 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * Suppliers of Kafka's window and session stores, unchanged but for two things: once Kafka Streams
- * has opened a partition of one, it says so (a window store's partition registers a {@link
- * WindowHandle}, as the table stores' partitions do), and it refuses updates too large for its
- * changelog ({@link SignallingWindowStore}, {@link SignallingSessionStore}).
+ * has opened a partition of one, it registers a {@link WindowHandle}, as the table stores'
+ * partitions register theirs, and it refuses updates too large for its changelog ({@link
+ * SignallingWindowStore}, {@link SignallingSessionStore}).
  */
 final class OpenSignallingStores {
 
@@ -30,7 +30,7 @@ final class OpenSignallingStores {
 
       @Override
       public WindowStore<Bytes, byte[]> get() {
-        return new SignallingWindowStore(supplier.get(), handles, sizeCheck);
+        return new SignallingWindowStore(supplier.get(), handles, sizeCheck, supplier.windowSize());
       }
 
       @Override
@@ -61,8 +61,8 @@ final class OpenSignallingStores {
   }
 
   /**
-   * {@code supplier}, whose stores tell {@code handles} their name and partition once opened and
-   * refuse updates that {@code sizeCheck} refuses.
+   * {@code supplier}, whose stores register with {@code handles} once opened and refuse updates
+   * that {@code sizeCheck} refuses.
    */
   static SessionBytesStoreSupplier session(
       SessionBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {

@@ -20,13 +20,9 @@ import org.jspecify.annotations.Nullable;
 final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, byte[]>>
     implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
 
-  private static final int NOT_OPENED = -1;
-
   private final StoreHandles handles;
 
   private final ChangelogSizeCheck sizeCheck;
-
-  private volatile int partition = NOT_OPENED;
 
   private volatile @Nullable ReplicaHandle handle;
 
@@ -39,16 +35,12 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
 
   @Override
   void opened(int partition) {
-    this.partition = partition;
     this.handle = this.handles.opened(name(), partition, this.store);
   }
 
   @Override
-  void closing() {
-    int opened = this.partition;
-    if (opened != NOT_OPENED) {
-      this.handles.closed(name(), opened, this.store);
-    }
+  void closing(int partition) {
+    this.handles.closed(name(), partition, this.store);
     ReplicaHandle open = this.handle;
     if (open != null) {
       open.close();

@@ -8,10 +8,13 @@ import org.apache.kafka.streams.state.SessionStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Kafka's session store of one partition, unchanged, that tells of its opening once Kafka Streams
- * has opened it and refuses an update whose changelog record would be too large before Kafka's
- * store keeps it. Every method of {@link SessionStore}, default methods included, is passed on, so
- * that the store answers each as Kafka's own would.
+ * Kafka's session store of one partition, unchanged, that registers with the {@link StoreHandles}
+ * once Kafka Streams has opened it and leaves them before Kafka Streams closes it, refuses an
+ * update whose changelog record would be too large before Kafka's store keeps it, and tells the
+ * partition's {@link WindowHandle} when the record cache above it wrote or removed a session. Every
+ * method of {@link SessionStore}, default methods included, is passed on, so that the store answers
+ * each as Kafka's own would. The session aggregation, above the cache, tells the change feed of
+ * each update.
  */
 final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte[]>>
     implements SessionStore<Bytes, byte[]> {
@@ -19,6 +22,8 @@ final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte
   private final StoreHandles handles;
 
   private final ChangelogSizeCheck sizeCheck;
+
+  private volatile @Nullable WindowHandle<SessionStore<Bytes, byte[]>> handle;
 
   SignallingSessionStore(
       SessionStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
@@ -29,7 +34,12 @@ final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte
 
   @Override
   void opened(int partition) {
-    this.handles.announce(name(), partition);
+    this.handle = this.handles.opened(name(), partition, this.store);
+  }
+
+  @Override
+  void closing(int partition) {
+    this.handles.closed(name(), partition, this.store);
   }
 
   @Override
@@ -38,18 +48,21 @@ final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte
       this.sizeCheck.check(sessionKey.key().get().length, aggregate.length);
     }
     this.store.put(sessionKey, aggregate);
-    changed(sessionKey, aggregate);
+    written(sessionKey);
   }
 
   @Override
   public void remove(Windowed<Bytes> sessionKey) {
     this.store.remove(sessionKey);
-    changed(sessionKey, null);
+    written(sessionKey);
   }
 
-  private void changed(Windowed<Bytes> sessionKey, byte @Nullable [] aggregate) {
-    changed(
-        sessionKey.key().get(), aggregate, sessionKey.window().start(), sessionKey.window().end());
+  /** RocksDB has the latest update of the session: reads of its key may read it there again. */
+  private void written(Windowed<Bytes> sessionKey) {
+    WindowHandle<?> open = this.handle;
+    if (open != null) {
+      open.written(sessionKey.key(), sessionKey.window().start(), sessionKey.window().end());
+    }
   }
 
   @Override

@@ -25,31 +25,29 @@ final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]
 
   private final ChangelogSizeCheck sizeCheck;
 
-  private static final int NOT_OPENED = -1;
+  private final long windowSize;
 
-  private volatile int partition = NOT_OPENED;
-
-  private volatile @Nullable WindowHandle handle;
+  private volatile @Nullable WindowHandle<WindowStore<Bytes, byte[]>> handle;
 
   SignallingWindowStore(
-      WindowStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
+      WindowStore<Bytes, byte[]> store,
+      StoreHandles handles,
+      ChangelogSizeCheck sizeCheck,
+      long windowSize) {
     super(requireTimestamped(store), handles.positions());
     this.handles = handles;
     this.sizeCheck = sizeCheck;
+    this.windowSize = windowSize;
   }
 
   @Override
   void opened(int partition) {
-    this.partition = partition;
     this.handle = this.handles.opened(name(), partition, this.store);
   }
 
   @Override
-  void closing() {
-    int opened = this.partition;
-    if (opened != NOT_OPENED) {
-      this.handles.closed(name(), opened, this.store);
-    }
+  void closing(int partition) {
+    this.handles.closed(name(), partition, this.store);
   }
 
   @Override
@@ -58,9 +56,9 @@ final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]
       this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
     }
     this.store.put(key, value, windowStartTimestamp);
-    WindowHandle open = this.handle;
+    WindowHandle<?> open = this.handle;
     if (open != null) {
-      open.written(key, windowStartTimestamp);
+      open.written(key, windowStartTimestamp, windowStartTimestamp + this.windowSize);
     }
   }
 

@@ -14,6 +14,7 @@ import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowStore;
@@ -30,8 +31,11 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   private final ConcurrentMap<String, PartitionSlots<ReplicaHandle>> stores =
       new ConcurrentHashMap<>();
 
-  private final ConcurrentMap<String, PartitionSlots<WindowHandle>> windowStores =
-      new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, PartitionSlots<WindowHandle<WindowStore<Bytes, byte[]>>>>
+      windowStores = new ConcurrentHashMap<>();
+
+  private final ConcurrentMap<String, PartitionSlots<WindowHandle<SessionStore<Bytes, byte[]>>>>
+      sessionStores = new ConcurrentHashMap<>();
 
   private final StorePositions positions = new StorePositions();
 
@@ -68,8 +72,8 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
 
   /**
    * A persistent session store named {@code name}, as Kafka Streams' DSL would make it, whose
-   * partitions tell the {@link #whenOpened} listener as they open, and refuse an update before they
-   * keep it when {@code sizeCheck} refuses its changelog record.
+   * partitions register here, and refuse an update before they keep it when {@code sizeCheck}
+   * refuses its changelog record.
    */
   public SessionBytesStoreSupplier sessionStore(
       String name, Duration retention, ChangelogSizeCheck sizeCheck) {
@@ -84,29 +88,49 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
   public @Nullable ReplicaHandle handle(String name, int partition) {
-    PartitionSlots<ReplicaHandle> slots = this.stores.get(name);
-    return (slots != null) ? slots.get(partition) : null;
+    return handleOf(this.stores, name, partition);
   }
 
   /**
    * The open handle of {@code partition} of the window store {@code name} here, or {@code null}.
    */
-  public @Nullable WindowHandle windowHandle(String name, int partition) {
-    PartitionSlots<WindowHandle> slots = this.windowStores.get(name);
+  public @Nullable WindowHandle<WindowStore<Bytes, byte[]>> windowHandle(
+      String name, int partition) {
+    return handleOf(this.windowStores, name, partition);
+  }
+
+  /**
+   * The open handle of {@code partition} of the session store {@code name} here, or {@code null}.
+   */
+  public @Nullable WindowHandle<SessionStore<Bytes, byte[]>> sessionHandle(
+      String name, int partition) {
+    return handleOf(this.sessionStores, name, partition);
+  }
+
+  private static <H extends PartitionHandle> @Nullable H handleOf(
+      ConcurrentMap<String, PartitionSlots<H>> stores, String name, int partition) {
+    PartitionSlots<H> slots = stores.get(name);
     return (slots != null) ? slots.get(partition) : null;
   }
 
   ReplicaHandle opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
-    ReplicaHandle handle = new ReplicaHandle(store, partition);
-    this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
-    announce(name, partition);
-    return handle;
+    return registered(this.stores, name, new ReplicaHandle(store, partition));
   }
 
-  WindowHandle opened(String name, int partition, WindowStore<Bytes, byte[]> store) {
-    WindowHandle handle = new WindowHandle(store, partition);
-    this.windowStores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
-    announce(name, partition);
+  WindowHandle<WindowStore<Bytes, byte[]>> opened(
+      String name, int partition, WindowStore<Bytes, byte[]> store) {
+    return registered(this.windowStores, name, new WindowHandle<>(store, partition));
+  }
+
+  WindowHandle<SessionStore<Bytes, byte[]>> opened(
+      String name, int partition, SessionStore<Bytes, byte[]> store) {
+    return registered(this.sessionStores, name, new WindowHandle<>(store, partition));
+  }
+
+  private <H extends PartitionHandle> H registered(
+      ConcurrentMap<String, PartitionSlots<H>> stores, String name, H handle) {
+    stores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
+    announce(name, handle.partition());
     return handle;
   }
 
@@ -122,7 +146,14 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   }
 
   void closed(String name, int partition, WindowStore<Bytes, byte[]> store) {
-    PartitionSlots<WindowHandle> slots = this.windowStores.get(name);
+    PartitionSlots<?> slots = this.windowStores.get(name);
+    if (slots != null) {
+      slots.remove(partition, store);
+    }
+  }
+
+  void closed(String name, int partition, SessionStore<Bytes, byte[]> store) {
+    PartitionSlots<?> slots = this.sessionStores.get(name);
     if (slots != null) {
       slots.remove(partition, store);
     }

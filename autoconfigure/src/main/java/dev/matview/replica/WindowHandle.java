@@ -5,51 +5,54 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.processor.StateStore;
 
 /**
- * One open partition of a time-windowed view's store on this instance, and the windows whose latest
- * update Kafka Streams' record cache holds and has not yet written to RocksDB: a read of one of
- * their keys must go through the cache, as RocksDB has an older value or none.
+ * One open partition of a windowed or session view's store on this instance, and the windows
+ * (sessions) whose latest update Kafka Streams' record cache holds and has not yet written to
+ * RocksDB: a read of one of their keys must go through the cache, as RocksDB has an older value or
+ * none.
  *
  * <p>Only the stream thread marks and clears windows; readers only ask whether a key has one.
+ *
+ * @param <S> Kafka's bytes store of the partition, below the cache
  */
-public final class WindowHandle implements PartitionHandle {
+public final class WindowHandle<S extends StateStore> implements PartitionHandle {
 
-  private final WindowStore<Bytes, byte[]> store;
+  private final S store;
 
   private final int partition;
 
-  private final ConcurrentMap<Bytes, Set<Long>> unwritten = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Bytes, Set<Span>> unwritten = new ConcurrentHashMap<>();
 
-  WindowHandle(WindowStore<Bytes, byte[]> store, int partition) {
+  WindowHandle(S store, int partition) {
     this.store = store;
     this.partition = partition;
   }
 
   /**
-   * The stream thread is about to keep an update of the window of {@code key} that starts at {@code
-   * windowStart} in the record cache, which writes it to RocksDB when it flushes; until then {@link
-   * #isUnwritten} says so for the key.
+   * The stream thread is about to keep an update (or the removal) of the window of {@code key} from
+   * {@code start} to {@code end} in the record cache, which writes it to RocksDB when it flushes;
+   * until then {@link #isUnwritten} says so for the key.
    */
-  public void cached(byte[] key, long windowStart) {
+  public void cached(byte[] key, long start, long end) {
     this.unwritten.compute(
         Bytes.wrap(key),
-        (ignored, starts) -> {
-          Set<Long> marked = (starts != null) ? starts : new HashSet<>(4);
-          marked.add(windowStart);
+        (ignored, spans) -> {
+          Set<Span> marked = (spans != null) ? spans : new HashSet<>(4);
+          marked.add(new Span(start, end));
           return marked;
         });
   }
 
   /** The record cache wrote the update of one window of {@code key} to RocksDB. */
-  void written(Bytes key, long windowStart) {
+  void written(Bytes key, long start, long end) {
     if (!this.unwritten.isEmpty()) {
       this.unwritten.computeIfPresent(
           key,
-          (ignored, starts) -> {
-            starts.remove(windowStart);
-            return starts.isEmpty() ? null : starts;
+          (ignored, spans) -> {
+            spans.remove(new Span(start, end));
+            return spans.isEmpty() ? null : spans;
           });
     }
   }
@@ -67,9 +70,9 @@ public final class WindowHandle implements PartitionHandle {
     return !this.unwritten.isEmpty();
   }
 
-  /** The partition's bytes store, whose values carry Kafka Streams' 8-byte timestamp. */
+  /** The partition's bytes store. */
   @Override
-  public WindowStore<Bytes, byte[]> store() {
+  public S store() {
     return this.store;
   }
 
@@ -77,4 +80,7 @@ public final class WindowHandle implements PartitionHandle {
   public int partition() {
     return this.partition;
   }
+
+  /** A window's bounds, in epoch milliseconds. */
+  private record Span(long start, long end) {}
 }

@@ -43,20 +43,8 @@ abstract class WrappedStore<S extends StateStore> implements StateStore {
   /** Kafka Streams opened the store of {@code partition}. */
   abstract void opened(int partition);
 
-  /**
-   * Tells the store partition's change feed of an update just kept, on the stream thread: {@code
-   * value} {@code null} for a removal, the window bounds {@link StoreChange#NO_WINDOW} for a store
-   * without windows.
-   */
-  final void changed(byte[] key, byte @Nullable [] value, long windowStart, long windowEnd) {
-    AppliedOffset open = this.applied;
-    if (open != null) {
-      open.updated(key, value, windowStart, windowEnd);
-    }
-  }
-
-  /** Kafka Streams is about to close the store, once it was opened. */
-  void closing() {}
+  /** Kafka Streams is about to close the store of {@code partition}, once it was opened. */
+  void closing(int partition) {}
 
   @Override
   public final void init(StateStoreContext context, StateStore root) {
@@ -70,7 +58,7 @@ abstract class WrappedStore<S extends StateStore> implements StateStore {
   public final void close() {
     AppliedOffset open = this.applied;
     if (open != null) {
-      closing();
+      closing(open.partition());
       this.positions.closed(this.store.name(), open);
     }
     this.store.close();

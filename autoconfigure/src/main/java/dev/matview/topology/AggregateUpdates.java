@@ -3,6 +3,7 @@ package dev.matview.topology;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.ChangelogSizeCheck;
 import dev.matview.replica.StorePositions;
+import dev.matview.view.ViewWindow;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.jspecify.annotations.Nullable;
 
@@ -23,10 +24,16 @@ final class AggregateUpdates<A> {
 
   private final ChangelogSizeCheck sizeCheck;
 
+  private final boolean timestamped;
+
   private String changelogTopic = "";
 
   private @Nullable AppliedOffset applied;
 
+  /**
+   * The updates of {@code view}'s store, whose values carry Kafka Streams' 8-byte timestamp unless
+   * it is a session store.
+   */
   AggregateUpdates(
       ResolvedView<?, ?, A> view,
       RememberingSerializer<A> serializer,
@@ -34,6 +41,8 @@ final class AggregateUpdates<A> {
     this.view = view;
     this.serializer = serializer;
     this.sizeCheck = sizeCheck;
+    ViewWindow window = view.window();
+    this.timestamped = window == null || window.type() != ViewWindow.Type.SESSION;
   }
 
   /** Serves the store partition of the task whose processor {@code context} is. */
@@ -64,14 +73,16 @@ final class AggregateUpdates<A> {
 
   /**
    * The store kept an update of {@code key} to {@code aggregate} (its bytes, or {@code null} for a
-   * removal) at {@code timestamp}: tells the change feed, if anyone follows it. The window bounds
-   * are {@link dev.matview.replica.StoreChange#NO_WINDOW} for a store without windows.
+   * removal) at {@code timestamp}: tells the change feed, if anyone follows it, the value as the
+   * store keeps it. The window bounds are {@link dev.matview.replica.StoreChange#NO_WINDOW} for a
+   * store without windows.
    */
   void kept(
       byte[] key, long timestamp, byte @Nullable [] aggregate, long windowStart, long windowEnd) {
     AppliedOffset offset = this.applied;
     if (offset != null && offset.changes().isFollowed()) {
-      offset.updated(key, StoredValues.timestamped(timestamp, aggregate), windowStart, windowEnd);
+      byte[] stored = this.timestamped ? StoredValues.timestamped(timestamp, aggregate) : aggregate;
+      offset.updated(key, stored, windowStart, windowEnd);
     }
   }
 }

@@ -15,10 +15,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Aggregator;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Initializer;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Merger;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
@@ -112,8 +110,9 @@ public final class ViewTopologyBuilder {
   }
 
   /**
-   * Aggregates a session view's records with Kafka Streams' session aggregation, behind a {@link
-   * SessionLateRecordGate}, in a store without a record cache.
+   * Folds a session view's records into its store through Kafka's record cache ({@link
+   * SessionAggregateProcessor}), behind a {@link SessionLateRecordGate}, which learns from the
+   * aggregation's initializer, merger and aggregator whether it kept a record.
    */
   private <K, V, A> void aggregateSessions(
       ResolvedView<K, V, A> view,
@@ -122,24 +121,31 @@ public final class ViewTopologyBuilder {
       ChangelogSizeGuard guard) {
     SessionWindows sessions = SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace());
     SessionAggregationProbe probe = new SessionAggregationProbe();
+    RememberingSerializer<A> aggregates =
+        new RememberingSerializer<>(view.aggregateSerde().serializer());
+    this.builder.addStateStore(
+        Stores.sessionStoreBuilder(
+                this.handles.sessionStore(view.storeName(), window.effectiveRetention(), guard),
+                view.keySerde(),
+                Serdes.serdeFrom(aggregates, view.aggregateSerde().deserializer()))
+            .withCachingEnabled());
     Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
     keyed(view, decoded)
         .processValues(
             () -> new SessionLateRecordGate<K, V>(view.name(), sessions, probe, this.rules),
             Named.as(ProcessorNames.lateGate(view.name())))
-        .groupByKey(Grouped.with(view.keySerde(), view.valueSerde()))
-        .windowedBy(sessions)
-        .aggregate(
-            probe.initializer(initializer(aggregation)),
-            probe.aggregator(aggregator(aggregation)),
-            probe.merger(merger(aggregation)),
+        .process(
+            () ->
+                new SessionAggregateProcessor<>(
+                    view,
+                    sessions,
+                    probe.initializer(initializer(aggregation)),
+                    probe.aggregator(aggregator(aggregation)),
+                    probe.merger(merger(aggregation)),
+                    new AggregateUpdates<>(view, aggregates, guard),
+                    this.handles),
             Named.as(ProcessorNames.aggregator(view.name())),
-            Materialized.<K, A>as(
-                    this.handles.sessionStore(view.storeName(), window.effectiveRetention(), guard))
-                .withKeySerde(view.keySerde())
-                .withValueSerde(view.aggregateSerde())
-                .withRetention(window.effectiveRetention())
-                .withCachingDisabled());
+            view.storeName());
   }
 
   /**

@@ -49,7 +49,7 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
 
   private @Nullable TimestampedWindowStore<K, A> store;
 
-  private @Nullable WindowHandle handle;
+  private @Nullable WindowHandle<?> handle;
 
   WindowAggregateProcessor(
       ResolvedView<K, V, A> view,
@@ -102,9 +102,9 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
     long updatedAt = (previous != null) ? Math.max(timestamp, previous.timestamp()) : timestamp;
     A updated = this.aggregator.apply(key, value, aggregate);
     byte[] valueBytes = this.updates.serialized(keyBytes, updated);
-    WindowHandle open = this.handle;
+    WindowHandle<?> open = this.handle;
     if (open != null) {
-      open.cached(keyBytes, start);
+      open.cached(keyBytes, start, end);
     }
     kept.put(key, ValueAndTimestamp.make(updated, updatedAt), start);
     this.updates.kept(keyBytes, updatedAt, valueBytes, start, end);

@@ -51,12 +51,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * On a real broker, a table or hopping-window view's updates wait in Kafka's record cache until a
- * commit, which here comes only when Kafka Streams closes: meanwhile every read (a key, a batch, a
- * page, a streamed scan, a re-keyed view's key, a key's windows, a page or stream of windows)
- * answers the latest update, a change stream hears each one, and the changelog has none; the close
- * then writes each key or window once, and once Kafka Streams runs again, scans and lookups read
- * RocksDB directly.
+ * On a real broker, a table, hopping-window or session view's updates wait in Kafka's record cache
+ * until a commit, which here comes only when Kafka Streams closes: meanwhile every read (a key, a
+ * batch, a page, a streamed scan, a re-keyed view's key, a key's windows or sessions, a page or
+ * stream of windows or sessions) answers the latest update, sessions merged by a later record
+ * included, a change stream hears each one, and the changelog has none; the close then writes each
+ * key, window or session once, and once Kafka Streams runs again, scans and lookups read RocksDB
+ * directly.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -69,11 +70,17 @@ import tools.jackson.databind.json.JsonMapper;
       "matview.advertised-host=localhost",
       "matview.rocksdb.total-memory=64MB"
     })
-@EmbeddedKafka(partitions = 2, topics = RecordCacheIntegrationTests.TOPIC)
+@EmbeddedKafka(
+    partitions = 2,
+    topics = {RecordCacheIntegrationTests.TOPIC, RecordCacheIntegrationTests.VISITS})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RecordCacheIntegrationTests {
 
   static final String TOPIC = "likes";
+
+  static final String VISITS = "visits";
+
+  private static final String SESSIONS = "visits-per-post-in-sessions";
 
   private static final String PER_POST = "likes-per-post";
 
@@ -87,6 +94,16 @@ class RecordCacheIntegrationTests {
    * The event time of every like: each falls in the two hopping windows that start at 1h before.
    */
   private static final Instant LIKED_AT = Instant.now().truncatedTo(ChronoUnit.HOURS);
+
+  /**
+   * How far post-3's third visit lies from its first and second, which lie twice as far apart, more
+   * than the inactivity gap: the third joins them in one session. None lies after {@link
+   * #LIKED_AT}, so that none is in the future, which the event time bounds refuse.
+   */
+  private static final Duration VISIT_SPREAD = Duration.ofMinutes(20);
+
+  /** The start of post-3's session once its three visits are merged. */
+  private static final Instant MERGED_START = LIKED_AT.minus(VISIT_SPREAD.multipliedBy(2));
 
   private static final String WINDOW_RANGE =
       "from=" + LIKED_AT.minus(Duration.ofHours(1)) + "&to=" + LIKED_AT;
@@ -112,12 +129,15 @@ class RecordCacheIntegrationTests {
             () ->
                 http.get("/views/" + PER_POST + "/keys/post-1").status() == 404
                     && http.get("/views/" + PER_POST_HOURLY + "/windows?" + WINDOW_RANGE).status()
-                        == 200);
+                        == 200
+                    && http.get("/views/" + SESSIONS + "/windows?" + WINDOW_RANGE).status() == 200);
     List<Long> heard = new ArrayList<>();
     Map<String, List<Long>> heardByWindow = new TreeMap<>();
     try (ServerSentEventReader events = changes(this.port, "/views/" + PER_POST + "/keys/post-1");
         ServerSentEventReader windowEvents =
-            changes(this.port, "/views/" + PER_POST_HOURLY + "/keys/post-1")) {
+            changes(this.port, "/views/" + PER_POST_HOURLY + "/keys/post-1");
+        ServerSentEventReader sessionEvents =
+            changes(this.port, "/views/" + SESSIONS + "/keys/post-1")) {
       publish();
       await("the last like of post-1 looked up")
           .atMost(Duration.ofSeconds(60))
@@ -128,6 +148,18 @@ class RecordCacheIntegrationTests {
           heard.add(data.path("value").asLong());
         }
       }
+      List<Long> heardOfSession = new ArrayList<>();
+      while (heardOfSession.size() < LIKES) {
+        ServerSentEvent event = sessionEvents.next(Duration.ofSeconds(30));
+        if (event.name().equals("window")) {
+          JsonNode data = this.json.readTree(event.data());
+          assertThat(data.path("start").asText()).isEqualTo(LIKED_AT.toString());
+          heardOfSession.add(data.path("value").asLong());
+        }
+      }
+      assertThat(heardOfSession)
+          .as("values of post-1's session's change stream")
+          .containsExactlyElementsOf(oneTo(LIKES));
       int windowUpdates = 0;
       while (windowUpdates < 2 * LIKES) {
         ServerSentEvent event = windowEvents.next(Duration.ofSeconds(30));
@@ -140,10 +172,7 @@ class RecordCacheIntegrationTests {
         }
       }
     }
-    List<Long> expected = new ArrayList<>();
-    for (long likes = 1; likes <= LIKES; likes++) {
-      expected.add(likes);
-    }
+    List<Long> expected = oneTo(LIKES);
     assertThat(heard).as("values of post-1's change stream").containsExactlyElementsOf(expected);
     assertThat(heardByWindow)
         .as("values of post-1's windows' change stream")
@@ -203,6 +232,13 @@ class RecordCacheIntegrationTests {
     assertThat(changelogRecords(PER_POST)).as("changelog records before a commit").isZero();
     assertThat(changelogRecords(PER_USER)).as("changelog records before a commit").isZero();
     assertThat(changelogRecords(PER_POST_HOURLY)).as("changelog records before a commit").isZero();
+
+    assertThat(sessions(http, "post-1")).containsExactly(LIKED_AT + "=" + LIKES);
+    assertThat(sessions(http, "post-3"))
+        .as("post-3's two visits merged by the one between them")
+        .containsExactly(MERGED_START + "=3");
+    assertThat(sessionItems(http)).containsExactly("post-1=" + LIKES, "post-3=3");
+    assertThat(changelogRecords(SESSIONS)).as("changelog records before a commit").isZero();
   }
 
   @Test
@@ -214,6 +250,9 @@ class RecordCacheIntegrationTests {
     assertThat(changelogRecords(PER_POST_HOURLY))
         .as("the two windows of post-1 and of post-2, once each")
         .isEqualTo(4);
+    assertThat(changelogRecords(SESSIONS))
+        .as("post-1's session and post-3's merged one once each, the two merged away at most once")
+        .isBetween(2L, 4L);
   }
 
   @Test
@@ -238,10 +277,15 @@ class RecordCacheIntegrationTests {
       assertThat(handle.hasUnwritten())
           .as("partition %d holds unwritten updates", partition)
           .isFalse();
-      WindowHandle windows = this.handles.windowHandle(PER_POST_HOURLY, partition);
+      WindowHandle<?> windows = this.handles.windowHandle(PER_POST_HOURLY, partition);
       assertThat(windows).isNotNull();
       assertThat(windows.hasUnwritten())
           .as("partition %d holds unwritten windows", partition)
+          .isFalse();
+      WindowHandle<?> sessions = this.handles.sessionHandle(SESSIONS, partition);
+      assertThat(sessions).isNotNull();
+      assertThat(sessions.hasUnwritten())
+          .as("partition %d holds unwritten sessions", partition)
           .isFalse();
     }
     assertThat(windowValues(http, "post-1")).containsExactly((long) LIKES, (long) LIKES);
@@ -257,6 +301,8 @@ class RecordCacheIntegrationTests {
     assertThat(page.path("items").get(0).path("value").asLong()).isEqualTo(LIKES);
     assertThat(page.path("items").get(1).path("value").asLong()).isEqualTo(1);
     assertThat(value(http.get("/views/" + PER_USER + "/keys/alice"))).isEqualTo(LIKES + 1);
+    assertThat(sessions(http, "post-3")).containsExactly(MERGED_START + "=3");
+    assertThat(sessionItems(http)).containsExactly("post-1=" + LIKES, "post-3=3");
     JsonNode first = http.get("/views/" + PER_POST + "/keys?limit=1").json();
     assertThat(first.path("items")).hasSize(1);
     JsonNode rest =
@@ -275,6 +321,13 @@ class RecordCacheIntegrationTests {
         producer.send(new ProducerRecord<>(TOPIC, null, at, "post-1", like("post-1")));
       }
       producer.send(new ProducerRecord<>(TOPIC, null, at, "post-2", like("post-2")));
+      long spread = VISIT_SPREAD.toMillis();
+      for (long visit : new long[] {at - 2 * spread, at, at - spread}) {
+        producer.send(new ProducerRecord<>(VISITS, null, visit, "post-3", like("post-3")));
+      }
+      for (int n = 0; n < LIKES; n++) {
+        producer.send(new ProducerRecord<>(VISITS, null, at, "post-1", like("post-1")));
+      }
     }
   }
 
@@ -311,6 +364,37 @@ class RecordCacheIntegrationTests {
     List<Long> values = new ArrayList<>();
     for (JsonNode window : windows) {
       values.add(window.path("value").asLong());
+    }
+    return values;
+  }
+
+  /** {@code post}'s sessions that start in the window range, oldest first, as start=value. */
+  private static List<String> sessions(HttpProbe http, String post) {
+    JsonNode sessions =
+        http.get("/views/" + SESSIONS + "/keys/" + post + "/windows?" + WINDOW_RANGE)
+            .json()
+            .path("windows");
+    List<String> found = new ArrayList<>();
+    for (JsonNode session : sessions) {
+      found.add(session.path("start").asText() + "=" + session.path("value").asLong());
+    }
+    return found;
+  }
+
+  /** The items of a page of every session that starts in the window range, as key=value. */
+  private static List<String> sessionItems(HttpProbe http) {
+    List<String> items = new ArrayList<>();
+    for (JsonNode item :
+        http.get("/views/" + SESSIONS + "/windows?" + WINDOW_RANGE).json().path("items")) {
+      items.add(item.path("key").asText() + "=" + item.path("value").asLong());
+    }
+    return items;
+  }
+
+  private static List<Long> oneTo(int last) {
+    List<Long> values = new ArrayList<>();
+    for (long value = 1; value <= last; value++) {
+      values.add(value);
     }
     return values;
   }
@@ -360,6 +444,13 @@ class RecordCacheIntegrationTests {
     ViewDefinition<String, Like, Long> likesPerPostPerHour() {
       return Views.from(TOPIC, Like.class)
           .windowedBy(ViewWindow.hopping(Duration.ofHours(2), Duration.ofHours(1)))
+          .count();
+    }
+
+    @MaterializedView(SESSIONS)
+    ViewDefinition<String, Like, Long> visitsPerPostInSessions() {
+      return Views.from(VISITS, Like.class)
+          .windowedBy(ViewWindow.session(Duration.ofMinutes(30)))
           .count();
     }
 

@@ -35,16 +35,18 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlySessionStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the windows and sessions of one partition of a windowed view's store on this instance: a
- * key's windows through IQv2, a scan's page through the store API, segment by segment. A
- * time-windowed store has Kafka's record cache, which IQv2 does not read: while the cache holds an
- * update of a key that RocksDB lacks, its windows are read through the store API, which does; a
- * scan reads the partition's RocksDB directly unless the cache holds such an update of any key.
+ * key's windows through IQv2, a scan's page segment by segment. The store has Kafka's record cache,
+ * which IQv2 does not read: while the cache holds an update of a key that RocksDB lacks, its
+ * windows are read through the store API, which does; a scan reads the partition's RocksDB directly
+ * unless the cache holds such an update of any key, and else through the store API.
  */
 final class LocalWindows {
 
@@ -81,24 +83,22 @@ final class LocalWindows {
       Instant to,
       boolean runningActive) {
     if (window.type() == ViewWindow.Type.SESSION) {
-      List<WindowValue> windows = new ArrayList<>();
-      WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
-      try (KeyValueIterator<Windowed<K>, Object> sessions =
-          query(view, key, partition, query, runningActive)) {
-        while (sessions.hasNext()) {
-          KeyValue<Windowed<K>, Object> next = sessions.next();
-          Instant start = next.key.window().startTime();
-          if (next.value != null && startsIn(start, from, to)) {
-            windows.add(new WindowValue(start, next.key.window().endTime(), next.value));
-          }
+      WindowHandle<?> sessions = this.handles.sessionHandle(view.storeName(), partition);
+      if (isUnwritten(sessions, view, key)) {
+        try (KeyValueIterator<Windowed<K>, Object> found =
+            sessionStore(view, key, partition, runningActive).fetch(key)) {
+          return sessionValues(found, from, to);
+        } catch (InvalidStateStoreException ex) {
+          throw this.refusals.unavailable(view, key, partition, ex.getMessage());
         }
       }
-      return windows;
+      WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
+      try (KeyValueIterator<Windowed<K>, Object> found =
+          query(view, key, partition, query, runningActive)) {
+        return sessionValues(found, from, to);
+      }
     }
-    WindowHandle handle = this.handles.windowHandle(view.storeName(), partition);
-    if (handle != null
-        && handle.hasUnwritten()
-        && handle.isUnwritten(view.serializedKey(this.storeTopics.apply(view), key))) {
+    if (isUnwritten(this.handles.windowHandle(view.storeName(), partition), view, key)) {
       try (WindowStoreIterator<Object> found =
           windowStore(view, key, partition, runningActive).fetch(key, from, to)) {
         return windowValues(found, (value) -> value, window);
@@ -112,6 +112,28 @@ final class LocalWindows {
         query(view, key, partition, query, runningActive)) {
       return windowValues(found, ValueAndTimestamp::value, window);
     }
+  }
+
+  /** Whether the record cache holds an update of a window of {@code key} that RocksDB lacks. */
+  private <K> boolean isUnwritten(
+      @Nullable WindowHandle<?> handle, ResolvedView<K, ?, ?> view, K key) {
+    return handle != null
+        && handle.hasUnwritten()
+        && handle.isUnwritten(view.serializedKey(this.storeTopics.apply(view), key));
+  }
+
+  /** The sessions {@code found} holds with a value that start in [from, to], oldest first. */
+  private static <K> List<WindowValue> sessionValues(
+      KeyValueIterator<Windowed<K>, Object> found, Instant from, Instant to) {
+    List<WindowValue> windows = new ArrayList<>();
+    while (found.hasNext()) {
+      KeyValue<Windowed<K>, Object> next = found.next();
+      Instant start = next.key.window().startTime();
+      if (next.value != null && startsIn(start, from, to)) {
+        windows.add(new WindowValue(start, next.key.window().endTime(), next.value));
+      }
+    }
+    return windows;
   }
 
   /**
@@ -177,29 +199,36 @@ final class LocalWindows {
       boolean runningActive) {
     long earliest = from.toEpochMilli();
     try {
+      Bytes lower = (after != null) ? Bytes.wrap(after.key()) : null;
+      long latest = to.toEpochMilli();
       if (window.type() == ViewWindow.Type.SESSION) {
-        ReadOnlySessionStore<K, Object> store =
-            this.refusals
-                .running(view, null, partition)
-                .store(
-                    serving(
-                        StoreQueryParameters.fromNameAndType(
-                                view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
-                            .withPartition(partition),
-                        runningActive));
+        ReadOnlySessionStore<K, Object> store = sessionStore(view, null, partition, runningActive);
+        WindowHandle<SessionStore<Bytes, byte[]>> handle =
+            this.handles.sessionHandle(view.storeName(), partition);
+        if (handle != null && !handle.hasUnwritten()) {
+          String topic = this.storeTopics.apply(view);
+          return segmentFrom ->
+              new StoredWindows<>(
+                  view,
+                  topic,
+                  false,
+                  handle
+                      .store()
+                      .findSessions(lower, null, Math.max(segmentFrom, earliest), latest));
+        }
         return segmentFrom ->
             sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
       }
       ReadOnlyWindowStore<K, Object> store = windowStore(view, null, partition, runningActive);
-      WindowHandle handle = this.handles.windowHandle(view.storeName(), partition);
+      WindowHandle<WindowStore<Bytes, byte[]>> handle =
+          this.handles.windowHandle(view.storeName(), partition);
       if (handle != null && !handle.hasUnwritten()) {
-        Bytes lower = (after != null) ? Bytes.wrap(after.key()) : null;
-        long latest = to.toEpochMilli();
         String topic = this.storeTopics.apply(view);
         return segmentFrom ->
             new StoredWindows<>(
                 view,
                 topic,
+                true,
                 handle.store().fetch(lower, null, Math.max(segmentFrom, earliest), latest));
       }
       return segmentFrom ->
@@ -221,6 +250,22 @@ final class LocalWindows {
             serving(
                 StoreQueryParameters.fromNameAndType(
                         view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
+                    .withPartition(partition),
+                runningActive));
+  }
+
+  /**
+   * One partition of a session view's store, through the store API, which reads through the record
+   * cache. Only a running active replica answers unless {@code runningActive} is false.
+   */
+  private <K> ReadOnlySessionStore<K, Object> sessionStore(
+      ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
+    return this.refusals
+        .running(view, key, partition)
+        .store(
+            serving(
+                StoreQueryParameters.fromNameAndType(
+                        view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
                     .withPartition(partition),
                 runningActive));
   }

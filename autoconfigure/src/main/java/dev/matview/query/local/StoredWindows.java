@@ -19,12 +19,22 @@ final class StoredWindows<K> implements KeyValueIterator<Windowed<K>, Object> {
 
   private final String topic;
 
+  private final boolean timestamped;
+
   private final KeyValueIterator<Windowed<Bytes>, byte[]> stored;
 
+  /**
+   * The windows {@code stored} holds, serialized for {@code topic}, whose values carry Kafka
+   * Streams' 8-byte timestamp when {@code timestamped}.
+   */
   StoredWindows(
-      ResolvedView<K, ?, ?> view, String topic, KeyValueIterator<Windowed<Bytes>, byte[]> stored) {
+      ResolvedView<K, ?, ?> view,
+      String topic,
+      boolean timestamped,
+      KeyValueIterator<Windowed<Bytes>, byte[]> stored) {
     this.view = view;
     this.topic = topic;
+    this.timestamped = timestamped;
     this.stored = stored;
   }
 
@@ -36,7 +46,11 @@ final class StoredWindows<K> implements KeyValueIterator<Windowed<K>, Object> {
   @Override
   public KeyValue<Windowed<K>, Object> next() {
     KeyValue<Windowed<Bytes>, byte[]> entry = this.stored.next();
-    return KeyValue.pair(key(entry.key), LocalStores.value(this.view, this.topic, entry.value));
+    Object value =
+        this.timestamped
+            ? LocalStores.value(this.view, this.topic, entry.value)
+            : this.view.aggregateSerde().deserializer().deserialize(this.topic, entry.value);
+    return KeyValue.pair(key(entry.key), value);
   }
 
   @Override

@@ -25,6 +25,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlySessionStore;
+import org.apache.kafka.streams.state.WindowStore;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -103,7 +104,8 @@ class BaselineController {
           ReplicaHandle handle = this.handles.handle(resolved.storeName(), partition);
           count += (handle != null) ? rawCount(resolved, topic, handle.store().all()) : 0;
         } else {
-          WindowHandle handle = this.handles.windowHandle(resolved.storeName(), partition);
+          WindowHandle<WindowStore<Bytes, byte[]>> handle =
+              this.handles.windowHandle(resolved.storeName(), partition);
           count += (handle != null) ? rawWindowCount(resolved, topic, handle) : 0;
         }
       }
@@ -141,7 +143,7 @@ class BaselineController {
 
   /** Every window of one partition's RocksDB window store, read as {@link #rawCount} reads keys. */
   private static long rawWindowCount(
-      ResolvedView<?, ?, ?> view, String topic, WindowHandle handle) {
+      ResolvedView<?, ?, ?> view, String topic, WindowHandle<WindowStore<Bytes, byte[]>> handle) {
     long count = 0;
     try (KeyValueIterator<Windowed<Bytes>, byte[]> all = handle.store().all()) {
       while (all.hasNext()) {
