@@ -12,27 +12,16 @@ import dev.matview.view.ViewWindow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.query.FailureReason;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryResult;
-import org.apache.kafka.streams.query.StateQueryRequest;
-import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.query.WindowKeyQuery;
 import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlySessionStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.SessionStore;
@@ -50,9 +39,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class LocalWindows {
 
-  private static final Log logger = LogFactory.getLog(LocalWindows.class);
-
   private final LocalRefusals refusals;
+
+  private final WindowStores stores;
 
   private final StoreHandles handles;
 
@@ -67,6 +56,7 @@ final class LocalWindows {
       StoreHandles handles,
       Function<ResolvedView<?, ?, ?>, String> storeTopics) {
     this.refusals = refusals;
+    this.stores = new WindowStores(refusals);
     this.handles = handles;
     this.storeTopics = storeTopics;
   }
@@ -86,7 +76,7 @@ final class LocalWindows {
       WindowHandle<?> sessions = this.handles.sessionHandle(view.storeName(), partition);
       if (isUnwritten(sessions, view, key)) {
         try (KeyValueIterator<Windowed<K>, Object> found =
-            sessionStore(view, key, partition, runningActive).fetch(key)) {
+            this.stores.sessionStore(view, key, partition, runningActive).fetch(key)) {
           return sessionValues(found, from, to);
         } catch (InvalidStateStoreException ex) {
           throw this.refusals.unavailable(view, key, partition, ex.getMessage());
@@ -94,13 +84,13 @@ final class LocalWindows {
       }
       WindowRangeQuery<K, Object> query = WindowRangeQuery.withKey(key);
       try (KeyValueIterator<Windowed<K>, Object> found =
-          query(view, key, partition, query, runningActive)) {
+          this.stores.query(view, key, partition, query, runningActive)) {
         return sessionValues(found, from, to);
       }
     }
     if (isUnwritten(this.handles.windowHandle(view.storeName(), partition), view, key)) {
       try (WindowStoreIterator<Object> found =
-          windowStore(view, key, partition, runningActive).fetch(key, from, to)) {
+          this.stores.windowStore(view, key, partition, runningActive).fetch(key, from, to)) {
         return windowValues(found, (value) -> value, window);
       } catch (InvalidStateStoreException ex) {
         throw this.refusals.unavailable(view, key, partition, ex.getMessage());
@@ -109,7 +99,7 @@ final class LocalWindows {
     WindowKeyQuery<K, ValueAndTimestamp<Object>> query =
         WindowKeyQuery.withKeyAndWindowStartRange(key, from, to);
     try (WindowStoreIterator<ValueAndTimestamp<Object>> found =
-        query(view, key, partition, query, runningActive)) {
+        this.stores.query(view, key, partition, query, runningActive)) {
       return windowValues(found, ValueAndTimestamp::value, window);
     }
   }
@@ -202,7 +192,8 @@ final class LocalWindows {
       Bytes lower = (after != null) ? Bytes.wrap(after.key()) : null;
       long latest = to.toEpochMilli();
       if (window.type() == ViewWindow.Type.SESSION) {
-        ReadOnlySessionStore<K, Object> store = sessionStore(view, null, partition, runningActive);
+        ReadOnlySessionStore<K, Object> store =
+            this.stores.sessionStore(view, null, partition, runningActive);
         WindowHandle<SessionStore<Bytes, byte[]>> handle =
             this.handles.sessionHandle(view.storeName(), partition);
         if (handle != null && !handle.hasUnwritten()) {
@@ -219,7 +210,8 @@ final class LocalWindows {
         return segmentFrom ->
             sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
       }
-      ReadOnlyWindowStore<K, Object> store = windowStore(view, null, partition, runningActive);
+      ReadOnlyWindowStore<K, Object> store =
+          this.stores.windowStore(view, null, partition, runningActive);
       WindowHandle<WindowStore<Bytes, byte[]>> handle =
           this.handles.windowHandle(view.storeName(), partition);
       if (handle != null && !handle.hasUnwritten()) {
@@ -239,44 +231,6 @@ final class LocalWindows {
   }
 
   /**
-   * One partition of a time-windowed view's store, through the store API, which reads through the
-   * record cache. Only a running active replica answers unless {@code runningActive} is false.
-   */
-  private <K> ReadOnlyWindowStore<K, Object> windowStore(
-      ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
-    return this.refusals
-        .running(view, key, partition)
-        .store(
-            serving(
-                StoreQueryParameters.fromNameAndType(
-                        view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
-                    .withPartition(partition),
-                runningActive));
-  }
-
-  /**
-   * One partition of a session view's store, through the store API, which reads through the record
-   * cache. Only a running active replica answers unless {@code runningActive} is false.
-   */
-  private <K> ReadOnlySessionStore<K, Object> sessionStore(
-      ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
-    return this.refusals
-        .running(view, key, partition)
-        .store(
-            serving(
-                StoreQueryParameters.fromNameAndType(
-                        view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
-                    .withPartition(partition),
-                runningActive));
-  }
-
-  /** {@code parameters}, which also reach a standby or restoring replica unless {@code active}. */
-  private static <T> StoreQueryParameters<T> serving(
-      StoreQueryParameters<T> parameters, boolean active) {
-    return active ? parameters : parameters.enableStaleStores();
-  }
-
-  /**
    * The sessions from {@code fromKey} (or the first key) on that end at or after {@code
    * earliestEnd} and start at or before {@code to}: every session that starts in [from, to] ends at
    * or after its start, so this holds them all, and some that start before {@code from}, which the
@@ -291,62 +245,5 @@ final class LocalWindows {
   /** Whether a window that starts at {@code start} lies in the range [from, to] asked. */
   static boolean startsIn(Instant start, Instant from, Instant to) {
     return !start.isBefore(from) && !start.isAfter(to);
-  }
-
-  private <R> R query(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      int partition,
-      Query<R> query,
-      boolean runningActive) {
-    KafkaStreams kafkaStreams = this.refusals.running(view, key, partition);
-    StateQueryResult<R> result;
-    try {
-      result =
-          kafkaStreams.query(
-              runningActive
-                  ? StateQueryRequest.inStore(view.storeName())
-                      .withQuery(query)
-                      .withPartitions(Set.of(partition))
-                      .requireActive()
-                  : StateQueryRequest.inStore(view.storeName())
-                      .withQuery(query)
-                      .withPartitions(Set.of(partition)));
-    } catch (InvalidStateStoreException ex) {
-      throw this.refusals.unavailable(view, key, partition, ex.getMessage());
-    }
-    QueryResult<R> partitionResult = result.getPartitionResults().get(partition);
-    if (partitionResult == null) {
-      throw this.refusals.unavailable(view, key, partition, "this instance does not host it");
-    }
-    if (partitionResult.isFailure()) {
-      throw this.refusals.unavailable(
-          view, key, partition, failureReason(view.name(), partition, partitionResult));
-    }
-    return partitionResult.getResult();
-  }
-
-  /**
-   * A short, true reason for a failed store query. Kafka Streams' failure message can hold a whole
-   * stack trace, so it is logged here, at WARN when the store itself failed, and never sent to the
-   * caller.
-   */
-  static String failureReason(String view, int partition, QueryResult<?> result) {
-    FailureReason failure = result.getFailureReason();
-    String message = "Query of partition " + partition + " of view '" + view + "' failed: ";
-    if (failure == FailureReason.STORE_EXCEPTION) {
-      logger.warn(message + failure + ": " + result.getFailureMessage());
-    } else if (logger.isDebugEnabled()) {
-      logger.debug(message + failure + ": " + result.getFailureMessage());
-    }
-    return switch (failure) {
-      case NOT_ACTIVE -> "its replica here is still restoring or being assigned";
-      case NOT_UP_TO_BOUND -> "its replica here has not yet caught up";
-      case NOT_PRESENT -> "this instance does not host it";
-      case DOES_NOT_EXIST -> "its store does not exist here";
-      case UNKNOWN_QUERY_TYPE -> "its store cannot answer this kind of query";
-      case STORE_EXCEPTION ->
-          "its store failed the query (" + failure + ", logged by this instance)";
-    };
   }
 }

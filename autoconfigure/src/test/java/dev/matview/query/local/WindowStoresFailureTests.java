@@ -7,7 +7,7 @@ import org.apache.kafka.streams.query.QueryResult;
 import org.junit.jupiter.api.Test;
 
 /** A failed store query is told to the caller in a short sentence, never with Kafka's trace. */
-class LocalWindowsFailureTests {
+class WindowStoresFailureTests {
 
   @Test
   void tellsAStoreExceptionWithoutItsStackTrace() {
@@ -15,7 +15,7 @@ class LocalWindowsFailureTests {
         "java.lang.ArithmeticException: long overflow\n"
             + "\tat java.base/java.lang.Math.multiplyExact(Math.java:1032)\n".repeat(100);
     QueryResult<Object> failed = QueryResult.forFailure(FailureReason.STORE_EXCEPTION, trace);
-    String reason = LocalWindows.failureReason("orders", 2, failed);
+    String reason = WindowStores.failureReason("orders", 2, failed);
     assertThat(reason)
         .contains("store failed the query")
         .doesNotContain("\tat ")
@@ -27,7 +27,7 @@ class LocalWindowsFailureTests {
   void tellsAReplicaThatIsNotActiveWithoutKafkasMessage() {
     QueryResult<Object> failed =
         QueryResult.forFailure(FailureReason.NOT_ACTIVE, "Query requires a running active task");
-    assertThat(LocalWindows.failureReason("orders", 0, failed))
+    assertThat(WindowStores.failureReason("orders", 0, failed))
         .isEqualTo("its replica here is still restoring or being assigned");
   }
 }
