@@ -6,11 +6,12 @@ import org.apache.kafka.streams.kstream.Merger;
 
 /**
  * Tells a {@link SessionLateRecordGate} what a session-windowed view's aggregation did with the
- * record the gate just forwarded to it. Kafka Streams calls the initializer, then the merger once
- * per session the record joins, then decides lateness, and calls the aggregator only for a record
- * it keeps: a record it drops as late reaches neither the aggregator nor an exception. Kafka
- * Streams runs a task's records one at a time on one stream thread, from the gate through the
- * aggregation before the gate's forward returns, so the outcome is kept per thread.
+ * record the gate just forwarded to it. The aggregation ({@link SessionAggregateProcessor}, in
+ * Kafka Streams' own order) calls the initializer, then the merger once per session the record
+ * joins, then decides lateness, and calls the aggregator only for a record it keeps: a record it
+ * drops as late reaches neither the aggregator nor an exception. Kafka Streams runs a task's
+ * records one at a time on one stream thread, from the gate through the aggregation before the
+ * gate's forward returns, so the outcome is kept per thread.
  */
 final class SessionAggregationProbe {
 

@@ -197,12 +197,10 @@ final class LocalWindows {
         WindowHandle<SessionStore<Bytes, byte[]>> handle =
             this.handles.sessionHandle(view.storeName(), partition);
         if (handle != null && !handle.hasUnwritten()) {
-          String topic = this.storeTopics.apply(view);
-          return segmentFrom ->
-              new StoredWindows<>(
-                  view,
-                  topic,
-                  false,
+          return stored(
+              view,
+              false,
+              segmentFrom ->
                   handle
                       .store()
                       .findSessions(lower, null, Math.max(segmentFrom, earliest), latest));
@@ -215,12 +213,10 @@ final class LocalWindows {
       WindowHandle<WindowStore<Bytes, byte[]>> handle =
           this.handles.windowHandle(view.storeName(), partition);
       if (handle != null && !handle.hasUnwritten()) {
-        String topic = this.storeTopics.apply(view);
-        return segmentFrom ->
-            new StoredWindows<>(
-                view,
-                topic,
-                true,
+        return stored(
+            view,
+            true,
+            segmentFrom ->
                 handle.store().fetch(lower, null, Math.max(segmentFrom, earliest), latest));
       }
       return segmentFrom ->
@@ -228,6 +224,18 @@ final class LocalWindows {
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.unavailable(view, null, partition, ex.getMessage());
     }
+  }
+
+  /**
+   * The iterators {@code raw} opens over a partition's RocksDB, read with the view's serdes, values
+   * past Kafka Streams' 8-byte timestamp when {@code timestamped}.
+   */
+  private <K> LongFunction<KeyValueIterator<Windowed<K>, Object>> stored(
+      ResolvedView<K, ?, ?> view,
+      boolean timestamped,
+      LongFunction<KeyValueIterator<Windowed<Bytes>, byte[]>> raw) {
+    String topic = this.storeTopics.apply(view);
+    return segmentFrom -> new StoredWindows<>(view, topic, timestamped, raw.apply(segmentFrom));
   }
 
   /**

@@ -12,6 +12,7 @@ import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.query.StateQueryRequest;
 import org.apache.kafka.streams.query.StateQueryResult;
+import org.apache.kafka.streams.state.QueryableStoreType;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlySessionStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
@@ -38,14 +39,7 @@ final class WindowStores {
    */
   <K> ReadOnlyWindowStore<K, Object> windowStore(
       ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
-    return this.refusals
-        .running(view, key, partition)
-        .store(
-            serving(
-                StoreQueryParameters.fromNameAndType(
-                        view.storeName(), QueryableStoreTypes.<K, Object>windowStore())
-                    .withPartition(partition),
-                runningActive));
+    return store(view, key, partition, runningActive, QueryableStoreTypes.windowStore());
   }
 
   /**
@@ -54,12 +48,20 @@ final class WindowStores {
    */
   <K> ReadOnlySessionStore<K, Object> sessionStore(
       ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
+    return store(view, key, partition, runningActive, QueryableStoreTypes.sessionStore());
+  }
+
+  private <T> T store(
+      ResolvedView<?, ?, ?> view,
+      @Nullable Object key,
+      int partition,
+      boolean runningActive,
+      QueryableStoreType<T> type) {
     return this.refusals
         .running(view, key, partition)
         .store(
             serving(
-                StoreQueryParameters.fromNameAndType(
-                        view.storeName(), QueryableStoreTypes.<K, Object>sessionStore())
+                StoreQueryParameters.fromNameAndType(view.storeName(), type)
                     .withPartition(partition),
                 runningActive));
   }
