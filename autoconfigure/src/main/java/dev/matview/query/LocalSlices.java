@@ -6,15 +6,17 @@ import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.ViewUnavailableException;
-import dev.matview.query.answer.WindowItem;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursors;
 import dev.matview.query.scan.ScanSlices;
+import dev.matview.query.scan.SliceForm;
+import dev.matview.query.scan.SliceFrames;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
 import java.time.Duration;
@@ -63,8 +65,9 @@ public final class LocalSlices {
 
   /**
    * This instance's slice of one partition's keys, from its active replica, or from any replica it
-   * holds within the lag bound when {@code caller} allows stale reads: a {@link
-   * PeerSlices.SliceBody} of JSON items, or with {@code asLines} the lines of a streamed scan.
+   * holds within the lag bound when {@code caller} allows stale reads, in {@code form}: a {@link
+   * PeerSlices.SliceBody} of JSON items, the lines of a streamed scan, or {@link SliceFrames} of
+   * this slice and every one after it.
    */
   public Routed<?> keys(
       String viewName,
@@ -74,48 +77,38 @@ public final class LocalSlices {
       @Nullable String after,
       int limit,
       CallerContext caller,
-      boolean asLines) {
+      SliceForm form) {
     try {
       ResolvedView<?, ?, ?> view =
           this.views.served().table(viewName, "view", ViewScanService.SCAN_WINDOWS);
-      return body(
-          localKeySliceOf(view, partition, from, to, after, limit, caller),
-          (slice) ->
-              asLines
-                  ? this.slices.linesBody(viewName, slice)
-                  : this.slices.keysBody(viewName, slice));
+      return inForm(
+          view,
+          partition,
+          PeerSlices.KEYS,
+          after,
+          limit,
+          caller,
+          keyReader(view, from, to),
+          form,
+          (slice) -> this.slices.keysBody(viewName, slice));
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
     }
   }
 
-  private <K> Routed<Slice<KeyItem>> localKeySliceOf(
-      ResolvedView<K, ?, ?> view,
-      int partition,
-      @Nullable String from,
-      @Nullable String to,
-      @Nullable String after,
-      int limit,
-      CallerContext caller) {
+  private <K> ScanSlices.LocalSlice<KeyItem> keyReader(
+      ResolvedView<K, ?, ?> view, @Nullable String from, @Nullable String to) {
     K fromKey = this.bounds.key(view, "from", from);
     K toKey = this.bounds.key(view, "to", to);
-    return here(
-        view,
-        partition,
-        PeerSlices.KEYS,
-        after,
-        limit,
-        caller,
-        (slicePartition, position, sliceLimit, exact) ->
-            this.localStores.keys(
-                view, slicePartition, fromKey, toKey, position, sliceLimit, exact));
+    return (partition, position, limit, exact) ->
+        this.localStores.keys(view, partition, fromKey, toKey, position, limit, exact);
   }
 
   /**
    * This instance's slice of one partition's windows, from its active replica, or from any replica
-   * it holds within the lag bound when {@code caller} allows stale reads: a {@link
-   * PeerSlices.SliceBody} of windows whose bounds are epoch milliseconds, or with {@code asLines}
-   * the lines of a streamed scan.
+   * it holds within the lag bound when {@code caller} allows stale reads, in {@code form}: a {@link
+   * PeerSlices.SliceBody} of windows whose bounds are epoch milliseconds, the lines of a streamed
+   * scan, or {@link SliceFrames} of this slice and every one after it.
    */
   public Routed<?> windows(
       String viewName,
@@ -125,47 +118,63 @@ public final class LocalSlices {
       @Nullable String after,
       int limit,
       CallerContext caller,
-      boolean asLines) {
+      SliceForm form) {
     try {
-      return body(
-          windowSliceOf(viewName, partition, from, to, after, limit, caller),
-          (slice) ->
-              asLines
-                  ? this.slices.linesBody(viewName, slice)
-                  : this.slices.windowsBody(viewName, slice));
+      ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
+      ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
+      TimeRange range = TimeRange.exactly(viewName, from, to);
+      return inForm(
+          view,
+          partition,
+          PeerSlices.WINDOWS,
+          after,
+          limit,
+          caller,
+          (slicePartition, position, sliceLimit, exact) ->
+              this.localStores.windowItems(
+                  view,
+                  window,
+                  slicePartition,
+                  range.from(),
+                  range.to(),
+                  position,
+                  sliceLimit,
+                  exact),
+          form,
+          (slice) -> this.slices.windowsBody(viewName, slice));
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
     }
   }
 
-  private Routed<Slice<WindowItem>> windowSliceOf(
-      String viewName,
+  /**
+   * The slice {@code local} reads after the position token {@code after}, in {@code form}: JSON by
+   * {@code json}, lines, or frames of it and the slices after it; or why it could not be read.
+   */
+  private <T> Routed<?> inForm(
+      ResolvedView<?, ?, ?> view,
       int partition,
-      Instant from,
-      Instant to,
+      PeerSlices.Kind<T> kind,
       @Nullable String after,
       int limit,
-      CallerContext caller) {
-    ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
-    ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
-    TimeRange range = TimeRange.exactly(viewName, from, to);
-    return here(
-        view,
-        partition,
-        PeerSlices.WINDOWS,
-        after,
-        limit,
-        caller,
-        (slicePartition, position, sliceLimit, exact) ->
-            this.localStores.windowItems(
-                view,
-                window,
-                slicePartition,
-                range.from(),
-                range.to(),
-                position,
-                sliceLimit,
-                exact));
+      CallerContext caller,
+      ScanSlices.LocalSlice<T> local,
+      SliceForm form,
+      Function<Slice<T>, ?> json) {
+    Routed<Slice<T>> first =
+        here(view, partition, kind, this.scanCursors.position(view, after), limit, caller, local);
+    return switch (form) {
+      case JSON -> body(first, json);
+      case LINES -> body(first, (slice) -> this.slices.linesBody(view.name(), slice));
+      case STREAM ->
+          body(
+              first,
+              (slice) ->
+                  new SliceFrames<>(
+                      slice,
+                      (position) -> here(view, partition, kind, position, limit, caller, local),
+                      (read) -> this.slices.linesBody(view.name(), read)));
+    };
   }
 
   /** The body of a slice read here, or why it could not be read. */
@@ -184,7 +193,7 @@ public final class LocalSlices {
       ResolvedView<?, ?, ?> view,
       int partition,
       PeerSlices.Kind<T> kind,
-      @Nullable String after,
+      @Nullable ScanPosition after,
       int limit,
       CallerContext caller,
       ScanSlices.LocalSlice<T> local) {
@@ -209,7 +218,7 @@ public final class LocalSlices {
             owners.get(partition),
             kind,
             (path) -> {},
-            this.scanCursors.position(view, after),
+            after,
             this.bounds.limit(view, limit),
             forwarded,
             Duration.ZERO,

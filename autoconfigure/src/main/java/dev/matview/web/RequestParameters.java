@@ -1,7 +1,6 @@
 package dev.matview.web;
 
 import dev.matview.query.answer.InvalidQueryException;
-import dev.matview.query.scan.PeerSlices;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -122,17 +121,5 @@ final class RequestParameters {
               + "' resumes a streamed scan (Accept: application/x-ndjson); a page resumes at the"
               + " cursor of the page before it");
     }
-  }
-
-  /** Whether a partition slice is asked for as lines ({@code form=lines}) rather than as JSON. */
-  static boolean linesForm(String view, @Nullable String form) {
-    if (form == null) {
-      return false;
-    }
-    if (!form.equals(PeerSlices.LINES_FORM)) {
-      throw new InvalidQueryException(
-          view, "form", "A slice's form is '" + PeerSlices.LINES_FORM + "' or left out");
-    }
-    return true;
   }
 }

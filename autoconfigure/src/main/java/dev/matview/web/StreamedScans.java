@@ -78,6 +78,13 @@ final class StreamedScans {
     } catch (ViewUnavailableException ex) {
       return Refusals.problem(Refusal.of(ex));
     }
+    try (stream) {
+      return stream(view, response, bound, stream);
+    }
+  }
+
+  private @Nullable ResponseEntity<?> stream(
+      String view, HttpServletResponse response, ReadBound bound, ScanStream stream) {
     Routed<Slice<ItemLines>> first = read(stream, bound);
     if (!(first instanceof Routed.Local<Slice<ItemLines>> firstSlice)) {
       return Refusals.respond(first, (slice) -> ResponseEntity.internalServerError().build());

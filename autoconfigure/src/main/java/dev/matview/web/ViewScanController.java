@@ -5,6 +5,7 @@ import dev.matview.query.ScanMetrics;
 import dev.matview.query.ViewScanService;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
+import dev.matview.query.scan.SliceForm;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;
@@ -35,6 +36,8 @@ public class ViewScanController {
   private final Consistency consistency;
 
   private final StreamedScans streamed;
+
+  private final SliceStreams sliceStreams = new SliceStreams();
 
   /**
    * A controller that scans through {@code scanService}, streamed scans written by {@code mapper}.
@@ -148,19 +151,22 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String form,
       @RequestHeader HttpHeaders headers,
-      HttpServletRequest request) {
+      HttpServletRequest request,
+      HttpServletResponse response) {
     Callers.requirePeer(view, headers);
     int size = RequestParameters.limit(view, limit);
     CallerContext caller = caller(request, view, ReadBound.SLICE_RECORD_PARAMETER);
-    boolean asLines = RequestParameters.linesForm(view, form);
+    SliceForm sliceForm = SliceForm.of(view, form);
     return answer(
+        view,
         request,
+        response,
         caller,
         () ->
             this.scanService
                 .localSlices()
-                .keys(view, partition, from, to, after, size, caller, asLines),
-        asLines);
+                .keys(view, partition, from, to, after, size, caller, sliceForm),
+        sliceForm);
   }
 
   /**
@@ -179,21 +185,24 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String limit,
       @RequestParam(required = false) @Nullable String form,
       @RequestHeader HttpHeaders headers,
-      HttpServletRequest request) {
+      HttpServletRequest request,
+      HttpServletResponse response) {
     Callers.requirePeer(view, headers);
     Instant start = RequestParameters.requiredInstant(view, "from", from);
     Instant stop = RequestParameters.requiredInstant(view, "to", to);
     int size = RequestParameters.limit(view, limit);
     CallerContext caller = caller(request, view, ReadBound.SLICE_RECORD_PARAMETER);
-    boolean asLines = RequestParameters.linesForm(view, form);
+    SliceForm sliceForm = SliceForm.of(view, form);
     return answer(
+        view,
         request,
+        response,
         caller,
         () ->
             this.scanService
                 .localSlices()
-                .windows(view, partition, start, stop, after, size, caller, asLines),
-        asLines);
+                .windows(view, partition, start, stop, after, size, caller, sliceForm),
+        sliceForm);
   }
 
   private CallerContext caller(HttpServletRequest request, String view, String recordParameter) {
@@ -202,16 +211,24 @@ public class ViewScanController {
   }
 
   /**
-   * The slice that {@code read} reads, as lines when {@code asLines}, with its position; or none
-   * yet while it waits for one.
+   * The slice that {@code read} reads in {@code form}, with its position, or none yet while it
+   * waits for one; or, streamed into {@code response}, the slices after it.
    */
   private <T> @Nullable ResponseEntity<?> answer(
-      HttpServletRequest request, CallerContext caller, Supplier<Routed<T>> read, boolean asLines) {
+      String view,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      CallerContext caller,
+      Supplier<Routed<T>> read,
+      SliceForm form) {
+    if (form == SliceForm.STREAM) {
+      return this.sliceStreams.stream(view, response, caller, read);
+    }
     return answerEventually(
         request,
         caller,
         () -> CompletableFuture.completedFuture(read.get()),
-        asLines ? MediaType.APPLICATION_NDJSON : MediaType.APPLICATION_JSON);
+        (form == SliceForm.LINES) ? MediaType.APPLICATION_NDJSON : MediaType.APPLICATION_JSON);
   }
 
   /**

@@ -28,6 +28,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -93,6 +94,11 @@ class ClusterQueryIntegrationTests {
   private static final String FORWARDED = "Matview-Forwarded";
 
   private static final String CONTEXT_PATH = "/shop";
+
+  private static final String NDJSON = "application/x-ndjson";
+
+  /** The most items a page, and so a slice of a partition, holds. */
+  private static final int SLICE = 100;
 
   /**
    * The top of the previous hour: sales straddle it, so the windows lie in two segments of the
@@ -208,6 +214,28 @@ class ClusterQueryIntegrationTests {
       assertWindowScan(instance, from, to);
     }
     assertThat(SALES.perMinute(from, to)).hasSizeLessThan(SALES.perMinute().size()).isNotEmpty();
+  }
+
+  @Test
+  @Order(4)
+  void streamsEveryKeyAndWindowFromEveryInstanceAskingAnotherOnceForEachPartitionItOwns() {
+    Instant from = HOUR.minus(Duration.ofHours(1));
+    Instant to = HOUR.plus(Duration.ofHours(1));
+    for (Instance instance : this.instances) {
+      long keySlices = sliceRequestsServedByOthers(instance, "keys");
+      List<JsonNode> keys = streamed(instance, "/views/" + PER_SHOP + "/keys");
+      assertTableItems(instance, PER_SHOP, keys, SALES.perShop());
+      awaitSliceRequestsServedByOthers(
+          instance, "keys", keySlices, partitionsOwnedByOthers(instance, PER_SHOP, keys));
+      long windowSlices = sliceRequestsServedByOthers(instance, "windows");
+      List<JsonNode> windows = streamed(instance, windowsScanPath(from, to));
+      assertWindowItems(instance, from, to, windows);
+      awaitSliceRequestsServedByOthers(
+          instance,
+          "windows",
+          windowSlices,
+          partitionsOwnedByOthers(instance, PER_MINUTE, windows));
+    }
   }
 
   @Test
@@ -503,11 +531,11 @@ class ClusterQueryIntegrationTests {
               for (Instance instance : live) {
                 assertSameEntries(
                     instance.name() + " " + PER_SHOP,
-                    longs(scan(instance, "/views/" + PER_SHOP + "/keys?", 1000)),
+                    longs(scan(instance, "/views/" + PER_SHOP + "/keys?", SLICE)),
                     SALES.perShop());
                 assertSameEntries(
                     instance.name() + " " + PER_CUSTOMER,
-                    longs(scan(instance, "/views/" + PER_CUSTOMER + "/keys?", 1000)),
+                    longs(scan(instance, "/views/" + PER_CUSTOMER + "/keys?", SLICE)),
                     SALES.perCustomer());
                 assertSameEntries(
                     instance.name() + " " + PER_MINUTE,
@@ -515,7 +543,7 @@ class ClusterQueryIntegrationTests {
                         scan(
                             instance,
                             windowsScanPath(HOUR.minusSeconds(3600), HOUR.plusSeconds(3600)),
-                            1000)),
+                            SLICE)),
                     SALES.perMinute());
               }
             });
@@ -581,7 +609,11 @@ class ClusterQueryIntegrationTests {
   }
 
   private void assertTableScan(Instance instance, String view, Map<String, Long> expected) {
-    List<JsonNode> items = scan(instance, "/views/" + view + "/keys?", PAGE);
+    assertTableItems(instance, view, scan(instance, "/views/" + view + "/keys?", PAGE), expected);
+  }
+
+  private void assertTableItems(
+      Instance instance, String view, List<JsonNode> items, Map<String, Long> expected) {
     List<String> keys = items.stream().map(item -> item.path("key").asString()).toList();
     String what = instance.name() + " " + view;
     assertThat(duplicates(keys)).as(what + ": keys answered more than once").isEmpty();
@@ -592,7 +624,11 @@ class ClusterQueryIntegrationTests {
   }
 
   private void assertWindowScan(Instance instance, Instant from, Instant to) {
-    List<JsonNode> items = scan(instance, windowsScanPath(from, to), PAGE);
+    assertWindowItems(instance, from, to, scan(instance, windowsScanPath(from, to), PAGE));
+  }
+
+  private void assertWindowItems(
+      Instance instance, Instant from, Instant to, List<JsonNode> items) {
     List<Window> windows = new ArrayList<>();
     for (JsonNode item : items) {
       Window window =
@@ -661,6 +697,66 @@ class ClusterQueryIntegrationTests {
       cursor = next.asString();
     }
     throw new AssertionError("A scan of " + path + " did not end after 1000 pages");
+  }
+
+  /** The items of a whole streamed scan, which must end with a line without a cursor. */
+  private List<JsonNode> streamed(Instance instance, String path) {
+    HttpProbe.Answer answer = instance.http().get(path, "Accept", NDJSON);
+    assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
+    assertThat(answer.header("Content-Type")).startsWith(NDJSON);
+    String[] lines = answer.body().split("\n");
+    assertThat(this.mapper.readTree(lines[lines.length - 1]))
+        .as(answer.describe())
+        .isEqualTo(this.mapper.readTree("{\"nextCursor\":null}"));
+    List<JsonNode> items = new ArrayList<>(lines.length - 1);
+    for (int line = 0; line < lines.length - 1; line++) {
+      items.add(this.mapper.readTree(lines[line]));
+    }
+    return items;
+  }
+
+  /**
+   * The partitions of {@code items} that another instance than {@code instance} owns, each of which
+   * holds more items than one slice, so that reading it slice by slice would ask more than once.
+   */
+  private Set<Integer> partitionsOwnedByOthers(
+      Instance instance, String view, List<JsonNode> items) {
+    Map<Integer, Long> perPartition =
+        items.stream()
+            .collect(
+                Collectors.groupingBy(
+                    item -> partition(view, item.path("key").asString()), Collectors.counting()));
+    assertThat(perPartition.values())
+        .as("%s: items per partition, against slices of %d", view, SLICE)
+        .allMatch(count -> count > SLICE);
+    Set<Integer> others = new TreeSet<>();
+    for (JsonNode item : items) {
+      KeyQueryMetadata owner = instance.locate(view, item.path("key").asString());
+      if (!address(owner.activeHost()).equals(instance.address())) {
+        others.add(owner.partition());
+      }
+    }
+    assertThat(others).as("%s: partitions %s owns", view, instance.name()).isNotEmpty();
+    return others;
+  }
+
+  /** How many requests for slices of {@code kind} the instances but {@code instance} answered. */
+  private long sliceRequestsServedByOthers(Instance instance, String kind) {
+    return this.instances.stream()
+        .filter(other -> other != instance)
+        .mapToLong(other -> other.requestsTo("/views/{view}/partitions/{partition}/" + kind))
+        .sum();
+  }
+
+  private void awaitSliceRequestsServedByOthers(
+      Instance instance, String kind, long before, Set<Integer> partitions) {
+    await(instance.name() + " asked the others once for each of their partitions " + partitions)
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () ->
+                assertThat(sliceRequestsServedByOthers(instance, kind) - before)
+                    .isEqualTo(partitions.size()));
   }
 
   private static String windowsScanPath(Instant from, Instant to) {
@@ -806,6 +902,7 @@ class ClusterQueryIntegrationTests {
                   "--spring.kafka.streams.properties.group.instance.id=" + name,
                   "--spring.kafka.streams.properties.session.timeout.ms=10000",
                   "--matview.advertised-host=localhost",
+                  "--matview.web.max-page-size=" + SLICE,
                   "--matview.rocksdb.total-memory=32MB");
       int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
       return new Instance(name, context, HttpProbe.of("http://localhost:" + port + CONTEXT_PATH));
@@ -822,6 +919,18 @@ class ClusterQueryIntegrationTests {
     KafkaStreams.State state() {
       KafkaStreams streams = streams();
       return streams != null ? streams.state() : KafkaStreams.State.CREATED;
+    }
+
+    /** How many requests this instance answered at the handler of {@code uri}. */
+    long requestsTo(String uri) {
+      return this.context
+          .getBean(MeterRegistry.class)
+          .find("http.server.requests")
+          .tag("uri", uri)
+          .timers()
+          .stream()
+          .mapToLong(Timer::count)
+          .sum();
     }
 
     KeyQueryMetadata locate(String view, String key) {

@@ -126,6 +126,39 @@ public final class PeerHttpClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends {@code GET target} with {@code headers} to {@code host} at {@code port} and returns its
+   * answer with the body still to be read, which the caller must close; waiting for a connection,
+   * for the answer's head and for each read of its body may take {@code timeout} each.
+   *
+   * @throws IOException as {@link #exchange} does
+   */
+  public PeerHttpStream open(
+      String host, int port, String target, Map<String, String> headers, Duration timeout)
+      throws IOException {
+    RequestSyntax.check("GET", target, headers);
+    BasicClassicHttpRequest request = new BasicClassicHttpRequest("GET", target);
+    headers.forEach(request::addHeader);
+    HttpClientContext context = HttpClientContext.create();
+    context.setRequestConfig(this.requestSettings.of(timeout));
+    ClassicHttpResponse response;
+    try {
+      response =
+          this.client.executeOpen(
+              new HttpHost(this.scheme, Exchanges.unbracketed(host), port), request, context);
+    } catch (ConnectTimeoutException
+        | UnknownHostException
+        | ConnectionRequestTimeoutException ex) {
+      throw Exchanges.told(ex);
+    }
+    try {
+      return new PeerHttpStream(response);
+    } catch (IOException | RuntimeException ex) {
+      response.close();
+      throw ex;
+    }
+  }
+
   /** Closes every connection, and stops closing idle ones. */
   @Override
   public void close() {

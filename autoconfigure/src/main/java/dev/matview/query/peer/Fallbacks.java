@@ -1,6 +1,7 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.PeerResponse;
+import dev.matview.peer.http.PeerHttpStream;
 import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
@@ -18,12 +19,15 @@ import dev.matview.query.routing.LookupGate;
 import dev.matview.query.routing.Routing;
 import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,6 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Every outcome is a value; nothing here signals a refusal by throwing.
  */
 public final class Fallbacks {
+
+  private static final Log logger = LogFactory.getLog(Fallbacks.class);
 
   private final Routing routing;
 
@@ -214,6 +220,40 @@ public final class Fallbacks {
           new Routed.Refused<>(this.gate.refusal(view.name(), null)));
     }
     return fromReplicas(new Asked<>(view, null, replicas, caller, pathInView, read, timeout));
+  }
+
+  /**
+   * Opens a stream of slices on the instance of {@code replicas}' active replica, asked with {@code
+   * pathAndQuery} for answers of {@code type}, when that replica is the only one a read may go to:
+   * it is on another instance not marked down, the caller's request was not forwarded here, asks
+   * for no position and allows no stale read. Else, or when the stream cannot be opened, {@code
+   * null}: the read then goes as {@link #routePartitionEventually} routes it.
+   */
+  public @Nullable PeerHttpStream openStream(
+      KeyReplicas replicas,
+      CallerContext caller,
+      Supplier<String> pathAndQuery,
+      String type,
+      Duration timeout) {
+    PartitionOwner active = replicas.active();
+    if (this.gate.isClosed()
+        || this.routing.isLocal(active)
+        || caller.forwarded()
+        || caller.bound().isBound()
+        || this.staleReads.forCaller(caller).enabled()
+        || this.marks.isDown(active.host())) {
+      return null;
+    }
+    try {
+      return this.peers.open(active, pathAndQuery.get(), type, caller, timeout);
+    } catch (IOException ex) {
+      logger.debug(
+          "A stream of slices could not be opened on "
+              + active.describe()
+              + ": "
+              + ex.getMessage());
+      return null;
+    }
   }
 
   /** The first answer of the replicas, each asked on this thread. */

@@ -5,6 +5,7 @@ import dev.matview.peer.PeerResponse;
 import dev.matview.peer.http.PeerAsyncHttpClient;
 import dev.matview.peer.http.PeerHttpClient;
 import dev.matview.peer.http.PeerHttpResponse;
+import dev.matview.peer.http.PeerHttpStream;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
@@ -224,6 +225,37 @@ public final class PeerClient implements AutoCloseable {
         caller,
         timeout,
         (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
+  }
+
+  /**
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} as a forwarded request, as {@link
+   * #fetch} does, and returns its answer with the body still to be read, when it is a 200 of {@code
+   * type}; else {@code null}, having closed it. Each read of the body waits at most {@code
+   * timeout}.
+   *
+   * @throws IOException when {@code owner} cannot be reached or does not answer in time
+   */
+  public @Nullable PeerHttpStream open(
+      PartitionOwner owner,
+      String pathAndQuery,
+      String type,
+      CallerContext caller,
+      Duration timeout)
+      throws IOException {
+    String target = this.basePath + pathAndQuery;
+    Map<String, String> headers = headers("GET", target, null, PeerRequests.FORWARDED, caller);
+    if (headers == null) {
+      return null;
+    }
+    headers.put("Accept", type + ", " + ACCEPT);
+    HostInfo host = owner.host();
+    PeerHttpStream stream = this.client.open(host.host(), host.port(), target, headers, timeout);
+    String answered = stream.header("Content-Type");
+    if (stream.status() != 200 || answered == null || !answered.startsWith(type)) {
+      stream.close();
+      return null;
+    }
+    return stream;
   }
 
   /**

@@ -117,9 +117,6 @@ public final class PeerSlices {
   /** Windows as the lines of a streamed scan, passed on as they come. */
   public static final Kind<ItemLines> WINDOW_LINES = new Lines("windows");
 
-  /** The query parameter value of {@code form} that asks for a slice as lines. */
-  public static final String LINES_FORM = "lines";
-
   /** A window bound sent as epoch milliseconds; anything else makes the slice unreadable. */
   private static Instant epochMilli(JsonNode item, String bound) {
     JsonNode millis = item.path(bound);
@@ -141,10 +138,36 @@ public final class PeerSlices {
       Consumer<PeerPath> bounds,
       @Nullable ScanPosition after,
       int limit) {
+    return path(view, partition, kind, kind.form(), bounds, after, limit);
+  }
+
+  /**
+   * The path, within the view, that asks an instance for every slice of up to {@code limit} lines
+   * of {@code kind} in {@code partition} after {@code after}, within {@code bounds}, as {@link
+   * SliceFrames}.
+   */
+  PeerPath streamPath(
+      ResolvedView<?, ?, ?> view,
+      int partition,
+      Kind<ItemLines> kind,
+      Consumer<PeerPath> bounds,
+      @Nullable ScanPosition after,
+      int limit) {
+    return path(view, partition, kind, SliceForm.STREAM.parameter(), bounds, after, limit);
+  }
+
+  private PeerPath path(
+      ResolvedView<?, ?, ?> view,
+      int partition,
+      Kind<?> kind,
+      @Nullable String form,
+      Consumer<PeerPath> bounds,
+      @Nullable ScanPosition after,
+      int limit) {
     PeerPath path =
         PeerPath.of(view.name(), "partitions", Integer.toString(partition), kind.path())
             .param("limit", limit)
-            .param("form", kind.form());
+            .param("form", form);
     bounds.accept(path);
     return path.param(
         "after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
@@ -198,7 +221,7 @@ public final class PeerSlices {
    * The slice in a body of item lines followed by the line of its end ({@link ScanLines#peerBody}):
    * the item lines are kept as they came, only the last line is read.
    */
-  private Slice<ItemLines> lines(String view, byte[] body) {
+  Slice<ItemLines> lines(String view, byte[] body) {
     int end = body.length - 1;
     if (end < 0 || body[end] != '\n') {
       throw new IllegalArgumentException("the slice does not end with a line of its own");
@@ -291,8 +314,8 @@ public final class PeerSlices {
   private record Lines(String path) implements Kind<ItemLines> {
 
     @Override
-    public String form() {
-      return LINES_FORM;
+    public @Nullable String form() {
+      return SliceForm.LINES.parameter();
     }
 
     @Override

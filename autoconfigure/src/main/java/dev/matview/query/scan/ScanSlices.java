@@ -1,6 +1,8 @@
 package dev.matview.query.scan;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.peer.http.PeerHttpStream;
+import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
@@ -71,6 +73,33 @@ public final class ScanSlices {
             (answer instanceof Routed.Relayed<Slice<T>> relayed)
                 ? this.slices.read(view, owner, kind, relayed.response())
                 : answer);
+  }
+
+  /**
+   * Every slice of up to {@code limit} lines of {@code kind} in {@code owner}'s partition after
+   * {@code after}, within {@code bounds}, streamed by the instance that holds its active replica,
+   * when {@link Fallbacks#openStream} finds that the only place to read them; else {@code null}.
+   */
+  @Nullable PeerSliceStream openStream(
+      ResolvedView<?, ?, ?> view,
+      PartitionOwner owner,
+      PeerSlices.Kind<ItemLines> kind,
+      Consumer<PeerPath> bounds,
+      @Nullable ScanPosition after,
+      int limit,
+      CallerContext caller,
+      Duration timeout) {
+    PeerHttpStream stream =
+        this.fallbacks.openStream(
+            this.routing.replicasOf(view, owner),
+            caller,
+            () ->
+                this.slices
+                    .streamPath(view, owner.partition(), kind, bounds, after, limit)
+                    .toString(),
+            SliceFrames.TYPE,
+            timeout);
+    return (stream != null) ? new PeerSliceStream(stream, this.slices, view.name()) : null;
   }
 
   /**

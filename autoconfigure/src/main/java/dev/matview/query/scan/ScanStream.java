@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A scan of a whole range as a stream: one partition slice after another, each read where the last
  * one ended, so that only one slice is at hand at a time, and a cursor that resumes exactly after
- * the last slice read.
+ * the last slice read. The slices of a partition whose active replica is on another instance come
+ * in one stream from it ({@link SliceFrames}) when it can be opened, else one request a slice.
  */
-public final class ScanStream {
+public final class ScanStream implements AutoCloseable {
 
   private final ResolvedView<?, ?, ?> view;
 
@@ -41,6 +42,14 @@ public final class ScanStream {
   private final int sliceSize;
 
   private @Nullable ScanCursor next;
+
+  /** The partition whose slices were last asked of another instance as a stream, or -1. */
+  private int streamedPartition = -1;
+
+  private @Nullable PeerSliceStream peerStream;
+
+  /** The slice read from the stream and not yet {@linkplain #advance taken}. */
+  private @Nullable Slice<ItemLines> streamed;
 
   /**
    * A stream from {@code start} through the view's last partition, each slice of at most {@code
@@ -83,6 +92,10 @@ public final class ScanStream {
    */
   public CompletableFuture<Routed<Slice<ItemLines>>> read() {
     ScanCursor at = at();
+    Slice<ItemLines> fromStream = streamed(at);
+    if (fromStream != null) {
+      return CompletableFuture.completedFuture(new Routed.Local<>(fromStream));
+    }
     return this.slices.read(
         this.view,
         this.owners.get(at.partition()),
@@ -99,7 +112,52 @@ public final class ScanStream {
   /** Moves past {@code slice}, the last one {@linkplain #read read}. */
   public void advance(Slice<ItemLines> slice) {
     ScanCursor at = at();
+    this.streamed = null;
     this.next = ScanCursors.next(at, at.partition(), this.owners.size(), slice);
+  }
+
+  /** Closes the stream of another instance's slices, if one is open. */
+  @Override
+  public void close() {
+    PeerSliceStream open = this.peerStream;
+    this.peerStream = null;
+    this.streamed = null;
+    if (open != null) {
+      open.close();
+    }
+  }
+
+  /**
+   * The next slice at {@code at} from another instance's stream, opened once a partition; {@code
+   * null} when the partition is not read that way or its stream stopped.
+   */
+  private @Nullable Slice<ItemLines> streamed(ScanCursor at) {
+    if (this.streamed != null) {
+      return this.streamed;
+    }
+    if (this.streamedPartition != at.partition()) {
+      close();
+      this.streamedPartition = at.partition();
+      this.peerStream =
+          this.slices.openStream(
+              this.view,
+              this.owners.get(at.partition()),
+              this.kind,
+              this.query,
+              at.after(),
+              this.sliceSize,
+              this.caller,
+              this.timeout);
+    }
+    PeerSliceStream open = this.peerStream;
+    if (open == null) {
+      return null;
+    }
+    this.streamed = open.next();
+    if (this.streamed == null) {
+      close();
+    }
+    return this.streamed;
   }
 
   /** The cursor that resumes the scan where the next slice starts, as a page's cursor does. */
