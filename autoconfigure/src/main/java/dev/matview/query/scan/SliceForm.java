@@ -41,6 +41,6 @@ public enum SliceForm {
       }
     }
     throw new InvalidQueryException(
-        view, "form", "A slice's form is 'lines', 'stream' or left out, not '" + form + "'");
+        view, "form", "A slice's form is 'lines', 'stream' or left out");
   }
 }
