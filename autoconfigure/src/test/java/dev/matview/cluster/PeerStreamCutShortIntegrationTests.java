@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.springframework.kafka.test.utils.KafkaTestUtils;
@@ -54,15 +56,19 @@ class PeerStreamCutShortIntegrationTests {
 
   static final String VIEW = "latest-note";
 
-  private static final int NOTES = 20_000;
+  private static final int NOTES = 8_000;
 
-  /** About a kilobyte a note: each of the two partitions holds some ten megabytes of lines. */
-  private static final String TEXT = "n".repeat(1_000);
+  /**
+   * Ten kilobytes a note: each of the two partitions holds some forty megabytes of lines, more than
+   * the kernel's largest receive buffer (32 MB here), so that what is left of the other instance's
+   * partition when the client pauses cannot all wait in the asking instance's buffers.
+   */
+  private static final String TEXT = "n".repeat(10_000);
 
   private static final String SLICES = "/views/{view}/partitions/{partition}/keys";
 
-  /** The most items of a slice, {@code matview.web.max-page-size} by default. */
-  private static final int SLICE = 1_000;
+  /** The most items of a slice, {@code matview.web.max-page-size}: about a megabyte. */
+  private static final int SLICE = 100;
 
   @TempDir static Path stateDirs;
 
@@ -126,12 +132,12 @@ class PeerStreamCutShortIntegrationTests {
   @Test
   void goesOnSliceBySliceWhenTheOtherInstanceStopsStreamingAndGivesEveryKeyOnce()
       throws IOException {
-    String firstOfOwner = firstKeyOfOwnersPartition();
+    String pauseAt = keyOfOwnersPartition(SLICE);
     long asked = sliceRequests();
     try (Socket socket = streamedScan()) {
       InputStream in = socket.getInputStream();
       ByteArrayOutputStream body = new ByteArrayOutputStream();
-      readPast(in, body, "{\"key\":\"" + firstOfOwner + "\"");
+      readPast(in, body, "{\"key\":\"" + pauseAt + "\"");
       await("the other instance gave up writing its partition to the paused scan")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))
@@ -180,6 +186,7 @@ class PeerStreamCutShortIntegrationTests {
         "peer-stream-cut-short-it",
         stateDirs.resolve(name),
         "--server.tomcat.connection-timeout=" + writeTimeout,
+        "--matview.web.max-page-size=" + SLICE,
         "--spring.kafka.streams.properties.group.instance.id=" + name,
         "--matview.rocksdb.total-memory=64MB");
   }
@@ -196,11 +203,15 @@ class PeerStreamCutShortIntegrationTests {
     return owners;
   }
 
-  /** The first key in scan order of the partition that the other instance owns. */
-  private String firstKeyOfOwnersPartition() {
+  /**
+   * The key at {@code index} in scan order of the partition that the other instance owns: the
+   * client pauses once the stream has passed on a slice of it whole.
+   */
+  private String keyOfOwnersPartition(int index) {
     return IntStream.range(0, NOTES)
         .mapToObj(n -> key(n))
         .filter(key -> locate(key).activeHost().equals(this.owner.host()))
+        .skip(index)
         .findFirst()
         .orElseThrow();
   }
@@ -270,6 +281,18 @@ class PeerStreamCutShortIntegrationTests {
     @MaterializedView(VIEW)
     ViewDefinition<String, Note, Note> latestNote() {
       return Views.from(TOPIC, Note.class).latest();
+    }
+
+    /**
+     * Fixed socket buffers of 32 KB for the servers, which the kernel does not grow, so that a
+     * paused client holds the asking instance up at once.
+     */
+    @Bean
+    TomcatConnectorCustomizer smallSocketBuffers() {
+      return connector -> {
+        connector.setProperty("socket.txBufSize", "32768");
+        connector.setProperty("socket.rxBufSize", "32768");
+      };
     }
   }
 }

@@ -287,6 +287,44 @@ class PeerTrustIntegrationTests {
   }
 
   @Test
+  void streamsAPeersSignedSlicesAndRefusesHostileStreamRequestsNamingTheParameter() {
+    PeerRequests requests = requests(0);
+    int streamed = 0;
+    for (Instance instance : this.instances) {
+      for (int partition = 0; partition < PARTITIONS; partition++) {
+        String path = "/views/" + VISITS + "/partitions/" + partition + "/keys?limit=5&form=stream";
+        HttpProbe.Answer answer = instance.http().get(path, PeerHeaders.signedGet(requests, path));
+        if (answer.status() == 200) {
+          streamed++;
+          assertThat(answer.header("Content-Type")).startsWith("application/vnd.matview.slices");
+          assertThat(answer.body()).as(answer.describe()).matches("(?s)[1-9][0-9]*\n\\{.*\n");
+        } else {
+          assertThat(answer.status()).as(answer.describe()).isEqualTo(503);
+          assertNamesNoInstance(answer);
+        }
+      }
+      Map<String, String> hostile =
+          Map.of(
+              "/views/" + VISITS + "/partitions/0/keys?limit=0&form=stream", "limit",
+              "/views/" + VISITS + "/partitions/0/keys?limit=5&form=STREAM", "form",
+              "/views/" + VISITS + "/partitions/0/keys?form=stream&after=" + "A".repeat(3_000),
+                  "after",
+              "/views/" + VISITS + "/partitions/99/keys?form=stream", "partition");
+      for (Map.Entry<String, String> request : hostile.entrySet()) {
+        String hostilePath = request.getKey();
+        HttpProbe.Answer refused =
+            instance.http().get(hostilePath, PeerHeaders.signedGet(requests, hostilePath));
+        assertThat(refused.status()).as(refused.describe()).isEqualTo(400);
+        assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(refused.json().path("parameter").asString())
+            .as(refused.describe())
+            .isEqualTo(request.getValue());
+      }
+    }
+    assertThat(streamed).as("partitions streamed by their owner").isEqualTo(PARTITIONS);
+  }
+
+  @Test
   void refusesAForwardedLookupOfAnotherInstancesKeyWithoutNamingIt() {
     String path = "/views/" + VISITS + "/keys/page-1";
     String owner = this.instances.get(0).http().get(path).header("Matview-Served-By");
