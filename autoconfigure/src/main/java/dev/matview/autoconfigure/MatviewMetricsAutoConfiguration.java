@@ -7,10 +7,12 @@ import dev.matview.health.RestoreLagTracker;
 import dev.matview.metrics.ChangeStreamMetrics;
 import dev.matview.metrics.LookupActivity;
 import dev.matview.metrics.LookupTimers;
+import dev.matview.metrics.PeerSignatureMetrics;
 import dev.matview.metrics.RocksDBMemoryMetrics;
 import dev.matview.metrics.ScanCounters;
 import dev.matview.metrics.ViewDiskMetrics;
 import dev.matview.metrics.ViewLagMetrics;
+import dev.matview.peer.PeerRequests;
 import dev.matview.query.LookupMetrics;
 import dev.matview.query.ScanMetrics;
 import dev.matview.topology.ViewRegistry;
@@ -62,6 +64,13 @@ public final class MatviewMetricsAutoConfiguration {
   LookupMetrics matviewLookupMetrics(
       MeterRegistry registry, ObjectProvider<LookupActivity> activity) {
     return new LookupTimers(registry, activity.getIfAvailable());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(PeerRequests.class)
+  PeerSignatureMetrics matviewPeerSignatureMetrics(PeerRequests requests) {
+    return new PeerSignatureMetrics(requests);
   }
 
   @Bean

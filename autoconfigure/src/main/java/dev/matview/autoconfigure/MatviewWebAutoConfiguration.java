@@ -195,9 +195,9 @@ public final class MatviewWebAutoConfiguration {
   @ConditionalOnBean(PeerRequests.class)
   @ConditionalOnMissingBean(name = "matviewPeerRequestFilter")
   FilterRegistrationBean<PeerRequestFilter> matviewPeerRequestFilter(
-      PeerRequests peerRequests, MatviewProperties properties) {
+      PeerRequests peerRequests, ViewSerdes serdes, MatviewProperties properties) {
     FilterRegistrationBean<PeerRequestFilter> registration =
-        new FilterRegistrationBean<>(new PeerRequestFilter(peerRequests));
+        new FilterRegistrationBean<>(new PeerRequestFilter(peerRequests, serdes.mapper()));
     registration.addUrlPatterns(properties.getWeb().basePathWithoutTrailingSlash() + "/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;

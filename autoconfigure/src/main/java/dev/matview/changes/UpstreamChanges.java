@@ -13,7 +13,9 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
@@ -93,7 +95,13 @@ public final class UpstreamChanges implements AutoCloseable {
 
   private void open(
       String target, HostInfo host, @Nullable String lastEventId, ChangeSink sink, Runnable onEnd) {
-    String signature = this.requests.sign("GET", target, null);
+    Map<String, String> signedHeaders = new LinkedHashMap<>(4);
+    signedHeaders.put(PeerRequests.FORWARDED_HEADER, PeerRequests.FORWARDED);
+    signedHeaders.put("Accept", "text/event-stream");
+    if (lastEventId != null) {
+      signedHeaders.put(PeerRequests.LAST_EVENT_ID_HEADER, lastEventId);
+    }
+    String signature = this.requests.sign("GET", target, null, signedHeaders);
     Relay[] self = new Relay[1];
     Relay relay =
         new Relay(

@@ -38,15 +38,44 @@ public final class HmacKey {
     return mac.doFinal();
   }
 
+  /** The length in bytes of a full HMAC-SHA256, what {@link #mac} returns. */
+  public static final int MAC_LENGTH = 32;
+
+  /** The shortest truncation of the MAC that a token may carry: 96 bits, as HMAC-SHA256-96. */
+  public static final int MIN_TRUNCATED_LENGTH = 12;
+
   /**
-   * Whether {@code expected} equals the first {@code expected.length} bytes of the MAC of {@code
-   * parts}, compared in constant time.
+   * Whether {@code mac} is the full MAC of {@code parts}: exactly {@value #MAC_LENGTH} bytes,
+   * compared in constant time.
    */
-  public boolean matches(byte[] expected, byte[]... parts) {
+  public boolean matches(byte[] mac, byte[]... parts) {
+    return matchesTruncated(MAC_LENGTH, mac, parts);
+  }
+
+  /**
+   * Whether {@code mac} is the MAC of {@code parts} truncated to {@code length} bytes, the fixed
+   * length of the caller's token format: a MAC of any other length is refused, whatever its bytes,
+   * and the bytes are compared in constant time.
+   *
+   * @param length the token format's MAC length, from {@value #MIN_TRUNCATED_LENGTH} to {@value
+   *     #MAC_LENGTH}; never a length taken from the input
+   */
+  public boolean matchesTruncated(int length, byte[] mac, byte[]... parts) {
+    if (length < MIN_TRUNCATED_LENGTH || length > MAC_LENGTH) {
+      throw new IllegalArgumentException(
+          "A MAC is checked at "
+              + MIN_TRUNCATED_LENGTH
+              + " to "
+              + MAC_LENGTH
+              + " bytes, not "
+              + length);
+    }
+    if (mac.length != length) {
+      return false;
+    }
     byte[] actual = mac(parts);
-    return expected.length > 0
-        && expected.length <= actual.length
-        && MessageDigest.isEqual(expected, Arrays.copyOf(actual, expected.length));
+    return MessageDigest.isEqual(
+        mac, length == MAC_LENGTH ? actual : Arrays.copyOf(actual, length));
   }
 
   HmacKey derive(String purpose) {

@@ -6,12 +6,16 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Signs the requests an instance sends another, and checks the signature of those it receives: an
- * HMAC over the method, the path and query as sent, a timestamp and the body's SHA-256, accepted
- * within a freshness window.
+ * Signs the requests an instance sends another, and checks the signature of those it receives: a
+ * full HMAC-SHA256 over the method, the path and query as sent, a timestamp, the body's SHA-256 and
+ * every header that changes the answer ({@link #SIGNED_HEADERS}), accepted within a freshness
+ * window.
  */
 public final class PeerRequests {
 
@@ -31,9 +35,25 @@ public final class PeerRequests {
   /** Carries the signature of a request between instances. */
   public static final String SIGNATURE_HEADER = "Matview-Signature";
 
+  /** The caller's position, which an answer must be at least as new as. */
+  public static final String POSITION_HEADER = "Matview-Position";
+
+  /** The last event a change stream's reader saw, from which a stream resumes. */
+  public static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
+
+  /**
+   * The headers whose values change what the receiver answers, each signed with the request: a
+   * request that adds, drops or alters one of them no longer matches its signature.
+   */
+  public static final List<String> SIGNED_HEADERS =
+      List.of(FORWARDED_HEADER, "Accept", "Authorization", LAST_EVENT_ID_HEADER, POSITION_HEADER);
+
   private static final String PURPOSE = "request";
 
-  private static final String VERSION = "v1";
+  private static final String VERSION = "v2";
+
+  /** The length of a MAC or a SHA-256 digest of 32 bytes in URL-safe Base64 without padding. */
+  private static final int MAC_CHARACTERS = 43;
 
   private static final String NO_BODY = "none";
 
@@ -44,6 +64,9 @@ public final class PeerRequests {
   private final Clock clock;
 
   private final Duration validity;
+
+  /** How many checks came to each {@link Outcome}, by its ordinal. */
+  private final LongAdder[] checks = new LongAdder[Outcome.values().length];
 
   /**
    * Requests signed with keys of {@code trust}, accepted when their timestamp lies within {@code
@@ -56,6 +79,9 @@ public final class PeerRequests {
     this.trust = trust;
     this.clock = clock;
     this.validity = validity;
+    for (int i = 0; i < this.checks.length; i++) {
+      this.checks[i] = new LongAdder();
+    }
   }
 
   /**
@@ -65,36 +91,71 @@ public final class PeerRequests {
    * @param method the HTTP method
    * @param pathAndQuery the path and query exactly as sent, percent-encoding included
    * @param body the body, or {@code null} for none
+   * @param headers the headers the request carries, keyed by the names in {@link #SIGNED_HEADERS}
+   *     as written there; a header it lacks is signed as absent
    */
-  public @Nullable String sign(String method, String pathAndQuery, byte @Nullable [] body) {
+  public @Nullable String sign(
+      String method, String pathAndQuery, byte @Nullable [] body, Map<String, String> headers) {
     HmacKey key = this.trust.key(PURPOSE);
     if (key == null) {
       return null;
     }
     String timestamp = Long.toString(this.clock.millis());
     String digest = body != null ? digest(body) : NO_BODY;
-    byte[] mac = key.mac(utf8(method), utf8(pathAndQuery), utf8(timestamp), utf8(digest));
+    byte[] mac = key.mac(signed(method, pathAndQuery, timestamp, digest, headers::get));
     return VERSION + "." + timestamp + "." + digest + "." + BASE64.encodeToString(mac);
   }
 
   /**
-   * Checks {@code signature} against a request received.
+   * Checks {@code signature} against a request received. A signature that is not exactly of the
+   * form {@link #sign} writes, with a MAC of exactly 32 bytes, is refused before any MAC is
+   * computed.
    *
    * @param method the HTTP method
    * @param pathAndQuery the path and query exactly as received, percent-encoding included
    * @param signature the value of {@link #SIGNATURE_HEADER}, or {@code null}
+   * @param headers the values of the request's headers by name, every value of a header that occurs
+   *     more than once joined with a line feed, {@code null} for a header it lacks
    */
-  public Check check(String method, String pathAndQuery, @Nullable String signature) {
+  public Check check(
+      String method, String pathAndQuery, @Nullable String signature, HeaderValues headers) {
+    Check check = checked(method, pathAndQuery, signature, headers);
+    this.checks[check.outcome().ordinal()].increment();
+    return check;
+  }
+
+  /**
+   * The refusal of a request whose signature checked but whose body is not the one signed, counted
+   * as {@link Outcome#BODY_MISMATCH}.
+   */
+  public Check refusedBody() {
+    this.checks[Outcome.BODY_MISMATCH.ordinal()].increment();
+    return Check.refused(Outcome.BODY_MISMATCH, "the body is not the one signed");
+  }
+
+  /** How many checks of signatures have come to {@code outcome} since this instance started. */
+  public long checks(Outcome outcome) {
+    return this.checks[outcome.ordinal()].sum();
+  }
+
+  private Check checked(
+      String method, String pathAndQuery, @Nullable String signature, HeaderValues headers) {
     if (signature == null) {
-      return Check.refused("the request carries no " + SIGNATURE_HEADER + " header");
+      return Check.refused(
+          Outcome.MALFORMED, "the request carries no " + SIGNATURE_HEADER + " header");
     }
     HmacKey key = this.trust.key(PURPOSE);
     if (key == null) {
-      return Check.refused("this instance does not know the peer secret yet");
+      return Check.refused(Outcome.PENDING, "this instance does not know the peer secret yet");
     }
     String[] parts = signature.split("\\.", -1);
-    if (parts.length != 4 || !parts[0].equals(VERSION) || parts[1].length() > 19) {
-      return Check.refused("the signature is not one Matview writes");
+    if (parts.length != 4
+        || !parts[0].equals(VERSION)
+        || parts[1].isEmpty()
+        || parts[1].length() > 19
+        || !(parts[2].equals(NO_BODY) || parts[2].length() == MAC_CHARACTERS)
+        || parts[3].length() != MAC_CHARACTERS) {
+      return Check.refused(Outcome.MALFORMED, "the signature is not one Matview writes");
     }
     long timestamp;
     byte[] mac;
@@ -102,21 +163,37 @@ public final class PeerRequests {
       timestamp = Long.parseLong(parts[1]);
       mac = Base64.getUrlDecoder().decode(parts[3]);
     } catch (IllegalArgumentException ex) {
-      return Check.refused("the signature is not one Matview writes");
+      return Check.refused(Outcome.MALFORMED, "the signature is not one Matview writes");
     }
-    if (!key.matches(mac, utf8(method), utf8(pathAndQuery), utf8(parts[1]), utf8(parts[2]))) {
-      return Check.refused("the signature does not match the request");
+    if (!key.matches(mac, signed(method, pathAndQuery, parts[1], parts[2], headers))) {
+      return Check.refused(Outcome.MAC_MISMATCH, "the signature does not match the request");
     }
     long age = Math.abs(this.clock.millis() - timestamp);
     if (age > this.validity.toMillis()) {
       return Check.refused(
+          Outcome.STALE,
           "the signature is "
               + age
               + " ms from this instance's clock, more than "
               + this.validity.toMillis()
               + " ms");
     }
-    return new Check(true, parts[2].equals(NO_BODY) ? null : parts[2], "valid");
+    return new Check(Outcome.VALID, parts[2].equals(NO_BODY) ? null : parts[2], "valid");
+  }
+
+  /** The parts a MAC covers: the request line, the timestamp, the body's digest, the headers. */
+  private static byte[][] signed(
+      String method, String pathAndQuery, String timestamp, String digest, HeaderValues headers) {
+    byte[][] parts = new byte[4 + SIGNED_HEADERS.size()][];
+    parts[0] = utf8(method);
+    parts[1] = utf8(pathAndQuery);
+    parts[2] = utf8(timestamp);
+    parts[3] = utf8(digest);
+    for (int i = 0; i < SIGNED_HEADERS.size(); i++) {
+      String value = headers.value(SIGNED_HEADERS.get(i));
+      parts[4 + i] = value == null ? new byte[0] : utf8("=" + value);
+    }
+    return parts;
   }
 
   /** The SHA-256 of {@code body}, URL-safe Base64 without padding. */
@@ -132,22 +209,52 @@ public final class PeerRequests {
     return value.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** The values of a request's headers by name, as {@link #check} reads them. */
+  @FunctionalInterface
+  public interface HeaderValues {
+
+    /** The value of the header {@code name}, or {@code null} when the request lacks it. */
+    @Nullable String value(String name);
+  }
+
+  /** What the check of a signature concluded. */
+  public enum Outcome {
+    /** Signed by an instance of the same application. */
+    VALID,
+    /** No signature, or not of the form Matview writes (a MAC of any other length among them). */
+    MALFORMED,
+    /** Of the right form, but its MAC is not that of the request received. */
+    MAC_MISMATCH,
+    /** Its MAC matches, but it was made too long before or after this instance's clock. */
+    STALE,
+    /** The signature checks but the body is not the one signed. */
+    BODY_MISMATCH,
+    /** Not to be told yet: this instance does not know the secret yet. */
+    PENDING
+  }
+
   /**
    * What the check of a signature found.
    *
-   * @param valid whether the request comes from an instance of the same application
+   * @param outcome whether the request comes from an instance of the same application, and if not,
+   *     why not
    * @param bodyDigest the SHA-256 of the body that was signed, or {@code null} when none was
    * @param reason why the signature was refused, for logs
    */
-  public record Check(boolean valid, @Nullable String bodyDigest, String reason) {
+  public record Check(Outcome outcome, @Nullable String bodyDigest, String reason) {
 
-    static Check refused(String reason) {
-      return new Check(false, null, reason);
+    static Check refused(Outcome outcome, String reason) {
+      return new Check(outcome, null, reason);
+    }
+
+    /** Whether the request comes from an instance of the same application. */
+    public boolean valid() {
+      return this.outcome == Outcome.VALID;
     }
 
     /** Whether the request is valid and {@code body} is the body that was signed. */
     public boolean matchesBody(byte[] body) {
-      return this.valid
+      return valid()
           && this.bodyDigest != null
           && MessageDigest.isEqual(utf8(this.bodyDigest), utf8(PeerRequests.digest(body)));
     }

@@ -188,7 +188,7 @@ public final class PositionTokens {
     HmacKey key = this.trust.key(PURPOSE);
     byte[] body = Arrays.copyOf(bytes, bytes.length - MAC_BYTES);
     byte[] mac = Arrays.copyOfRange(bytes, bytes.length - MAC_BYTES, bytes.length);
-    if (key == null || !key.matches(mac, this.applicationBytes, body)) {
+    if (key == null || !key.matchesTruncated(MAC_BYTES, mac, this.applicationBytes, body)) {
       throw new PositionTokenException(
           "The position token's signature does not match: it was changed, or signed by an"
               + " instance that does not share this application's secret");

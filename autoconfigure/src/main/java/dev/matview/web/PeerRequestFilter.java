@@ -1,6 +1,7 @@
 package dev.matview.web;
 
 import dev.matview.peer.PeerRequests;
+import dev.matview.peer.ProblemTypes;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -13,7 +14,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.SequenceInputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -22,13 +22,19 @@ import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Honours the forwarded marker only on requests that another instance of the application signed:
- * checks {@link PeerRequests#SIGNATURE_HEADER} against the method, the path and query as received
- * and, for a body, its SHA-256, and marks the request as a peer's. From any other request it
- * removes the marker and the signature, so that it is served like any caller's.
+ * checks {@link PeerRequests#SIGNATURE_HEADER} against the method, the path and query as received,
+ * the signed headers and, for a body, its SHA-256, and marks the request as a peer's. A request
+ * that carries a signature that does not check is refused 403 before any other work (503 while this
+ * instance does not know the secret yet); one that carries only the marker is served like any
+ * caller's, the marker removed.
  *
  * <p>A body is read ahead only when the signature over the headers is valid, so only a peer can
  * make this filter hold a body in memory.
@@ -42,14 +48,21 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
 
   private static final int MAX_SIGNED_BODY = 32 * 1024 * 1024;
 
+  private static final int PENDING_RETRY_SECONDS = 1;
+
   private static final List<String> PEER_HEADERS =
       List.of(PeerRequests.FORWARDED_HEADER, PeerRequests.SIGNATURE_HEADER);
 
   private final PeerRequests requests;
 
-  /** A filter that checks signatures with {@code requests}. */
-  public PeerRequestFilter(PeerRequests requests) {
+  private final ObjectMapper mapper;
+
+  /**
+   * A filter that checks signatures with {@code requests} and writes refusals with {@code mapper}.
+   */
+  public PeerRequestFilter(PeerRequests requests, ObjectMapper mapper) {
     this.requests = requests;
+    this.mapper = mapper;
   }
 
   @Override
@@ -57,43 +70,107 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     String signature = request.getHeader(PeerRequests.SIGNATURE_HEADER);
-    if (signature == null && request.getHeader(PeerRequests.FORWARDED_HEADER) == null) {
-      chain.doFilter(request, response);
+    if (signature == null) {
+      if (request.getHeader(PeerRequests.FORWARDED_HEADER) == null) {
+        chain.doFilter(request, response);
+        return;
+      }
+      logServedAsAnyCaller(request, "it carries no " + PeerRequests.SIGNATURE_HEADER + " header");
+      chain.doFilter(new CheckedRequest(request, false, null), response);
       return;
     }
-    String query = request.getQueryString();
-    String pathAndQuery = request.getRequestURI() + (query != null ? "?" + query : "");
-    PeerRequests.Check check = this.requests.check(request.getMethod(), pathAndQuery, signature);
+    PeerRequests.Check check =
+        this.requests.check(
+            request.getMethod(), pathAndQuery(request), signature, (name) -> values(request, name));
+    if (!check.valid()) {
+      refuse(request, response, check);
+      return;
+    }
     boolean withBody = "POST".equals(request.getMethod()) || "PUT".equals(request.getMethod());
-    if (check.valid() && !withBody && check.bodyDigest() == null) {
+    if (!withBody && check.bodyDigest() == null) {
       request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
       chain.doFilter(new CheckedRequest(request, true, null), response);
       return;
     }
-    InputStream body = null;
-    if (check.valid() && withBody && check.bodyDigest() != null) {
+    if (withBody && check.bodyDigest() != null) {
       byte[] read = request.getInputStream().readNBytes(MAX_SIGNED_BODY + 1);
       if (read.length <= MAX_SIGNED_BODY && check.matchesBody(read)) {
         request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
         chain.doFilter(new CheckedRequest(request, true, new ByteArrayInputStream(read)), response);
         return;
       }
-      body = new SequenceInputStream(new ByteArrayInputStream(read), request.getInputStream());
-      check = new PeerRequests.Check(false, null, "the body is not the one signed");
     }
+    refuse(request, response, this.requests.refusedBody());
+  }
+
+  private void refuse(
+      HttpServletRequest request, HttpServletResponse response, PeerRequests.Check check)
+      throws IOException {
     if (logger.isDebugEnabled()) {
       logger.debug(
           request.getMethod()
               + " "
-              + pathAndQuery
-              + " carries "
-              + PeerRequests.FORWARDED_HEADER
-              + " or "
+              + pathAndQuery(request)
+              + " is refused: its "
               + PeerRequests.SIGNATURE_HEADER
-              + " but is served as any caller's: "
+              + " does not check: "
               + check.reason());
     }
-    chain.doFilter(new CheckedRequest(request, false, body), response);
+    boolean pending = check.outcome() == PeerRequests.Outcome.PENDING;
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            pending ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.FORBIDDEN,
+            pending
+                ? "This instance has not agreed on a secret with the other instances yet, so it"
+                    + " cannot check the request's "
+                    + PeerRequests.SIGNATURE_HEADER
+                    + " header; retry shortly"
+                : "The request's "
+                    + PeerRequests.SIGNATURE_HEADER
+                    + " header is not a valid signature by an instance of this application;"
+                    + " send the request without it");
+    problem.setType(ProblemTypes.of(pending ? "peer-secret-pending" : "invalid-peer-signature"));
+    problem.setTitle(pending ? "Peer secret not agreed yet" : "Invalid peer signature");
+    if (pending) {
+      problem.setProperty("retryAfterSeconds", PENDING_RETRY_SECONDS);
+      response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(PENDING_RETRY_SECONDS));
+    }
+    ProblemWriter.write(response, this.mapper, problem);
+  }
+
+  private static void logServedAsAnyCaller(HttpServletRequest request, String reason) {
+    if (logger.isDebugEnabled()) {
+      logger.debug(
+          request.getMethod()
+              + " "
+              + pathAndQuery(request)
+              + " carries "
+              + PeerRequests.FORWARDED_HEADER
+              + " but is served as any caller's: "
+              + reason);
+    }
+  }
+
+  private static String pathAndQuery(HttpServletRequest request) {
+    String query = request.getQueryString();
+    return request.getRequestURI() + (query != null ? "?" + query : "");
+  }
+
+  /** Every value of the header {@code name}, joined with a line feed, or {@code null}. */
+  private static @Nullable String values(HttpServletRequest request, String name) {
+    Enumeration<String> values = request.getHeaders(name);
+    if (values == null || !values.hasMoreElements()) {
+      return null;
+    }
+    String first = values.nextElement();
+    if (!values.hasMoreElements()) {
+      return first;
+    }
+    StringBuilder joined = new StringBuilder(first);
+    while (values.hasMoreElements()) {
+      joined.append('\n').append(values.nextElement());
+    }
+    return joined.toString();
   }
 
   /** Whether {@code request} is one that another instance signed. */

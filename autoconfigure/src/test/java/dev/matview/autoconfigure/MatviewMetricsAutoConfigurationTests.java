@@ -2,9 +2,11 @@ package dev.matview.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.metrics.PeerSignatureMetrics;
 import dev.matview.metrics.RocksDBMemoryMetrics;
 import dev.matview.metrics.ViewDiskMetrics;
 import dev.matview.metrics.ViewLagMetrics;
+import dev.matview.peer.PeerRequests;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -13,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -43,6 +46,35 @@ class MatviewMetricsAutoConfigurationTests {
               assertThat(context).hasSingleBean(ViewLagMetrics.class);
               assertThat(context).hasSingleBean(RocksDBMemoryMetrics.class);
               assertThat(context).hasSingleBean(ViewDiskMetrics.class);
+            });
+  }
+
+  @Test
+  void countsTheChecksOfPeerSignaturesByOutcome() {
+    this.contextRunner
+        .withUserConfiguration(RegistryConfiguration.class)
+        .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+        .withPropertyValues("matview.peers.secret=" + "s".repeat(32))
+        .run(
+            (context) -> {
+              assertThat(context).hasSingleBean(PeerSignatureMetrics.class);
+              PeerRequests requests = context.getBean(PeerRequests.class);
+              requests.check("GET", "/views", "v2.1.none.AA", (name) -> null);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              assertThat(
+                      registry
+                          .get(PeerSignatureMetrics.CHECKS)
+                          .tag("outcome", "malformed")
+                          .functionCounter()
+                          .count())
+                  .isEqualTo(1.0);
+              assertThat(
+                      registry
+                          .get(PeerSignatureMetrics.CHECKS)
+                          .tag("outcome", "mac-mismatch")
+                          .functionCounter()
+                          .count())
+                  .isZero();
             });
   }
 

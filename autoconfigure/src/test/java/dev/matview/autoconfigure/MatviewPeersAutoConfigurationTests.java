@@ -10,6 +10,7 @@ import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import dev.matview.web.PeerRequestFilter;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.env.EnvironmentEndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
@@ -72,7 +73,7 @@ class MatviewPeersAutoConfigurationTests {
               PeerTrust trust = context.getBean(PeerTrust.class);
               assertThat(trust.isEstablished()).isTrue();
               assertThat(trust.toString()).doesNotContain(SECRET);
-              assertThat(context.getBean(PeerRequests.class).sign("GET", "/views", null))
+              assertThat(context.getBean(PeerRequests.class).sign("GET", "/views", null, Map.of()))
                   .isNotNull();
             });
   }

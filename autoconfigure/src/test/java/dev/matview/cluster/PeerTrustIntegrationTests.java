@@ -200,17 +200,46 @@ class PeerTrustIntegrationTests {
       String path = "/views/" + VISITS + "/keys/" + encode(key);
       String owner = this.instances.get(0).http().get(path).header("Matview-Served-By");
       Instance other = otherThan(owner);
-      for (String[] headers :
-          List.of(
-              new String[] {PeerRequests.FORWARDED_HEADER, "1"},
-              new String[] {
-                PeerRequests.FORWARDED_HEADER, "1", PeerRequests.SIGNATURE_HEADER, "v1.1.none.AAAA"
-              })) {
-        HttpProbe.Answer answer = other.http().get(path, headers);
-        assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
-        assertThat(answer.header("Matview-Served-By")).isEqualTo(owner);
-        assertThat(answer.json().path("value").asLong()).isEqualTo(2);
+      HttpProbe.Answer answer = other.http().get(path, PeerRequests.FORWARDED_HEADER, "1");
+      assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
+      assertThat(answer.header("Matview-Served-By")).isEqualTo(owner);
+      assertThat(answer.json().path("value").asLong()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void refusesARequestWhoseSignatureDoesNotCheckBeforeAnyWorkWithoutNamingAnInstance() {
+    PeerRequests requests = requests(0);
+    String path = "/views/" + VISITS + "/keys/page-1";
+    String signature = requests.sign("GET", path, null, PeerHeaders.FORWARDED);
+    String mac = signature.substring(signature.lastIndexOf('.') + 1);
+    String prefix = signature.substring(0, signature.lastIndexOf('.') + 1);
+    List<String> forged =
+        List.of(
+            "v1.1.none.AAAA",
+            prefix + mac.substring(0, 2),
+            prefix + mac.substring(0, mac.length() - 1),
+            prefix + (mac.charAt(0) == 'A' ? 'B' : 'A') + mac.substring(1),
+            requests.sign("GET", path + "x", null, PeerHeaders.FORWARDED));
+    for (Instance instance : this.instances) {
+      for (String signed : forged) {
+        HttpProbe.Answer refused = instance.http().get(path, PeerHeaders.signed(signed));
+        assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
+        assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(refused.json().path("type").asString()).endsWith("/invalid-peer-signature");
+        assertThat(refused.header("Matview-Served-By")).isEmpty();
+        assertNamesNoInstance(refused);
       }
+      HttpProbe.Answer relayMarker =
+          instance
+              .http()
+              .get(
+                  path,
+                  PeerRequests.FORWARDED_HEADER,
+                  PeerRequests.RELAYED,
+                  PeerRequests.SIGNATURE_HEADER,
+                  signature);
+      assertThat(relayMarker.status()).as("a forward's signature on a relay").isEqualTo(403);
     }
   }
 
@@ -277,7 +306,7 @@ class PeerTrustIntegrationTests {
                     PeerRequests.FORWARDED_HEADER,
                     "1",
                     PeerRequests.SIGNATURE_HEADER,
-                    requests.sign("GET", path, null));
+                    requests.sign("GET", path, null, PeerHeaders.FORWARDED));
         assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
         HttpProbe.Answer stale = instance.http().get(path, PeerHeaders.signedGet(late, path));
         assertThat(stale.status()).as(stale.describe()).isEqualTo(403);
@@ -346,14 +375,17 @@ class PeerTrustIntegrationTests {
             .header("Matview-Served-By");
     Instance other = otherThan(owner);
     String json = "{\"keys\":[\"page-1\"]}";
-    String signature = requests(0).sign("POST", path, json.getBytes(StandardCharsets.UTF_8));
+    String signature =
+        requests(0)
+            .sign("POST", path, json.getBytes(StandardCharsets.UTF_8), PeerHeaders.FORWARDED);
     HttpProbe.Answer forwarded = other.http().post(path, json, PeerHeaders.signed(signature));
     assertThat(forwarded.status()).as(forwarded.describe()).isEqualTo(503);
     assertNamesNoInstance(forwarded);
     HttpProbe.Answer altered =
         other.http().post(path, "{\"keys\":[\"page-1\" ]}", PeerHeaders.signed(signature));
-    assertThat(altered.status()).as(altered.describe()).isEqualTo(200);
-    assertThat(altered.json().path("items").get(0).path("value").asLong()).isEqualTo(2);
+    assertThat(altered.status()).as(altered.describe()).isEqualTo(403);
+    assertThat(altered.json().path("type").asString()).endsWith("/invalid-peer-signature");
+    assertNamesNoInstance(altered);
   }
 
   @Test

@@ -3,6 +3,8 @@ package dev.matview.hostile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.peer.PeerRequests;
+import dev.matview.peer.PeerTrust;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
@@ -136,6 +138,16 @@ final class HostileCluster implements AutoCloseable {
     return this.instances.stream()
         .map(context -> ((WebServerApplicationContext) context).getWebServer().getPort())
         .toList();
+  }
+
+  /** The signer of requests between instances of instance {@code n}, from 0. */
+  PeerRequests peerRequests(int n) {
+    return this.instances.get(n).getBean(PeerRequests.class);
+  }
+
+  /** The keys that instance {@code n}, from 0, derives from the secret the instances agreed on. */
+  PeerTrust peerTrust(int n) {
+    return this.instances.get(n).getBean(PeerTrust.class);
   }
 
   String brokers() {

@@ -3,6 +3,8 @@ package dev.matview.hostile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.peer.PeerRequests;
+import dev.matview.peer.PeerRequests.Outcome;
 import dev.matview.web.RawHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +67,15 @@ class HttpFuzzIntegrationTests {
     long seed = Long.getLong("fuzz.seed", System.nanoTime());
     List<RawHttp> instances =
         this.cluster.ports().stream().map(port -> new RawHttp(port, ANSWER_TIMEOUT)).toList();
-    RequestFuzzer fuzzer = new RequestFuzzer(seed, cursors(instances.get(0)));
+    PeerSignatures signatures =
+        new PeerSignatures(
+            this.cluster.peerRequests(0),
+            new PeerRequests(
+                this.cluster.peerTrust(0),
+                Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-5)),
+                Duration.ofSeconds(30)));
+    Map<Outcome, Long> checksBefore = signatureChecks();
+    RequestFuzzer fuzzer = new RequestFuzzer(seed, cursors(instances.get(0)), signatures);
     for (int i = 0; i < 200; i++) {
       check(seed, instances.get(i % 2), fuzzer.next());
     }
@@ -77,7 +88,20 @@ class HttpFuzzIntegrationTests {
       statuses.merge(check(seed, instances.get(i % 2), fuzzer.next()), 1, Integer::sum);
     }
     System.out.println("Fuzz seed " + seed + ", answers by status: " + statuses);
-    assertThat(statuses).containsKeys(200, 400, 404);
+    assertThat(statuses).containsKeys(200, 400, 403, 404);
+    Map<Outcome, Long> checksAfter = signatureChecks();
+    System.out.println("Signature checks during the run, by outcome: " + checksAfter);
+    for (Outcome reached :
+        List.of(
+            Outcome.VALID,
+            Outcome.MALFORMED,
+            Outcome.MAC_MISMATCH,
+            Outcome.STALE,
+            Outcome.BODY_MISMATCH)) {
+      assertThat(checksAfter.get(reached))
+          .as("signature checks that came to %s (seed %d): the fuzzer reaches them", reached, seed)
+          .isGreaterThan(checksBefore.get(reached));
+    }
     await("threads and open files back to their count before the run (seed " + seed + ")")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(500))
@@ -113,6 +137,18 @@ class HttpFuzzIntegrationTests {
     String described =
         context + " -> " + status + " " + answer.headers() + " " + abbreviated(answer);
     assertThat(status).as(described).isBetween(200, 504).isNotIn(500, 501, 502);
+    if (request.forged()) {
+      assertThat(status).as(described).isEqualTo(403);
+      assertThat(answer.header("Content-Type"))
+          .as(described)
+          .startsWith("application/problem+json");
+      if (!request.method().equals("HEAD")) {
+        assertThat(json(answer, described).path("type").asString())
+            .as(described)
+            .endsWith("/invalid-peer-signature");
+      }
+      return status;
+    }
     if (request.target().startsWith("/matview")) {
       checkDashboard(request, answer, described);
       return status;
@@ -231,6 +267,17 @@ class HttpFuzzIntegrationTests {
   private static String abbreviated(RawHttp.Answer answer) {
     String text = answer.text();
     return text.length() > 500 ? text.substring(0, 500) + "..." : text;
+  }
+
+  /** The signature checks of both instances so far, by outcome. */
+  private Map<Outcome, Long> signatureChecks() {
+    Map<Outcome, Long> checks = new TreeMap<>();
+    for (int n = 0; n < 2; n++) {
+      for (Outcome outcome : Outcome.values()) {
+        checks.merge(outcome, this.cluster.peerRequests(n).checks(outcome), Long::sum);
+      }
+    }
+    return checks;
   }
 
   private static int threads() {

@@ -118,12 +118,29 @@ final class RequestFuzzer {
 
   private final List<String> cursors;
 
-  RequestFuzzer(long seed, List<String> cursors) {
+  private final PeerSignatures signatures;
+
+  RequestFuzzer(long seed, List<String> cursors, PeerSignatures signatures) {
     this.random = new Random(seed);
     this.cursors = cursors;
+    this.signatures = signatures;
   }
 
+  /**
+   * The next request; one in four that a peer could send (a plain target, GET or POST) carries a
+   * signature made by the instances' own signer: valid, or forged in one of the ways of {@link
+   * PeerSignatures.Kind}.
+   */
   FuzzRequest next() {
+    FuzzRequest request = unsigned();
+    if (this.random.nextInt(4) == 0 && PeerSignatures.signable(request)) {
+      return this.signatures.sign(
+          request, pick(List.of(PeerSignatures.Kind.values())), this.random);
+    }
+    return request;
+  }
+
+  private FuzzRequest unsigned() {
     int kind = this.random.nextInt(100);
     if (kind < 12) {
       return found();
@@ -193,6 +210,7 @@ final class RequestFuzzer {
         new byte[0],
         false,
         null,
+        null,
         null);
   }
 
@@ -206,7 +224,8 @@ final class RequestFuzzer {
     headers.put(
         "Last-Event-ID",
         pick(List.of(cursor() + ".0", "A".repeat(this.random.nextInt(6_000) + 1) + ".7", "x.y.z")));
-    return new FuzzRequest("GET", keyPath() + "/changes", headers, new byte[0], false, null, null);
+    return new FuzzRequest(
+        "GET", keyPath() + "/changes", headers, new byte[0], false, null, null, null);
   }
 
   private FuzzRequest found() {
@@ -219,7 +238,8 @@ final class RequestFuzzer {
           new byte[0],
           false,
           (long) quantity,
-          Long.toString(quantity));
+          Long.toString(quantity),
+          null);
     }
     String key = pick(KEYS.stream().filter(k -> !k.contains("/")).toList());
     return new FuzzRequest(
@@ -229,13 +249,21 @@ final class RequestFuzzer {
         new byte[0],
         false,
         HostileCluster.countOf(key),
-        key);
+        key,
+        null);
   }
 
   private FuzzRequest absent() {
     String key = "absent-" + Long.toHexString(this.random.nextLong());
     return new FuzzRequest(
-        "GET", "/views/" + PER_ITEM + "/keys/" + key, acceptingJson(), new byte[0], false, 0L, key);
+        "GET",
+        "/views/" + PER_ITEM + "/keys/" + key,
+        acceptingJson(),
+        new byte[0],
+        false,
+        0L,
+        key,
+        null);
   }
 
   private FuzzRequest foundInBatch() {
@@ -250,7 +278,8 @@ final class RequestFuzzer {
         body.getBytes(StandardCharsets.UTF_8),
         this.random.nextBoolean(),
         HostileCluster.countOf(key),
-        key);
+        key,
+        null);
   }
 
   private Map<String, String> acceptingJson() {
@@ -263,7 +292,8 @@ final class RequestFuzzer {
   }
 
   private FuzzRequest get(String target) {
-    return new FuzzRequest("GET", target, new LinkedHashMap<>(), new byte[0], false, null, null);
+    return new FuzzRequest(
+        "GET", target, new LinkedHashMap<>(), new byte[0], false, null, null, null);
   }
 
   private FuzzRequest batch() {
@@ -276,6 +306,7 @@ final class RequestFuzzer {
         headers,
         body(),
         this.random.nextInt(3) == 0,
+        null,
         null,
         null);
   }
@@ -357,7 +388,14 @@ final class RequestFuzzer {
       }
     }
     return new FuzzRequest(
-        method, request.target(), headers, body, request.chunked() && body.length > 0, null, null);
+        method,
+        request.target(),
+        headers,
+        body,
+        request.chunked() && body.length > 0,
+        null,
+        null,
+        null);
   }
 
   private String viewPath() {
@@ -524,7 +562,13 @@ final class RequestFuzzer {
       byte[] body,
       boolean chunked,
       @Nullable Long expectedCount,
-      @Nullable String expectedKey) {
+      @Nullable String expectedKey,
+      PeerSignatures.@Nullable Kind signature) {
+
+    /** Whether the request carries a signature that an instance must refuse with a 403. */
+    boolean forged() {
+      return signature != null && signature != PeerSignatures.Kind.VALID;
+    }
 
     String describe() {
       return method
@@ -543,7 +587,8 @@ final class RequestFuzzer {
           + " body "
           + body.length
           + " bytes"
-          + (chunked ? " chunked" : "");
+          + (chunked ? " chunked" : "")
+          + (signature != null ? " signature " + signature : "");
     }
   }
 }

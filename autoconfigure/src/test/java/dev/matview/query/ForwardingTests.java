@@ -77,11 +77,7 @@ class ForwardingTests {
             request -> {
               assertThat(request.get("path")).isEqualTo("/views/counts/keys/k-1");
               assertThat(request.get("forwarded")).isEqualTo("1");
-              assertThat(
-                      TestPeers.requests()
-                          .check("GET", request.get("path"), request.get("signature"))
-                          .valid())
-                  .isTrue();
+              assertThat(StubInstance.signedBy(TestPeers.requests(), request)).isTrue();
             });
   }
 

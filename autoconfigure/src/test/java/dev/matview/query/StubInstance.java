@@ -1,12 +1,14 @@
 package dev.matview.query;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.matview.peer.PeerRequests;
 import dev.matview.query.answer.PartitionOwner;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,6 +27,9 @@ public final class StubInstance implements AutoCloseable {
   private final HttpServer server;
 
   private final CountDownLatch release = new CountDownLatch(1);
+
+  /** What the names of the signed headers a request carried start with, in {@link #received}. */
+  private static final String HEADER = "header:";
 
   private final List<Map<String, String>> received = new CopyOnWriteArrayList<>();
 
@@ -53,16 +58,25 @@ public final class StubInstance implements AutoCloseable {
     this.server.createContext(
         "/",
         exchange -> {
-          this.received.add(
-              Map.of(
-                  "method", exchange.getRequestMethod(),
-                  "path", exchange.getRequestURI().toString(),
-                  "forwarded",
-                      String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Forwarded")),
-                  "authorization",
-                      String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")),
-                  "signature",
-                      String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Signature"))));
+          Map<String, String> request = new HashMap<>();
+          request.put("method", exchange.getRequestMethod());
+          request.put("path", exchange.getRequestURI().toString());
+          request.put(
+              "forwarded",
+              String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Forwarded")));
+          request.put(
+              "authorization",
+              String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+          request.put(
+              "signature",
+              String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Signature")));
+          for (String signed : PeerRequests.SIGNED_HEADERS) {
+            String value = exchange.getRequestHeaders().getFirst(signed);
+            if (value != null) {
+              request.put(HEADER + signed, value);
+            }
+          }
+          this.received.add(Map.copyOf(request));
           if (this.hanging) {
             awaitRelease();
           }
@@ -123,6 +137,20 @@ public final class StubInstance implements AutoCloseable {
   public StubInstance closingWithoutAnswer() {
     this.dropping = true;
     return this;
+  }
+
+  /**
+   * Whether {@code request}, one of those {@link #received}, carries a valid signature by {@code
+   * requests} over its method, path and signed headers.
+   */
+  public static boolean signedBy(PeerRequests requests, Map<String, String> request) {
+    return requests
+        .check(
+            request.get("method"),
+            request.get("path"),
+            request.get("signature"),
+            (name) -> request.get(HEADER + name))
+        .valid();
   }
 
   /** The requests received: path, forwarded marker, authorization and signature of each. */

@@ -243,11 +243,11 @@ public final class PeerClient implements AutoCloseable {
       Duration timeout)
       throws IOException {
     String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers("GET", target, null, PeerRequests.FORWARDED, caller);
+    Map<String, String> headers =
+        headers("GET", target, null, PeerRequests.FORWARDED, type + ", " + ACCEPT, caller);
     if (headers == null) {
       return null;
     }
-    headers.put("Accept", type + ", " + ACCEPT);
     HostInfo host = owner.host();
     PeerHttpStream stream = this.client.open(host.host(), host.port(), target, headers, timeout);
     String answered = stream.header("Content-Type");
@@ -309,7 +309,7 @@ public final class PeerClient implements AutoCloseable {
       Function<Exception, Refusal> failed) {
     String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers(method, target, body, marker, caller);
+    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, caller);
     if (headers == null) {
       return CompletableFuture.completedFuture(notAgreed(view, partition));
     }
@@ -364,7 +364,7 @@ public final class PeerClient implements AutoCloseable {
       Function<Exception, Refusal> failed) {
     String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers(method, target, body, marker, caller);
+    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, caller);
     if (headers == null) {
       return notAgreed(view, partition);
     }
@@ -385,15 +385,15 @@ public final class PeerClient implements AutoCloseable {
    * while this instance has no secret to sign it with.
    */
   private @Nullable Map<String, String> headers(
-      String method, String target, byte @Nullable [] body, String marker, CallerContext caller) {
-    String signature = this.requests.sign(method, target, body);
-    if (signature == null) {
-      return null;
-    }
+      String method,
+      String target,
+      byte @Nullable [] body,
+      String marker,
+      String accept,
+      CallerContext caller) {
     Map<String, String> headers = new LinkedHashMap<>(8);
     headers.put(FORWARDED_HEADER, marker);
-    headers.put(PeerRequests.SIGNATURE_HEADER, signature);
-    headers.put("Accept", ACCEPT);
+    headers.put("Accept", accept);
     if (body != null) {
       headers.put("Content-Type", "application/json");
     }
@@ -401,6 +401,11 @@ public final class PeerClient implements AutoCloseable {
     if (authorization != null && this.sendsCredentials) {
       headers.put("Authorization", authorization);
     }
+    String signature = this.requests.sign(method, target, body, headers);
+    if (signature == null) {
+      return null;
+    }
+    headers.put(PeerRequests.SIGNATURE_HEADER, signature);
     return headers;
   }
 

@@ -142,7 +142,7 @@ public final class CursorCodec {
     }
     byte[] body = Arrays.copyOf(signed, signed.length - MAC_BYTES);
     byte[] mac = Arrays.copyOfRange(signed, body.length, signed.length);
-    if (!key.matches(mac, body)) {
+    if (!key.matchesTruncated(MAC_BYTES, mac, body)) {
       throw new IllegalArgumentException(
           "the "
               + what
