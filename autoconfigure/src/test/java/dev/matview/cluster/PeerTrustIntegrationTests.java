@@ -222,6 +222,9 @@ class PeerTrustIntegrationTests {
             prefix + (mac.charAt(0) == 'A' ? 'B' : 'A') + mac.substring(1),
             requests.sign("GET", path + "x", null, PeerHeaders.FORWARDED));
     for (Instance instance : this.instances) {
+      PeerRequests own = instance.context().getBean(PeerRequests.class);
+      long mismatchedBefore = own.checks(PeerRequests.Outcome.MAC_MISMATCH);
+      long malformedBefore = own.checks(PeerRequests.Outcome.MALFORMED);
       for (String signed : forged) {
         HttpProbe.Answer refused = instance.http().get(path, PeerHeaders.signed(signed));
         assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
@@ -240,6 +243,12 @@ class PeerTrustIntegrationTests {
                   PeerRequests.SIGNATURE_HEADER,
                   signature);
       assertThat(relayMarker.status()).as("a forward's signature on a relay").isEqualTo(403);
+      assertThat(own.checks(PeerRequests.Outcome.MAC_MISMATCH) - mismatchedBefore)
+          .as("forgeries that reached the MAC's comparison: a flipped byte, another path, a relay")
+          .isEqualTo(3);
+      assertThat(own.checks(PeerRequests.Outcome.MALFORMED) - malformedBefore)
+          .as("forgeries refused before it: an older format, MACs cut to 1 and 31 bytes")
+          .isEqualTo(3);
     }
   }
 
