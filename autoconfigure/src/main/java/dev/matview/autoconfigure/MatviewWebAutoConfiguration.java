@@ -9,6 +9,7 @@ import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
 import dev.matview.query.peer.MomentaryRefusals;
+import dev.matview.query.peer.PeerClient;
 import dev.matview.query.routing.Routing;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ViewSerdes;
@@ -34,14 +35,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jetty.ConfigurableJettyWebServerFactory;
-import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
@@ -111,17 +110,8 @@ public final class MatviewWebAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  UpstreamChanges matviewUpstreamChanges(
-      MatviewProperties properties,
-      Environment environment,
-      ObjectProvider<SslBundles> bundles,
-      PeerRequests peerRequests) {
-    MatviewProperties.Forwarding forwarding = properties.getForwarding();
-    return new UpstreamChanges(
-        LookupBaseUrl.path(properties.getWeb(), environment),
-        ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles),
-        peerRequests,
-        forwarding.getTimeout());
+  UpstreamChanges matviewUpstreamChanges(PeerClient peerClient, MatviewProperties properties) {
+    return new UpstreamChanges(peerClient, heartbeat(properties.getChanges().getHeartbeat()));
   }
 
   @Bean

@@ -68,9 +68,7 @@ public final class ChangeStreams implements AutoCloseable {
 
   private final int buffer;
 
-  private final int maxStreams;
-
-  private final AtomicInteger open = new AtomicInteger();
+  private final StreamSlots slots;
 
   private final AtomicInteger waiting = new AtomicInteger();
 
@@ -104,7 +102,7 @@ public final class ChangeStreams implements AutoCloseable {
     this.upstream = upstream;
     this.applicationId = queries.applicationId();
     this.buffer = buffer;
-    this.maxStreams = maxStreams;
+    this.slots = new StreamSlots(maxStreams);
     this.dispatcher =
         Executors.newFixedThreadPool(2, new CustomizableThreadFactory("matview-changes-"));
     this.heartbeats =
@@ -121,7 +119,7 @@ public final class ChangeStreams implements AutoCloseable {
 
   /** How many change streams this instance serves now, relayed ones included. */
   public int openStreams() {
-    return this.open.get();
+    return this.slots.taken();
   }
 
   /** How many updates wait in this instance's streams for clients that have not read them yet. */
@@ -144,18 +142,12 @@ public final class ChangeStreams implements AutoCloseable {
       CallerContext caller,
       ChangeSink sink) {
     ResolvedView<?, ?, ?> view = this.queries.view(viewName);
-    if (this.open.incrementAndGet() > this.maxStreams) {
-      this.open.decrementAndGet();
-      throw new TooManyStreamsException(viewName, this.maxStreams);
-    }
-    boolean opened = false;
+    StreamSlots.Slot slot = this.slots.take(viewName);
     try {
-      openKeyOf(view, rawKey, lastEventId, caller, sink);
-      opened = true;
-    } finally {
-      if (!opened) {
-        this.open.decrementAndGet();
-      }
+      openKeyOf(view, rawKey, lastEventId, caller, sink, slot);
+    } catch (RuntimeException ex) {
+      slot.release();
+      throw ex;
     }
   }
 
@@ -164,7 +156,8 @@ public final class ChangeStreams implements AutoCloseable {
       String rawKey,
       @Nullable String lastEventId,
       CallerContext caller,
-      ChangeSink sink) {
+      ChangeSink sink,
+      StreamSlots.Slot slot) {
     K key = parse(view, rawKey);
     if (!(this.routing.placeKey(view, key) instanceof KeyReplicas replicas)) {
       throw notNow(view, key, null, "the instances rebalance and the key's owner is not known");
@@ -177,13 +170,7 @@ public final class ChangeStreams implements AutoCloseable {
         throw notNow(view, key, partition, "its partition moved to another instance");
       }
       this.upstream.relay(
-          view.name(),
-          rawKey,
-          replicas.active(),
-          lastEventId,
-          caller,
-          sink,
-          this.open::decrementAndGet);
+          view.name(), rawKey, replicas.active(), lastEventId, caller, sink, slot::release);
       return;
     }
     AppliedOffset applied = this.positions.of(view.storeName(), partition);
@@ -194,14 +181,46 @@ public final class ChangeStreams implements AutoCloseable {
     ChangeDecoder decoder = new ChangeDecoder(view, storeTopic, this.mapper);
     byte[] keyBytes = view.keySerde().serializer().serialize(storeTopic, key);
     String viewName = view.name();
+    ChangeStream[] self = new ChangeStream[1];
     ChangeStream stream =
-        stream(keyBytes, viewName, partition, decoder, sink, this.open::decrementAndGet);
-    sink.whenGone(
-        () -> {
-          applied.changes().stop(stream);
-          stream.end();
-        });
+        stream(
+            keyBytes,
+            viewName,
+            partition,
+            decoder,
+            sink,
+            () -> {
+              applied.changes().stop(self[0]);
+              slot.release();
+            });
+    self[0] = stream;
+    sink.whenGone(stream::end);
     applied.changes().listen(stream, applied.begun());
+    try {
+      startKey(view, key, rawKey, lastEventId, caller, resume, applied, decoder, stream);
+    } catch (RuntimeException ex) {
+      stream.end();
+      this.live.remove(stream);
+      throw ex;
+    }
+  }
+
+  /**
+   * Starts {@code stream} of {@code key}: after {@code resume} when the partition's feed still
+   * holds the updates after it, else with the key's current value.
+   */
+  private void startKey(
+      ResolvedView<?, ?, ?> view,
+      Object key,
+      String rawKey,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      EventIds.@Nullable Resume resume,
+      AppliedOffset applied,
+      ChangeDecoder decoder,
+      ChangeStream stream) {
+    String viewName = view.name();
+    int partition = applied.partition();
     if (resume != null) {
       List<StoreChange> missed =
           (resume.offset() >= 0)
@@ -258,11 +277,8 @@ public final class ChangeStreams implements AutoCloseable {
   public void openView(
       String viewName, @Nullable String lastEventId, CallerContext caller, ChangeSink sink) {
     ResolvedView<?, ?, ?> view = this.queries.view(viewName);
-    if (this.open.incrementAndGet() > this.maxStreams) {
-      this.open.decrementAndGet();
-      throw new TooManyStreamsException(viewName, this.maxStreams);
-    }
-    ViewStream stream = new ViewStream(sink, this.open::decrementAndGet);
+    StreamSlots.Slot slot = this.slots.take(viewName);
+    ViewStream stream = new ViewStream(sink, slot::release);
     try {
       if (lastEventId != null) {
         try {
@@ -297,7 +313,7 @@ public final class ChangeStreams implements AutoCloseable {
       }
       if (!caller.forwarded()) {
         for (HostInfo host : others) {
-          this.upstream.relayView(view.name(), host, stream.relayed());
+          this.upstream.relayView(view.name(), host, caller, stream.relayed());
         }
       }
     } catch (RuntimeException ex) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.matview.changes.ChangeStreams;
 import dev.matview.processes.http.ServerSentEvent;
 import dev.matview.processes.http.ServerSentEventReader;
+import dev.matview.view.Aggregation;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
@@ -16,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +28,9 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,6 +57,8 @@ class ChangeStreamIntegrationTests {
   private static final String TOPIC = "likes";
 
   private static final String VIEW = "likes-per-post";
+
+  private static final String OPAQUE_VIEW = "opaque-likes-per-post";
 
   private static final int MAX_STREAMS = 2000;
 
@@ -274,6 +281,42 @@ class ChangeStreamIntegrationTests {
         .until(() -> streams.openStreams() == 0 && streams.waitingEvents() == 0);
   }
 
+  /**
+   * A stream of {@link #OPAQUE_VIEW}, whose values have no JSON form, takes its slot and listens to
+   * its partition before its first read fails: each such open gives back all it took.
+   */
+  @Test
+  void streamsThatFailToOpenGiveBackTheirSlotAndEverythingElseTheyTook() throws Exception {
+    String post = "post-7";
+    ClusterInstance owner = ownerOf(post);
+    ChangeStreams streams = owner.bean(ChangeStreams.class);
+    await().atMost(Duration.ofSeconds(30)).until(streams::openStreams, (open) -> open == 0);
+    for (int i = 0; i < MAX_STREAMS + 100; i++) {
+      try (RawEventStream failed =
+          RawEventStream.open(
+              owner.port(), "/views/" + OPAQUE_VIEW + "/keys/" + post + "/changes", 8192)) {
+        assertThat(failed.status())
+            .as("a stream whose first read fails after it took its slot")
+            .isEqualTo(500);
+      }
+    }
+    assertThat(streams.openStreams()).isZero();
+    try (EventReader events = open(owner, post, null)) {
+      long now = events.next().data().path("value").asLong();
+      for (int i = 1; i <= 3; i++) {
+        like(post);
+        assertThat(events.next().data().path("value").asLong()).isEqualTo(now + i);
+      }
+      assertThat(streams.openStreams()).isEqualTo(1);
+      await("no stream that failed to open holds the updates it was handed")
+          .atMost(Duration.ofSeconds(10))
+          .until(streams::waitingEvents, (waiting) -> waiting == 0);
+    }
+    await("the stream that opened is counted back")
+        .atMost(Duration.ofSeconds(30))
+        .until(streams::openStreams, (open) -> open == 0);
+  }
+
   private void assertEndsDroppedAfterNoGap(RawEventStream stream, long firstValue)
       throws Exception {
     long expected = firstValue;
@@ -425,6 +468,36 @@ class ChangeStreamIntegrationTests {
 
   record Like(String post) {}
 
+  /** A count that Jackson cannot write: its one property fails. */
+  static final class Opaque {
+
+    private final long count;
+
+    Opaque(long count) {
+      this.count = count;
+    }
+
+    public long getCount() {
+      throw new UnsupportedOperationException("An opaque count has no JSON form");
+    }
+  }
+
+  /** Stores an {@link Opaque} as its 8 bytes. */
+  static final class OpaqueSerde implements Serde<Opaque> {
+
+    @Override
+    public Serializer<Opaque> serializer() {
+      return (topic, opaque) ->
+          (opaque != null) ? ByteBuffer.allocate(Long.BYTES).putLong(opaque.count).array() : null;
+    }
+
+    @Override
+    public Deserializer<Opaque> deserializer() {
+      return (topic, bytes) ->
+          (bytes != null) ? new Opaque(ByteBuffer.wrap(bytes).getLong()) : null;
+    }
+  }
+
   @Configuration(proxyBeanMethods = false)
   @EnableAutoConfiguration
   static class ChangesApp {
@@ -432,6 +505,25 @@ class ChangeStreamIntegrationTests {
     @MaterializedView(VIEW)
     ViewDefinition<String, Like, Long> likesPerPost() {
       return Views.from(TOPIC, Like.class).count();
+    }
+
+    @MaterializedView(OPAQUE_VIEW)
+    ViewDefinition<String, Like, Opaque> opaqueLikesPerPost() {
+      return Views.from(TOPIC, Like.class)
+          .aggregate(
+              Opaque.class,
+              new Aggregation<String, Like, Opaque>() {
+                @Override
+                public Opaque initial() {
+                  return new Opaque(0);
+                }
+
+                @Override
+                public Opaque add(String key, Like like, Opaque count) {
+                  return new Opaque((count != null ? count.count : 0) + 1);
+                }
+              })
+          .withAggregateSerde(new OpaqueSerde());
     }
   }
 }

@@ -6,6 +6,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -157,6 +158,48 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
           }
         });
     return answer;
+  }
+
+  /**
+   * Sends {@code GET target} with {@code headers} to {@code host} at {@code port} and hands the
+   * answer's body to {@code listener} as it arrives, reading on only as fast as it takes it; the
+   * exchange fails when waiting for a connection, or for any next byte of the answer, takes longer
+   * than {@code timeout}. Cancelling the future ends the exchange and closes its connection.
+   */
+  public Future<Void> stream(
+      String host,
+      int port,
+      String target,
+      Map<String, String> headers,
+      Duration timeout,
+      BodyListener listener) {
+    RequestSyntax.check("GET", target, headers);
+    HttpHost to = new HttpHost(this.scheme, Exchanges.unbracketed(host), port);
+    BasicHttpRequest request = new BasicHttpRequest("GET", to, target);
+    headers.forEach(request::addHeader);
+    HttpClientContext context = HttpClientContext.create();
+    context.setRequestConfig(this.requestSettings.of(timeout));
+    StreamingResponseConsumer body = new StreamingResponseConsumer(listener);
+    return this.client.execute(
+        new BasicRequestProducer(request, null),
+        body,
+        context,
+        new FutureCallback<Void>() {
+          @Override
+          public void completed(Void unused) {
+            // the consumer told the listener
+          }
+
+          @Override
+          public void failed(Exception ex) {
+            body.failed((ex instanceof IOException failure) ? Exchanges.told(failure) : ex);
+          }
+
+          @Override
+          public void cancelled() {
+            body.failed(new IOException("The request was cancelled"));
+          }
+        });
   }
 
   /** Closes every connection and stops the I/O thread. */

@@ -2,6 +2,7 @@ package dev.matview.query.peer;
 
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerResponse;
+import dev.matview.peer.http.BodyListener;
 import dev.matview.peer.http.PeerAsyncHttpClient;
 import dev.matview.peer.http.PeerHttpClient;
 import dev.matview.peer.http.PeerHttpResponse;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
@@ -37,6 +39,8 @@ public final class PeerClient implements AutoCloseable {
   private static final Duration RETRY = Refusal.REBALANCE_RETRY;
 
   private static final String ACCEPT = "application/json, application/problem+json";
+
+  private static final String EVENT_STREAM = "text/event-stream";
 
   /** The most batch requests sent at once; more wait by running on the caller's thread. */
   private static final int MAX_CONCURRENT_POSTS = 64;
@@ -244,7 +248,7 @@ public final class PeerClient implements AutoCloseable {
       throws IOException {
     String target = this.basePath + pathAndQuery;
     Map<String, String> headers =
-        headers("GET", target, null, PeerRequests.FORWARDED, type + ", " + ACCEPT, caller);
+        headers("GET", target, null, PeerRequests.FORWARDED, type + ", " + ACCEPT, null, caller);
     if (headers == null) {
       return null;
     }
@@ -256,6 +260,38 @@ public final class PeerClient implements AutoCloseable {
       return null;
     }
     return stream;
+  }
+
+  /**
+   * Asks {@code host} for the event stream at {@code basePath + pathAndQuery} as a forwarded
+   * request, signed and carrying what a forwarded lookup carries, and hands its body to {@code
+   * listener} as it arrives, without a thread waiting for it; the exchange fails once no byte has
+   * arrived for {@code idle}.
+   *
+   * @return the exchange, whose cancelling closes its connection, or {@code null} while this
+   *     instance has no secret to sign it with
+   */
+  public @Nullable Future<Void> stream(
+      HostInfo host,
+      String pathAndQuery,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      Duration idle,
+      BodyListener listener) {
+    String target = this.basePath + pathAndQuery;
+    Map<String, String> headers =
+        headers(
+            "GET",
+            target,
+            null,
+            PeerRequests.FORWARDED,
+            EVENT_STREAM + ", " + ACCEPT,
+            lastEventId,
+            caller);
+    if (headers == null) {
+      return null;
+    }
+    return asyncClient().stream(host.host(), host.port(), target, headers, idle, listener);
   }
 
   /**
@@ -309,7 +345,7 @@ public final class PeerClient implements AutoCloseable {
       Function<Exception, Refusal> failed) {
     String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, caller);
+    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, null, caller);
     if (headers == null) {
       return CompletableFuture.completedFuture(notAgreed(view, partition));
     }
@@ -364,7 +400,7 @@ public final class PeerClient implements AutoCloseable {
       Function<Exception, Refusal> failed) {
     String method = body != null ? "POST" : "GET";
     String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, caller);
+    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, null, caller);
     if (headers == null) {
       return notAgreed(view, partition);
     }
@@ -390,10 +426,14 @@ public final class PeerClient implements AutoCloseable {
       byte @Nullable [] body,
       String marker,
       String accept,
+      @Nullable String lastEventId,
       CallerContext caller) {
     Map<String, String> headers = new LinkedHashMap<>(8);
     headers.put(FORWARDED_HEADER, marker);
     headers.put("Accept", accept);
+    if (lastEventId != null) {
+      headers.put(PeerRequests.LAST_EVENT_ID_HEADER, lastEventId);
+    }
     if (body != null) {
       headers.put("Content-Type", "application/json");
     }
