@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -73,8 +72,13 @@ class WindowPageTests {
       assertPagesInScanOrder(
           window,
           () -> cast(store.fetchAll(FROM, TO)),
-          (fromKey, segmentFrom) ->
-              cast(store.fetch(fromKey, null, Instant.ofEpochMilli(segmentFrom), TO)));
+          (fromKey, segmentFrom, segmentTo) ->
+              cast(
+                  store.fetch(
+                      fromKey,
+                      null,
+                      Instant.ofEpochMilli(segmentFrom),
+                      Instant.ofEpochMilli(segmentTo))));
     }
   }
 
@@ -94,7 +98,8 @@ class WindowPageTests {
       assertPagesInScanOrder(
           window,
           () -> cast(store.findSessions(null, null, FROM.toEpochMilli(), to)),
-          (fromKey, segmentFrom) -> cast(store.findSessions(fromKey, null, segmentFrom, to)));
+          (fromKey, segmentFrom, segmentTo) ->
+              cast(store.findSessions(fromKey, null, segmentFrom, to)));
     }
   }
 
@@ -146,7 +151,7 @@ class WindowPageTests {
   /**
    * Pages through the windows that {@code all} holds. Not through {@code opener} from the start:
    * Kafka Streams 4.1.2's window store answers a key range open at both ends once per segment in
-   * it, repeating every window, which the page's per-segment iterators never reach.
+   * it, repeating every window, which the page never asks of more than one segment.
    */
   private static void assertPagesInScanOrder(
       ViewWindow window, Supplier<KeyValueIterator<Windowed<String>, Object>> all, Opener opener) {
@@ -182,8 +187,9 @@ class WindowPageTests {
       ScanPosition cursor = after;
       String fromKey = cursor != null ? new String(cursor.key(), StandardCharsets.UTF_8) : null;
       WindowPage<String> page = new WindowPage<>(keys, STORE, window, interval, FROM, TO, cursor);
-      LongFunction<KeyValueIterator<Windowed<String>, Object>> counted =
-          segmentFrom -> new Counting(opener.open(fromKey, segmentFrom), read);
+      WindowPage.SegmentReads<String> counted =
+          (segmentFrom, segmentTo) ->
+              new Counting(opener.open(fromKey, segmentFrom, segmentTo), read);
       Slice<WindowItem> slice = page.read(counted, limit);
       assertThat(slice.items()).hasSizeLessThanOrEqualTo(limit);
       long windowsOfCursorKey =
@@ -228,10 +234,11 @@ class WindowPageTests {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Opens the store's windows from a key on whose segment time is at least the one given. */
+  /** Opens the store's windows from a key on whose segment time lies in the range given. */
   @FunctionalInterface
   private interface Opener {
-    KeyValueIterator<Windowed<String>, Object> open(@Nullable String fromKey, long segmentFrom);
+    KeyValueIterator<Windowed<String>, Object> open(
+        @Nullable String fromKey, long segmentFrom, long segmentTo);
   }
 
   private record Stored(byte[] key, long start, KeyValue<Windowed<String>, Object> entry) {
