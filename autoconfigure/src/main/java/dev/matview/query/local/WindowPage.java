@@ -128,8 +128,9 @@ final class WindowPage<K> {
   }
 
   /**
-   * The segment time of the first window at or after {@code time}, or {@code null} when none
-   * follows: the one read across segments, of which only the first window is taken.
+   * The start of the first segment after {@code time} that holds a window, or {@code null} when
+   * none does: the segment of the first window read across segments, whose first window is in the
+   * first segment that holds one, though not the earliest of that segment.
    */
   private @Nullable Long firstAfter(SegmentReads<K> reads, long time) {
     long last = lastSegmentTime();
@@ -137,7 +138,11 @@ final class WindowPage<K> {
       return null;
     }
     try (KeyValueIterator<Windowed<K>, Object> following = reads.open(time, last)) {
-      return following.hasNext() ? segmentTime(following.next().key) : null;
+      if (!following.hasNext()) {
+        return null;
+      }
+      long interval = this.intervalMillis;
+      return Math.max(time, Math.floorDiv(segmentTime(following.next().key), interval) * interval);
     }
   }
 
