@@ -75,7 +75,9 @@ final class LocalWindows {
       WindowHandle<?> sessions = this.handles.sessionHandle(view.storeName(), partition);
       if (isUnwritten(sessions, view, key)) {
         try (KeyValueIterator<Windowed<K>, Object> found =
-            this.stores.sessionStore(view, key, partition, runningActive).fetch(key)) {
+            this.stores
+                .sessionStore(view, key, partition, runningActive)
+                .findSessions(key, from.toEpochMilli(), to.toEpochMilli())) {
           return sessionValues(found, from, to);
         } catch (InvalidStateStoreException ex) {
           throw this.refusals.unavailable(view, key, partition, ex.getMessage());
