@@ -37,7 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  * On a real broker, windows that Kafka's record cache holds and RocksDB does not yet (the commit
  * interval is ten minutes) in two of the store's 12-hour segments with an empty one between: a scan
  * over more than three days, which spans eight segments or more, answers each window exactly once,
- * as one page, page by page and streamed, the same windows that the key lookups answer.
+ * as one page, page by page and streamed, the same windows that the key lookups answer; a page at
+ * the last instant Kafka can store is empty.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -119,6 +120,12 @@ class WindowScanRecordCacheIntegrationTests {
       assertThat(paged).as("pages of 7 of %s", view).containsExactlyInAnyOrderElementsOf(expected);
       List<String> streamed = streamed(http, view);
       assertThat(streamed).as("streamed %s", view).containsExactlyInAnyOrderElementsOf(expected);
+      Instant last = Instant.ofEpochMilli(Long.MAX_VALUE);
+      String range = "from=" + last.minusMillis(1) + "&to=" + last;
+      HttpProbe.Answer atTheEnd =
+          http.get("/views/" + view + "/windows?" + range.replace("+", "%2B"));
+      assertThat(atTheEnd.status()).as("a page at the last instant Kafka can store").isEqualTo(200);
+      assertThat(atTheEnd.json().path("items")).isEmpty();
       assertThat(handle.hasUnwritten())
           .as("the record cache of %s still holds windows RocksDB lacks", view)
           .isTrue();

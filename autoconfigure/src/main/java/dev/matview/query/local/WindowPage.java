@@ -118,7 +118,18 @@ final class WindowPage<K> {
    * session, which may end any time after it starts.
    */
   private long lastSegmentTime() {
-    return this.window.type() == ViewWindow.Type.SESSION ? Long.MAX_VALUE : this.to.toEpochMilli();
+    long last =
+        this.window.type() == ViewWindow.Type.SESSION ? Long.MAX_VALUE : this.to.toEpochMilli();
+    return Math.min(last, lastReadable());
+  }
+
+  /**
+   * The end of the last segment but one of the epoch milliseconds: Kafka Streams' record cache
+   * cannot read the last one, whose end lies past {@link Long#MAX_VALUE}, and fails the read.
+   */
+  private long lastReadable() {
+    long interval = this.intervalMillis;
+    return Math.floorDiv(Long.MAX_VALUE, interval) * interval - 1;
   }
 
   /** The first segment time after the segment of {@code time}, where the next segment starts. */

@@ -83,6 +83,39 @@ class WindowPageTests {
   }
 
   @Test
+  void aPageAtTheLastInstantKafkaCanStoreIsEmpty() {
+    ViewWindow window = ViewWindow.tumbling(Duration.ofHours(1)).withRetention(RETENTION);
+    try (TopologyTestDriver driver =
+        driverAcrossSegments(
+            orders ->
+                orders
+                    .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofHours(1)))
+                    .count(
+                        Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE)
+                            .withRetention(RETENTION)))) {
+      WindowStore<String, Long> store = driver.getWindowStore(STORE);
+      Instant last = Instant.ofEpochMilli(Long.MAX_VALUE);
+      long interval = WindowSegments.interval(window).toMillis();
+      for (Instant from : List.of(TO, last.minusMillis(interval), last)) {
+        WindowPage<String> page =
+            new WindowPage<>(new StringSerializer(), STORE, window, interval, from, last, null);
+        Slice<WindowItem> slice =
+            page.read(
+                (segmentFrom, segmentTo) ->
+                    cast(
+                        store.fetch(
+                            null,
+                            null,
+                            Instant.ofEpochMilli(segmentFrom),
+                            Instant.ofEpochMilli(segmentTo))),
+                4);
+        assertThat(slice.items()).as("windows from %s", from).isEmpty();
+        assertThat(slice.exhausted()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void pagesOfSessionsFollowScanOrderAcrossSegments() {
     ViewWindow window = ViewWindow.session(Duration.ofMinutes(30)).withRetention(RETENTION);
     try (TopologyTestDriver driver =
