@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.LongFunction;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -76,7 +75,9 @@ final class LocalWindows {
       WindowHandle<?> sessions = this.handles.sessionHandle(view.storeName(), partition);
       if (isUnwritten(sessions, view, key)) {
         try (KeyValueIterator<Windowed<K>, Object> found =
-            this.stores.sessionStore(view, key, partition, runningActive).fetch(key)) {
+            this.stores
+                .sessionStore(view, key, partition, runningActive)
+                .findSessions(key, from.toEpochMilli(), to.toEpochMilli())) {
           return sessionValues(found, from, to);
         } catch (InvalidStateStoreException ex) {
           throw this.refusals.unavailable(view, key, partition, ex.getMessage());
@@ -175,10 +176,10 @@ final class LocalWindows {
 
   /**
    * Opens iterators over the windows of {@code partition} from {@code fromKey} (or the first key)
-   * on whose segment time is at least the epoch millisecond given (and not before {@code from}) and
-   * that may start in [from, to]: a superset the caller narrows to the windows that start in it.
+   * on whose segment time lies in a range (not before {@code from}) and that may start in [from,
+   * to]: a superset the caller narrows to the windows that start in it.
    */
-  private <K> LongFunction<KeyValueIterator<Windowed<K>, Object>> windowIterators(
+  private <K> WindowPage.SegmentReads<K> windowIterators(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,
       int partition,
@@ -200,12 +201,12 @@ final class LocalWindows {
           return stored(
               view,
               false,
-              segmentFrom ->
+              (segmentFrom, segmentTo) ->
                   handle
                       .store()
                       .findSessions(lower, null, Math.max(segmentFrom, earliest), latest));
         }
-        return segmentFrom ->
+        return (segmentFrom, segmentTo) ->
             sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
       }
       ReadOnlyWindowStore<K, Object> store =
@@ -216,11 +217,18 @@ final class LocalWindows {
         return stored(
             view,
             true,
-            segmentFrom ->
-                handle.store().fetch(lower, null, Math.max(segmentFrom, earliest), latest));
+            (segmentFrom, segmentTo) ->
+                handle
+                    .store()
+                    .fetch(
+                        lower, null, Math.max(segmentFrom, earliest), Math.min(segmentTo, latest)));
       }
-      return segmentFrom ->
-          store.fetch(fromKey, null, Instant.ofEpochMilli(Math.max(segmentFrom, earliest)), to);
+      return (segmentFrom, segmentTo) ->
+          store.fetch(
+              fromKey,
+              null,
+              Instant.ofEpochMilli(Math.max(segmentFrom, earliest)),
+              Instant.ofEpochMilli(Math.min(segmentTo, latest)));
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.unavailable(view, null, partition, ex.getMessage());
     }
@@ -230,12 +238,11 @@ final class LocalWindows {
    * The iterators {@code raw} opens over a partition's RocksDB, read with the view's serdes, values
    * past Kafka Streams' 8-byte timestamp when {@code timestamped}.
    */
-  private <K> LongFunction<KeyValueIterator<Windowed<K>, Object>> stored(
-      ResolvedView<K, ?, ?> view,
-      boolean timestamped,
-      LongFunction<KeyValueIterator<Windowed<Bytes>, byte[]>> raw) {
+  private <K> WindowPage.SegmentReads<K> stored(
+      ResolvedView<K, ?, ?> view, boolean timestamped, StoredSegmentReads raw) {
     String topic = this.storeTopics.apply(view);
-    return segmentFrom -> new StoredWindows<>(view, topic, timestamped, raw.apply(segmentFrom));
+    return (segmentFrom, segmentTo) ->
+        new StoredWindows<>(view, topic, timestamped, raw.open(segmentFrom, segmentTo));
   }
 
   /**
@@ -248,6 +255,12 @@ final class LocalWindows {
   private static <K> KeyValueIterator<Windowed<K>, Object> sessionsThatMayStartIn(
       ReadOnlySessionStore<K, Object> store, @Nullable K fromKey, long earliestEnd, Instant to) {
     return store.findSessions(fromKey, null, earliestEnd, to.toEpochMilli());
+  }
+
+  /** Opens a partition's RocksDB as {@link WindowPage.SegmentReads} does its windows. */
+  @FunctionalInterface
+  private interface StoredSegmentReads {
+    KeyValueIterator<Windowed<Bytes>, byte[]> open(long segmentFrom, long segmentTo);
   }
 
   /** Whether a window that starts at {@code start} lies in the range [from, to] asked. */

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.function.LongFunction;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
@@ -20,9 +19,16 @@ import org.jspecify.annotations.Nullable;
  * One page of the windows of a partition, read from its cursor on and no further than the page.
  *
  * <p>Kafka Streams answers a key range of a window or session store segment after segment, each
- * segment in stored order, so one iterator over the range is not in scan order. This opens one
- * iterator per segment, each from where the previous segment ends, and merges their heads: a page
- * reads its own items and one more per segment, however many windows follow it.
+ * segment in stored order, so one iterator over the range is not in scan order. This reads the
+ * range one segment at a time and merges their heads: a page reads its own items and one more per
+ * segment, however many windows follow it.
+ *
+ * <p>A time-windowed segment is read with its time range within that segment: Kafka Streams 4.1's
+ * record cache answers a key range with an open end once per segment its time range spans, each
+ * time from the first cached window on, so a read across segments repeats every cached window.
+ * Within one segment it answers each window once, cached or stored. A read across segments is only
+ * asked for its first window, which lies in the first segment that holds one: where the next
+ * segment to read is when the segments between hold nothing.
  *
  * @param <K> the view's key type
  */
@@ -70,42 +76,84 @@ final class WindowPage<K> {
   }
 
   /**
-   * Up to {@code limit} windows in scan order; {@code openFrom} opens an iterator over the windows
-   * from the cursor's key on whose segment time (a window's start, a session's end) is at least the
-   * given epoch millisecond.
+   * Up to {@code limit} windows in scan order, read through {@code reads}, which opens the windows
+   * from the cursor's key on whose segment time (a window's start, a session's end) lies in a
+   * range.
    */
-  Slice<WindowItem> read(LongFunction<KeyValueIterator<Windowed<K>, Object>> openFrom, int limit) {
+  Slice<WindowItem> read(SegmentReads<K> reads, int limit) {
     List<Segment<K>> segments = new ArrayList<>();
     try {
       PriorityQueue<Segment<?>> heads = new PriorityQueue<>(BY_HEAD);
-      long segmentFrom = this.from.toEpochMilli();
-      while (true) {
-        Segment<K> segment = new Segment<>(this, openFrom.apply(segmentFrom));
+      long last = lastSegmentTime();
+      Long segmentFrom = this.from.toEpochMilli();
+      while (segmentFrom != null && segmentFrom <= last) {
+        long segmentEnd = segmentEnd(segmentFrom);
+        Segment<K> segment =
+            new Segment<>(
+                this, reads.open(segmentFrom, Math.min(segmentEnd - 1, last)), segmentEnd);
         segments.add(segment);
         if (segment.advance()) {
           heads.add(segment);
         }
-        if (!segment.sawAny()) {
-          break;
-        }
-        segmentFrom = segment.endMillis();
-        if (this.window.type() != ViewWindow.Type.SESSION && segmentFrom > this.to.toEpochMilli()) {
-          break;
-        }
+        segmentFrom = segment.sawAny() ? Long.valueOf(segmentEnd) : firstAfter(reads, segmentEnd);
       }
       List<WindowItem> items = new ArrayList<>(Math.min(limit, 1024));
-      ScanPosition last = null;
+      ScanPosition lastRead = null;
       while (items.size() < limit && !heads.isEmpty()) {
         Segment<?> smallest = heads.poll();
         items.add(smallest.head().item());
-        last = smallest.head().position();
+        lastRead = smallest.head().position();
         if (smallest.advance()) {
           heads.add(smallest);
         }
       }
-      return new Slice<>(items, last, heads.isEmpty());
+      return new Slice<>(items, lastRead, heads.isEmpty());
     } finally {
       segments.forEach(Segment::close);
+    }
+  }
+
+  /**
+   * The latest segment time a window of the page can have: its end for a window, none for a
+   * session, which may end any time after it starts.
+   */
+  private long lastSegmentTime() {
+    long last =
+        this.window.type() == ViewWindow.Type.SESSION ? Long.MAX_VALUE : this.to.toEpochMilli();
+    return Math.min(last, lastReadable());
+  }
+
+  /**
+   * The end of the last segment but one of the epoch milliseconds: Kafka Streams' record cache
+   * cannot read the last one, whose end lies past {@link Long#MAX_VALUE}, and fails the read.
+   */
+  private long lastReadable() {
+    long interval = this.intervalMillis;
+    return Math.floorDiv(Long.MAX_VALUE, interval) * interval - 1;
+  }
+
+  /** The first segment time after the segment of {@code time}, where the next segment starts. */
+  private long segmentEnd(long time) {
+    long interval = this.intervalMillis;
+    return Math.addExact(Math.floorDiv(time, interval), 1) * interval;
+  }
+
+  /**
+   * The start of the first segment after {@code time} that holds a window, or {@code null} when
+   * none does: the segment of the first window read across segments, whose first window is in the
+   * first segment that holds one, though not the earliest of that segment.
+   */
+  private @Nullable Long firstAfter(SegmentReads<K> reads, long time) {
+    long last = lastSegmentTime();
+    if (time > last) {
+      return null;
+    }
+    try (KeyValueIterator<Windowed<K>, Object> following = reads.open(time, last)) {
+      if (!following.hasNext()) {
+        return null;
+      }
+      long interval = this.intervalMillis;
+      return Math.max(time, Math.floorDiv(segmentTime(following.next().key), interval) * interval);
     }
   }
 
@@ -133,6 +181,18 @@ final class WindowPage<K> {
         new WindowItem(next.key.key(), start, end, next.value));
   }
 
+  /**
+   * Opens the windows of a partition from the page's cursor key (or the first key) on whose segment
+   * time lies in [segmentFrom, segmentTo] and that may start in the page's range, in stored order;
+   * a session store, which cannot bound the end, may answer later sessions too.
+   *
+   * @param <K> the view's key type
+   */
+  @FunctionalInterface
+  interface SegmentReads<K> {
+    KeyValueIterator<Windowed<K>, Object> open(long segmentFrom, long segmentTo);
+  }
+
   /** A window and where it stands in scan order. */
   private record Positioned(ScanPosition position, WindowItem item) {}
 
@@ -143,15 +203,16 @@ final class WindowPage<K> {
 
     private final KeyValueIterator<Windowed<K>, Object> iterator;
 
-    private long endMillis = Long.MAX_VALUE;
+    private final long endMillis;
 
     private boolean sawAny;
 
     private @Nullable Positioned head;
 
-    Segment(WindowPage<K> page, KeyValueIterator<Windowed<K>, Object> iterator) {
+    Segment(WindowPage<K> page, KeyValueIterator<Windowed<K>, Object> iterator, long endMillis) {
       this.page = page;
       this.iterator = iterator;
+      this.endMillis = endMillis;
     }
 
     /** Moves to the segment's next item of the page's range; false when the segment has no more. */
@@ -159,14 +220,10 @@ final class WindowPage<K> {
       this.head = null;
       while (this.iterator.hasNext()) {
         KeyValue<Windowed<K>, Object> next = this.iterator.next();
-        long time = this.page.segmentTime(next.key);
-        if (!this.sawAny) {
-          this.sawAny = true;
-          long interval = this.page.intervalMillis;
-          this.endMillis = Math.addExact(Math.floorDiv(time, interval), 1) * interval;
-        } else if (time >= this.endMillis) {
+        if (this.page.segmentTime(next.key) >= this.endMillis) {
           return false;
         }
+        this.sawAny = true;
         Positioned positioned = this.page.positioned(next);
         if (positioned != null) {
           this.head = positioned;
@@ -186,11 +243,6 @@ final class WindowPage<K> {
 
     boolean sawAny() {
       return this.sawAny;
-    }
-
-    /** The first segment time after this segment, where the next one starts. */
-    long endMillis() {
-      return this.endMillis;
     }
 
     void close() {

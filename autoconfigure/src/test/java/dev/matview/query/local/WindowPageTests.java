@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -73,8 +72,46 @@ class WindowPageTests {
       assertPagesInScanOrder(
           window,
           () -> cast(store.fetchAll(FROM, TO)),
-          (fromKey, segmentFrom) ->
-              cast(store.fetch(fromKey, null, Instant.ofEpochMilli(segmentFrom), TO)));
+          (fromKey, segmentFrom, segmentTo) ->
+              cast(
+                  store.fetch(
+                      fromKey,
+                      null,
+                      Instant.ofEpochMilli(segmentFrom),
+                      Instant.ofEpochMilli(segmentTo))));
+    }
+  }
+
+  @Test
+  void aPageAtTheLastInstantKafkaCanStoreIsEmpty() {
+    ViewWindow window = ViewWindow.tumbling(Duration.ofHours(1)).withRetention(RETENTION);
+    try (TopologyTestDriver driver =
+        driverAcrossSegments(
+            orders ->
+                orders
+                    .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofHours(1)))
+                    .count(
+                        Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE)
+                            .withRetention(RETENTION)))) {
+      WindowStore<String, Long> store = driver.getWindowStore(STORE);
+      Instant last = Instant.ofEpochMilli(Long.MAX_VALUE);
+      long interval = WindowSegments.interval(window).toMillis();
+      for (Instant from : List.of(TO, last.minusMillis(interval), last)) {
+        WindowPage<String> page =
+            new WindowPage<>(new StringSerializer(), STORE, window, interval, from, last, null);
+        Slice<WindowItem> slice =
+            page.read(
+                (segmentFrom, segmentTo) ->
+                    cast(
+                        store.fetch(
+                            null,
+                            null,
+                            Instant.ofEpochMilli(segmentFrom),
+                            Instant.ofEpochMilli(segmentTo))),
+                4);
+        assertThat(slice.items()).as("windows from %s", from).isEmpty();
+        assertThat(slice.exhausted()).isTrue();
+      }
     }
   }
 
@@ -94,7 +131,8 @@ class WindowPageTests {
       assertPagesInScanOrder(
           window,
           () -> cast(store.findSessions(null, null, FROM.toEpochMilli(), to)),
-          (fromKey, segmentFrom) -> cast(store.findSessions(fromKey, null, segmentFrom, to)));
+          (fromKey, segmentFrom, segmentTo) ->
+              cast(store.findSessions(fromKey, null, segmentFrom, to)));
     }
   }
 
@@ -146,7 +184,7 @@ class WindowPageTests {
   /**
    * Pages through the windows that {@code all} holds. Not through {@code opener} from the start:
    * Kafka Streams 4.1.2's window store answers a key range open at both ends once per segment in
-   * it, repeating every window, which the page's per-segment iterators never reach.
+   * it, repeating every window, which the page never asks of more than one segment.
    */
   private static void assertPagesInScanOrder(
       ViewWindow window, Supplier<KeyValueIterator<Windowed<String>, Object>> all, Opener opener) {
@@ -173,6 +211,28 @@ class WindowPageTests {
             .count();
     assertThat(segments).isGreaterThanOrEqualTo(3);
 
+    List<String> expected =
+        inScanOrder.stream()
+            .map(s -> s.entry().key.key() + "@" + s.entry().key.window().startTime())
+            .toList();
+    assertThat(paged(window, interval, FROM, everything, segments, opener))
+        .as("pages from the first segment that holds a window")
+        .containsExactlyElementsOf(expected);
+    assertThat(
+            paged(window, interval, FROM.minus(Duration.ofDays(2)), everything, segments, opener))
+        .as("pages from four segments before it, whose first window read is not its earliest")
+        .containsExactlyElementsOf(expected);
+  }
+
+  /** Every window from {@code from} to {@link #TO}, read in pages of 4, as key@start. */
+  private static List<String> paged(
+      ViewWindow window,
+      long interval,
+      Instant from,
+      List<Stored> everything,
+      long segments,
+      Opener opener) {
+    StringSerializer keys = new StringSerializer();
     int limit = 4;
     List<String> paged = new ArrayList<>();
     ScanPosition after = null;
@@ -181,9 +241,10 @@ class WindowPageTests {
       AtomicInteger read = new AtomicInteger();
       ScanPosition cursor = after;
       String fromKey = cursor != null ? new String(cursor.key(), StandardCharsets.UTF_8) : null;
-      WindowPage<String> page = new WindowPage<>(keys, STORE, window, interval, FROM, TO, cursor);
-      LongFunction<KeyValueIterator<Windowed<String>, Object>> counted =
-          segmentFrom -> new Counting(opener.open(fromKey, segmentFrom), read);
+      WindowPage<String> page = new WindowPage<>(keys, STORE, window, interval, from, TO, cursor);
+      WindowPage.SegmentReads<String> counted =
+          (segmentFrom, segmentTo) ->
+              new Counting(opener.open(fromKey, segmentFrom, segmentTo), read);
       Slice<WindowItem> slice = page.read(counted, limit);
       assertThat(slice.items()).hasSizeLessThanOrEqualTo(limit);
       long windowsOfCursorKey =
@@ -191,17 +252,15 @@ class WindowPageTests {
               ? 0
               : everything.stream().filter(s -> Arrays.equals(s.key(), cursor.key())).count();
       assertThat(read.get())
-          .as("a page reads its items, two more per segment and the cursor key's earlier windows")
-          .isLessThanOrEqualTo(limit + 2 * (int) segments + (int) windowsOfCursorKey);
+          .as(
+              "a page reads its items, two more per segment, one to find the first segment"
+                  + " and the cursor key's earlier windows")
+          .isLessThanOrEqualTo(limit + 2 * (int) segments + 1 + (int) windowsOfCursorKey);
       slice.items().forEach(item -> paged.add(item.key() + "@" + item.start()));
       after = slice.last();
       exhausted = slice.exhausted();
     }
-    assertThat(paged)
-        .containsExactlyElementsOf(
-            inScanOrder.stream()
-                .map(s -> s.entry().key.key() + "@" + s.entry().key.window().startTime())
-                .toList());
+    return paged;
   }
 
   private static long segmentTime(ViewWindow window, Windowed<String> windowed) {
@@ -228,10 +287,11 @@ class WindowPageTests {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Opens the store's windows from a key on whose segment time is at least the one given. */
+  /** Opens the store's windows from a key on whose segment time lies in the range given. */
   @FunctionalInterface
   private interface Opener {
-    KeyValueIterator<Windowed<String>, Object> open(@Nullable String fromKey, long segmentFrom);
+    KeyValueIterator<Windowed<String>, Object> open(
+        @Nullable String fromKey, long segmentFrom, long segmentTo);
   }
 
   private record Stored(byte[] key, long start, KeyValue<Windowed<String>, Object> entry) {
