@@ -29,6 +29,18 @@ public final class WindowSegments {
     return Duration.ofMillis(millis);
   }
 
+  /**
+   * The end of the last segment but one of the epoch milliseconds, the latest time Kafka Streams'
+   * record cache can read: the last segment's end lies past {@link Long#MAX_VALUE}, and a read of
+   * the cache that reaches into it fails.
+   *
+   * @param window the view's window
+   */
+  public static long lastCacheReadable(ViewWindow window) {
+    long interval = interval(window).toMillis();
+    return Math.floorDiv(Long.MAX_VALUE, interval) * interval - 1;
+  }
+
   /** How many segments of one partition hold live data at once: the retention's, and one more. */
   public static long live(ViewWindow window) {
     return window.effectiveRetention().toMillis() / interval(window).toMillis() + 1;

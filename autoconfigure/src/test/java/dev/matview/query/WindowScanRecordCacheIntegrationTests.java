@@ -126,6 +126,20 @@ class WindowScanRecordCacheIntegrationTests {
           http.get("/views/" + view + "/windows?" + range.replace("+", "%2B"));
       assertThat(atTheEnd.status()).as("a page at the last instant Kafka can store").isEqualTo(200);
       assertThat(atTheEnd.json().path("items")).isEmpty();
+      for (int key = 0; key < KEYS; key++) {
+        HttpProbe.Answer keyAtTheEnd =
+            http.get(
+                "/views/"
+                    + view
+                    + "/keys/customer-"
+                    + key
+                    + "/windows?"
+                    + range.replace("+", "%2B"));
+        assertThat(keyAtTheEnd.status())
+            .as("a key's windows at the last instant Kafka can store: %s", keyAtTheEnd.describe())
+            .isEqualTo(200);
+        assertThat(keyAtTheEnd.json().path("windows")).isEmpty();
+      }
       assertThat(handle.hasUnwritten())
           .as("the record cache of %s still holds windows RocksDB lacks", view)
           .isTrue();

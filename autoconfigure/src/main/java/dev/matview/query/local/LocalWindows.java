@@ -90,8 +90,13 @@ final class LocalWindows {
       }
     }
     if (isUnwritten(this.handles.windowHandle(view.storeName(), partition), view, key)) {
+      long readable = WindowSegments.lastCacheReadable(window);
+      if (from.toEpochMilli() > readable) {
+        return List.of();
+      }
+      Instant cacheTo = to.toEpochMilli() > readable ? Instant.ofEpochMilli(readable) : to;
       try (WindowStoreIterator<Object> found =
-          this.stores.windowStore(view, key, partition, runningActive).fetch(key, from, to)) {
+          this.stores.windowStore(view, key, partition, runningActive).fetch(key, from, cacheTo)) {
         return windowValues(found, (value) -> value, window);
       } catch (InvalidStateStoreException ex) {
         throw this.refusals.unavailable(view, key, partition, ex.getMessage());

@@ -3,6 +3,7 @@ package dev.matview.query.local;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.WindowItem;
+import dev.matview.topology.WindowSegments;
 import dev.matview.view.ViewWindow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -120,16 +121,7 @@ final class WindowPage<K> {
   private long lastSegmentTime() {
     long last =
         this.window.type() == ViewWindow.Type.SESSION ? Long.MAX_VALUE : this.to.toEpochMilli();
-    return Math.min(last, lastReadable());
-  }
-
-  /**
-   * The end of the last segment but one of the epoch milliseconds: Kafka Streams' record cache
-   * cannot read the last one, whose end lies past {@link Long#MAX_VALUE}, and fails the read.
-   */
-  private long lastReadable() {
-    long interval = this.intervalMillis;
-    return Math.floorDiv(Long.MAX_VALUE, interval) * interval - 1;
+    return Math.min(last, WindowSegments.lastCacheReadable(this.window));
   }
 
   /** The first segment time after the segment of {@code time}, where the next segment starts. */
