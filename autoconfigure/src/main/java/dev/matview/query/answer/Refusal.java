@@ -1,6 +1,6 @@
 package dev.matview.query.answer;
 
-import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.PartitionProgress;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -64,15 +64,16 @@ public record Refusal(
 
   /**
    * This instance's replica of a partition, which has applied its topic up to {@code applied} while
-   * the caller needs {@code required}.
+   * the caller needs {@code required}, or which cannot tell yet (its store is not open).
    *
-   * @param offset where the replica tells how far it has applied, and wakes those that wait
-   * @param applied the offset of the last record it had applied
+   * @param progress what wakes a read that waits for the replica to move on
+   * @param applied the offset of the last record it had applied, or {@link
+   *     dev.matview.replica.AppliedOffset#NONE}
    * @param required the offset of the last record the caller needs applied
    * @param poll whether more than the replica's progress tells when it is there, so that a wait
    *     asks again from time to time as well
    */
-  public record Behind(AppliedOffset offset, long applied, long required, boolean poll) {}
+  public record Behind(PartitionProgress progress, long applied, long required, boolean poll) {}
 
   /** The refusal that {@code ex} tells, from a part of Matview that still throws. */
   public static Refusal of(ViewUnavailableException ex) {
