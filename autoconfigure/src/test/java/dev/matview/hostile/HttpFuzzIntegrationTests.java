@@ -113,6 +113,9 @@ class HttpFuzzIntegrationTests {
     String described =
         context + " -> " + status + " " + answer.headers() + " " + abbreviated(answer);
     assertThat(status).as(described).isBetween(200, 504).isNotIn(500, 501, 502);
+    if (request.expectedStatus() != null) {
+      assertThat(status).as(described).isEqualTo(request.expectedStatus());
+    }
     if (request.target().startsWith("/matview")) {
       checkDashboard(request, answer, described);
       return status;

@@ -134,6 +134,9 @@ final class RequestFuzzer {
     if (kind < 22) {
       return foundInBatch();
     }
+    if (kind < 25) {
+      return fieldNamedTwice();
+    }
     FuzzRequest request =
         switch (this.random.nextInt(12)) {
           case 0 -> get("/views" + (this.random.nextBoolean() ? "" : "/"));
@@ -251,6 +254,54 @@ final class RequestFuzzer {
         this.random.nextBoolean(),
         HostileCluster.countOf(key),
         key);
+  }
+
+  /**
+   * A batch whose body names one field twice in one object, at the top, inside a key or deep in a
+   * field the batch does not read, the second time perhaps escaped: refused with 400 whatever the
+   * rest of the body holds, since which of the two was meant cannot be told.
+   */
+  private FuzzRequest fieldNamedTwice() {
+    String key = json(pick(KEYS));
+    String name = pick(List.of("id", "keys", "a", "\\u0000", "x".repeat(200)));
+    String twice = "{\"" + name + "\": 1, \"" + escapedAgain(name) + "\": 2}";
+    String body =
+        switch (this.random.nextInt(4)) {
+          case 0 -> "{\"keys\": [" + key + "], \"" + escapedAgain("keys") + "\": [" + key + "]}";
+          case 1 -> "{\"keys\": [" + key + ", " + twice + "]}";
+          case 2 -> {
+            int depth = this.random.nextInt(50);
+            yield "{\"keys\": ["
+                + key
+                + "], \"extra\": "
+                + "[{\"in\": ".repeat(depth)
+                + twice
+                + "}]".repeat(depth)
+                + "}";
+          }
+          default -> "{" + "\"keys\": [" + key + "], " + twice.substring(1);
+        };
+    Map<String, String> headers = acceptingJson();
+    headers.put("Content-Type", "application/json");
+    return new FuzzRequest(
+        "POST",
+        "/views/" + PER_ITEM + "/batch",
+        headers,
+        body.getBytes(StandardCharsets.UTF_8),
+        this.random.nextBoolean(),
+        null,
+        null,
+        400);
+  }
+
+  /** {@code name}, or the same name with one of its letters written as a JSON escape. */
+  private String escapedAgain(String name) {
+    int at = this.random.nextInt(name.length());
+    char c = name.charAt(at);
+    if (this.random.nextBoolean() || name.indexOf('\\') >= 0) {
+      return name;
+    }
+    return name.substring(0, at) + String.format("\\u%04x", (int) c) + name.substring(at + 1);
   }
 
   private Map<String, String> acceptingJson() {
@@ -515,7 +566,7 @@ final class RequestFuzzer {
   /**
    * One generated request. When {@code expectedCount} is set, the request asks for {@code
    * expectedKey} of data the test wrote: a count above 0 must be answered 200 with that count, 0
-   * with 404.
+   * with 404. When {@code expectedStatus} is set, the request must be answered with that status.
    */
   record FuzzRequest(
       String method,
@@ -524,7 +575,19 @@ final class RequestFuzzer {
       byte[] body,
       boolean chunked,
       @Nullable Long expectedCount,
-      @Nullable String expectedKey) {
+      @Nullable String expectedKey,
+      @Nullable Integer expectedStatus) {
+
+    FuzzRequest(
+        String method,
+        String target,
+        Map<String, String> headers,
+        byte[] body,
+        boolean chunked,
+        @Nullable Long expectedCount,
+        @Nullable String expectedKey) {
+      this(method, target, headers, body, chunked, expectedCount, expectedKey, null);
+    }
 
     String describe() {
       return method
