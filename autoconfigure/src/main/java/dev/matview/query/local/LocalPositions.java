@@ -131,6 +131,26 @@ public final class LocalPositions {
   }
 
   /**
+   * {@code refusal}, of this instance's active replica of {@code partition} that cannot answer for
+   * now (it restores, is not caught up, or its store closed under the read), as a bound read waits
+   * for it: woken when the replica moves on or a store opens for it, and asking again every poll,
+   * until the bound's wait is over; an unbound read's refusal as it is.
+   */
+  public Refusal waitable(Refusal refusal, int partition, ReadBound bound, String storeName) {
+    if (!bound.isBound() || refusal.behind() != null) {
+      return refusal;
+    }
+    AppliedOffset offset = this.positions.of(storeName, partition);
+    long applied = (offset != null) ? offset.applied() : AppliedOffset.NONE;
+    return refusal.waitingOn(
+        new Refusal.Behind(
+            this.positions.progress(storeName, partition, applied + 1),
+            applied,
+            applied + 1,
+            true));
+  }
+
+  /**
    * Refuses a bound whose records cannot be read, whatever partition a read asks for: of another
    * topic than the view's source, of a missing partition, or beyond its partition's end.
    *
