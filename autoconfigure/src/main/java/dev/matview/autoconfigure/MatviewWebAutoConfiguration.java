@@ -170,9 +170,14 @@ public final class MatviewWebAutoConfiguration {
       ViewScanService scanService,
       Consistency consistency,
       ViewSerdes serdes,
-      ObjectProvider<ScanMetrics> metrics) {
+      ObjectProvider<ScanMetrics> metrics,
+      MatviewProperties properties) {
     return new ViewScanController(
-        scanService, consistency, serdes.mapper(), metrics.getIfAvailable(() -> ScanMetrics.NONE));
+        scanService,
+        consistency,
+        serdes.mapper(),
+        metrics.getIfAvailable(() -> ScanMetrics.NONE),
+        limits(properties));
   }
 
   @Bean

@@ -44,15 +44,28 @@ final class EventIds {
       throw new IllegalArgumentException(
           "Last-Event-ID '" + abbreviated(id) + "' is not an id this view's events carry");
     }
-    int sequence;
-    try {
-      sequence = Integer.parseInt(id.substring(dot + 1));
-    } catch (NumberFormatException ex) {
-      throw new IllegalArgumentException(
-          "Last-Event-ID '" + abbreviated(id) + "' is not an id this view's events carry");
-    }
+    int sequence = sequence(id, id.substring(dot + 1));
     long offset = this.tokens.read(view, id.substring(0, dot)).offset(partition);
     return new Resume(offset, sequence);
+  }
+
+  /**
+   * The update's place that an id ends with: digits only, as ids are written, never negative (a
+   * negative place would resume before the updates it names, or skip them).
+   */
+  private static int sequence(String id, String written) {
+    boolean digits =
+        !written.isEmpty()
+            && written.length() <= 10
+            && written.chars().allMatch((c) -> c >= '0' && c <= '9');
+    if (digits && Long.parseLong(written) <= Integer.MAX_VALUE) {
+      return Integer.parseInt(written);
+    }
+    throw new IllegalArgumentException(
+        "Last-Event-ID '"
+            + abbreviated(id)
+            + "' is not an id this view's events carry: it ends with a dot and the update's place,"
+            + " a whole number from 0");
   }
 
   private static String abbreviated(String id) {

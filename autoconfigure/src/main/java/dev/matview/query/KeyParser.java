@@ -3,15 +3,16 @@ package dev.matview.query;
 import java.util.UUID;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 /** Turns a key as written in a URL into the view's key type. */
 public final class KeyParser {
 
-  private final ObjectMapper mapper;
+  private final ObjectReader reader;
 
-  /** A parser that reads JSON keys with {@code mapper}. */
+  /** A parser that reads JSON keys with {@code mapper}, refusing a field named twice. */
   public KeyParser(ObjectMapper mapper) {
-    this.mapper = mapper;
+    this.reader = RequestJson.reader(mapper);
   }
 
   /**
@@ -53,6 +54,6 @@ public final class KeyParser {
     if (type == UUID.class) {
       return UUID.fromString(raw);
     }
-    return this.mapper.readValue(raw, type);
+    return this.reader.forType(type).readValue(raw);
   }
 }

@@ -1,15 +1,18 @@
 package dev.matview.replica;
 
 import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.streams.processor.StateStore;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link AppliedOffset} of every open store partition of the views on this instance, active and
  * standby, by store name and partition: each registers when Kafka Streams opens the store and
- * leaves when it closes it.
+ * leaves when it closes it. A read can wait for a partition's progress whether its store is open
+ * yet or not ({@link #progress}).
  */
 public final class StorePositions {
 
@@ -17,6 +20,9 @@ public final class StorePositions {
   public static final int DEFAULT_HISTORY = 1000;
 
   private final ConcurrentMap<String, Slots> stores = new ConcurrentHashMap<>();
+
+  /** The reads that wait for a store partition to open here, by store name and partition. */
+  private final ConcurrentMap<StorePartition, Set<OpeningWait>> opening = new ConcurrentHashMap<>();
 
   private volatile int history = DEFAULT_HISTORY;
 
@@ -31,11 +37,58 @@ public final class StorePositions {
     return (slots != null) ? slots.get(partition) : null;
   }
 
+  /**
+   * The progress of {@code partition} of the store {@code name} here towards {@code offset},
+   * whichever store Kafka Streams opens for it: a read that waits on it is woken once the open
+   * store has applied {@code offset} or closes, or, while none is open, once one opens.
+   */
+  public PartitionProgress progress(String name, int partition, long offset) {
+    return (wake) -> await(name, partition, offset, wake);
+  }
+
+  private PartitionProgress.Wait await(String name, int partition, long offset, Runnable wake) {
+    AppliedOffset open = of(name, partition);
+    if (open != null) {
+      AppliedOffset.Waiter waiter = open.await(offset, wake);
+      return () -> open.forget(waiter);
+    }
+    StorePartition key = new StorePartition(name, partition);
+    OpeningWait waiting = new OpeningWait(wake);
+    this.opening.compute(
+        key,
+        (ignored, waits) -> {
+          Set<OpeningWait> added = (waits != null) ? waits : ConcurrentHashMap.newKeySet();
+          added.add(waiting);
+          return added;
+        });
+    if (of(name, partition) != null) {
+      remove(key, waiting);
+      waiting.wake();
+    }
+    return () -> {
+      waiting.claim();
+      remove(key, waiting);
+    };
+  }
+
+  private void remove(StorePartition key, OpeningWait waiting) {
+    this.opening.computeIfPresent(
+        key,
+        (ignored, waits) -> {
+          waits.remove(waiting);
+          return waits.isEmpty() ? null : waits;
+        });
+  }
+
   /** Kafka Streams opened {@code store}'s {@code partition}: it starts at Kafka's position. */
   AppliedOffset opened(String name, int partition, StateStore store) {
     AppliedOffset offset = new AppliedOffset(store, partition, this.history);
     offset.refresh();
     this.stores.computeIfAbsent(name, (ignored) -> new Slots()).put(offset);
+    Set<OpeningWait> waiting = this.opening.remove(new StorePartition(name, partition));
+    if (waiting != null) {
+      waiting.forEach(OpeningWait::wake);
+    }
     return offset;
   }
 
@@ -64,6 +117,31 @@ public final class StorePositions {
     if (offset != null) {
       offset.refresh();
       offset.changes().bypassed();
+    }
+  }
+
+  /** A partition of a store, by the store's name. */
+  private record StorePartition(String name, int partition) {}
+
+  /** A read's wait for a store partition to open: woken at most once. */
+  private static final class OpeningWait {
+
+    private final Runnable wake;
+
+    private final AtomicBoolean claimed = new AtomicBoolean();
+
+    OpeningWait(Runnable wake) {
+      this.wake = wake;
+    }
+
+    boolean claim() {
+      return this.claimed.compareAndSet(false, true);
+    }
+
+    void wake() {
+      if (claim()) {
+        this.wake.run();
+      }
     }
   }
 

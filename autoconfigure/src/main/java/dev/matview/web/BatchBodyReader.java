@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.query.RequestJson;
 import dev.matview.query.answer.InvalidQueryException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
@@ -11,24 +12,26 @@ import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * Reads the keys of a batch lookup from its body, never more than the body limit: a body that says
  * it is larger is refused before it is read, and one that turns out larger (chunked) is refused
- * when the limit is reached.
+ * when the limit is reached. A body that names a field twice in one object, at any depth, is
+ * refused too ({@link RequestJson}): which of the two was meant cannot be told.
  */
 final class BatchBodyReader {
 
   private static final String EXPECTED = "a JSON object like {\"keys\": [\"a\", \"b\"]}";
 
-  private final ObjectMapper mapper;
+  private final ObjectReader reader;
 
   private final long maxBodyBytes;
 
   private final long maxKeyBytes;
 
   BatchBodyReader(ObjectMapper mapper, RequestLimits limits) {
-    this.mapper = mapper;
+    this.reader = RequestJson.reader(mapper);
     this.maxBodyBytes = limits.maxBatchBody().toBytes();
     this.maxKeyBytes = limits.maxKeyLength().toBytes();
   }
@@ -46,7 +49,7 @@ final class BatchBodyReader {
     }
     JsonNode body;
     try (InputStream in = new BoundedInputStream(request.getInputStream(), this.maxBodyBytes)) {
-      body = this.mapper.readTree(in);
+      body = this.reader.readTree(in);
     } catch (JacksonException ex) {
       if (causedByLimit(ex)) {
         throw new BodyTooLargeException(view, this.maxBodyBytes, -1);

@@ -3,7 +3,7 @@ package dev.matview.web;
 import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
-import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.PartitionProgress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -21,13 +21,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * Lets a lookup whose replica here has not yet applied what the caller asked to see wait for it
- * without a thread: the request goes asynchronous, the store partition wakes it when it has applied
- * more, and it is asked again, until it answers or the wait is over, when the refusal goes out as
- * it is; or every {@link #POLL} when the broker tells more than the replica ({@link
- * Refusal.Behind#poll()}). A lookup that another instance answers is waited for the same way: its
- * answer completes the wait. Two small threads ask again and end waits for every waiting lookup of
- * the instance.
+ * Lets a lookup whose replica here has not yet applied what the caller asked to see, or cannot tell
+ * yet, wait for it without a thread: the request goes asynchronous, the store partition wakes it
+ * when it has applied more, or opens when it was not open yet ({@link Refusal.Behind#progress()}),
+ * and it is asked again, routed anew, until it answers or the wait is over, when the refusal goes
+ * out as it is; or every {@link #POLL} when more than the replica's progress tells when it is there
+ * ({@link Refusal.Behind#poll()}). A lookup that another instance answers is waited for the same
+ * way: its answer completes the wait. Two small threads ask again and end waits for every waiting
+ * lookup of the instance.
  */
 final class BoundWaits implements AutoCloseable {
 
@@ -123,11 +124,10 @@ final class BoundWaits implements AutoCloseable {
       }
       AtomicBoolean woken = new AtomicBoolean();
       AtomicReference<@Nullable ScheduledFuture<?>> timer = new AtomicReference<>();
-      AppliedOffset.Waiter waiter =
+      PartitionProgress.Wait waiting =
           behind
-              .offset()
+              .progress()
               .await(
-                  behind.required(),
                   () -> {
                     if (woken.compareAndSet(false, true)) {
                       cancel(timer.get());
@@ -139,7 +139,7 @@ final class BoundWaits implements AutoCloseable {
           BoundWaits.this.deadlines.schedule(
               () -> {
                 if (woken.compareAndSet(false, true)) {
-                  behind.offset().forget(waiter);
+                  waiting.forget();
                   BoundWaits.this.askers.execute(
                       asksAgain ? this::askAgain : () -> finish(refusal));
                 }

@@ -40,14 +40,40 @@ final class RequestParameters {
       throw new InvalidQueryException(
           view, "key", "The key is not percent-encoded correctly: " + ex.getMessage());
     }
-    // A char takes at most 3 UTF-8 bytes, so most keys need no count of their bytes.
-    if (key.length() * 3L > maxKeyBytes) {
-      long length = key.getBytes(StandardCharsets.UTF_8).length;
-      if (length > maxKeyBytes) {
-        throw new KeyTooLongException(view, length, maxKeyBytes);
-      }
+    long length = lengthOver(key, maxKeyBytes);
+    if (length > maxKeyBytes) {
+      throw new KeyTooLongException(view, length, maxKeyBytes);
     }
     return key;
+  }
+
+  /**
+   * Refuses {@code value}, a key given in the query parameter {@code parameter} (a scan's bound, or
+   * the key a streamed scan resumes after), when it is longer than {@code maxKeyBytes} in UTF-8.
+   *
+   * @throws InvalidQueryException naming the parameter and the limit
+   */
+  static void requireKeyWithinLimit(
+      String view, String parameter, @Nullable String value, long maxKeyBytes) {
+    long length = (value != null) ? lengthOver(value, maxKeyBytes) : 0;
+    if (length > maxKeyBytes) {
+      throw new InvalidQueryException(
+          view,
+          parameter,
+          "'"
+              + parameter
+              + "' is a key of "
+              + length
+              + " bytes (UTF-8); keys may be at most "
+              + maxKeyBytes
+              + " bytes (matview.web.max-key-length)");
+    }
+  }
+
+  /** The UTF-8 length of {@code key} when it may be over {@code maxKeyBytes}, else 0. */
+  private static long lengthOver(String key, long maxKeyBytes) {
+    // A char takes at most 3 UTF-8 bytes, so most keys need no count of their bytes.
+    return (key.length() * 3L > maxKeyBytes) ? key.getBytes(StandardCharsets.UTF_8).length : 0;
   }
 
   /** The value of the path segment {@code fromEnd} segments before the last one. */

@@ -39,6 +39,8 @@ public class ViewScanController {
 
   private final SliceStreams sliceStreams = new SliceStreams();
 
+  private final long maxKeyBytes;
+
   /**
    * A controller that scans through {@code scanService}, streamed scans written by {@code mapper}.
    */
@@ -56,9 +58,20 @@ public class ViewScanController {
       Consistency consistency,
       ObjectMapper mapper,
       ScanMetrics metrics) {
+    this(scanService, consistency, mapper, metrics, RequestLimits.DEFAULTS);
+  }
+
+  /** A controller as above that refuses keys in its parameters longer than {@code limits} allow. */
+  public ViewScanController(
+      ViewScanService scanService,
+      Consistency consistency,
+      ObjectMapper mapper,
+      ScanMetrics metrics,
+      RequestLimits limits) {
     this.scanService = scanService;
     this.consistency = consistency;
     this.streamed = new StreamedScans(consistency, mapper, metrics);
+    this.maxKeyBytes = limits.maxKeyLength().toBytes();
   }
 
   /**
@@ -77,6 +90,7 @@ public class ViewScanController {
       @RequestParam(required = false) @Nullable String afterKey,
       HttpServletRequest request,
       HttpServletResponse response) {
+    requireKeysWithinLimit(view, from, to, afterKey);
     CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
     if (StreamedScans.asked(request)) {
       RequestParameters.requireNoLimit(view, limit);
@@ -113,6 +127,7 @@ public class ViewScanController {
       HttpServletResponse response) {
     @Nullable Instant start = RequestParameters.instant(view, "from", from);
     @Nullable Instant stop = RequestParameters.instant(view, "to", to);
+    RequestParameters.requireKeyWithinLimit(view, "afterKey", afterKey, this.maxKeyBytes);
     CallerContext caller = caller(request, view, ReadBound.RECORD_PARAMETER);
     if (StreamedScans.asked(request)) {
       RequestParameters.requireNoLimit(view, limit);
@@ -203,6 +218,14 @@ public class ViewScanController {
                 .localSlices()
                 .windows(view, partition, start, stop, after, size, caller, sliceForm),
         sliceForm);
+  }
+
+  /** Refuses a key bound or a key to resume after that is longer than a key may be. */
+  private void requireKeysWithinLimit(
+      String view, @Nullable String from, @Nullable String to, @Nullable String afterKey) {
+    RequestParameters.requireKeyWithinLimit(view, "from", from, this.maxKeyBytes);
+    RequestParameters.requireKeyWithinLimit(view, "to", to, this.maxKeyBytes);
+    RequestParameters.requireKeyWithinLimit(view, "afterKey", afterKey, this.maxKeyBytes);
   }
 
   private CallerContext caller(HttpServletRequest request, String view, String recordParameter) {

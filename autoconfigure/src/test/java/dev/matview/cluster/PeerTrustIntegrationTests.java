@@ -397,6 +397,53 @@ class PeerTrustIntegrationTests {
     assertNamesNoInstance(altered);
   }
 
+  /**
+   * A signed body of keys forwarded together, plain or each with its bound, that names a field
+   * twice anywhere is refused with 400 naming the body: the signature says a peer sent it, not
+   * which of the two values it meant. The same bodies without the second field are answered.
+   */
+  @Test
+  void refusesASignedForwardedBodyThatNamesAFieldTwiceNamingTheBody() {
+    Map<String, List<String>> bodies =
+        Map.of(
+            "forwarded-keys",
+            List.of(
+                "{\"keys\":[\"page-1\"],\"keys\":[\"page-2\"]}",
+                "{\"keys\":[\"page-1\"],\"extra\":{\"a\":1,\"a\":2}}"),
+            "forwarded-bound-keys",
+            List.of(
+                "{\"keys\":[\"page-1\"],\"bounds\":[{\"after\":[],\"after\":[]}]}",
+                "{\"keys\":[\"page-1\"],\"bounds\":[{\"after\":[]}],\"bounds\":[]}"));
+    for (Map.Entry<String, List<String>> endpoint : bodies.entrySet()) {
+      String path = "/views/" + VISITS + "/" + endpoint.getKey();
+      for (String json : endpoint.getValue()) {
+        HttpProbe.Answer refused = signedPost(path, json);
+        assertThat(refused.status()).as(refused.describe()).isEqualTo(400);
+        assertThat(refused.json().path("parameter").asString())
+            .as(refused.describe())
+            .isEqualTo("body");
+        assertThat(refused.json().path("detail").asString()).contains("Duplicate");
+      }
+      String once =
+          endpoint.getKey().equals("forwarded-keys")
+              ? "{\"keys\":[\"page-1\"]}"
+              : "{\"keys\":[\"page-1\"],\"bounds\":[{\"after\":[]}]}";
+      HttpProbe.Answer answered = signedPost(path, once);
+      assertThat(answered.status()).as(answered.describe()).isEqualTo(200);
+      assertThat(answered.json().isArray()).as(answered.describe()).isTrue();
+    }
+  }
+
+  private HttpProbe.Answer signedPost(String path, String json) {
+    return this.instances
+        .get(0)
+        .http()
+        .post(
+            path,
+            json,
+            PeerHeaders.signedPost(requests(0), path, json.getBytes(StandardCharsets.UTF_8)));
+  }
+
   @Test
   void answersAWindowLookupAfterTheYear9999AlikeThroughEitherInstance() {
     for (String key : List.of("page-1", "page-2", "page-3", "page-4")) {

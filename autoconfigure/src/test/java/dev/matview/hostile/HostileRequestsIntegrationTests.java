@@ -221,6 +221,42 @@ class HostileRequestsIntegrationTests {
   }
 
   @Test
+  void refusesALastEventIdWhosePlaceIsNotAWholeNumberFromZeroNamingTheHeader() {
+    String token = get("/views/per-item/keys/alpha").header("Matview-Position");
+    assertThat(token).isNotBlank();
+    // a stream opened by mistake sends nothing until its first heartbeat: the read times out
+    RawHttp quick = new RawHttp(this.cluster.ports().get(0), Duration.ofSeconds(5));
+    for (String place : List.of("-1", "+1", "-2147483648", "2147483648", "1e3", " 1", "")) {
+      RawHttp.Answer answer =
+          quick.send(
+              "GET",
+              "/views/per-item/keys/alpha/changes",
+              Map.of("Last-Event-ID", token + "." + place),
+              NO_BODY);
+      assertProblem(answer, 400);
+      assertThat(json(answer).path("parameter").asString()).as(place).isEqualTo("Last-Event-ID");
+    }
+  }
+
+  @Test
+  void refusesABatchBodyThatNamesAFieldTwiceAnywhereNamingTheBody() {
+    for (String body :
+        List.of(
+            "{\"keys\": [\"alpha\"], \"keys\": [\"sl/ash\"]}",
+            "{\"keys\": [\"alpha\"], \"other\": 1, \"other\": 2}",
+            "{\"keys\": [{\"id\": 1, \"id\": 2}]}",
+            "{\"keys\": [\"alpha\"], \"x\": [{\"a\": {\"b\": 1, \"b\": 1}}]}")) {
+      RawHttp.Answer answer = post("/views/per-item/batch", body);
+      assertProblem(answer, 400);
+      assertThat(json(answer).path("parameter").asString()).as(body).isEqualTo("body");
+      assertThat(json(answer).path("detail").asString()).as(body).contains("Duplicate");
+    }
+    RawHttp.Answer once = post("/views/per-item/batch", "{\"keys\": [\"sl/ash\"], \"id\": 1}");
+    assertThat(once.status()).as(once.text()).isEqualTo(200);
+    assertThat(json(once).path("items").get(0).path("value").asLong()).isEqualTo(7);
+  }
+
+  @Test
   void refusesAKeyScanWhoseFromIsAfterTo() {
     RawHttp.Answer strings = get("/views/per-item/keys?from=b&to=a");
     assertProblem(strings, 400);
@@ -244,6 +280,13 @@ class HostileRequestsIntegrationTests {
     refused.put(
         "/views/per-minute/windows?afterKey=alpha&afterStart=%2B999999999-12-31T23:59:59Z",
         "afterStart");
+    String overLimit = "k".repeat(1025);
+    refused.put("/views/per-item/keys?afterKey=" + overLimit, "afterKey");
+    refused.put("/views/per-item/keys?from=" + overLimit, "from");
+    refused.put("/views/per-item/keys?to=" + overLimit, "to");
+    refused.put(
+        "/views/per-minute/windows?afterKey=" + overLimit + "&afterStart=2026-01-01T00:00:00Z",
+        "afterKey");
     refused.forEach(
         (target, parameter) -> {
           RawHttp.Answer answer = this.http.send("GET", target, streamed, NO_BODY);
@@ -255,6 +298,14 @@ class HostileRequestsIntegrationTests {
     RawHttp.Answer onAPage = get("/views/per-item/keys?afterKey=alpha");
     assertProblem(onAPage, 400);
     assertThat(json(onAPage).path("parameter").asString()).isEqualTo("afterKey");
+    RawHttp.Answer boundOnAPage = get("/views/per-item/keys?from=" + "k".repeat(1025));
+    assertProblem(boundOnAPage, 400);
+    assertThat(json(boundOnAPage).path("parameter").asString()).isEqualTo("from");
+    assertThat(json(boundOnAPage).path("detail").asString()).contains("matview.web.max-key-length");
+    RawHttp.Answer atTheLimit =
+        this.http.send(
+            "GET", "/views/per-item/keys?afterKey=" + "k".repeat(1024), streamed, NO_BODY);
+    assertThat(atTheLimit.status()).as(atTheLimit.text()).isEqualTo(200);
   }
 
   @Test

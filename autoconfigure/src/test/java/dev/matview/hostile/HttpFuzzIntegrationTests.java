@@ -149,6 +149,9 @@ class HttpFuzzIntegrationTests {
       }
       return status;
     }
+    if (request.expectedStatus() != null) {
+      assertThat(status).as(described).isEqualTo(request.expectedStatus());
+    }
     if (request.target().startsWith("/matview")) {
       checkDashboard(request, answer, described);
       return status;

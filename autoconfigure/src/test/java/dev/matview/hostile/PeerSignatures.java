@@ -101,6 +101,7 @@ final class PeerSignatures {
         false,
         valid ? null : request.expectedCount(),
         valid ? null : request.expectedKey(),
+        request.expectedStatus(),
         kind);
   }
 

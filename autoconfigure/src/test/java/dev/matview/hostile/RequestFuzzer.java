@@ -151,6 +151,9 @@ final class RequestFuzzer {
     if (kind < 22) {
       return foundInBatch();
     }
+    if (kind < 25) {
+      return fieldNamedTwice();
+    }
     FuzzRequest request =
         switch (this.random.nextInt(12)) {
           case 0 -> get("/views" + (this.random.nextBoolean() ? "" : "/"));
@@ -210,7 +213,6 @@ final class RequestFuzzer {
         new byte[0],
         false,
         null,
-        null,
         null);
   }
 
@@ -224,8 +226,7 @@ final class RequestFuzzer {
     headers.put(
         "Last-Event-ID",
         pick(List.of(cursor() + ".0", "A".repeat(this.random.nextInt(6_000) + 1) + ".7", "x.y.z")));
-    return new FuzzRequest(
-        "GET", keyPath() + "/changes", headers, new byte[0], false, null, null, null);
+    return new FuzzRequest("GET", keyPath() + "/changes", headers, new byte[0], false, null, null);
   }
 
   private FuzzRequest found() {
@@ -238,8 +239,7 @@ final class RequestFuzzer {
           new byte[0],
           false,
           (long) quantity,
-          Long.toString(quantity),
-          null);
+          Long.toString(quantity));
     }
     String key = pick(KEYS.stream().filter(k -> !k.contains("/")).toList());
     return new FuzzRequest(
@@ -249,21 +249,13 @@ final class RequestFuzzer {
         new byte[0],
         false,
         HostileCluster.countOf(key),
-        key,
-        null);
+        key);
   }
 
   private FuzzRequest absent() {
     String key = "absent-" + Long.toHexString(this.random.nextLong());
     return new FuzzRequest(
-        "GET",
-        "/views/" + PER_ITEM + "/keys/" + key,
-        acceptingJson(),
-        new byte[0],
-        false,
-        0L,
-        key,
-        null);
+        "GET", "/views/" + PER_ITEM + "/keys/" + key, acceptingJson(), new byte[0], false, 0L, key);
   }
 
   private FuzzRequest foundInBatch() {
@@ -278,8 +270,56 @@ final class RequestFuzzer {
         body.getBytes(StandardCharsets.UTF_8),
         this.random.nextBoolean(),
         HostileCluster.countOf(key),
-        key,
+        key);
+  }
+
+  /**
+   * A batch whose body names one field twice in one object, at the top, inside a key or deep in a
+   * field the batch does not read, the second time perhaps escaped: refused with 400 whatever the
+   * rest of the body holds, since which of the two was meant cannot be told.
+   */
+  private FuzzRequest fieldNamedTwice() {
+    String key = json(pick(KEYS));
+    String name = pick(List.of("id", "keys", "a", "\\u0000", "x".repeat(200)));
+    String twice = "{\"" + name + "\": 1, \"" + escapedAgain(name) + "\": 2}";
+    String body =
+        switch (this.random.nextInt(4)) {
+          case 0 -> "{\"keys\": [" + key + "], \"" + escapedAgain("keys") + "\": [" + key + "]}";
+          case 1 -> "{\"keys\": [" + key + ", " + twice + "]}";
+          case 2 -> {
+            int depth = this.random.nextInt(50);
+            yield "{\"keys\": ["
+                + key
+                + "], \"extra\": "
+                + "[{\"in\": ".repeat(depth)
+                + twice
+                + "}]".repeat(depth)
+                + "}";
+          }
+          default -> "{" + "\"keys\": [" + key + "], " + twice.substring(1);
+        };
+    Map<String, String> headers = acceptingJson();
+    headers.put("Content-Type", "application/json");
+    return new FuzzRequest(
+        "POST",
+        "/views/" + PER_ITEM + "/batch",
+        headers,
+        body.getBytes(StandardCharsets.UTF_8),
+        this.random.nextBoolean(),
+        null,
+        null,
+        400,
         null);
+  }
+
+  /** {@code name}, or the same name with one of its letters written as a JSON escape. */
+  private String escapedAgain(String name) {
+    int at = this.random.nextInt(name.length());
+    char c = name.charAt(at);
+    if (this.random.nextBoolean() || name.indexOf('\\') >= 0) {
+      return name;
+    }
+    return name.substring(0, at) + String.format("\\u%04x", (int) c) + name.substring(at + 1);
   }
 
   private Map<String, String> acceptingJson() {
@@ -292,8 +332,7 @@ final class RequestFuzzer {
   }
 
   private FuzzRequest get(String target) {
-    return new FuzzRequest(
-        "GET", target, new LinkedHashMap<>(), new byte[0], false, null, null, null);
+    return new FuzzRequest("GET", target, new LinkedHashMap<>(), new byte[0], false, null, null);
   }
 
   private FuzzRequest batch() {
@@ -306,7 +345,6 @@ final class RequestFuzzer {
         headers,
         body(),
         this.random.nextInt(3) == 0,
-        null,
         null,
         null);
   }
@@ -388,14 +426,7 @@ final class RequestFuzzer {
       }
     }
     return new FuzzRequest(
-        method,
-        request.target(),
-        headers,
-        body,
-        request.chunked() && body.length > 0,
-        null,
-        null,
-        null);
+        method, request.target(), headers, body, request.chunked() && body.length > 0, null, null);
   }
 
   private String viewPath() {
@@ -553,7 +584,7 @@ final class RequestFuzzer {
   /**
    * One generated request. When {@code expectedCount} is set, the request asks for {@code
    * expectedKey} of data the test wrote: a count above 0 must be answered 200 with that count, 0
-   * with 404.
+   * with 404. When {@code expectedStatus} is set, the request must be answered with that status.
    */
   record FuzzRequest(
       String method,
@@ -563,7 +594,19 @@ final class RequestFuzzer {
       boolean chunked,
       @Nullable Long expectedCount,
       @Nullable String expectedKey,
+      @Nullable Integer expectedStatus,
       PeerSignatures.@Nullable Kind signature) {
+
+    FuzzRequest(
+        String method,
+        String target,
+        Map<String, String> headers,
+        byte[] body,
+        boolean chunked,
+        @Nullable Long expectedCount,
+        @Nullable String expectedKey) {
+      this(method, target, headers, body, chunked, expectedCount, expectedKey, null, null);
+    }
 
     /** Whether the request carries a signature that an instance must refuse with a 403. */
     boolean forged() {

@@ -1,6 +1,7 @@
 package dev.matview.query.answer;
 
 import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.PartitionProgress;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -64,15 +65,27 @@ public record Refusal(
 
   /**
    * This instance's replica of a partition, which has applied its topic up to {@code applied} while
-   * the caller needs {@code required}.
+   * the caller needs {@code required}, or which cannot tell yet (its store is not open).
    *
-   * @param offset where the replica tells how far it has applied, and wakes those that wait
-   * @param applied the offset of the last record it had applied
+   * @param progress what wakes a read that waits for the replica to move on
+   * @param applied the offset of the last record it had applied, or {@link AppliedOffset#NONE}
    * @param required the offset of the last record the caller needs applied
    * @param poll whether more than the replica's progress tells when it is there, so that a wait
    *     asks again from time to time as well
    */
-  public record Behind(AppliedOffset offset, long applied, long required, boolean poll) {}
+  public record Behind(PartitionProgress progress, long applied, long required, boolean poll) {
+
+    /** Nothing to be woken by: a read that waits asks again every poll. */
+    public static Behind polling() {
+      return new Behind(PartitionProgress.NONE, AppliedOffset.NONE, AppliedOffset.NONE, true);
+    }
+  }
+
+  /** This refusal, which a read that asks for a position waits out as {@code behind} says. */
+  public Refusal waitingOn(Behind behind) {
+    return new Refusal(
+        this.reason, this.view, this.key, this.partition, this.detail, this.retryAfter, behind);
+  }
 
   /** The refusal that {@code ex} tells, from a part of Matview that still throws. */
   public static Refusal of(ViewUnavailableException ex) {

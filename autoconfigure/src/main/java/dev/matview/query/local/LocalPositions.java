@@ -6,6 +6,7 @@ import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Refusal;
 import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.PartitionProgress;
 import dev.matview.replica.StorePositions;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
@@ -52,6 +53,8 @@ public final class LocalPositions {
     if (!bound.isBound()) {
       return null;
     }
+    ViewPosition position = bound.position();
+    long required = (position != null) ? position.offset(partition) : AppliedOffset.NONE;
     AppliedOffset offset = this.positions.of(view.storeName(), partition);
     if (offset == null) {
       return refusal(
@@ -60,10 +63,9 @@ public final class LocalPositions {
           partition,
           "this instance has not opened its store yet, so it cannot tell whether it has applied the"
               + " position or the records asked for",
-          null);
+          new Refusal.Behind(
+              progress(view, partition, required), AppliedOffset.NONE, required, true));
     }
-    ViewPosition position = bound.position();
-    long required = (position != null) ? position.offset(partition) : AppliedOffset.NONE;
     long applied = offset.applied();
     if (required > applied) {
       return refusal(
@@ -74,7 +76,7 @@ public final class LocalPositions {
               + applied
               + ", the position asked for needs offset "
               + required,
-          new Refusal.Behind(offset, applied, required, false));
+          new Refusal.Behind(progress(view, partition, required), applied, required, false));
     }
     boolean rekeyed = view.definition().isRekeyed();
     for (InputRecord record : bound.records()) {
@@ -96,7 +98,8 @@ public final class LocalPositions {
                   + " through the repartition topic, "
                   + record
                   + " is not yet known to be in",
-              new Refusal.Behind(offset, applied, applied + 1, true));
+              new Refusal.Behind(
+                  progress(view, partition, applied + 1), applied, applied + 1, true));
         }
       } else if (record.partition() == partition && record.offset() > applied) {
         return refusal(
@@ -112,10 +115,39 @@ public final class LocalPositions {
                 + " ("
                 + record
                 + ") is not in yet",
-            new Refusal.Behind(offset, applied, record.offset(), false));
+            new Refusal.Behind(
+                progress(view, partition, record.offset()), applied, record.offset(), false));
       }
     }
     return null;
+  }
+
+  /**
+   * What wakes a read that waits for this instance's replica of {@code partition} to apply {@code
+   * offset}: its store applying it or closing, or, while none is open, one opening.
+   */
+  private PartitionProgress progress(ResolvedView<?, ?, ?> view, int partition, long offset) {
+    return this.positions.progress(view.storeName(), partition, offset);
+  }
+
+  /**
+   * {@code refusal}, of this instance's active replica of {@code partition} that cannot answer for
+   * now (it restores, is not caught up, or its store closed under the read), as a bound read waits
+   * for it: woken when the replica moves on or a store opens for it, and asking again every poll,
+   * until the bound's wait is over; an unbound read's refusal as it is.
+   */
+  public Refusal waitable(Refusal refusal, int partition, ReadBound bound, String storeName) {
+    if (!bound.isBound() || refusal.behind() != null) {
+      return refusal;
+    }
+    AppliedOffset offset = this.positions.of(storeName, partition);
+    long applied = (offset != null) ? offset.applied() : AppliedOffset.NONE;
+    return refusal.waitingOn(
+        new Refusal.Behind(
+            this.positions.progress(storeName, partition, applied + 1),
+            applied,
+            applied + 1,
+            true));
   }
 
   /**

@@ -73,13 +73,24 @@ public final class LocalReads {
       }
       return answer(view, partition, read.read(partition, replica(lag), false), false);
     } catch (ViewUnavailableException ex) {
-      return new Routed.Refused<>(Refusal.of(ex));
+      return notNow(view, partition, bound, Refusal.of(ex));
     } catch (InvalidStateStoreException ex) {
       // an iterator's store closed under the read: the partition moved, the store did not fail
-      return new Routed.Refused<>(Refusal.of(this.stores.notServing(view, key, partition, ex)));
+      return notNow(
+          view, partition, bound, Refusal.of(this.stores.notServing(view, key, partition, ex)));
     } catch (KafkaException ex) {
       return new Routed.Refused<>(failed(view, key, partition, ex));
     }
+  }
+
+  /**
+   * The refusal of the active replica here that cannot answer for now; a bound read waits for it
+   * within its wait, whatever keeps it from answering.
+   */
+  private <T> Routed<T> notNow(
+      ResolvedView<?, ?, ?> view, int partition, ReadBound bound, Refusal refusal) {
+    return new Routed.Refused<>(
+        this.stores.positions().waitable(refusal, partition, bound, view.storeName()));
   }
 
   /** {@code value}, just read, with the position of the replica it was read from. */

@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * known, an instance was just found down. Instances that come and go then cost clients a slower
  * answer instead of a 503, for as long as {@code within} allows. Only the instance a client asked
  * tries again (one asked by another instance answers at once, and the asker tries again), and a
- * lookup whose replica is behind the caller's position waits for it in its own way, not here.
+ * lookup whose replica is behind the caller's position waits for it in its own way, not here; a
+ * lookup that asks for a position and is still refused for a moment when {@code within} is over
+ * goes on waiting that way, asking again every poll, for as long as its own wait allows.
  */
 public final class MomentaryRefusals implements AutoCloseable {
 
@@ -67,20 +69,38 @@ public final class MomentaryRefusals implements AutoCloseable {
   <T> CompletableFuture<Routed<T>> answer(
       CallerContext caller, Supplier<CompletableFuture<Routed<T>>> attempt) {
     CompletableFuture<Routed<T>> first = attempt.get();
-    if (this.withinNanos <= 0 || !caller.mayRelay()) {
+    if (!caller.mayRelay()) {
       return first;
     }
-    if (first.isDone() && (first.isCompletedExceptionally() || !momentary(first.join()))) {
-      return first;
+    boolean bound = caller.bound().isBound();
+    if (this.withinNanos <= 0
+        || (first.isDone() && (first.isCompletedExceptionally() || !momentary(first.join())))) {
+      return first.thenApply((answer) -> waitable(answer, bound));
     }
     long deadline = System.nanoTime() + this.withinNanos;
-    return first.thenCompose((answer) -> again(answer, attempt, deadline));
+    return first.thenCompose((answer) -> again(answer, attempt, deadline, bound));
+  }
+
+  /**
+   * {@code answer}, which this instance tries no more; a momentary refusal of a read that asks for
+   * a position marked to be asked again every poll within that read's own wait, which outlasts
+   * {@code within}: a read bound to its write waits for the instances to settle as it waits for its
+   * replica.
+   */
+  private static <T> Routed<T> waitable(Routed<T> answer, boolean bound) {
+    if (!bound || !momentary(answer) || !(answer instanceof Routed.Refused<T> refused)) {
+      return answer;
+    }
+    return new Routed.Refused<>(refused.refusal().waitingOn(Refusal.Behind.polling()));
   }
 
   private <T> CompletableFuture<Routed<T>> again(
-      Routed<T> answer, Supplier<CompletableFuture<Routed<T>>> attempt, long deadline) {
+      Routed<T> answer,
+      Supplier<CompletableFuture<Routed<T>>> attempt,
+      long deadline,
+      boolean bound) {
     if (!momentary(answer) || deadline - System.nanoTime() < PAUSE.toNanos()) {
-      return CompletableFuture.completedFuture(answer);
+      return CompletableFuture.completedFuture(waitable(answer, bound));
     }
     CompletableFuture<Routed<T>> next = new CompletableFuture<>();
     AtomicBoolean busy = new AtomicBoolean();
@@ -96,8 +116,8 @@ public final class MomentaryRefusals implements AutoCloseable {
     return next.thenCompose(
         (routed) ->
             busy.get()
-                ? CompletableFuture.completedFuture(routed)
-                : again(routed, attempt, deadline));
+                ? CompletableFuture.completedFuture(waitable(routed, bound))
+                : again(routed, attempt, deadline, bound));
   }
 
   private static <T> void attemptInto(

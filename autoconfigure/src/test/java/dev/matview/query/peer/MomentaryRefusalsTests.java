@@ -3,6 +3,8 @@ package dev.matview.query.peer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.peer.PeerResponse;
+import dev.matview.position.InputRecord;
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
@@ -51,6 +53,32 @@ class MomentaryRefusalsTests {
 
     assertThat(answer).isInstanceOf(Routed.Refused.class);
     assertThat(attempts.made()).isBetween(2, 5);
+  }
+
+  @Test
+  void marksTheLastMomentaryRefusalOfAReadBoundToAPositionToBeAskedAgainWithinItsOwnWait()
+      throws Exception {
+    CallerContext bound =
+        CallerContext.direct()
+            .withBound(
+                new ReadBound(
+                    null, null, List.of(InputRecord.parse("t:0:5")), Duration.ofSeconds(30)));
+    Routed<String> unbound =
+        this.retries
+            .answer(
+                CallerContext.direct(),
+                new Attempts(List.of(), refused(Refusal.Reason.UNAVAILABLE)))
+            .get(10, TimeUnit.SECONDS);
+    Routed<String> waiting =
+        this.retries
+            .answer(bound, new Attempts(List.of(), refused(Refusal.Reason.OWNER_UNKNOWN)))
+            .get(10, TimeUnit.SECONDS);
+
+    assertThat(((Routed.Refused<String>) unbound).refusal().behind()).isNull();
+    Refusal refusal = ((Routed.Refused<String>) waiting).refusal();
+    assertThat(refusal.reason()).isEqualTo(Refusal.Reason.OWNER_UNKNOWN);
+    assertThat(refusal.behind()).isNotNull();
+    assertThat(refusal.behind().poll()).isTrue();
   }
 
   @Test
