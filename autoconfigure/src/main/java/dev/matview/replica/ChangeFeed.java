@@ -23,6 +23,12 @@ public final class ChangeFeed {
   /** The most updates handed on in one turn of the fan-out, before other feeds get theirs. */
   private static final int BATCH = 1024;
 
+  /** How long the fan-out waits before it looks again at a feed that had updates lately. */
+  private static final Duration LOOK = Duration.ofMillis(1);
+
+  /** How many looks without an update the fan-out makes before the stream thread wakes it again. */
+  private static final int IDLE_LOOKS = 20;
+
   private final long historyBytes;
 
   private final Duration linger;
@@ -38,6 +44,8 @@ public final class ChangeFeed {
   private volatile @Nullable ChangeHistory history;
 
   private long lastLeft;
+
+  private int idleLooks;
 
   private long lastOffset = AppliedOffset.NONE;
 
@@ -157,9 +165,9 @@ public final class ChangeFeed {
     return (kept != null) ? kept.size() : 0;
   }
 
-  /** Has the fan-out hand on what waits, unless it is at it. */
+  /** Has the fan-out hand on what waits, unless it is at it or looks again soon. */
   private void handOn() {
-    if (this.scheduled.compareAndSet(false, true)) {
+    if (!this.scheduled.get() && this.scheduled.compareAndSet(false, true)) {
       try {
         this.fanOut.execute(this::fanOut);
       } catch (RejectedExecutionException ex) {
@@ -168,9 +176,14 @@ public final class ChangeFeed {
     }
   }
 
-  /** On a fan-out thread: hands a batch of waiting updates on, then lets another feed have one. */
+  /**
+   * On a fan-out thread: hands a batch of waiting updates on, then lets another feed have one;
+   * while the feed had updates in the last {@link #IDLE_LOOKS} looks, it looks again every {@link
+   * #LOOK} instead of being woken by the stream thread for each update.
+   */
   private void fanOut() {
     ChangeHistory kept = this.history;
+    boolean handed = false;
     try {
       if (kept != null) {
         long next = kept.handedOn();
@@ -183,11 +196,26 @@ public final class ChangeFeed {
           this.listeners.handOn(change, number++);
         }
         kept.handedOn(batch.end());
+        handed = !batch.changes().isEmpty();
       }
-    } finally {
-      this.scheduled.set(false);
+      this.idleLooks = handed ? 0 : this.idleLooks + 1;
+      if (kept != null && kept == this.history && this.listeners.count() > 0) {
+        if (kept.hasWaiting()) {
+          this.fanOut.execute(this::fanOut);
+          return;
+        }
+        if (this.idleLooks < IDLE_LOOKS) {
+          this.fanOut.schedule(this::fanOut, LOOK.toNanos(), TimeUnit.NANOSECONDS);
+          return;
+        }
+      }
+    } catch (RejectedExecutionException ex) {
+      // The instance stops: nothing hands the updates on any more.
     }
-    if (kept != null && kept == this.history && kept.hasWaiting() && this.listeners.count() > 0) {
+    this.idleLooks = 0;
+    this.scheduled.set(false);
+    ChangeHistory now = this.history;
+    if (now != null && now.hasWaiting() && this.listeners.count() > 0) {
       handOn();
     }
   }

@@ -30,7 +30,7 @@ final class KeyFollower implements ChangeListener {
   @Override
   public void closed() {}
 
-  /** The key it follows. */
+  @Override
   public byte[] key() {
     return this.key;
   }

@@ -30,7 +30,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Streams application of its own (one stream thread, a fresh RocksDB store) that opens its load
  * when its store opens and is timed from then until it has applied the last record; the streams'
  * followers must then have heard every update of their keys. A warm-up round of every load goes
- * first, then {@code --stream-thread-rounds} (3) rounds in rotating order; the figures are medians.
+ * first, then {@code --stream-thread-rounds} (5) rounds in rotating order; the figures are medians.
  */
 public final class StreamThreadBenchmark implements Benchmark {
 
@@ -61,7 +61,7 @@ public final class StreamThreadBenchmark implements Benchmark {
     Flags flags = context.flags();
     int keys = flags.integer("stream-thread-keys", 10_000);
     int records = flags.integer("stream-thread-records", 300_000);
-    int rounds = flags.integer("stream-thread-rounds", 3);
+    int rounds = flags.integer("stream-thread-rounds", 5);
     List<Load> loads =
         List.of(
             new Load(0, 0),
