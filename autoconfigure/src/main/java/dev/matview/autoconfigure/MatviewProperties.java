@@ -398,10 +398,17 @@ public class MatviewProperties {
     private int maxStreams = 10_000;
 
     /**
-     * Updates of each followed store partition kept for streams that reconnect with their last
-     * event's id.
+     * Most bytes of the updates of each followed store partition kept for streams that reconnect
+     * with their last event's id (each update counted as its key, its value and about 100 bytes);
+     * the newest update is kept whatever its size.
      */
-    private int history = 1000;
+    private DataSize historySize = DataSize.ofMegabytes(1);
+
+    /**
+     * How long the updates of a store partition are kept after its last stream left, for a client
+     * that reconnects with its last event's id; then they are released.
+     */
+    private Duration historyLinger = Duration.ofSeconds(30);
 
     /**
      * How often an idle stream writes a comment, so that a client that went away is noticed and its
@@ -433,12 +440,20 @@ public class MatviewProperties {
       this.maxStreams = maxStreams;
     }
 
-    public int getHistory() {
-      return this.history;
+    public DataSize getHistorySize() {
+      return this.historySize;
     }
 
-    public void setHistory(int history) {
-      this.history = history;
+    public void setHistorySize(DataSize historySize) {
+      this.historySize = historySize;
+    }
+
+    public Duration getHistoryLinger() {
+      return this.historyLinger;
+    }
+
+    public void setHistoryLinger(Duration historyLinger) {
+      this.historyLinger = historyLinger;
     }
   }
 

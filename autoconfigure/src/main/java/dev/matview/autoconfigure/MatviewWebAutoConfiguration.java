@@ -127,8 +127,10 @@ public final class MatviewWebAutoConfiguration {
     MatviewProperties.Changes changes = properties.getChanges();
     requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
     requireAtLeastOne("matview.changes.max-streams", changes.getMaxStreams());
-    requireAtLeastOne("matview.changes.history", changes.getHistory());
-    handles.positions().keepHistory(changes.getHistory());
+    handles
+        .positions()
+        .keepHistory(
+            historySize(changes.getHistorySize()), historyLinger(changes.getHistoryLinger()));
     return new ChangeStreams(
         queryService,
         routing,
@@ -155,6 +157,22 @@ public final class MatviewWebAutoConfiguration {
           "matview.changes.heartbeat", heartbeat, "It must be at least 100ms, for example 15s.");
     }
     return heartbeat;
+  }
+
+  private static long historySize(DataSize size) {
+    if (size.toBytes() < 1) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.changes.history-size", size, "It must be at least 1B, for example 1MB.");
+    }
+    return size.toBytes();
+  }
+
+  private static Duration historyLinger(Duration linger) {
+    if (linger.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.changes.history-linger", linger, "It must not be negative, for example 30s.");
+    }
+    return linger;
   }
 
   private static void requireAtLeastOne(String property, int value) {

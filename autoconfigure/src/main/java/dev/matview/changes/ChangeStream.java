@@ -14,8 +14,8 @@ import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One change stream of a store partition: the stream thread offers it each update of its key (or of
- * every key), which waits in a queue of at most {@code buffer} updates (taking memory only for
+ * One change stream of a store partition: the feed's fan-out offers it each update of its key (or
+ * of every key), which waits in a queue of at most {@code buffer} updates (taking memory only for
  * those it holds) until a dispatcher thread writes a batch of them to the sink with one flush. A
  * client that lets the queue fill is dropped with a final event after the last update before the
  * first one it missed, so a slow reader never grows the heap and can resume with that event's id
@@ -51,7 +51,7 @@ final class ChangeStream implements ChangeListener {
 
   private volatile boolean dropped;
 
-  private volatile boolean closed;
+  private volatile @Nullable String reconnect;
 
   private volatile boolean heartbeat;
 
@@ -102,7 +102,23 @@ final class ChangeStream implements ChangeListener {
 
   @Override
   public void closed() {
-    this.closed = true;
+    ending("the partition moved or this instance stops");
+  }
+
+  @Override
+  public void fellBehind() {
+    ending("this instance fell too far behind in passing the partition's updates on");
+  }
+
+  @Override
+  public byte @Nullable [] key() {
+    return this.key;
+  }
+
+  private void ending(String why) {
+    if (this.reconnect == null) {
+      this.reconnect = why;
+    }
     schedule();
   }
 
@@ -175,10 +191,11 @@ final class ChangeStream implements ChangeListener {
       if (this.sink.isReady()) {
         writeWaiting();
       }
+      String why = this.reconnect;
       if (this.dropped) {
         finish(ChangeEvent.Kind.DROPPED, "the client read too slowly");
-      } else if (this.closed) {
-        finish(ChangeEvent.Kind.RECONNECT, "the partition moved or this instance stops");
+      } else if (why != null) {
+        finish(ChangeEvent.Kind.RECONNECT, why);
       } else if (this.heartbeat && this.sink.isReady()) {
         this.heartbeat = false;
         this.sink.heartbeat();
@@ -191,7 +208,9 @@ final class ChangeStream implements ChangeListener {
       this.scheduled.set(false);
     }
     if (!this.ended.get()
-        && ((this.sink.isReady() && !this.queue.isEmpty()) || this.dropped || this.closed)) {
+        && ((this.sink.isReady() && !this.queue.isEmpty())
+            || this.dropped
+            || this.reconnect != null)) {
       schedule();
     }
   }

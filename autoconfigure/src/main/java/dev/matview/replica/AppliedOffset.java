@@ -1,8 +1,8 @@
 package dev.matview.replica;
 
-import java.util.Iterator;
+import java.util.Comparator;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.kafka.streams.processor.StateStore;
@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * until the second passes it.
  *
  * <p>The stream thread moves both as it processes records; a restore or standby update moves them
- * to Kafka's own position of the store after each batch. Offsets only grow.
+ * to Kafka's own position of the store after each batch. Offsets only grow. The lookups that wait
+ * are kept in the order of the offsets they wait for, so that completing a record looks at the
+ * lowest of them alone unless it is due: the stream thread pays the same whatever their number.
  */
 public final class AppliedOffset {
 
@@ -31,7 +33,12 @@ public final class AppliedOffset {
 
   private final AtomicLong applied = new AtomicLong(NONE);
 
-  private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+  private final ConcurrentSkipListMap<Waiter, Boolean> waiters =
+      new ConcurrentSkipListMap<>(Waiter.ORDER);
+
+  private final AtomicLong registered = new AtomicLong();
+
+  private final AtomicLong examined = new AtomicLong();
 
   private volatile AtomicLongArray inputs = new AtomicLongArray(0);
 
@@ -39,14 +46,10 @@ public final class AppliedOffset {
 
   private final ChangeFeed changes;
 
-  AppliedOffset(StateStore store, int partition) {
-    this(store, partition, StorePositions.DEFAULT_HISTORY);
-  }
-
-  AppliedOffset(StateStore store, int partition, int history) {
+  AppliedOffset(StateStore store, int partition, ChangeFeed changes) {
     this.store = store;
     this.partition = partition;
-    this.changes = new ChangeFeed(history);
+    this.changes = changes;
   }
 
   /** The store partition's updates, for change streams. */
@@ -124,7 +127,7 @@ public final class AppliedOffset {
   public void complete(long offset) {
     this.applied.accumulateAndGet(offset, Math::max);
     if (!this.waiters.isEmpty()) {
-      wake(false);
+      wakeDue();
     }
   }
 
@@ -160,10 +163,12 @@ public final class AppliedOffset {
    * offset, a stream thread: it must hand its work to another.
    */
   public Waiter await(long offset, Runnable wake) {
-    Waiter waiter = new Waiter(offset, wake);
-    this.waiters.add(waiter);
-    if (this.applied.get() >= offset || this.closed) {
-      wake(this.closed);
+    Waiter waiter = new Waiter(offset, this.registered.incrementAndGet(), wake);
+    this.waiters.put(waiter, Boolean.TRUE);
+    if (this.closed) {
+      wakeAll();
+    } else if (this.applied.get() >= offset) {
+      wakeDue();
     }
     return waiter;
   }
@@ -174,37 +179,73 @@ public final class AppliedOffset {
     this.waiters.remove(waiter);
   }
 
+  /** How many lookups wait here. */
+  int waiting() {
+    return this.waiters.size();
+  }
+
+  /** How many waiters the completions of records looked at, woken or not: for tests of the cost. */
+  long examined() {
+    return this.examined.get();
+  }
+
   void close() {
     this.closed = true;
-    wake(true);
+    wakeAll();
     this.changes.close();
   }
 
-  private void wake(boolean all) {
+  /** Wakes the waiters whose offset has been applied, lowest first, looking at no other. */
+  private void wakeDue() {
     long reached = this.applied.get();
-    Iterator<Waiter> pending = this.waiters.iterator();
-    while (pending.hasNext()) {
-      Waiter waiter = pending.next();
-      if (all || waiter.offset <= reached) {
-        pending.remove();
-        if (waiter.claim()) {
-          waiter.wake.run();
-        }
+    Waiter lowest;
+    while ((lowest = lowest()) != null) {
+      this.examined.incrementAndGet();
+      if (lowest.offset > reached) {
+        return;
       }
+      wake(lowest);
+    }
+  }
+
+  private void wakeAll() {
+    Waiter lowest;
+    while ((lowest = lowest()) != null) {
+      wake(lowest);
+    }
+  }
+
+  private @Nullable Waiter lowest() {
+    Map.Entry<Waiter, Boolean> first = this.waiters.firstEntry();
+    return (first != null) ? first.getKey() : null;
+  }
+
+  /** Takes {@code waiter} out and wakes it, unless another thread took it or it was cancelled. */
+  private void wake(Waiter waiter) {
+    if (this.waiters.remove(waiter) != null && waiter.claim()) {
+      waiter.wake.run();
     }
   }
 
   /** One wait for an offset; {@link #cancel()} it when the wait ends for another reason. */
   public static final class Waiter {
 
+    /** By the offset waited for, then by the order of registration. */
+    private static final Comparator<Waiter> ORDER =
+        Comparator.<Waiter>comparingLong((waiter) -> waiter.offset)
+            .thenComparingLong((waiter) -> waiter.number);
+
     private final long offset;
+
+    private final long number;
 
     private final Runnable wake;
 
     private final AtomicLong state = new AtomicLong();
 
-    Waiter(long offset, Runnable wake) {
+    Waiter(long offset, long number, Runnable wake) {
       this.offset = offset;
+      this.number = number;
       this.wake = wake;
     }
 

@@ -1,68 +1,123 @@
 package dev.matview.replica;
 
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The updates of one open store partition, as the stream thread makes them, for change streams:
- * handed to each listener at once, and kept in a ring of the last {@code history} updates once a
- * first listener came, so that a stream that reconnects can go on where it stopped. A restore or a
- * standby's load writes the store without passing here, so it ends the listeners and the ring.
- * Costs one volatile read per update while nobody listens.
+ * The updates of one open store partition, as the stream thread makes them, for change streams. The
+ * stream thread appends each update to the partition's {@link ChangeHistory} while a stream follows
+ * it, and a thread of {@code fanOut} hands the updates to the listeners, each in the order made, a
+ * listener of one key only its key's: the stream thread pays the same whatever the number of
+ * listeners, and one volatile read per update while nobody listens. The history lets a stream that
+ * reconnects go on where it stopped; it is released {@code linger} after its last listener left. A
+ * restore or a standby's load writes the store without passing here, so it ends the listeners and
+ * the history.
  */
 public final class ChangeFeed {
 
-  private final int history;
+  /** The most updates handed on in one turn of the fan-out, before other feeds get theirs. */
+  private static final int BATCH = 1024;
 
-  private final CopyOnWriteArrayList<ChangeListener> listeners = new CopyOnWriteArrayList<>();
+  /** How long the fan-out waits before it looks again at a feed that had updates lately. */
+  private static final Duration LOOK = Duration.ofMillis(1);
+
+  /** How many looks without an update the fan-out makes before the stream thread wakes it again. */
+  private static final int IDLE_LOOKS = 20;
+
+  private final long historyBytes;
+
+  private final Duration linger;
+
+  private final ScheduledExecutorService fanOut;
+
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+
+  private final FeedListeners listeners = new FeedListeners();
 
   private volatile boolean closed;
 
-  private volatile @Nullable Ring ring;
+  private volatile @Nullable ChangeHistory history;
+
+  private long lastLeft;
+
+  private int idleLooks;
 
   private long lastOffset = AppliedOffset.NONE;
 
   private int nextSequence;
 
-  ChangeFeed(int history) {
-    this.history = history;
+  /**
+   * A feed that keeps at most {@code historyBytes} of updates while followed, and {@code linger}
+   * after the last listener left, and hands them to listeners on {@code fanOut}.
+   */
+  ChangeFeed(long historyBytes, Duration linger, ScheduledExecutorService fanOut) {
+    this.historyBytes = historyBytes;
+    this.linger = linger;
+    this.fanOut = fanOut;
   }
 
   /** The stream thread updated the store while processing the record at {@code offset}. */
   void changed(byte[] key, byte @Nullable [] value, long windowStart, long windowEnd, long offset) {
-    Ring kept = this.ring;
+    ChangeHistory kept = this.history;
     if (kept == null) {
       return;
     }
     int sequence = (offset == this.lastOffset) ? this.nextSequence : 0;
     this.lastOffset = offset;
     this.nextSequence = sequence + 1;
-    StoreChange change = new StoreChange(key, value, windowStart, windowEnd, offset, sequence);
-    kept.add(change);
-    for (ChangeListener listener : this.listeners) {
-      listener.changed(change);
+    kept.add(new StoreChange(key, value, windowStart, windowEnd, offset, sequence));
+    if (this.listeners.count() > 0) {
+      handOn();
     }
   }
 
-  /** Whether a stream follows the feed or did since the last restore: updates are kept. */
+  /** Whether a stream follows the feed, or left it less than the linger ago: updates are kept. */
   public boolean isFollowed() {
-    return this.ring != null;
+    return this.history != null;
   }
 
   /**
-   * Hands {@code listener} every update from now on, on the stream thread, until {@link #stop}; it
-   * must not block. {@code from} is the offset of the last record whose processing began.
+   * Hands {@code listener} every update from now on, of its {@link ChangeListener#key()} or of
+   * every key, on a thread of the fan-out, until {@link #stop}; it must not block. {@code from} is
+   * the offset of the last record whose processing began.
    */
   public synchronized void listen(ChangeListener listener, long from) {
-    if (this.ring == null) {
-      this.ring = new Ring(this.history, from);
-    }
-    this.listeners.add(listener);
     if (this.closed) {
-      this.listeners.remove(listener);
       listener.closed();
+      return;
+    }
+    ChangeHistory kept = this.history;
+    if (kept == null) {
+      kept = new ChangeHistory(this.historyBytes, from);
+      this.history = kept;
+    }
+    long next = kept.next();
+    if (this.listeners.count() == 0) {
+      kept.handedOn(next);
+    }
+    this.listeners.add(listener, next);
+  }
+
+  /** Stops handing {@code listener} updates; the last one to leave releases the history. */
+  public synchronized void stop(ChangeListener listener) {
+    if (this.listeners.remove(listener) && this.listeners.count() == 0) {
+      long left = ++this.lastLeft;
+      ChangeHistory kept = this.history;
+      if (this.linger.isZero()) {
+        release(left, kept);
+        return;
+      }
+      try {
+        this.fanOut.schedule(
+            () -> release(left, kept), this.linger.toNanos(), TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException ex) {
+        release(left, kept);
+      }
     }
   }
 
@@ -73,90 +128,117 @@ public final class ChangeFeed {
    * history.
    */
   synchronized void bypassed() {
-    for (ChangeListener listener : this.listeners) {
-      listener.closed();
-    }
-    this.listeners.clear();
-    this.ring = null;
-  }
-
-  /** Stops handing {@code listener} updates. */
-  public void stop(ChangeListener listener) {
-    this.listeners.remove(listener);
+    endAll();
+    this.history = null;
   }
 
   /** The store partition closes: every listener hears so, and the feed keeps none. */
   synchronized void close() {
     this.closed = true;
-    for (ChangeListener listener : this.listeners) {
-      listener.closed();
-    }
-    this.listeners.clear();
+    endAll();
+    this.history = null;
   }
 
   /**
    * The kept updates after {@code offset} and {@code sequence}, oldest first, or {@code null} when
-   * the ring no longer holds every one of them.
+   * the history no longer holds every one of them.
    */
   public @Nullable List<StoreChange> since(long offset, int sequence) {
-    Ring kept = this.ring;
+    ChangeHistory kept = this.history;
     return (kept != null) ? kept.since(offset, sequence) : null;
   }
 
   /** How many listeners the feed has. */
   public int listeners() {
-    return this.listeners.size();
+    return this.listeners.count();
   }
 
-  /** The last updates, in a ring that remembers the newest update it dropped. */
-  private static final class Ring {
+  /** The bytes of updates the feed keeps, by {@link ChangeHistory#sizeOf(StoreChange)}. */
+  long historyBytes() {
+    ChangeHistory kept = this.history;
+    return (kept != null) ? kept.bytes() : 0;
+  }
 
-    private final StoreChange[] changes;
+  /** How many updates the feed keeps. */
+  int historySize() {
+    ChangeHistory kept = this.history;
+    return (kept != null) ? kept.size() : 0;
+  }
 
-    private int next;
-
-    private int size;
-
-    private @Nullable StoreChange dropped;
-
-    private boolean complete = true;
-
-    private final long from;
-
-    /** A ring that holds every update of records after {@code from}, until it is full. */
-    Ring(int capacity, long from) {
-      this.changes = new StoreChange[Math.max(1, capacity)];
-      this.from = from;
+  /** Has the fan-out hand on what waits, unless it is at it or looks again soon. */
+  private void handOn() {
+    if (!this.scheduled.get() && this.scheduled.compareAndSet(false, true)) {
+      try {
+        this.fanOut.execute(this::fanOut);
+      } catch (RejectedExecutionException ex) {
+        this.scheduled.set(false);
+      }
     }
+  }
 
-    synchronized void add(StoreChange change) {
-      if (this.size == this.changes.length) {
-        this.dropped = this.changes[this.next];
-        this.complete = false;
-      } else {
-        this.size++;
+  /**
+   * On a fan-out thread: hands a batch of waiting updates on, then lets another feed have one;
+   * while the feed had updates in the last {@link #IDLE_LOOKS} looks, it looks again every {@link
+   * #LOOK} instead of being woken by the stream thread for each update.
+   */
+  private void fanOut() {
+    ChangeHistory kept = this.history;
+    boolean handed = false;
+    try {
+      if (kept != null) {
+        long next = kept.handedOn();
+        ChangeHistory.Batch batch = kept.after(next, BATCH);
+        if (batch.start() > next) {
+          fellBehind(batch.start());
+        }
+        long number = batch.start();
+        for (StoreChange change : batch.changes()) {
+          this.listeners.handOn(change, number++);
+        }
+        kept.handedOn(batch.end());
+        handed = !batch.changes().isEmpty();
       }
-      this.changes[this.next] = change;
-      this.next = (this.next + 1) % this.changes.length;
-    }
-
-    synchronized @Nullable List<StoreChange> since(long offset, int sequence) {
-      if (offset <= this.from) {
-        return null;
-      }
-      StoreChange lost = this.dropped;
-      if (!this.complete && lost != null && lost.isAfter(offset, sequence)) {
-        return null;
-      }
-      List<StoreChange> after = new ArrayList<>();
-      int first = (this.next - this.size + this.changes.length) % this.changes.length;
-      for (int i = 0; i < this.size; i++) {
-        StoreChange change = this.changes[(first + i) % this.changes.length];
-        if (change.isAfter(offset, sequence)) {
-          after.add(change);
+      this.idleLooks = handed ? 0 : this.idleLooks + 1;
+      if (kept != null && kept == this.history && this.listeners.count() > 0) {
+        if (kept.hasWaiting()) {
+          this.fanOut.execute(this::fanOut);
+          return;
+        }
+        if (this.idleLooks < IDLE_LOOKS) {
+          this.fanOut.schedule(this::fanOut, LOOK.toNanos(), TimeUnit.NANOSECONDS);
+          return;
         }
       }
-      return after;
+    } catch (RejectedExecutionException ex) {
+      // The instance stops: nothing hands the updates on any more.
+    }
+    this.idleLooks = 0;
+    this.scheduled.set(false);
+    ChangeHistory now = this.history;
+    if (now != null && now.hasWaiting() && this.listeners.count() > 0) {
+      handOn();
+    }
+  }
+
+  /**
+   * The history dropped updates before {@code kept} that the fan-out had not handed on yet: the
+   * listeners that should have had them hear that they fell behind.
+   */
+  private synchronized void fellBehind(long kept) {
+    for (ChangeListener listener : this.listeners.removeBefore(kept)) {
+      listener.fellBehind();
+    }
+  }
+
+  private synchronized void release(long left, @Nullable ChangeHistory kept) {
+    if (this.lastLeft == left && this.listeners.count() == 0 && this.history == kept) {
+      this.history = null;
+    }
+  }
+
+  private void endAll() {
+    for (ChangeListener listener : this.listeners.removeAll()) {
+      listener.closed();
     }
   }
 }

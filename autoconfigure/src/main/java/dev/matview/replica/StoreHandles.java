@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * Kafka Streams closes it. As a restore and standby listener it tells each handle whether it may
  * answer as the running active replica. Reading a handle takes no lock but the store's own.
  */
-public final class StoreHandles implements StateRestoreListener, StandbyUpdateListener {
+public final class StoreHandles
+    implements StateRestoreListener, StandbyUpdateListener, AutoCloseable {
 
   private final ConcurrentMap<String, PartitionSlots<ReplicaHandle>> stores =
       new ConcurrentHashMap<>();
@@ -84,6 +85,12 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   /** How far each open store partition here, of every view, has applied its topic. */
   public StorePositions positions() {
     return this.positions;
+  }
+
+  /** Stops the threads that hand the stores' updates to change streams. */
+  @Override
+  public void close() {
+    this.positions.close();
   }
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */

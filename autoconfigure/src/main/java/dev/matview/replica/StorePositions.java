@@ -1,34 +1,56 @@
 package dev.matview.replica;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.streams.processor.StateStore;
 import org.jspecify.annotations.Nullable;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * The {@link AppliedOffset} of every open store partition of the views on this instance, active and
  * standby, by store name and partition: each registers when Kafka Streams opens the store and
  * leaves when it closes it. A read can wait for a partition's progress whether its store is open
- * yet or not ({@link #progress}).
+ * yet or not ({@link #progress}). It holds the threads that hand the stores' updates to change
+ * streams.
  */
-public final class StorePositions {
+public final class StorePositions implements AutoCloseable {
 
-  /** How many updates of a store partition a change feed keeps for streams that reconnect. */
-  public static final int DEFAULT_HISTORY = 1000;
+  /**
+   * How many bytes of updates of a store partition a change feed keeps for streams that reconnect.
+   */
+  public static final long DEFAULT_HISTORY_BYTES = 1024 * 1024;
+
+  /** How long a change feed keeps its history after its last stream left. */
+  public static final Duration DEFAULT_HISTORY_LINGER = Duration.ofSeconds(30);
+
+  /** The threads that hand the feeds' updates to change streams. */
+  private static final int FAN_OUT_THREADS = 2;
 
   private final ConcurrentMap<String, Slots> stores = new ConcurrentHashMap<>();
 
   /** The reads that wait for a store partition to open here, by store name and partition. */
   private final ConcurrentMap<StorePartition, Set<OpeningWait>> opening = new ConcurrentHashMap<>();
 
-  private volatile int history = DEFAULT_HISTORY;
+  private final ScheduledThreadPoolExecutor fanOut = fanOutThreads();
 
-  /** Keeps the last {@code updates} updates of each store partition a change stream follows. */
-  public void keepHistory(int updates) {
-    this.history = updates;
+  private volatile long historyBytes = DEFAULT_HISTORY_BYTES;
+
+  private volatile Duration historyLinger = DEFAULT_HISTORY_LINGER;
+
+  /**
+   * Keeps at most {@code bytes} of the updates of each store partition a change stream follows, and
+   * for {@code linger} after its last stream left.
+   */
+  public void keepHistory(long bytes, Duration linger) {
+    this.historyBytes = bytes;
+    this.historyLinger = linger;
   }
 
   /** The applied offset of {@code partition} of the store {@code name} here, or {@code null}. */
@@ -82,7 +104,9 @@ public final class StorePositions {
 
   /** Kafka Streams opened {@code store}'s {@code partition}: it starts at Kafka's position. */
   AppliedOffset opened(String name, int partition, StateStore store) {
-    AppliedOffset offset = new AppliedOffset(store, partition, this.history);
+    AppliedOffset offset =
+        new AppliedOffset(
+            store, partition, new ChangeFeed(this.historyBytes, this.historyLinger, this.fanOut));
     offset.refresh();
     this.stores.computeIfAbsent(name, (ignored) -> new Slots()).put(offset);
     Set<OpeningWait> waiting = this.opening.remove(new StorePartition(name, partition));
@@ -118,6 +142,28 @@ public final class StorePositions {
       offset.refresh();
       offset.changes().bypassed();
     }
+  }
+
+  /** Stops the threads that hand updates to change streams. */
+  @Override
+  public void close() {
+    this.fanOut.shutdownNow();
+  }
+
+  /**
+   * At most {@link #FAN_OUT_THREADS} daemon threads, made when a feed first has updates to hand on
+   * and ending after a minute without; a feed waits in their queue at most once at a time.
+   */
+  private static ScheduledThreadPoolExecutor fanOutThreads() {
+    CustomizableThreadFactory threads = new CustomizableThreadFactory("matview-change-fanout-");
+    threads.setDaemon(true);
+    ScheduledThreadPoolExecutor executor =
+        new ScheduledThreadPoolExecutor(
+            FAN_OUT_THREADS, threads, new ThreadPoolExecutor.DiscardPolicy());
+    executor.setKeepAliveTime(1, TimeUnit.MINUTES);
+    executor.allowCoreThreadTimeOut(true);
+    executor.setRemoveOnCancelPolicy(true);
+    return executor;
   }
 
   /** A partition of a store, by the store's name. */

@@ -61,6 +61,8 @@ class MatviewPropertiesTests {
           assertThat(properties.getPeers().getDownTime()).isEqualTo(Duration.ofSeconds(2));
           assertThat(properties.getHealth().getMinFreeDisk()).isEqualTo(DataSize.ofGigabytes(1));
           assertThat(properties.getDashboard().isEnabled()).isTrue();
+          assertThat(properties.getChanges().getHistorySize()).isEqualTo(DataSize.ofMegabytes(1));
+          assertThat(properties.getChanges().getHistoryLinger()).isEqualTo(Duration.ofSeconds(30));
         });
   }
 
@@ -100,7 +102,9 @@ class MatviewPropertiesTests {
             "matview.records.max-event-time-ahead=5m",
             "matview.health.max-restore-lag=5000",
             "matview.health.min-free-disk=20GB",
-            "matview.dashboard.enabled=false")
+            "matview.dashboard.enabled=false",
+            "matview.changes.history-size=256KB",
+            "matview.changes.history-linger=0s")
         .run(
             (context) -> {
               MatviewProperties properties = context.getBean(MatviewProperties.class);
@@ -131,6 +135,9 @@ class MatviewPropertiesTests {
               assertThat(properties.getHealth().getMinFreeDisk())
                   .isEqualTo(DataSize.ofGigabytes(20));
               assertThat(properties.getDashboard().isEnabled()).isFalse();
+              assertThat(properties.getChanges().getHistorySize())
+                  .isEqualTo(DataSize.ofKilobytes(256));
+              assertThat(properties.getChanges().getHistoryLinger()).isZero();
             });
   }
 

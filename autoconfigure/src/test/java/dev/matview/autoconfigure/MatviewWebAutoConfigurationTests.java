@@ -203,6 +203,26 @@ class MatviewWebAutoConfigurationTests {
   }
 
   @Test
+  void failsFastOnAChangeHistoryBelowOneByteOrANegativeLinger() {
+    for (String[] setting :
+        new String[][] {
+          {"matview.changes.history-size=0B", "matview.changes.history-size"},
+          {"matview.changes.history-linger=-1s", "matview.changes.history-linger"}
+        }) {
+      this.contextRunner
+          .withUserConfiguration(ViewConfiguration.class)
+          .withPropertyValues(setting[0])
+          .run(
+              (context) ->
+                  assertThat(context)
+                      .getFailure()
+                      .rootCause()
+                      .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                      .hasMessageContaining(setting[1]));
+    }
+  }
+
+  @Test
   void backsOffWhenUserDefinesOwnViewProblemHandler() {
     this.contextRunner
         .withUserConfiguration(ViewConfiguration.class, UserProblemHandlerConfiguration.class)

@@ -92,6 +92,23 @@ class ChangeStreamTests {
         .containsExactly("11", "13", "15");
   }
 
+  @Test
+  void aStreamTheFeedLeftBehindEndsAfterWhatItHadSayingToReconnectWithItsLastId() {
+    ChangeStream stream = started(10);
+    assertThat(stream.key()).as("the feed hands it only its key's updates").isEqualTo(KEY);
+    stream.changed(change(1));
+    stream.changed(change(2));
+    stream.fellBehind();
+    runDispatcher();
+    List<ChangeEvent> written = this.batches.stream().flatMap(List::stream).toList();
+    assertThat(written)
+        .extracting(ChangeEvent::kind)
+        .containsExactly(
+            ChangeEvent.Kind.VALUE, ChangeEvent.Kind.VALUE, ChangeEvent.Kind.RECONNECT);
+    assertThat(written.get(2).data()).contains("\"lastEventId\":\"2\"", "fell too far behind");
+    assertThat(this.ended).hasValue(1);
+  }
+
   private ChangeStream started(int buffer) {
     ChangeStream stream = streamOf(KEY, buffer);
     stream.start(List.of(), List.of(), 0, Integer.MAX_VALUE, "0");

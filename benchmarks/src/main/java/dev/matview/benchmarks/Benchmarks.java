@@ -11,12 +11,14 @@ import dev.matview.benchmarks.lookups.PositionsBenchmark;
 import dev.matview.benchmarks.memory.MemoryBenchmark;
 import dev.matview.benchmarks.restore.RestoreBenchmark;
 import dev.matview.benchmarks.scan.ScanBenchmark;
+import dev.matview.benchmarks.streamthread.StreamThreadBenchmark;
 import java.util.List;
 
 /**
  * Every benchmark of issue 8's table, in the order of its rows, row 9: issue 9's rebuild of the
  * replica directory at scale, row 10: issue 29's positions, which runs right after row 1 on the
- * same instance, before row 6 kills it, and row 11: issue 29's change streams.
+ * same instance, before row 6 kills it, row 11: issue 29's change streams, and row 12: issue 45's
+ * records/s with waiting reads and change streams.
  */
 public final class Benchmarks {
 
@@ -41,6 +43,7 @@ public final class Benchmarks {
         new MemoryBenchmark(),
         new FailoverBenchmark(),
         new DirectoryRebuildBenchmark(),
-        new ChangeStreamsBenchmark());
+        new ChangeStreamsBenchmark(),
+        new StreamThreadBenchmark());
   }
 }
