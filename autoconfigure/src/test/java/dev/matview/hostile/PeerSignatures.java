@@ -49,10 +49,25 @@ final class PeerSignatures {
     this.stale = stale;
   }
 
-  /** Whether {@code request} is one a peer could send: GET or POST of a plain Matview target. */
+  /**
+   * The most bytes a signed request's line and headers may take before its signature, well within
+   * the server's 8 KB, so that what answers it is Matview's filter and not the server's limit.
+   */
+  private static final int MAX_HEAD_BYTES = 6 * 1024;
+
+  /**
+   * Whether {@code request} is one a peer could send: GET or POST of a plain Matview target, with
+   * headers the server takes.
+   */
   static boolean signable(RequestFuzzer.FuzzRequest request) {
+    int head =
+        request.target().length()
+            + request.headers().entrySet().stream()
+                .mapToInt((header) -> header.getKey().length() + header.getValue().length() + 4)
+                .sum();
     return (request.method().equals("GET") || request.method().equals("POST"))
         && !request.chunked()
+        && head <= MAX_HEAD_BYTES
         && PLAIN_TARGET.matcher(request.target()).matches();
   }
 
