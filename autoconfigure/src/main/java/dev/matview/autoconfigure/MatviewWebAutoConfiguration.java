@@ -41,6 +41,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
@@ -123,8 +124,10 @@ public final class MatviewWebAutoConfiguration {
       ViewSerdes serdes,
       PositionTokens tokens,
       UpstreamChanges upstream,
-      MatviewProperties properties) {
+      MatviewProperties properties,
+      Environment environment) {
     MatviewProperties.Changes changes = properties.getChanges();
+    refuseReplaced(environment);
     requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
     requireAtLeastOne("matview.changes.max-streams", changes.getMaxStreams());
     handles
@@ -157,6 +160,21 @@ public final class MatviewWebAutoConfiguration {
           "matview.changes.heartbeat", heartbeat, "It must be at least 100ms, for example 15s.");
     }
     return heartbeat;
+  }
+
+  /**
+   * Fails start-up on {@code matview.changes.history}, a count of updates that the byte bound
+   * replaced, rather than leave a setting that no longer does anything.
+   */
+  private static void refuseReplaced(Environment environment) {
+    String replaced = "matview.changes.history";
+    if (environment.containsProperty(replaced)) {
+      throw new InvalidConfigurationPropertyValueException(
+          replaced,
+          environment.getProperty(replaced),
+          "The history is now bounded in bytes: remove it and set matview.changes.history-size,"
+              + " for example 1MB, and matview.changes.history-linger, for example 30s.");
+    }
   }
 
   private static long historySize(DataSize size) {

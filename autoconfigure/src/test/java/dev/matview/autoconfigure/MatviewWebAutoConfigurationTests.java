@@ -203,11 +203,12 @@ class MatviewWebAutoConfigurationTests {
   }
 
   @Test
-  void failsFastOnAChangeHistoryBelowOneByteOrANegativeLinger() {
+  void failsFastOnAChangeHistoryBelowOneByteANegativeLingerOrTheCountItReplaced() {
     for (String[] setting :
         new String[][] {
           {"matview.changes.history-size=0B", "matview.changes.history-size"},
-          {"matview.changes.history-linger=-1s", "matview.changes.history-linger"}
+          {"matview.changes.history-linger=-1s", "matview.changes.history-linger"},
+          {"matview.changes.history=1000", "matview.changes.history-size"}
         }) {
       this.contextRunner
           .withUserConfiguration(ViewConfiguration.class)

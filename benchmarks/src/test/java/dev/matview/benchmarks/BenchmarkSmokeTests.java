@@ -67,6 +67,9 @@ class BenchmarkSmokeTests {
             "--changes-idle=20,50",
             "--changes-heartbeat-seconds=1",
             "--changes-jvm-options=-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "--stream-thread-keys=200",
+            "--stream-thread-records=2000",
+            "--stream-thread-rounds=1",
             "--work-dir=" + WORK_DIR,
             "--report=" + report);
     List<Row> rows = BenchmarkRunner.run(flags, Benchmarks.all());
@@ -76,7 +79,7 @@ class BenchmarkSmokeTests {
             .filter(row -> row.verdict() != Verdict.NONE)
             .map(Row::number)
             .collect(Collectors.toSet());
-    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+    assertThat(measured).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
     assertThat(Files.readString(report))
         .contains(Report.BEGIN)
         .contains("| 9 |")
