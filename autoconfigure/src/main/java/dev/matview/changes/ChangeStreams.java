@@ -78,6 +78,9 @@ public final class ChangeStreams implements AutoCloseable {
 
   private final Set<ChangeStream> live = ConcurrentHashMap.newKeySet();
 
+  /** The open streams of every key of a view, which a part's heartbeat may not reach. */
+  private final Set<ViewStream> views = ConcurrentHashMap.newKeySet();
+
   /**
    * Streams that read this instance's partitions through {@code positions}, look current values up
    * with {@code queries}, relay others through {@code upstream}, keep at most {@code buffer} events
@@ -115,6 +118,8 @@ public final class ChangeStreams implements AutoCloseable {
   private void beat() {
     this.live.removeIf(ChangeStream::hasEnded);
     this.live.forEach(ChangeStream::heartbeat);
+    this.views.removeIf(ViewStream::hasEnded);
+    this.views.forEach(ViewStream::beatWithoutParts);
   }
 
   /** How many change streams this instance serves now, relayed ones included. */
@@ -279,6 +284,7 @@ public final class ChangeStreams implements AutoCloseable {
     ResolvedView<?, ?, ?> view = this.queries.view(viewName);
     StreamSlots.Slot slot = this.slots.take(viewName);
     ViewStream stream = new ViewStream(sink, slot::release);
+    this.views.add(stream);
     try {
       if (lastEventId != null) {
         try {

@@ -63,6 +63,27 @@ final class ViewStream implements ChangeSink {
     this.sink.heartbeat();
   }
 
+  /** Whether the stream has ended. */
+  boolean hasEnded() {
+    return this.ended.get();
+  }
+
+  /**
+   * A heartbeat for a stream that follows no partition of this instance (another instance asked for
+   * this one's partitions, and it holds none now), which no part's heartbeat reaches: a client that
+   * went away is noticed, and the stream ends.
+   */
+  void beatWithoutParts() {
+    if (!this.parts.isEmpty() || this.ended.get()) {
+      return;
+    }
+    try {
+      this.sink.heartbeat();
+    } catch (IOException ex) {
+      close();
+    }
+  }
+
   @Override
   public void close() {
     if (this.ended.compareAndSet(false, true)) {
