@@ -3,22 +3,12 @@ package dev.matview.web;
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.ProblemTypes;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
-import java.util.Collections;
 import java.util.Enumeration;
-import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -50,9 +40,6 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
 
   private static final int PENDING_RETRY_SECONDS = 1;
 
-  private static final List<String> PEER_HEADERS =
-      List.of(PeerRequests.FORWARDED_HEADER, PeerRequests.SIGNATURE_HEADER);
-
   private final PeerRequests requests;
 
   private final ObjectMapper mapper;
@@ -76,7 +63,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
         return;
       }
       logServedAsAnyCaller(request, "it carries no " + PeerRequests.SIGNATURE_HEADER + " header");
-      chain.doFilter(new CheckedRequest(request, false, null), response);
+      chain.doFilter(new PeerCheckedRequest.CheckedRequest(request, false, null), response);
       return;
     }
     PeerRequests.Check check =
@@ -89,14 +76,16 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
     boolean withBody = "POST".equals(request.getMethod()) || "PUT".equals(request.getMethod());
     if (!withBody && check.bodyDigest() == null) {
       request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
-      chain.doFilter(new CheckedRequest(request, true, null), response);
+      chain.doFilter(new PeerCheckedRequest.CheckedRequest(request, true, null), response);
       return;
     }
     if (withBody && check.bodyDigest() != null) {
       byte[] read = request.getInputStream().readNBytes(MAX_SIGNED_BODY + 1);
       if (read.length <= MAX_SIGNED_BODY && check.matchesBody(read)) {
         request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
-        chain.doFilter(new CheckedRequest(request, true, new ByteArrayInputStream(read)), response);
+        chain.doFilter(
+            new PeerCheckedRequest.CheckedRequest(request, true, new ByteArrayInputStream(read)),
+            response);
         return;
       }
     }
@@ -176,97 +165,5 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
   /** Whether {@code request} is one that another instance signed. */
   static boolean isPeer(HttpServletRequest request) {
     return Boolean.TRUE.equals(request.getAttribute(PEER_ATTRIBUTE));
-  }
-
-  /** A request whose peer headers are kept only when signed, with its body read ahead if it was. */
-  private static final class CheckedRequest extends HttpServletRequestWrapper {
-
-    private final boolean peer;
-
-    private final @Nullable InputStream body;
-
-    CheckedRequest(HttpServletRequest request, boolean peer, @Nullable InputStream body) {
-      super(request);
-      this.peer = peer;
-      this.body = body;
-    }
-
-    @Override
-    public @Nullable String getHeader(String name) {
-      return hidden(name) ? null : super.getHeader(name);
-    }
-
-    @Override
-    public Enumeration<String> getHeaders(String name) {
-      return hidden(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
-    }
-
-    @Override
-    public Enumeration<String> getHeaderNames() {
-      List<String> names = Collections.list(super.getHeaderNames());
-      names.removeIf(this::hidden);
-      return Collections.enumeration(names);
-    }
-
-    @Override
-    public ServletInputStream getInputStream() throws IOException {
-      InputStream replay = this.body;
-      return replay != null ? new Replayed(replay) : super.getInputStream();
-    }
-
-    @Override
-    public BufferedReader getReader() throws IOException {
-      if (this.body == null) {
-        return super.getReader();
-      }
-      String encoding = getCharacterEncoding();
-      Charset charset = encoding != null ? Charset.forName(encoding) : StandardCharsets.UTF_8;
-      return new BufferedReader(new InputStreamReader(getInputStream(), charset));
-    }
-
-    private boolean hidden(String name) {
-      return !this.peer && PEER_HEADERS.stream().anyMatch(name::equalsIgnoreCase);
-    }
-  }
-
-  /** A body read ahead, served again to whoever reads the request. */
-  private static final class Replayed extends ServletInputStream {
-
-    private final InputStream body;
-
-    private boolean finished;
-
-    Replayed(InputStream body) {
-      this.body = body;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int next = this.body.read();
-      this.finished = next < 0;
-      return next;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-      int read = this.body.read(buffer, offset, length);
-      this.finished = read < 0;
-      return read;
-    }
-
-    @Override
-    public boolean isFinished() {
-      return this.finished;
-    }
-
-    @Override
-    public boolean isReady() {
-      return true;
-    }
-
-    @Override
-    public void setReadListener(ReadListener listener) {
-      throw new UnsupportedOperationException("A body read ahead is read synchronously");
-    }
   }
 }
