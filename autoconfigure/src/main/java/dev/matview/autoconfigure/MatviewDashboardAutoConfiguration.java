@@ -56,7 +56,7 @@ public final class MatviewDashboardAutoConfiguration {
   @ConditionalOnMissingBean(name = "matviewDashboardProblemErrorPageFilter")
   FilterRegistrationBean<ProblemErrorPageFilter> matviewDashboardProblemErrorPageFilter(
       ObjectProvider<ViewSerdes> serdes) {
-    return ProblemErrorPageFilter.onErrorDispatch(
+    return ErrorDispatchFilters.problems(
         DashboardController.PATH,
         serdes.getIfAvailable(() -> new ViewSerdes(JsonMapper.builder().build())).mapper());
   }

@@ -244,7 +244,7 @@ public final class MatviewWebAutoConfiguration {
   @ConditionalOnMissingBean(name = "matviewProblemErrorPageFilter")
   FilterRegistrationBean<ProblemErrorPageFilter> matviewProblemErrorPageFilter(
       ViewSerdes serdes, MatviewProperties properties) {
-    return ProblemErrorPageFilter.onErrorDispatch(
+    return ErrorDispatchFilters.problems(
         properties.getWeb().basePathWithoutTrailingSlash(), serdes.mapper());
   }
 

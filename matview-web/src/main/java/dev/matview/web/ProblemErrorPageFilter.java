@@ -1,6 +1,5 @@
 package dev.matview.web;
 
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.RequestDispatcher;
@@ -11,7 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -37,19 +35,6 @@ public final class ProblemErrorPageFilter implements Filter {
   public ProblemErrorPageFilter(String basePath, ObjectMapper mapper) {
     this.basePath = basePath;
     this.mapper = mapper;
-  }
-
-  /**
-   * This filter for the requests under {@code basePath}, registered for the container's error
-   * dispatch of every path.
-   */
-  public static FilterRegistrationBean<ProblemErrorPageFilter> onErrorDispatch(
-      String basePath, ObjectMapper mapper) {
-    FilterRegistrationBean<ProblemErrorPageFilter> registration =
-        new FilterRegistrationBean<>(new ProblemErrorPageFilter(basePath, mapper));
-    registration.setDispatcherTypes(DispatcherType.ERROR);
-    registration.addUrlPatterns("/*");
-    return registration;
   }
 
   @Override

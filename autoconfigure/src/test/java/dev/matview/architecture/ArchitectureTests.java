@@ -1,0 +1,287 @@
+package dev.matview.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.matview.autoconfigure.MatviewAutoConfiguration;
+import dev.matview.view.MaterializedView;
+import dev.matview.web.ViewProblemHandler;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The package map of CONTRIBUTING.md, checked: which module each package of the main code lives in,
+ * which other packages of Matview it may use, and which frameworks each module stays clear of.
+ */
+class ArchitectureTests {
+
+  private static final String ROOT = "dev.matview.";
+
+  /** Each package of the main code (below {@code dev.matview}), its module and what it may use. */
+  private static final Map<String, Part> MAP =
+      Map.ofEntries(
+          core("view"),
+          core("replica"),
+          core("rocksdb"),
+          core("kafka"),
+          core("disk"),
+          core("topology", "view", "replica"),
+          core("deadletter", "topology", "view"),
+          core("peer", "kafka", "peer.http"),
+          core("peer.http"),
+          core("position", "peer"),
+          core("query.answer", "peer", "position", "replica"),
+          core("query.routing", "query.answer", "position", "topology"),
+          core(
+              "query.local",
+              "query.answer",
+              "query.routing",
+              "position",
+              "replica",
+              "kafka",
+              "topology",
+              "view"),
+          core(
+              "query.peer",
+              "query.answer",
+              "query.local",
+              "query.routing",
+              "peer",
+              "peer.http",
+              "position",
+              "topology"),
+          core(
+              "query.scan",
+              "query.answer",
+              "query.local",
+              "query.peer",
+              "query.routing",
+              "peer",
+              "peer.http",
+              "position",
+              "topology"),
+          core(
+              "query",
+              "query.answer",
+              "query.local",
+              "query.peer",
+              "query.routing",
+              "query.scan",
+              "peer",
+              "position",
+              "topology",
+              "view"),
+          core(
+              "changes",
+              "query",
+              "query.answer",
+              "query.peer",
+              "query.routing",
+              "peer",
+              "peer.http",
+              "position",
+              "replica",
+              "topology",
+              "view"),
+          web(
+              "web",
+              "changes",
+              "query",
+              "query.answer",
+              "query.routing",
+              "query.scan",
+              "peer",
+              "position",
+              "replica",
+              "topology",
+              "view"),
+          web("dashboard"),
+          web("openapi", "topology", "view"),
+          boot("check", "kafka", "rocksdb", "topology", "view"),
+          boot("health", "disk", "query.answer", "query.local", "rocksdb"),
+          boot(
+              "metrics",
+              "changes",
+              "deadletter",
+              "disk",
+              "health",
+              "peer",
+              "query",
+              "rocksdb",
+              "topology"),
+          boot(
+              "actuate",
+              "deadletter",
+              "disk",
+              "health",
+              "metrics",
+              "query.routing",
+              "rocksdb",
+              "topology",
+              "view"),
+          boot("startup", "topology", "view"),
+          Map.entry("autoconfigure", new Part(Module.AUTOCONFIGURE, Set.of("*"))));
+
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .importUrls(Stream.of(Module.values()).map(Module::location).collect(Collectors.toList()))
+          .that(not(resideInAPackage(ROOT + "internal..")));
+
+  @Test
+  void importsTheMainCodeOfEveryModule() {
+    for (Module module : Module.values()) {
+      assertThat(MAIN.stream().filter(type -> module.holds(type)).count())
+          .as("classes imported from %s", module.location())
+          .isGreaterThan(10);
+    }
+  }
+
+  @Test
+  void mapsEveryPackageOfTheMainCode() {
+    Set<String> packages =
+        MAIN.stream()
+            .map(type -> type.getPackageName().substring(ROOT.length()))
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(MAP.keySet()).containsExactlyInAnyOrderElementsOf(packages);
+  }
+
+  @Test
+  void keepsEachPackageInItsModule() {
+    for (JavaClass type : MAIN) {
+      Part part = MAP.get(type.getPackageName().substring(ROOT.length()));
+      assertThat(part).as("the map's entry of %s", type.getPackageName()).isNotNull();
+      assertThat(part.module().holds(type))
+          .as("%s lives in %s", type.getName(), part.module())
+          .isTrue();
+    }
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eachPackageUsesOnlyWhatTheMapAllows() {
+    return MAP.entrySet().stream()
+        .filter(entry -> !entry.getValue().mayUse().contains("*"))
+        .sorted(Map.Entry.comparingByKey())
+        .map(
+            entry ->
+                DynamicTest.dynamicTest(
+                    entry.getKey(),
+                    () ->
+                        noClasses()
+                            .that()
+                            .resideInAPackage(ROOT + entry.getKey())
+                            .should()
+                            .dependOnClassesThat(
+                                resideInAnyPackage(forbiddenFor(entry.getKey(), entry.getValue())))
+                            .because("CONTRIBUTING.md's package map says so")
+                            .check(MAIN)));
+  }
+
+  @Test
+  void coreUsesNeitherSpringBootNorTheServletApiNorSpringMvc() {
+    noClasses()
+        .that(Module.CORE.classes())
+        .should()
+        .dependOnClassesThat(
+            resideInAnyPackage(
+                "org.springframework.boot..",
+                "jakarta.servlet..",
+                "org.springframework.web..",
+                "org.springframework.http..",
+                "io.micrometer.."))
+        .check(MAIN);
+  }
+
+  @Test
+  void webUsesNoSpringBootAndNoHttpClientOfItsOwn() {
+    noClasses()
+        .that(Module.WEB.classes())
+        .should()
+        .dependOnClassesThat(
+            resideInAnyPackage("org.springframework.boot..", "org.apache.hc..", "java.net.http.."))
+        .check(MAIN);
+  }
+
+  @Test
+  void noModuleButCoreTalksToOtherInstancesOverItsOwnClient() {
+    noClasses()
+        .that(not(Module.CORE.classes()))
+        .should()
+        .dependOnClassesThat(resideInAnyPackage("org.apache.hc..", "java.net.http.."))
+        .check(MAIN);
+  }
+
+  private static String[] forbiddenFor(String name, Part part) {
+    return MAP.keySet().stream()
+        .filter(other -> !other.equals(name) && !part.mayUse().contains(other))
+        .map(other -> ROOT + other)
+        .toArray(String[]::new);
+  }
+
+  private static Map.Entry<String, Part> core(String name, String... mayUse) {
+    return Map.entry(name, new Part(Module.CORE, Set.of(mayUse)));
+  }
+
+  private static Map.Entry<String, Part> web(String name, String... mayUse) {
+    return Map.entry(name, new Part(Module.WEB, Set.of(mayUse)));
+  }
+
+  private static Map.Entry<String, Part> boot(String name, String... mayUse) {
+    return Map.entry(name, new Part(Module.AUTOCONFIGURE, Set.of(mayUse)));
+  }
+
+  /** A package's module and the packages it may use ({@code *}: any). */
+  private record Part(Module module, Set<String> mayUse) {}
+
+  /** The modules of the main code, each found by the location of a class it holds. */
+  private enum Module {
+    CORE(MaterializedView.class),
+    WEB(ViewProblemHandler.class),
+    AUTOCONFIGURE(MatviewAutoConfiguration.class);
+
+    private final URL location;
+
+    Module(Class<?> member) {
+      this.location = member.getProtectionDomain().getCodeSource().getLocation();
+    }
+
+    URL location() {
+      return this.location;
+    }
+
+    DescribedPredicate<JavaClass> classes() {
+      return DescribedPredicate.describe("classes of " + this, this::holds);
+    }
+
+    boolean holds(JavaClass type) {
+      return type.getSource().map(source -> within(source.getUri())).orElse(false);
+    }
+
+    private boolean within(URI source) {
+      String text = source.toString();
+      URI file =
+          text.startsWith("jar:") ? URI.create(text.substring(4, text.indexOf('!'))) : source;
+      try {
+        return Path.of(file).startsWith(Path.of(this.location.toURI()));
+      } catch (URISyntaxException ex) {
+        throw new IllegalStateException(ex);
+      }
+    }
+  }
+}
