@@ -228,8 +228,10 @@ public final class MatviewWebAutoConfiguration {
   FilterRegistrationBean<PeerRequestFilter> matviewPeerRequestFilter(
       PeerRequests peerRequests, ViewSerdes serdes, MatviewProperties properties) {
     FilterRegistrationBean<PeerRequestFilter> registration =
-        new FilterRegistrationBean<>(new PeerRequestFilter(peerRequests, serdes.mapper()));
-    registration.addUrlPatterns(properties.getWeb().basePathWithoutTrailingSlash() + "/*");
+        new FilterRegistrationBean<>(
+            new PeerRequestFilter(
+                properties.getWeb().basePathWithoutTrailingSlash(), peerRequests, serdes.mapper()));
+    registration.addUrlPatterns("/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
   }

@@ -253,6 +253,19 @@ class PeerTrustIntegrationTests {
   }
 
   @Test
+  void checksTheSignatureOfAPathWhoseDotSegmentsTheServletContainerTakesOutOfTheBasePath() {
+    PeerRequests requests = requests(0);
+    for (String path : List.of("/views/../keys", "/views/" + VISITS + "/../x/keys/page-1")) {
+      String forged = requests.sign("GET", path + "x", null, PeerHeaders.FORWARDED);
+      for (Instance instance : this.instances) {
+        HttpProbe.Answer refused = instance.http().get(path, PeerHeaders.signed(forged));
+        assertThat(refused.status()).as(refused.describe()).isEqualTo(403);
+        assertThat(refused.json().path("type").asString()).endsWith("/invalid-peer-signature");
+      }
+    }
+  }
+
+  @Test
   void refusesOutsideCallersOnThePartitionSliceEndpointsWithoutNamingAnInstance() {
     for (Instance instance : this.instances) {
       for (int partition = 0; partition < PARTITIONS; partition++) {

@@ -28,6 +28,11 @@ import tools.jackson.databind.ObjectMapper;
  *
  * <p>A body is read ahead only when the signature over the headers is valid, so only a peer can
  * make this filter hold a body in memory.
+ *
+ * <p>Which requests it checks it decides from the request URI as received, the one Spring MVC maps,
+ * not from the servlet container's normalized path: a path such as {@code /views/../keys} lies
+ * outside the base path for the container but reaches a view's endpoint in Spring MVC, so the
+ * filter is mapped to every path and skips only those whose URI lies outside the base path.
  */
 public final class PeerRequestFilter extends OncePerRequestFilter {
 
@@ -40,16 +45,26 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
 
   private static final int PENDING_RETRY_SECONDS = 1;
 
+  private final String basePath;
+
   private final PeerRequests requests;
 
   private final ObjectMapper mapper;
 
   /**
-   * A filter that checks signatures with {@code requests} and writes refusals with {@code mapper}.
+   * A filter of the requests under {@code basePath} (without a trailing slash) that checks
+   * signatures with {@code requests} and writes refusals with {@code mapper}.
    */
-  public PeerRequestFilter(PeerRequests requests, ObjectMapper mapper) {
+  public PeerRequestFilter(String basePath, PeerRequests requests, ObjectMapper mapper) {
+    this.basePath = basePath;
     this.requests = requests;
     this.mapper = mapper;
+  }
+
+  @Override
+  protected boolean shouldNotFilter(HttpServletRequest request) {
+    return !ProblemResolver.underBasePath(
+        this.basePath, request.getRequestURI(), request.getContextPath());
   }
 
   @Override
