@@ -22,6 +22,9 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 
 /** Tests for the wiring of the trust between instances in {@link MatviewAutoConfiguration}. */
 class MatviewPeersAutoConfigurationTests {
@@ -125,8 +128,20 @@ class MatviewPeersAutoConfigurationTests {
               FilterRegistrationBean<?> filter =
                   context.getBean("matviewPeerRequestFilter", FilterRegistrationBean.class);
               assertThat(filter.getFilter()).isInstanceOf(PeerRequestFilter.class);
-              assertThat(filter.getUrlPatterns()).containsExactly("/api/views/*");
+              assertThat(filter.getUrlPatterns()).containsExactly("/*");
+              assertThat(statusOf(filter, "/api/views/counts/keys/k")).isIn(403, 503);
+              assertThat(statusOf(filter, "/api/views/../keys")).isIn(403, 503);
+              assertThat(statusOf(filter, "/api/other")).isEqualTo(200);
             });
+  }
+
+  /** The status a request to {@code uri} with a forged signature gets from {@code filter}. */
+  private static int statusOf(FilterRegistrationBean<?> filter, String uri) throws Exception {
+    MockHttpServletRequest request = new MockHttpServletRequest("GET", uri);
+    request.addHeader(PeerRequests.SIGNATURE_HEADER, "v2.1.none.AAAA");
+    MockHttpServletResponse response = new MockHttpServletResponse();
+    filter.getFilter().doFilter(request, response, new MockFilterChain());
+    return response.getStatus();
   }
 
   @Test

@@ -289,7 +289,7 @@ class PositionIntegrationTests {
       for (ClusterInstance instance : this.instances) {
         assertThat(instance.bean(Consistency.class).waiting()).isZero();
       }
-      assertThat(requestsAnswered(owner, "/forwarded-bound-keys"))
+      assertThat(requestsAnswered(owner, "/forwarded-keys"))
           .as("requests that carried forwarded lookups together, each with its bound")
           .isPositive();
     }

@@ -65,7 +65,7 @@ class ForwardingTests {
   @Test
   void passesTheOwnersAnswerOnWithTheForwardedMarkerAndASignatureTheOwnerAccepts() {
     Routed<KeyAnswer> routed =
-        this.service.get("counts", "k-1", new CallerContext(false, "Bearer secret"));
+        this.service.get("counts", "k-1", new CallerContext(false, "Bearer secret")).join();
     assertThat(routed).isInstanceOf(Routed.Relayed.class);
     PeerResponse response = ((Routed.Relayed<KeyAnswer>) routed).response();
     assertThat(response.status()).isEqualTo(200);
@@ -83,7 +83,7 @@ class ForwardingTests {
 
   @Test
   void keepsTheCallersCredentialsFromAPeerReachedOverPlainHttp() {
-    this.service.get("counts", "k-1", new CallerContext(false, "Bearer secret"));
+    this.service.get("counts", "k-1", new CallerContext(false, "Bearer secret")).join();
     assertThat(this.owner.received())
         .singleElement()
         .satisfies(request -> assertThat(request.get("authorization")).isEqualTo("null"));
@@ -92,7 +92,7 @@ class ForwardingTests {
   @Test
   void passesTheCallersCredentialsOnOverPlainHttpWhenTheNetworkIsTrusted() {
     ViewQueryService trusting = service(this.owner.owner(3).host().port(), true, ANSWER_TIMEOUT);
-    trusting.get("counts", "k-1", new CallerContext(false, "Bearer secret"));
+    trusting.get("counts", "k-1", new CallerContext(false, "Bearer secret")).join();
     assertThat(this.owner.received())
         .singleElement()
         .satisfies(request -> assertThat(request.get("authorization")).isEqualTo("Bearer secret"));
@@ -101,7 +101,7 @@ class ForwardingTests {
   @Test
   void encodesEveryCharacterOfAKeyThatIsNotUnreserved() {
     String key = "a/b%c+d;e f?g#h&i=j\u00fc\u6771";
-    this.service.get("counts", key, CallerContext.direct());
+    this.service.get("counts", key, CallerContext.direct()).join();
     String path = this.owner.received().get(0).get("path");
     assertThat(path)
         .isEqualTo("/views/counts/keys/a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj%C3%BC%E6%9D%B1");
@@ -112,8 +112,10 @@ class ForwardingTests {
   @Test
   void encodesInstantsAfterTheYear9999SoThatTheirPlusArrives() {
     Instant to = Instant.parse("+10000-01-01T00:00:00Z");
-    this.service.windows(
-        "per-minute", "k-1", Instant.parse("2026-01-01T00:00:00Z"), to, CallerContext.direct());
+    this.service
+        .windows(
+            "per-minute", "k-1", Instant.parse("2026-01-01T00:00:00Z"), to, CallerContext.direct())
+        .join();
     assertThat(this.owner.received().get(0).get("path"))
         .isEqualTo(
             "/views/per-minute/keys/k-1/windows?from=2026-01-01T00%3A00%3A00Z"
@@ -126,7 +128,7 @@ class ForwardingTests {
     ViewQueryService impatient = service(this.owner.owner(3).host().port(), false, TIMEOUT);
     long started = System.nanoTime();
     Refusal refusal =
-        StaleReadTests.refusal(impatient.get("counts", "k-1", CallerContext.direct()));
+        StaleReadTests.refusal(impatient.get("counts", "k-1", CallerContext.direct()).join());
     assertThat(refusal.reason()).isEqualTo(Refusal.Reason.TIMEOUT);
     assertThat(refusal.view()).isEqualTo("counts");
     assertThat(refusal.partition()).isEqualTo(3);
@@ -146,7 +148,7 @@ class ForwardingTests {
     }
     ViewQueryService unreachable = service(closedPort, false, TIMEOUT);
     Refusal refusal =
-        StaleReadTests.refusal(unreachable.get("counts", "k-1", CallerContext.direct()));
+        StaleReadTests.refusal(unreachable.get("counts", "k-1", CallerContext.direct()).join());
     assertThat(refusal.reason()).isEqualTo(Refusal.Reason.UNREACHABLE);
     assertThat(refusal.partition()).isEqualTo(3);
     assertThat(refusal.detail())
@@ -161,7 +163,7 @@ class ForwardingTests {
         404,
         Map.of("Content-Type", "application/problem+json"),
         "{\"type\":\"" + ProblemTypes.BASE + "key-not-found\",\"status\":404}");
-    Routed<KeyAnswer> routed = this.service.get("counts", "k-1", CallerContext.direct());
+    Routed<KeyAnswer> routed = this.service.get("counts", "k-1", CallerContext.direct()).join();
     assertThat(routed).isInstanceOf(Routed.Relayed.class);
     assertThat(((Routed.Relayed<KeyAnswer>) routed).response().status()).isEqualTo(404);
   }
@@ -172,7 +174,7 @@ class ForwardingTests {
         404,
         Map.of("Content-Type", "application/problem+json"),
         "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404}");
-    Routed<KeyAnswer> routed = this.service.get("counts", "k-1", CallerContext.direct());
+    Routed<KeyAnswer> routed = this.service.get("counts", "k-1", CallerContext.direct()).join();
     assertThat(routed)
         .asInstanceOf(InstanceOfAssertFactories.type(Routed.Refused.class))
         .extracting(Routed.Refused::refusal)
@@ -189,7 +191,8 @@ class ForwardingTests {
   @Test
   void neverForwardsARequestThatWasForwardedAlready() {
     assertThat(
-            StaleReadTests.refusal(this.service.get("counts", "k-1", new CallerContext(true, null)))
+            StaleReadTests.refusal(
+                    this.service.get("counts", "k-1", new CallerContext(true, null)).join())
                 .detail())
         .contains("forwarded request for partition 3")
         .doesNotContain("127.0.0.1");
@@ -200,7 +203,7 @@ class ForwardingTests {
   void saysTheInstancesDoNotShareASecretWhenTheOwnerRefusesASliceRequest() {
     this.owner.answering(403, Map.of(), "{\"status\":403}");
     ViewScanService scans = scans();
-    Routed<?> answer = scans.keys("counts", null, null, 10, null, CallerContext.direct());
+    Routed<?> answer = scans.keys("counts", null, null, 10, null, CallerContext.direct()).join();
     assertThat(answer).isInstanceOf(Routed.Refused.class);
     assertThat(((Routed.Refused<?>) answer).refusal().detail())
         .contains("do not share one secret")
@@ -219,7 +222,9 @@ class ForwardingTests {
             + "\"value\":1}],\"last\":null,\"exhausted\":true}");
     Instant from = Instant.parse("2026-03-01T10:00:00Z");
     Routed<?> answer =
-        scans().windows("per-minute", from, from.plusSeconds(60), 10, null, CallerContext.direct());
+        scans()
+            .windows("per-minute", from, from.plusSeconds(60), 10, null, CallerContext.direct())
+            .join();
     assertThat(answer).isInstanceOf(Routed.Refused.class);
     assertThat(((Routed.Refused<?>) answer).refusal().detail())
         .contains("sent a slice that cannot be read")

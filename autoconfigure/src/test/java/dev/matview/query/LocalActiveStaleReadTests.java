@@ -88,7 +88,8 @@ class LocalActiveStaleReadTests {
   void answersAStaleReadWithinItsKnownLagAsTheActiveReplica() {
     Routed<KeyAnswer> routed =
         service(new LocalReplicas.State(Replica.Role.STANDBY, 3, 100, null))
-            .get("counts", "k-1", new CallerContext(false, null, true, 10L));
+            .get("counts", "k-1", new CallerContext(false, null, true, 10L))
+            .join();
     KeyAnswer answer = ((Routed.Local<KeyAnswer>) routed).answer();
     assertThat(answer.value()).isEqualTo(1L);
     assertThat(answer.replica().role()).isEqualTo(Replica.Role.ACTIVE);
@@ -99,13 +100,15 @@ class LocalActiveStaleReadTests {
   void refusesWithoutStaleReadsOrBeyondTheBound() {
     LocalReplicas.State catchingUp = new LocalReplicas.State(Replica.Role.STANDBY, 3, 100, null);
     assertThat(
-            StaleReadTests.refusal(service(catchingUp).get("counts", "k-1", CallerContext.direct()))
+            StaleReadTests.refusal(
+                    service(catchingUp).get("counts", "k-1", CallerContext.direct()).join())
                 .detail())
         .contains("catching up", "3 of 100 offsets to go");
     assertThat(
             StaleReadTests.refusal(
                     service(catchingUp)
-                        .get("counts", "k-1", new CallerContext(false, null, true, 2L)))
+                        .get("counts", "k-1", new CallerContext(false, null, true, 2L))
+                        .join())
                 .detail())
         .contains("catching up");
   }
@@ -114,7 +117,8 @@ class LocalActiveStaleReadTests {
   void neverAnswersStaleWhileItsLagIsUnknown() {
     Routed<KeyAnswer> routed =
         service(new LocalReplicas.State(Replica.Role.STANDBY, Long.MAX_VALUE, -1, null))
-            .get("counts", "k-1", new CallerContext(false, null, true, 1_000_000L));
+            .get("counts", "k-1", new CallerContext(false, null, true, 1_000_000L))
+            .join();
     assertThat(StaleReadTests.refusal(routed).detail()).contains("not known yet");
   }
 

@@ -81,7 +81,7 @@ class RelayTests {
         service(List.of(gone, this.refusing.owner(0).host(), this.answering.owner(0).host()));
 
     Routed<KeyAnswer> routed =
-        service.get("counts", "k-1", new CallerContext(false, null, true, 5L));
+        service.get("counts", "k-1", new CallerContext(false, null, true, 5L)).join();
 
     assertThat(routed).isInstanceOf(Routed.Relayed.class);
     PeerResponse response = ((Routed.Relayed<KeyAnswer>) routed).response();
@@ -114,7 +114,7 @@ class RelayTests {
               ViewPosition.of("counts", 0, 40L), "token", List.of(), Duration.ofSeconds(2));
 
       CompletableFuture<Routed<KeyAnswer>> answer =
-          service.getEventually("counts", "k-1", CallerContext.direct().withBound(bound));
+          service.get("counts", "k-1", CallerContext.direct().withBound(bound));
 
       await().atMost(Duration.ofSeconds(10)).until(() -> slow.received().size() == 1);
       assertThat(answer).isNotDone();
@@ -136,7 +136,8 @@ class RelayTests {
   void refusesWithItsOwnReasonAndSaysSoWhenNoOtherInstanceCouldRoute() {
     ViewQueryService service = service(List.of(this.refusing.owner(0).host()));
 
-    Refusal refusal = StaleReadTests.refusal(service.get("counts", "k-1", CallerContext.direct()));
+    Refusal refusal =
+        StaleReadTests.refusal(service.get("counts", "k-1", CallerContext.direct()).join());
 
     assertThat(refusal.reason()).isEqualTo(Refusal.Reason.OWNER_UNKNOWN);
     assertThat(refusal.detail())
@@ -151,9 +152,9 @@ class RelayTests {
 
     Refusal relayed =
         StaleReadTests.refusal(
-            service.get("counts", "k-1", new CallerContext(false, null, null, null, true)));
+            service.get("counts", "k-1", new CallerContext(false, null, null, null, true)).join());
     Refusal forwarded =
-        StaleReadTests.refusal(service.get("counts", "k-1", new CallerContext(true, null)));
+        StaleReadTests.refusal(service.get("counts", "k-1", new CallerContext(true, null)).join());
 
     assertThat(relayed.reason()).isEqualTo(Refusal.Reason.OWNER_UNKNOWN);
     assertThat(forwarded.reason()).isEqualTo(Refusal.Reason.OWNER_UNKNOWN);
@@ -163,7 +164,8 @@ class RelayTests {
   @Test
   void refusesAtOnceWhenItKnowsNoOtherInstance() {
     Refusal refusal =
-        StaleReadTests.refusal(service(List.of()).get("counts", "k-1", CallerContext.direct()));
+        StaleReadTests.refusal(
+            service(List.of()).get("counts", "k-1", CallerContext.direct()).join());
 
     assertThat(refusal.detail()).isEqualTo(UNKNOWN);
   }

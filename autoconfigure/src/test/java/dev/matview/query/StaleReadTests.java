@@ -57,7 +57,7 @@ public class StaleReadTests {
   void asksAStandbyWithTheLagBoundWhenTheActiveIsUnreachable() throws IOException {
     ViewQueryService service =
         service(unreachable(), List.of(this.standby.owner(2)), new StaleReads(true, 100), null);
-    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct());
+    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct()).join();
     assertThat(((Routed.Relayed<KeyAnswer>) routed).response().header("Matview-Replica"))
         .isEqualTo("standby");
     assertThat(this.standby.received())
@@ -80,7 +80,7 @@ public class StaleReadTests {
             new StaleReads(true, 100),
             null,
             (view, route, outcome, nanos) -> recorded.add(view + "/" + route + "/" + outcome));
-    service.get("counts", "k-1", CallerContext.direct());
+    service.get("counts", "k-1", CallerContext.direct()).join();
     assertThat(recorded).containsExactly("counts/standby/found");
   }
 
@@ -91,7 +91,7 @@ public class StaleReadTests {
     ViewQueryService service =
         service(
             this.active.owner(2), List.of(this.standby.owner(2)), new StaleReads(true, 100), null);
-    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct());
+    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct()).join();
     assertThat(((Routed.Relayed<KeyAnswer>) routed).response().header("Matview-Replica"))
         .isEqualTo("active");
     assertThat(this.standby.received()).isEmpty();
@@ -103,7 +103,7 @@ public class StaleReadTests {
     ViewQueryService service =
         service(
             this.active.owner(2), List.of(this.standby.owner(2)), new StaleReads(true, 100), null);
-    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct());
+    Routed<KeyAnswer> routed = service.get("counts", "k-1", CallerContext.direct()).join();
     assertThat(((Routed.Relayed<KeyAnswer>) routed).response().status()).isEqualTo(200);
     assertThat(this.active.received()).hasSize(1);
     assertThat(this.standby.received()).hasSize(1);
@@ -113,7 +113,7 @@ public class StaleReadTests {
   void saysServiceUnavailableWithoutAskingStandbysWhenStaleReadsAreOff() throws IOException {
     ViewQueryService service =
         service(unreachable(), List.of(this.standby.owner(2)), StaleReads.disabled(), null);
-    assertThat(refusal(service.get("counts", "k-1", CallerContext.direct())).detail())
+    assertThat(refusal(service.get("counts", "k-1", CallerContext.direct()).join()).detail())
         .contains("cannot be reached");
     assertThat(this.standby.received()).isEmpty();
   }
@@ -122,7 +122,7 @@ public class StaleReadTests {
   void letsARequestAllowStaleReadsWhenTheDefaultDoesNot() throws IOException {
     ViewQueryService service =
         service(unreachable(), List.of(this.standby.owner(2)), StaleReads.disabled(), null);
-    service.get("counts", "k-1", new CallerContext(false, null, true, 7L));
+    service.get("counts", "k-1", new CallerContext(false, null, true, 7L)).join();
     assertThat(this.standby.received())
         .singleElement()
         .satisfies(
@@ -137,7 +137,7 @@ public class StaleReadTests {
     ViewQueryService service =
         service(unreachable(), List.of(self), new StaleReads(true, 10), laggingStandby);
     Refusal refusal =
-        refusal(service.get("counts", "k-1", new CallerContext(true, null, true, 10L)));
+        refusal(service.get("counts", "k-1", new CallerContext(true, null, true, 10L)).join());
     assertThat(refusal.detail())
         .contains("no other replica within 10 offsets", "this instance's replica lags 50 offsets");
     assertThat(refusal.partition()).isEqualTo(2);

@@ -76,6 +76,8 @@ public final class StubInstance implements AutoCloseable {
               request.put(HEADER + signed, value);
             }
           }
+          request.put(
+              "body", new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
           this.received.add(Map.copyOf(request));
           if (this.hanging) {
             awaitRelease();

@@ -11,6 +11,7 @@ import dev.matview.query.answer.Routed;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -38,7 +39,9 @@ class ConsistencyTests {
         this.consistency.answer(
             request,
             bound,
-            () -> new Routed.Local<>("value", ViewPosition.of(VIEW, 1, 9L)),
+            () ->
+                CompletableFuture.completedFuture(
+                    new Routed.Local<>("value", ViewPosition.of(VIEW, 1, 9L))),
             this::respond);
 
     assertThat(answer).isNotNull();

@@ -3,6 +3,7 @@ package dev.matview.changes;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.KeyParser;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.KeyReplicas;
@@ -353,7 +354,10 @@ public final class ChangeStreams implements AutoCloseable {
     return stream;
   }
 
-  /** The event of the key's current value, or windows, read here. */
+  /**
+   * The event of the key's current value, or windows, read here: a read for a forwarded caller is
+   * answered by a replica here or refused, never asked of another instance, so it is there at once.
+   */
   private ChangeEvent current(
       ResolvedView<?, ?, ?> view,
       Object key,
@@ -365,7 +369,7 @@ public final class ChangeStreams implements AutoCloseable {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("key", key);
     if (view.window() == null) {
-      Routed<KeyAnswer> answer = this.queries.get(view.name(), rawKey, here);
+      Routed<KeyAnswer> answer = Futures.now(this.queries.get(view.name(), rawKey, here));
       if (!(answer instanceof Routed.Local<KeyAnswer> local)) {
         throw refused(view, key, answer);
       }
@@ -376,7 +380,8 @@ public final class ChangeStreams implements AutoCloseable {
       data.put("value", value);
       return new ChangeEvent(ChangeEvent.Kind.VALUE, decoder.json(data), id);
     }
-    Routed<WindowsAnswer> answer = this.queries.windows(view.name(), rawKey, null, null, here);
+    Routed<WindowsAnswer> answer =
+        Futures.now(this.queries.windows(view.name(), rawKey, null, null, here));
     if (!(answer instanceof Routed.Local<WindowsAnswer> local)) {
       throw refused(view, key, answer);
     }

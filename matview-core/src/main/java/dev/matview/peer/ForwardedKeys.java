@@ -1,6 +1,7 @@
 package dev.matview.peer;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,39 +14,30 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Both ends of the wire format of key lookups that one instance forwards to another together, in
- * one request: {@code POST <view>/forwarded-keys} with the keys as a batch carries them, answered
- * by one {@link Answer} per key, in the order sent, each the status, headers and body that a lookup
- * of that key alone would have got.
+ * one request: {@code POST <view>/forwarded-keys} with the keys as a batch carries them, each with
+ * the bound its lookup asks for in {@code "bounds"} when any does, answered by one {@link Answer}
+ * per key, in the order sent, each the status, headers and body that a lookup of that key alone
+ * would have got.
  */
 public final class ForwardedKeys {
 
   /** The last path segment, after the view's. */
   public static final String SEGMENT = "forwarded-keys";
 
-  /**
-   * The last path segment of lookups that each ask for a position, sent in {@code "bounds"} beside
-   * the keys: an instance that does not know it answers 404, and each lookup is then sent alone.
-   */
-  public static final String BOUND_SEGMENT = "forwarded-bound-keys";
-
   private ForwardedKeys() {}
-
-  /** The body that asks for {@code keys}, each written as a path segment would carry it. */
-  public static byte[] request(ObjectMapper mapper, List<String> keys) {
-    ObjectNode body = mapper.createObjectNode();
-    ArrayNode array = body.putArray("keys");
-    keys.forEach(array::add);
-    return mapper.writeValueAsBytes(body);
-  }
 
   /**
    * The body that asks for {@code keys}, each under the bound at the same place of {@code bounds}:
-   * its position token, if any, and the input records it names ({@code after=}).
+   * its position token, if any, and the input records it names ({@code after=}); without {@code
+   * "bounds"} when none asks for anything.
    */
   public static byte[] request(ObjectMapper mapper, List<String> keys, List<Bound> bounds) {
     ObjectNode body = mapper.createObjectNode();
     ArrayNode array = body.putArray("keys");
     keys.forEach(array::add);
+    if (bounds.stream().allMatch(Bound::isNone)) {
+      return mapper.writeValueAsBytes(body);
+    }
     ArrayNode boundArray = body.putArray("bounds");
     for (Bound bound : bounds) {
       ObjectNode item = boundArray.addObject();
@@ -59,11 +51,14 @@ public final class ForwardedKeys {
   }
 
   /**
-   * The bounds of {@code body}, one per key, or {@code null} unless it holds exactly {@code
-   * expected} of them, each well formed.
+   * The bounds of {@code body}, one per key: none for every key when it has no {@code "bounds"};
+   * {@code null} unless it holds exactly {@code expected} of them, each well formed.
    */
   public static @Nullable List<Bound> bounds(JsonNode body, int expected) {
     JsonNode bounds = body.path("bounds");
+    if (bounds.isMissingNode()) {
+      return Collections.nCopies(expected, Bound.NONE);
+    }
     if (!bounds.isArray() || bounds.size() != expected) {
       return null;
     }
@@ -132,9 +127,17 @@ public final class ForwardedKeys {
    */
   public record Bound(@Nullable String position, List<String> after) {
 
+    /** What a lookup that asks for nothing carries. */
+    public static final Bound NONE = new Bound(null, List.of());
+
     /** Copies the records. */
     public Bound {
       after = List.copyOf(after);
+    }
+
+    /** Whether the lookup asks for nothing. */
+    boolean isNone() {
+      return this.position == null && this.after.isEmpty();
     }
   }
 }

@@ -222,7 +222,6 @@ public final class LocalSlices {
             this.bounds.limit(view, limit),
             forwarded,
             Duration.ZERO,
-            local,
-            false));
+            local));
   }
 }

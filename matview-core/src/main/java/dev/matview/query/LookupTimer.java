@@ -21,19 +21,11 @@ final class LookupTimer {
     this.metrics = metrics;
   }
 
-  /** Runs {@code lookup} of a key in {@code viewName} and records how long it took and how. */
-  <T> Routed<T> timed(String viewName, Supplier<Routed<T>> lookup) {
-    long started = System.nanoTime();
-    Routed<T> routed = started(viewName, started, lookup);
-    record(viewName, started, routed);
-    return routed;
-  }
-
   /**
    * Runs {@code lookup} of a key in {@code viewName}, which may go on waiting for another instance,
    * and records how long it took and how once it is answered: at once when it is.
    */
-  <T> CompletableFuture<Routed<T>> timedEventually(
+  <T> CompletableFuture<Routed<T>> timed(
       String viewName, Supplier<CompletableFuture<Routed<T>>> lookup) {
     long started = System.nanoTime();
     CompletableFuture<Routed<T>> answer = started(viewName, started, lookup);

@@ -87,24 +87,11 @@ public final class ViewBatchService {
   }
 
   /**
-   * The value of every key in {@code keys}, in the order asked, or why a key could not be answered.
+   * The value of every key in {@code keys}, in the order asked, or why a key could not be answered;
+   * keys that other instances hold are asked of them without a thread waiting.
    */
-  public Routed<List<BatchItem>> lookup(
+  public CompletableFuture<Routed<List<BatchItem>>> lookup(
       String viewName, List<JsonNode> keys, CallerContext caller) {
-    return Futures.now(lookupRead(viewName, keys, caller, false));
-  }
-
-  /**
-   * The values of {@code keys} as {@link #lookup} answers them, except that with {@code eventually}
-   * a batch which asks for a position waits for other instances' answers without a thread.
-   */
-  public CompletableFuture<Routed<List<BatchItem>>> lookupEventually(
-      String viewName, List<JsonNode> keys, CallerContext caller) {
-    return lookupRead(viewName, keys, caller, true);
-  }
-
-  private CompletableFuture<Routed<List<BatchItem>>> lookupRead(
-      String viewName, List<JsonNode> keys, CallerContext caller, boolean eventually) {
     ResolvedView<?, ?, ?> view =
         this.views.served().table(viewName, "view", "batch lookups serve tables");
     if (keys.size() > this.maxBatchSize) {
@@ -118,14 +105,11 @@ public final class ViewBatchService {
               + "; split it");
     }
     this.views.requireReadable(view, caller);
-    return lookupIn(view, keys, caller, eventually && caller.bound().isBound());
+    return lookupIn(view, keys, caller);
   }
 
   private <K> CompletableFuture<Routed<List<BatchItem>>> lookupIn(
-      ResolvedView<K, ?, ?> view,
-      List<JsonNode> rawKeys,
-      CallerContext caller,
-      boolean eventually) {
+      ResolvedView<K, ?, ?> view, List<JsonNode> rawKeys, CallerContext caller) {
     List<K> keys = new ArrayList<>(rawKeys.size());
     for (int index = 0; index < rawKeys.size(); index++) {
       keys.add(this.answers.key(view, rawKeys.get(index), index));
@@ -145,13 +129,10 @@ public final class ViewBatchService {
     }
     List<OwnerKeys> groups = new ArrayList<>(remote.values());
     List<CompletableFuture<Routed<Void>>> requests =
-        groups.stream().map(group -> ask(view, group, rawKeys, caller, eventually)).toList();
-    BatchRead<K> batch = new BatchRead<>(view, keys, rawKeys, caller, eventually, alone);
+        groups.stream().map(group -> ask(view, group, rawKeys, caller)).toList();
+    BatchRead<K> batch = new BatchRead<>(view, keys, rawKeys, caller, alone);
     CompletableFuture<Void> owners =
         CompletableFuture.allOf(requests.toArray(CompletableFuture<?>[]::new));
-    if (!eventually) {
-      owners.join();
-    }
     return owners.thenCompose(
         (answered) -> {
           for (int i = 0; i < groups.size(); i++) {
@@ -172,8 +153,6 @@ public final class ViewBatchService {
 
     private final CallerContext caller;
 
-    private final boolean eventually;
-
     private final List<Integer> alone;
 
     private final @Nullable BatchItem[] items;
@@ -185,13 +164,11 @@ public final class ViewBatchService {
         List<K> keys,
         List<JsonNode> rawKeys,
         CallerContext caller,
-        boolean eventually,
         List<Integer> alone) {
       this.view = view;
       this.keys = keys;
       this.rawKeys = rawKeys;
       this.caller = caller;
-      this.eventually = eventually;
       this.alone = alone;
       this.items = new BatchItem[keys.size()];
       this.position = new MergedPosition(view.name(), ViewBatchService.this.tokens);
@@ -220,10 +197,7 @@ public final class ViewBatchService {
         K key = this.keys.get(index);
         String rawKey = rawKey(this.rawKeys.get(index));
         CompletableFuture<Routed<KeyAnswer>> answer =
-            this.eventually
-                ? ViewBatchService.this.views.routeEventually(this.view, key, rawKey, this.caller)
-                : CompletableFuture.completedFuture(
-                    ViewBatchService.this.views.route(this.view, key, rawKey, this.caller));
+            ViewBatchService.this.views.route(this.view, key, rawKey, this.caller);
         if (!answer.isDone()) {
           int waited = next;
           return answer.thenCompose(
@@ -276,8 +250,7 @@ public final class ViewBatchService {
       ResolvedView<?, ?, ?> view,
       OwnerKeys ownerKeys,
       List<JsonNode> rawKeys,
-      CallerContext caller,
-      boolean eventually) {
+      CallerContext caller) {
     List<JsonNode> keys = ownerKeys.indexes().stream().map(rawKeys::get).toList();
     PeerPath path =
         caller
@@ -289,10 +262,7 @@ public final class ViewBatchService {
     Duration timeout = this.peers.timeout();
     Duration waited = caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout;
     byte[] body = this.answers.body(keys);
-    return eventually
-        ? this.peers.postEventually(
-            view.name(), ownerKeys.owner(), path.toString(), body, caller, waited)
-        : this.peers.post(view.name(), ownerKeys.owner(), path.toString(), body, caller, waited);
+    return this.peers.post(view.name(), ownerKeys.owner(), path.toString(), body, caller, waited);
   }
 
   /** The key as a path segment would carry it: a JSON string's text, any other JSON as written. */

@@ -1,7 +1,6 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
-import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Routed;
@@ -164,44 +163,27 @@ public final class ViewQueryService {
     return this.served;
   }
 
-  /** The current value of {@code rawKey} in a table view; a null value when it has none. */
-  public Routed<KeyAnswer> get(String viewName, String rawKey, CallerContext caller) {
+  /**
+   * The current value of {@code rawKey} in a table view, a null value when it has none; a lookup
+   * that goes to another instance waits for the answer without a thread.
+   */
+  public CompletableFuture<Routed<KeyAnswer>> get(
+      String viewName, String rawKey, CallerContext caller) {
     return this.timer.timed(viewName, () -> getIn(viewName, rawKey, caller));
   }
 
-  private Routed<KeyAnswer> getIn(String viewName, String rawKey, CallerContext caller) {
-    if (this.fallbacks.gate().isClosed()) {
-      return new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null));
-    }
-    return getFrom(tableOf(viewName), rawKey, caller);
-  }
-
-  private <K> Routed<KeyAnswer> getFrom(
-      ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
-    return route(view, parseKey(view, rawKey), rawKey, caller);
-  }
-
-  /**
-   * The current value of {@code rawKey} as {@link #get} answers it, except that a lookup which asks
-   * for a position and goes to another instance waits for the answer without a thread.
-   */
-  public CompletableFuture<Routed<KeyAnswer>> getEventually(
-      String viewName, String rawKey, CallerContext caller) {
-    return this.timer.timedEventually(viewName, () -> getEventuallyIn(viewName, rawKey, caller));
-  }
-
-  private CompletableFuture<Routed<KeyAnswer>> getEventuallyIn(
+  private CompletableFuture<Routed<KeyAnswer>> getIn(
       String viewName, String rawKey, CallerContext caller) {
     if (this.fallbacks.gate().isClosed()) {
       return CompletableFuture.completedFuture(
           new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
     }
-    return getEventuallyFrom(tableOf(viewName), rawKey, caller);
+    return getFrom(tableOf(viewName), rawKey, caller);
   }
 
-  private <K> CompletableFuture<Routed<KeyAnswer>> getEventuallyFrom(
+  private <K> CompletableFuture<Routed<KeyAnswer>> getFrom(
       ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
-    return routeEventually(view, parseKey(view, rawKey), rawKey, caller);
+    return route(view, parseKey(view, rawKey), rawKey, caller);
   }
 
   private ResolvedView<?, ?, ?> tableOf(String viewName) {
@@ -212,19 +194,9 @@ public final class ViewQueryService {
    * The current value of {@code key}, written {@code rawKey} in a path, from the first replica that
    * can answer, untimed: one key of a batch.
    */
-  <K> Routed<KeyAnswer> route(
+  <K> CompletableFuture<Routed<KeyAnswer>> route(
       ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
     return this.fallbacks.route(
-        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
-  }
-
-  /**
-   * The current value of {@code key} as {@link #route} answers it, except that a lookup which asks
-   * for a position and goes to another instance waits for the answer without a thread.
-   */
-  <K> CompletableFuture<Routed<KeyAnswer>> routeEventually(
-      ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
-    return this.fallbacks.routeEventually(
         view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
   }
 
@@ -233,29 +205,17 @@ public final class ViewQueryService {
         new KeyAnswer(key, this.localStores.get(view, key, partition, exact), replica);
   }
 
-  /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
-  public Routed<WindowsAnswer> windows(
-      String viewName,
-      String rawKey,
-      @Nullable Instant from,
-      @Nullable Instant to,
-      CallerContext caller) {
-    return this.timer.timed(
-        viewName, () -> Futures.now(windowsIn(viewName, rawKey, from, to, caller, false)));
-  }
-
   /**
-   * The windows of {@code rawKey} as {@link #windows} answers them, except that a lookup which asks
-   * for a position and goes to another instance waits for the answer without a thread.
+   * The windows of {@code rawKey} whose start lies in [from, to], by default the retention; a
+   * lookup that goes to another instance waits for the answer without a thread.
    */
-  public CompletableFuture<Routed<WindowsAnswer>> windowsEventually(
+  public CompletableFuture<Routed<WindowsAnswer>> windows(
       String viewName,
       String rawKey,
       @Nullable Instant from,
       @Nullable Instant to,
       CallerContext caller) {
-    return this.timer.timedEventually(
-        viewName, () -> windowsIn(viewName, rawKey, from, to, caller, true));
+    return this.timer.timed(viewName, () -> windowsIn(viewName, rawKey, from, to, caller));
   }
 
   private CompletableFuture<Routed<WindowsAnswer>> windowsIn(
@@ -263,8 +223,7 @@ public final class ViewQueryService {
       String rawKey,
       @Nullable Instant from,
       @Nullable Instant to,
-      CallerContext caller,
-      boolean eventually) {
+      CallerContext caller) {
     if (this.fallbacks.gate().isClosed()) {
       return CompletableFuture.completedFuture(
           new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
@@ -272,7 +231,7 @@ public final class ViewQueryService {
     ResolvedView<?, ?, ?> view = view(viewName);
     ViewWindow window = ServedViews.windowOf(view, "ask for its key at .../keys/{key}");
     TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
-    return windowsFrom(view, window, rawKey, range.from(), range.to(), caller, eventually);
+    return windowsFrom(view, window, rawKey, range.from(), range.to(), caller);
   }
 
   private <K> CompletableFuture<Routed<WindowsAnswer>> windowsFrom(
@@ -281,8 +240,7 @@ public final class ViewQueryService {
       String rawKey,
       Instant from,
       Instant to,
-      CallerContext caller,
-      boolean eventually) {
+      CallerContext caller) {
     K key = parseKey(view, rawKey);
     PeerTarget path =
         () ->
@@ -293,9 +251,7 @@ public final class ViewQueryService {
                 key,
                 this.localStores.windows(view, window, key, partition, from, to, exact),
                 replica);
-    return eventually
-        ? this.fallbacks.routeEventually(view, key, caller, path, read)
-        : CompletableFuture.completedFuture(this.fallbacks.route(view, key, caller, path, read));
+    return this.fallbacks.route(view, key, caller, path, read);
   }
 
   private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {

@@ -149,42 +149,18 @@ public final class ViewScanService {
   /**
    * A page of the keys of a table view within the optional key bounds [from, to]; an owner's
    * problem detail to pass on; or why no replica of a partition could serve its part of the page.
+   * Slices that other instances hold are asked of them without a thread waiting.
    */
-  public Routed<ScanPage<KeyItem>> keys(
+  public CompletableFuture<Routed<ScanPage<KeyItem>>> keys(
       String viewName,
       @Nullable String from,
       @Nullable String to,
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    return Futures.now(keysRead(viewName, from, to, limit, cursor, caller, false));
-  }
-
-  /**
-   * A page of keys as {@link #keys} reads it, except that a scan which asks for a position waits
-   * for other instances' slices without a thread.
-   */
-  public CompletableFuture<Routed<ScanPage<KeyItem>>> keysEventually(
-      String viewName,
-      @Nullable String from,
-      @Nullable String to,
-      int limit,
-      @Nullable String cursor,
-      CallerContext caller) {
-    return keysRead(viewName, from, to, limit, cursor, caller, true);
-  }
-
-  private CompletableFuture<Routed<ScanPage<KeyItem>>> keysRead(
-      String viewName,
-      @Nullable String from,
-      @Nullable String to,
-      int limit,
-      @Nullable String cursor,
-      CallerContext caller,
-      boolean eventually) {
     try {
       ResolvedView<?, ?, ?> view = table(viewName);
-      return keysOf(view, from, to, limit, cursor, caller, eventually);
+      return keysOf(view, from, to, limit, cursor, caller);
     } catch (ViewUnavailableException ex) {
       return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
     }
@@ -196,8 +172,7 @@ public final class ViewScanService {
       @Nullable String to,
       int limit,
       @Nullable String cursor,
-      CallerContext caller,
-      boolean eventually) {
+      CallerContext caller) {
     K fromKey = this.bounds.key(view, "from", from);
     K toKey = this.bounds.key(view, "to", to);
     ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
@@ -212,48 +187,23 @@ public final class ViewScanService {
         PeerSlices.KEYS,
         query,
         (partition, after, sliceLimit, exact) ->
-            this.localStores.keys(view, partition, fromKey, toKey, after, sliceLimit, exact),
-        eventually);
+            this.localStores.keys(view, partition, fromKey, toKey, after, sliceLimit, exact));
   }
 
   /**
    * A page of the windows of a windowed or session view whose start lies in [from, to]; an owner's
    * problem detail to pass on; or why no replica of a partition could serve its part of the page.
+   * Slices that other instances hold are asked of them without a thread waiting.
    */
-  public Routed<ScanPage<WindowItem>> windows(
+  public CompletableFuture<Routed<ScanPage<WindowItem>>> windows(
       String viewName,
       @Nullable Instant from,
       @Nullable Instant to,
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    return Futures.now(windowsRead(viewName, from, to, limit, cursor, caller, false));
-  }
-
-  /**
-   * A page of windows as {@link #windows} reads it, except that a scan which asks for a position
-   * waits for other instances' slices without a thread.
-   */
-  public CompletableFuture<Routed<ScanPage<WindowItem>>> windowsEventually(
-      String viewName,
-      @Nullable Instant from,
-      @Nullable Instant to,
-      int limit,
-      @Nullable String cursor,
-      CallerContext caller) {
-    return windowsRead(viewName, from, to, limit, cursor, caller, true);
-  }
-
-  private CompletableFuture<Routed<ScanPage<WindowItem>>> windowsRead(
-      String viewName,
-      @Nullable Instant from,
-      @Nullable Instant to,
-      int limit,
-      @Nullable String cursor,
-      CallerContext caller,
-      boolean eventually) {
     try {
-      return windowsOf(viewName, from, to, limit, cursor, caller, eventually);
+      return windowsOf(viewName, from, to, limit, cursor, caller);
     } catch (ViewUnavailableException ex) {
       return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
     }
@@ -265,8 +215,7 @@ public final class ViewScanService {
       @Nullable Instant to,
       int limit,
       @Nullable String cursor,
-      CallerContext caller,
-      boolean eventually) {
+      CallerContext caller) {
     ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
     ViewWindow window = ServedViews.windowOf(view, SCAN_KEYS);
     TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
@@ -292,8 +241,7 @@ public final class ViewScanService {
         query,
         (partition, after, sliceLimit, exact) ->
             this.localStores.windowItems(
-                view, window, partition, start, stop, after, sliceLimit, exact),
-        eventually);
+                view, window, partition, start, stop, after, sliceLimit, exact));
   }
 
   private <T> CompletableFuture<Routed<ScanPage<T>>> scan(
@@ -304,16 +252,14 @@ public final class ViewScanService {
       CallerContext caller,
       PeerSlices.Kind<T> kind,
       Consumer<PeerPath> query,
-      ScanSlices.LocalSlice<T> local,
-      boolean eventually) {
+      ScanSlices.LocalSlice<T> local) {
     this.bounds.limit(view, limit);
     Duration timeout = this.peers.timeout();
     ScanDeadline deadline =
         ScanDeadline.startingNow(
             this.clock,
             caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout);
-    return new PageRead<>(
-            view, owners, cursor, limit, caller, kind, query, local, deadline, eventually)
+    return new PageRead<>(view, owners, cursor, limit, caller, kind, query, local, deadline)
         .from(cursor.partition());
   }
 
@@ -338,8 +284,6 @@ public final class ViewScanService {
 
     private final ScanDeadline deadline;
 
-    private final boolean eventually;
-
     private final MergedPosition position;
 
     private final List<T> items = new ArrayList<>();
@@ -353,8 +297,7 @@ public final class ViewScanService {
         PeerSlices.Kind<T> kind,
         Consumer<PeerPath> query,
         ScanSlices.LocalSlice<T> local,
-        ScanDeadline deadline,
-        boolean eventually) {
+        ScanDeadline deadline) {
       this.view = view;
       this.owners = owners;
       this.cursor = cursor;
@@ -364,7 +307,6 @@ public final class ViewScanService {
       this.query = query;
       this.local = local;
       this.deadline = deadline;
-      this.eventually = eventually;
       this.position = new MergedPosition(view.name(), null);
     }
 
@@ -391,8 +333,7 @@ public final class ViewScanService {
                 this.limit - this.items.size(),
                 this.caller,
                 remaining,
-                this.local,
-                this.eventually);
+                this.local);
         if (!read.isDone()) {
           int waited = partition;
           return read.thenCompose(

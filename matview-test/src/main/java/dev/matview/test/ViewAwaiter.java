@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -189,12 +191,21 @@ public final class ViewAwaiter {
     return answer.windows().stream().map(typed).toList();
   }
 
-  /** The answer this instance gave, or an assertion error that says why it gave none yet. */
-  private static <T> T answered(ResolvedView<?, ?, ?> view, Supplier<Routed<T>> lookup) {
+  /**
+   * The answer this instance gave, or an assertion error that says why it gave none yet; the test's
+   * own thread waits for it.
+   */
+  private static <T> T answered(
+      ResolvedView<?, ?, ?> view, Supplier<CompletableFuture<Routed<T>>> lookup) {
     Routed<T> routed;
     try {
-      routed = lookup.get();
+      routed = lookup.get().join();
     } catch (ViewUnavailableException ex) {
+      throw new AssertionError("View '" + view.name() + "' cannot answer yet: " + ex.getMessage());
+    } catch (CompletionException wrapped) {
+      if (!(wrapped.getCause() instanceof ViewUnavailableException ex)) {
+        throw wrapped;
+      }
       throw new AssertionError("View '" + view.name() + "' cannot answer yet: " + ex.getMessage());
     }
     if (routed instanceof Routed.Local<T> local) {

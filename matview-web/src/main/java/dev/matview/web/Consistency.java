@@ -175,27 +175,14 @@ public final class Consistency implements AutoCloseable {
   }
 
   /**
-   * The response to {@code attempt}'s answer; when a replica here is behind what {@code bound} asks
-   * for, {@code null} after the request has gone asynchronous to wait for it, its response set once
-   * the replica has caught up or the wait is over. An answer read here carries the position it read
-   * merged with the one {@code bound} sent back, so a caller that sends back the last position it
-   * got keeps what it has seen of every partition, not only of the last one it read.
+   * The response to {@code attempt}'s answer; until it comes, and while a replica here is behind
+   * what {@code bound} asks for, {@code null} after the request has gone asynchronous to wait for
+   * it without a thread, its response set once the answer is there and the replica has caught up or
+   * the wait is over. An answer read here carries the position it read merged with the one {@code
+   * bound} sent back, so a caller that sends back the last position it got keeps what it has seen
+   * of every partition, not only of the last one it read.
    */
   <T> @Nullable ResponseEntity<?> answer(
-      HttpServletRequest request,
-      ReadBound bound,
-      Supplier<Routed<T>> attempt,
-      Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    return answerEventually(
-        request, bound, () -> CompletableFuture.completedFuture(attempt.get()), respondAsRead);
-  }
-
-  /**
-   * The response to {@code attempt}'s answer as {@link #answer} gives it, for an attempt that may
-   * wait for another instance's answer: until it comes, the request goes asynchronous, and no
-   * thread waits for it.
-   */
-  <T> @Nullable ResponseEntity<?> answerEventually(
       HttpServletRequest request,
       ReadBound bound,
       Supplier<CompletableFuture<Routed<T>>> attempt,
@@ -204,8 +191,8 @@ public final class Consistency implements AutoCloseable {
   }
 
   /**
-   * The response to {@code attempt}'s answer as {@link #answerEventually} gives it, as a future
-   * that completes once a replica here has applied what {@code bound} asks or the wait is over.
+   * The response to {@code attempt}'s answer as {@link #answer} gives it, as a future that
+   * completes once a replica here has applied what {@code bound} asks or the wait is over.
    */
   <T> CompletableFuture<ResponseEntity<?>> answerLater(
       ReadBound bound,

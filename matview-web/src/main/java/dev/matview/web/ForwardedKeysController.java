@@ -84,32 +84,16 @@ public class ForwardedKeysController {
     this.converters = converters;
   }
 
-  /** The answer to each key of the body, in the order sent. */
+  /**
+   * The answer to each key of the body, in the order sent, each under its own bound from the body's
+   * {@code "bounds"}, if any; {@code null} once the request has gone asynchronous to wait for the
+   * replicas here to apply what they ask, its answers set when every key's is there.
+   */
   @PostMapping(
       path = "/{view}/" + ForwardedKeys.SEGMENT,
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public List<ForwardedKeys.Answer> lookups(@PathVariable String view, HttpServletRequest request) {
-    CallerContext caller = peerCaller(view, request);
-    List<String> keys = rawKeys(view, this.bodies.keys(view, request));
-    String viewPath = viewPath(request, ForwardedKeys.SEGMENT);
-    List<ForwardedKeys.Answer> answers = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      answers.add(written(this.keyLookups.answerNow(view, key, caller), lookupPath(viewPath, key)));
-    }
-    return answers;
-  }
-
-  /**
-   * The answer to each key of the body, in the order sent, each under its own bound from the body's
-   * {@code "bounds"}; {@code null} once the request has gone asynchronous to wait for the replicas
-   * here to apply what they ask, its answers set when every key's is there.
-   */
-  @PostMapping(
-      path = "/{view}/" + ForwardedKeys.BOUND_SEGMENT,
-      consumes = MediaType.APPLICATION_JSON_VALUE,
-      produces = MediaType.APPLICATION_JSON_VALUE)
-  public @Nullable ResponseEntity<List<ForwardedKeys.Answer>> boundLookups(
+  public @Nullable ResponseEntity<List<ForwardedKeys.Answer>> lookups(
       @PathVariable String view, HttpServletRequest request) {
     CallerContext caller = peerCaller(view, request);
     JsonNode body = this.bodies.body(view, request);
@@ -119,7 +103,7 @@ public class ForwardedKeysController {
       throw new InvalidQueryException(
           view, "bounds", "Forwarded keys that ask for positions carry one bound per key");
     }
-    String viewPath = viewPath(request, ForwardedKeys.BOUND_SEGMENT);
+    String viewPath = viewPath(request, ForwardedKeys.SEGMENT);
     List<CompletableFuture<ResponseEntity<?>>> pending = new ArrayList<>(keys.size());
     ReadBound waitLimit = ReadBound.NONE;
     for (int i = 0; i < keys.size(); i++) {

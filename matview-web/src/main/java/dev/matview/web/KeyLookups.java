@@ -45,13 +45,8 @@ final class KeyLookups {
   CompletableFuture<ResponseEntity<?>> answerLater(String view, String key, CallerContext caller) {
     return this.consistency.answerLater(
         caller.bound(),
-        () -> this.queryService.getEventually(view, key, caller),
+        () -> this.queryService.get(view, key, caller),
         (routed) -> respond(view, routed));
-  }
-
-  /** The answer to a lookup of {@code key} in {@code view} by {@code caller}, without waiting. */
-  ResponseEntity<?> answerNow(String view, String key, CallerContext caller) {
-    return respond(view, this.queryService.get(view, key, caller));
   }
 
   private ResponseEntity<?> respond(String view, Routed<KeyAnswer> routed) {

@@ -128,10 +128,10 @@ public class ViewController {
     @Nullable Instant fromInstant = RequestParameters.instant(view, "from", from);
     @Nullable Instant toInstant = RequestParameters.instant(view, "to", to);
     CallerContext caller = caller(request, view);
-    return this.consistency.answerEventually(
+    return this.consistency.answer(
         request,
         caller.bound(),
-        () -> this.queryService.windowsEventually(view, key, fromInstant, toInstant, caller),
+        () -> this.queryService.windows(view, key, fromInstant, toInstant, caller),
         (routed) ->
             Refusals.respond(
                 routed,
@@ -157,10 +157,10 @@ public class ViewController {
   public @Nullable ResponseEntity<?> batch(@PathVariable String view, HttpServletRequest request) {
     List<JsonNode> keys = this.batchBodies.keys(view, request);
     CallerContext caller = caller(request, view);
-    return this.consistency.answerEventually(
+    return this.consistency.answer(
         request,
         caller.bound(),
-        () -> this.batchService.lookupEventually(view, keys, caller),
+        () -> this.batchService.lookup(view, keys, caller),
         (routed) ->
             Refusals.respond(
                 routed,

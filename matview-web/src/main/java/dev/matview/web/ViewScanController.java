@@ -102,10 +102,8 @@ public class ViewScanController {
     }
     RequestParameters.requireStreamed(view, "afterKey", afterKey);
     int size = RequestParameters.limit(view, limit);
-    return answerEventually(
-        request,
-        caller,
-        () -> this.scanService.keysEventually(view, from, to, size, cursor, caller));
+    return pageAnswer(
+        request, caller, () -> this.scanService.keys(view, from, to, size, cursor, caller));
   }
 
   /**
@@ -144,10 +142,8 @@ public class ViewScanController {
     RequestParameters.requireStreamed(view, "afterKey", afterKey);
     RequestParameters.requireStreamed(view, "afterStart", afterStart);
     int size = RequestParameters.limit(view, limit);
-    return answerEventually(
-        request,
-        caller,
-        () -> this.scanService.windowsEventually(view, start, stop, size, cursor, caller));
+    return pageAnswer(
+        request, caller, () -> this.scanService.windows(view, start, stop, size, cursor, caller));
   }
 
   /**
@@ -247,7 +243,7 @@ public class ViewScanController {
     if (form == SliceForm.STREAM) {
       return this.sliceStreams.stream(view, response, caller, read);
     }
-    return answerEventually(
+    return pageAnswer(
         request,
         caller,
         () -> CompletableFuture.completedFuture(read.get()),
@@ -258,19 +254,19 @@ public class ViewScanController {
    * The answer of {@code read}, which may wait for another instance, with its position; or none yet
    * while it waits.
    */
-  private <T> @Nullable ResponseEntity<?> answerEventually(
+  private <T> @Nullable ResponseEntity<?> pageAnswer(
       HttpServletRequest request,
       CallerContext caller,
       Supplier<CompletableFuture<Routed<T>>> read) {
-    return answerEventually(request, caller, read, MediaType.APPLICATION_JSON);
+    return pageAnswer(request, caller, read, MediaType.APPLICATION_JSON);
   }
 
-  private <T> @Nullable ResponseEntity<?> answerEventually(
+  private <T> @Nullable ResponseEntity<?> pageAnswer(
       HttpServletRequest request,
       CallerContext caller,
       Supplier<CompletableFuture<Routed<T>>> read,
       MediaType type) {
-    return this.consistency.answerEventually(
+    return this.consistency.answer(
         request,
         caller.bound(),
         read,

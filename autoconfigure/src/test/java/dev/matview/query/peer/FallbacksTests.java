@@ -73,10 +73,10 @@ class FallbacksTests {
   void skipsAnOwnerThatTimedOutAndGoesStraightToTheStandbyUntilTheDownTimeEnds() {
     this.active.hanging();
     ViewQueryService service = service(new StaleReads(true, 100), Duration.ofMinutes(1));
-    assertRelayedFrom(service.get("counts", "k-1", CallerContext.direct()), 41);
+    assertRelayedFrom(service.get("counts", "k-1", CallerContext.direct()).join(), 41);
     long started = System.nanoTime();
     for (int n = 0; n < 5; n++) {
-      assertRelayedFrom(service.get("counts", "k-1", CallerContext.direct()), 41);
+      assertRelayedFrom(service.get("counts", "k-1", CallerContext.direct()).join(), 41);
     }
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(TIMEOUT);
     assertThat(this.active.received()).hasSize(1);
@@ -87,9 +87,9 @@ class FallbacksTests {
   void refusesAtOnceWithoutStaleReadsWhileTheOwnerIsMarkedDown() {
     this.active.hanging();
     ViewQueryService service = service(StaleReads.disabled(), Duration.ofMinutes(1));
-    assertThat(refusal(service.get("counts", "k-1", CallerContext.direct())).reason())
+    assertThat(refusal(service.get("counts", "k-1", CallerContext.direct()).join()).reason())
         .isEqualTo(Refusal.Reason.TIMEOUT);
-    Refusal skipped = refusal(service.get("counts", "k-1", CallerContext.direct()));
+    Refusal skipped = refusal(service.get("counts", "k-1", CallerContext.direct()).join());
     assertThat(skipped.reason()).isEqualTo(Refusal.Reason.UNREACHABLE);
     assertThat(skipped.detail())
         .contains("another instance", "did not answer in time a moment ago")
@@ -101,8 +101,8 @@ class FallbacksTests {
   void asksTheOwnerAgainOnceTheDownTimeHasPassed() {
     this.active.hanging();
     ViewQueryService service = service(StaleReads.disabled(), Duration.ZERO);
-    service.get("counts", "k-1", CallerContext.direct());
-    service.get("counts", "k-1", CallerContext.direct());
+    service.get("counts", "k-1", CallerContext.direct()).join();
+    service.get("counts", "k-1", CallerContext.direct()).join();
     assertThat(this.active.received()).hasSize(2);
   }
 
@@ -111,7 +111,7 @@ class FallbacksTests {
     this.active.answering(503, Map.of("Content-Type", PROBLEM, "Retry-After", "3"), "{}");
     this.standby.answering(503, Map.of("Content-Type", PROBLEM), "{}");
     ViewQueryService service = service(new StaleReads(true, 100), Duration.ofMinutes(1));
-    assertRelayedFrom(service.get("counts", "k-1", CallerContext.direct()), 40);
+    assertRelayedFrom(service.get("counts", "k-1", CallerContext.direct()).join(), 40);
     assertThat(this.active.received().get(0).get("path"))
         .isEqualTo("/views/counts/keys/k-1?allowStale=true&maxLag=100");
     assertThat(this.standby.received()).hasSize(1);
@@ -137,7 +137,7 @@ class FallbacksTests {
     List<Thread> answeredOn = new CopyOnWriteArrayList<>();
     Routed<KeyAnswer> routed =
         service
-            .getEventually("counts", "k-1", bounded)
+            .get("counts", "k-1", bounded)
             .whenComplete((answer, failure) -> answeredOn.add(Thread.currentThread()))
             .get(30, TimeUnit.SECONDS);
     assertRelayedFrom(routed, 40);
@@ -159,7 +159,7 @@ class FallbacksTests {
     this.standby.answering(503, Map.of("Content-Type", PROBLEM), "{}");
     this.previous.answering(503, Map.of("Content-Type", PROBLEM), "{}");
     ViewQueryService service = service(new StaleReads(true, 100), Duration.ofMinutes(1));
-    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()));
+    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()).join());
     assertThat(refusal.reason()).isEqualTo(Refusal.Reason.UNAVAILABLE);
     assertThat(refusal.retryAfter()).isEqualTo(Duration.ofSeconds(3));
     assertThat(refusal.detail())
@@ -171,7 +171,7 @@ class FallbacksTests {
   void tellsAnErrorAnotherInstanceAnsweredWithoutAProblemDetailAsAFailure() {
     this.active.answering(500, Map.of("Content-Type", "text/html"), "<html>oops</html>");
     ViewQueryService service = service(StaleReads.disabled(), Duration.ofMinutes(1));
-    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()));
+    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()).join());
     assertThat(refusal.reason()).isEqualTo(Refusal.Reason.FAILED);
     assertThat(refusal.detail())
         .contains("another instance, which answered 500 without a problem detail")
@@ -182,7 +182,7 @@ class FallbacksTests {
   void tellsAnInstanceThatClosedTheConnectionWithoutAnAnswerAsUnavailable() {
     this.active.closingWithoutAnswer();
     ViewQueryService service = service(StaleReads.disabled(), Duration.ofMinutes(1));
-    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()));
+    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()).join());
     assertThat(refusal.reason()).isEqualTo(Refusal.Reason.UNAVAILABLE);
     assertThat(refusal.detail()).contains("another instance, which failed to answer");
   }
@@ -191,7 +191,7 @@ class FallbacksTests {
   void refusesAtOnceWhileThisInstanceShutsDown() {
     ViewQueryService service = service(new StaleReads(true, 100), Duration.ofMinutes(1));
     this.gate.close();
-    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()));
+    Refusal refusal = refusal(service.get("counts", "k-1", CallerContext.direct()).join());
     assertThat(refusal.reason()).isEqualTo(Refusal.Reason.SHUTTING_DOWN);
     assertThat(refusal.detail()).contains("shutting down");
     assertThat(this.active.received()).isEmpty();

@@ -6,7 +6,10 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -180,26 +183,64 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
     HttpClientContext context = HttpClientContext.create();
     context.setRequestConfig(this.requestSettings.of(timeout));
     StreamingResponseConsumer body = new StreamingResponseConsumer(listener);
-    return this.client.execute(
-        new BasicRequestProducer(request, null),
-        body,
-        context,
-        new FutureCallback<Void>() {
-          @Override
-          public void completed(Void unused) {
-            // the consumer told the listener
-          }
+    Future<Void> exchange =
+        this.client.execute(
+            new BasicRequestProducer(request, null),
+            body,
+            context,
+            new FutureCallback<Void>() {
+              @Override
+              public void completed(Void unused) {
+                // the consumer told the listener
+              }
 
-          @Override
-          public void failed(Exception ex) {
-            body.failed((ex instanceof IOException failure) ? Exchanges.told(failure) : ex);
-          }
+              @Override
+              public void failed(Exception ex) {
+                body.failed((ex instanceof IOException failure) ? Exchanges.told(failure) : ex);
+              }
 
-          @Override
-          public void cancelled() {
-            body.failed(new IOException("The request was cancelled"));
-          }
-        });
+              @Override
+              public void cancelled() {
+                body.failed(new IOException("The request was cancelled"));
+              }
+            });
+    return new AbortingFuture(exchange, body);
+  }
+
+  /**
+   * An exchange whose cancel also aborts its body's consumer: HttpClient does not end an exchange
+   * under way on every path a cancel takes, and a stream that is no longer read would otherwise
+   * keep its connection, and the other instance's stream, open.
+   */
+  private record AbortingFuture(Future<Void> exchange, StreamingResponseConsumer body)
+      implements Future<Void> {
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      this.body.abort();
+      return this.exchange.cancel(mayInterruptIfRunning);
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return this.exchange.isCancelled();
+    }
+
+    @Override
+    public boolean isDone() {
+      return this.exchange.isDone();
+    }
+
+    @Override
+    public Void get() throws InterruptedException, ExecutionException {
+      return this.exchange.get();
+    }
+
+    @Override
+    public Void get(long timeout, TimeUnit unit)
+        throws InterruptedException, ExecutionException, TimeoutException {
+      return this.exchange.get(timeout, unit);
+    }
   }
 
   /** Closes every connection and stops the I/O thread. */

@@ -8,7 +8,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The settings of the peers' requests: no redirect, authentication, compression or upgrade, and a
  * timeout for the connection and for each part of the answer; made again only when the timeout
- * asked changes, since most requests share one.
+ * asked changes, since most requests share one. Cancelling a request ends its exchange and closes
+ * its connection, also a kept-alive one it was sent on: without hard cancellation HttpClient
+ * ignores the cancel of an exchange under way on a pooled connection, and a relayed change stream
+ * whose client left went on holding the owner's stream open.
  */
 final class RequestSettings {
 
@@ -34,6 +37,7 @@ final class RequestSettings {
         .setAuthenticationEnabled(false)
         .setContentCompressionEnabled(false)
         .setProtocolUpgradeEnabled(false)
+        .setHardCancellationEnabled(true)
         .build();
   }
 

@@ -27,6 +27,8 @@ final class StreamingResponseConsumer implements AsyncResponseConsumer<Void> {
 
   private final AtomicBoolean over = new AtomicBoolean();
 
+  private volatile boolean aborted;
+
   private boolean listenerReady = true;
 
   private @Nullable CapacityChannel waiting;
@@ -68,10 +70,22 @@ final class StreamingResponseConsumer implements AsyncResponseConsumer<Void> {
 
   @Override
   public void consume(ByteBuffer data) throws IOException {
+    if (this.aborted) {
+      throw new IOException("The exchange was cancelled");
+    }
     synchronized (this) {
       this.listenerReady = false;
     }
     this.listener.data(data, this::more);
+  }
+
+  /**
+   * Ends the exchange from this side: the connection is read again, and the next bytes that arrive
+   * fail the exchange, which closes its connection, so that the other instance learns of it.
+   */
+  void abort() {
+    this.aborted = true;
+    more();
   }
 
   /** The listener took what came: the connection may be read further. */

@@ -2,7 +2,6 @@ package dev.matview.query.peer;
 
 import dev.matview.peer.PeerResponse;
 import dev.matview.peer.http.PeerHttpStream;
-import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Placement;
@@ -23,7 +22,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
@@ -112,12 +110,7 @@ public final class Fallbacks {
     this.gate = gate;
     this.relays = new Relays(routing, peers, marks);
     JsonMapper mapper = JsonMapper.builder().build();
-    this.forwards =
-        new PeerReads(
-            peers,
-            marks,
-            new ForwardedKeyLookups(peers, mapper),
-            new BoundKeyLookups(peers, mapper));
+    this.forwards = new PeerReads(peers, marks, new GatheredKeyLookups(peers, mapper));
   }
 
   /** Whether lookups are refused because this instance shuts down. */
@@ -125,8 +118,23 @@ public final class Fallbacks {
     return this.gate;
   }
 
-  /** Answers a lookup of {@code key} from the first replica that can, or says why none could. */
-  public <K, T> Routed<T> route(
+  /**
+   * Answers a lookup of {@code key} from the first replica that can, or says why none could. A
+   * lookup that goes to another instance, or is relayed to one because this instance cannot place
+   * the key, waits for its answer without a thread: the future completes when it comes. A lookup
+   * that every replica refuses for a moment is routed again after a pause ({@link
+   * MomentaryRefusals}), without a thread. A lookup read here is answered before this returns.
+   */
+  public <K, T> CompletableFuture<Routed<T>> route(
+      ResolvedView<K, ?, ?> view,
+      K key,
+      CallerContext caller,
+      PeerTarget pathInView,
+      LocalRead<T> read) {
+    return this.momentary.answer(caller, () -> routeOnce(view, key, caller, pathInView, read));
+  }
+
+  private <K, T> CompletableFuture<Routed<T>> routeOnce(
       ResolvedView<K, ?, ?> view,
       K key,
       CallerContext caller,
@@ -136,40 +144,6 @@ public final class Fallbacks {
     if (placement instanceof Refusal refusal) {
       return Relays.applies(refusal, caller)
           ? this.relays.relay(view, caller, pathInView, refusal)
-          : new Routed.Refused<>(refusal);
-    }
-    return fromReplicasNow(
-        new Asked<>(
-            view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout()));
-  }
-
-  /**
-   * Answers a lookup of {@code key} as {@link #route} does, except that a lookup which asks for a
-   * position and goes to another instance, or is relayed to one because this instance cannot place
-   * the key, waits for its answer without a thread: the future completes when it comes. A lookup
-   * that every replica refuses for a moment is routed again after a pause ({@link
-   * MomentaryRefusals}), without a thread. Any other lookup is answered before this returns.
-   */
-  public <K, T> CompletableFuture<Routed<T>> routeEventually(
-      ResolvedView<K, ?, ?> view,
-      K key,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read) {
-    return this.momentary.answer(
-        caller, () -> routeOnceEventually(view, key, caller, pathInView, read));
-  }
-
-  private <K, T> CompletableFuture<Routed<T>> routeOnceEventually(
-      ResolvedView<K, ?, ?> view,
-      K key,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read) {
-    Placement placement = placement(view, key);
-    if (placement instanceof Refusal refusal) {
-      return Relays.applies(refusal, caller)
-          ? this.relays.relayEventually(view, caller, pathInView, refusal)
           : CompletableFuture.completedFuture(new Routed.Refused<>(refusal));
     }
     return fromReplicas(
@@ -191,24 +165,7 @@ public final class Fallbacks {
    * first replica that can, as {@link #route} reads a key's, asking another instance for at most
    * {@code timeout}.
    */
-  public <T> Routed<T> routePartition(
-      ResolvedView<?, ?, ?> view,
-      KeyReplicas replicas,
-      CallerContext caller,
-      PeerTarget pathInView,
-      LocalRead<T> read,
-      Duration timeout) {
-    if (this.gate.isClosed()) {
-      return new Routed.Refused<>(this.gate.refusal(view.name(), null));
-    }
-    return fromReplicasNow(new Asked<>(view, null, replicas, caller, pathInView, read, timeout));
-  }
-
-  /**
-   * Reads one partition as {@link #routePartition} does, except that a read which asks for a
-   * position and goes to another instance waits for its answer without a thread.
-   */
-  public <T> CompletableFuture<Routed<T>> routePartitionEventually(
+  public <T> CompletableFuture<Routed<T>> routePartition(
       ResolvedView<?, ?, ?> view,
       KeyReplicas replicas,
       CallerContext caller,
@@ -227,7 +184,7 @@ public final class Fallbacks {
    * pathAndQuery} for answers of {@code type}, when that replica is the only one a read may go to:
    * it is on another instance not marked down, the caller's request was not forwarded here, asks
    * for no position and allows no stale read. Else, or when the stream cannot be opened, {@code
-   * null}: the read then goes as {@link #routePartitionEventually} routes it.
+   * null}: the read then goes as {@link #routePartition} routes it.
    */
   public @Nullable PeerHttpStream openStream(
       KeyReplicas replicas,
@@ -256,28 +213,18 @@ public final class Fallbacks {
     }
   }
 
-  /** The first answer of the replicas, each asked on this thread. */
-  private <T> Routed<T> fromReplicasNow(Asked<T> asked) {
-    StaleReads stale = this.staleReads.forCaller(asked.caller());
-    Routed<T> answer = Objects.requireNonNull(activeNow(asked, stale, false));
-    if (!stale.enabled() || !(answer instanceof Routed.Refused<T> refused)) {
-      return answer;
-    }
-    return Futures.now(fromOthers(asked, stale, refused.refusal(), false));
-  }
-
   /**
-   * The first answer of the replicas; one that another instance is asked for with a position is
-   * waited for without a thread.
+   * The first answer of the replicas; one that another instance gives is waited for without a
+   * thread.
    */
   private <T> CompletableFuture<Routed<T>> fromReplicas(Asked<T> asked) {
     StaleReads stale = this.staleReads.forCaller(asked.caller());
-    Routed<T> now = activeNow(asked, stale, true);
+    Routed<T> now = activeHere(asked, stale);
     if (now != null) {
       return afterActive(asked, stale, now);
     }
     CompletableFuture<Routed<T>> answer =
-        this.forwards.ask(asked, asked.replicas().active(), forwardedStale(stale), true);
+        this.forwards.ask(asked, asked.replicas().active(), forwardedStale(stale));
     return stale.enabled()
         ? answer.thenCompose((first) -> afterActive(asked, stale, first))
         : answer;
@@ -287,16 +234,15 @@ public final class Fallbacks {
   private <T> CompletableFuture<Routed<T>> afterActive(
       Asked<T> asked, StaleReads stale, Routed<T> first) {
     return (stale.enabled() && first instanceof Routed.Refused<T> refused)
-        ? fromOthers(asked, stale, refused.refusal(), true)
+        ? fromOthers(asked, stale, refused.refusal())
         : CompletableFuture.completedFuture(first);
   }
 
   /**
-   * The active replica's answer when it comes at once: read here, refused to a forwarded request,
-   * or asked of its instance on this thread; {@code null} when {@code eventually} and it is to be
-   * asked of its instance with a position, without a thread.
+   * The active replica's answer when it comes at once: read here, or refused to a forwarded
+   * request; {@code null} when it is to be asked of its instance.
    */
-  private <T> @Nullable Routed<T> activeNow(Asked<T> asked, StaleReads stale, boolean eventually) {
+  private <T> @Nullable Routed<T> activeHere(Asked<T> asked, StaleReads stale) {
     PartitionOwner active = asked.replicas().active();
     CallerContext caller = asked.caller();
     if (this.routing.isLocal(active)) {
@@ -307,10 +253,7 @@ public final class Fallbacks {
       return new Routed.Refused<>(
           Refusal.of(ViewUnavailableException.notOwner(asked.view().name(), asked.key(), active)));
     }
-    if (eventually && caller.bound().isBound()) {
-      return null;
-    }
-    return this.forwards.askNow(asked, active, forwardedStale(stale));
+    return null;
   }
 
   /** The lag bound that goes with a request to another instance, when stale reads are allowed. */
@@ -319,7 +262,7 @@ public final class Fallbacks {
   }
 
   private <T> CompletableFuture<Routed<T>> fromOthers(
-      Asked<T> asked, StaleReads stale, Refusal activeRefusal, boolean eventually) {
+      Asked<T> asked, StaleReads stale, Refusal activeRefusal) {
     KeyReplicas replicas = asked.replicas();
     List<String> refusals = new ArrayList<>();
     List<PartitionOwner> remote = new ArrayList<>(replicas.standbys().size() + 1);
@@ -361,7 +304,6 @@ public final class Fallbacks {
             asked,
             asked.caller().forwarded() ? List.of() : remote,
             stale,
-            eventually,
             refusals,
             () ->
                 noneAnswered(
@@ -413,8 +355,6 @@ public final class Fallbacks {
 
     private final StaleReads stale;
 
-    private final boolean eventually;
-
     private final List<String> refusals;
 
     private final Supplier<Routed<T>> noneAnswered;
@@ -423,13 +363,11 @@ public final class Fallbacks {
         Asked<T> asked,
         List<PartitionOwner> remote,
         StaleReads stale,
-        boolean eventually,
         List<String> refusals,
         Supplier<Routed<T>> noneAnswered) {
       this.asked = asked;
       this.remote = remote;
       this.stale = stale;
-      this.eventually = eventually;
       this.refusals = refusals;
       this.noneAnswered = noneAnswered;
     }
@@ -441,7 +379,7 @@ public final class Fallbacks {
       }
       return Fallbacks.this
           .forwards
-          .ask(this.asked, this.remote.get(next), this.stale, this.eventually)
+          .ask(this.asked, this.remote.get(next), this.stale)
           .thenCompose(
               (answer) -> {
                 if (answer instanceof Routed.Refused<T> refused) {

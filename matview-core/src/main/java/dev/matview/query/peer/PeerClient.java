@@ -17,9 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.streams.state.HostInfo;
@@ -42,28 +40,19 @@ public final class PeerClient implements AutoCloseable {
 
   private static final String EVENT_STREAM = "text/event-stream";
 
-  /** The most batch requests sent at once; more wait by running on the caller's thread. */
-  private static final int MAX_CONCURRENT_POSTS = 64;
-
-  /** The request threads of Tomcat and Jetty by default, each forwarding one lookup at a time. */
-  private static final int REQUEST_THREADS = 200;
-
   /**
-   * The most connections open to one other instance: one for each thread that may ask it at once. A
-   * thread holds one connection at a time, so all instances together need no more; to make room for
-   * another instance, the pool closes an idle connection.
+   * The request threads of Tomcat and Jetty by default, each reading one stream of slices at a
+   * time: the most connections open to other instances for streams of slices.
    */
-  private static final int MAX_CONNECTIONS = REQUEST_THREADS + MAX_CONCURRENT_POSTS;
+  private static final int MAX_STREAM_CONNECTIONS = 200;
 
   /**
    * The most connections open to one other instance for requests that wait for an answer without a
-   * thread, such as lookups that wait for a position: each waits on a connection of its own.
+   * thread: each waits on a connection of its own.
    */
   private static final int MAX_WAITING_CONNECTIONS = 4_096;
 
   private final PeerHttpClient client;
-
-  private final ExecutorService posts;
 
   private final PeerRequests requests;
 
@@ -90,8 +79,8 @@ public final class PeerClient implements AutoCloseable {
       @Nullable SSLContext sslContext,
       PeerRequests requests,
       boolean trustedNetwork) {
-    this.client = new PeerHttpClient(sslContext, timeout, MAX_CONNECTIONS, MAX_CONNECTIONS);
-    this.posts = postThreads();
+    this.client =
+        new PeerHttpClient(sslContext, timeout, MAX_STREAM_CONNECTIONS, MAX_STREAM_CONNECTIONS);
     this.basePath = basePath;
     this.timeout = timeout;
     this.sslContext = sslContext;
@@ -105,36 +94,11 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner} to be answered there, as {@link
-   * #get} does, and tells a failure to reach it as a refusal: {@link Refusal.Reason#UNREACHABLE}
-   * when it refused the connection or could not be connected to, {@link Refusal.Reason#TIMEOUT}
-   * when it did not answer within {@code timeout}, {@link Refusal.Reason#UNAVAILABLE} when it
-   * failed otherwise.
-   */
-  public <T> Routed<T> fetch(
-      String view,
-      PartitionOwner owner,
-      String pathAndQuery,
-      CallerContext caller,
-      Duration timeout) {
-    return exchange(
-        view,
-        owner.host(),
-        owner.partition(),
-        PeerRequests.FORWARDED,
-        pathAndQuery,
-        null,
-        caller,
-        timeout,
-        (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
-  }
-
-  /**
    * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there as a client's
    * lookup would be, for a lookup that this instance cannot place; failures come back as refusals,
    * as from {@link #fetch}.
    */
-  public <T> Routed<T> relay(
+  public <T> CompletableFuture<Routed<T>> relay(
       String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
     return exchange(
         view,
@@ -149,77 +113,19 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there, as {@link #relay}
-   * does, without a thread waiting for the answer.
-   */
-  public <T> CompletableFuture<Routed<T>> relayEventually(
-      String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
-    return exchangeEventually(
-        view,
-        host,
-        null,
-        PeerRequests.RELAYED,
-        pathAndQuery,
-        null,
-        caller,
-        timeout,
-        (failure) -> PeerFailures.ofRelay(view, host, failure, timeout));
-  }
-
-  /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, whose answer or
-   * failure to answer comes back as {@link #fetch}'s does, without waiting for it.
-   */
-  public <T> CompletableFuture<Routed<T>> post(
-      String view,
-      PartitionOwner owner,
-      String pathAndQuery,
-      byte[] json,
-      CallerContext caller,
-      Duration timeout) {
-    return CompletableFuture.supplyAsync(
-        () ->
-            exchange(
-                view,
-                owner.host(),
-                owner.partition(),
-                PeerRequests.FORWARDED,
-                pathAndQuery,
-                json,
-                caller,
-                timeout,
-                (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout)),
-        this.posts);
-  }
-
-  /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host} as a forwarded
-   * request, on the calling thread; a failure to reach it comes back as {@code failed} tells it.
-   */
-  Routed<PeerResponse> postForwarded(
-      String view,
-      HostInfo host,
-      String pathAndQuery,
-      byte[] json,
-      CallerContext caller,
-      Duration timeout,
-      Function<Exception, Refusal> failed) {
-    return exchange(
-        view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
-  }
-
-  /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner} as {@link #fetch} does, without a
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} to be answered there, without a
    * thread waiting for the answer: the future completes with it, or with the refusal that a failure
-   * to reach the owner tells.
+   * to reach the owner tells: {@link Refusal.Reason#UNREACHABLE} when it refused the connection or
+   * could not be connected to, {@link Refusal.Reason#TIMEOUT} when it did not answer within {@code
+   * timeout}, {@link Refusal.Reason#UNAVAILABLE} when it failed otherwise.
    */
-  public <T> CompletableFuture<Routed<T>> fetchEventually(
+  public <T> CompletableFuture<Routed<T>> fetch(
       String view,
       PartitionOwner owner,
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
-    return exchangeEventually(
+    return exchange(
         view,
         owner.host(),
         owner.partition(),
@@ -295,17 +201,17 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner} as {@link #post}
-   * does, without a thread waiting for the answer.
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, whose answer or
+   * failure to answer comes back as {@link #fetch}'s does.
    */
-  public <T> CompletableFuture<Routed<T>> postEventually(
+  public <T> CompletableFuture<Routed<T>> post(
       String view,
       PartitionOwner owner,
       String pathAndQuery,
       byte[] json,
       CallerContext caller,
       Duration timeout) {
-    return exchangeEventually(
+    return exchange(
         view,
         owner.host(),
         owner.partition(),
@@ -318,10 +224,10 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host} as {@link
-   * #postForwarded} does, without a thread waiting for the answer.
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host} as a forwarded
+   * request; a failure to reach it comes back as {@code failed} tells it.
    */
-  CompletableFuture<Routed<PeerResponse>> postForwardedEventually(
+  CompletableFuture<Routed<PeerResponse>> postForwarded(
       String view,
       HostInfo host,
       String pathAndQuery,
@@ -329,11 +235,11 @@ public final class PeerClient implements AutoCloseable {
       CallerContext caller,
       Duration timeout,
       Function<Exception, Refusal> failed) {
-    return exchangeEventually(
+    return exchange(
         view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
   }
 
-  private <T> CompletableFuture<Routed<T>> exchangeEventually(
+  private <T> CompletableFuture<Routed<T>> exchange(
       String view,
       HostInfo host,
       @Nullable Integer partition,
@@ -358,10 +264,9 @@ public final class PeerClient implements AutoCloseable {
                     : new Routed.Refused<>(failed.apply(unwrapped(failure))));
   }
 
-  /** Closes the kept-alive connections and the threads that send batches. */
+  /** Closes the kept-alive connections. */
   @Override
   public void close() {
-    this.posts.shutdownNow();
     this.client.close();
     PeerAsyncHttpClient made;
     synchronized (this) {
@@ -382,38 +287,6 @@ public final class PeerClient implements AutoCloseable {
       this.asyncClient = made;
     }
     return made;
-  }
-
-  /**
-   * Sends a request signed for {@code basePath + pathAndQuery} to {@code host}, carrying {@code
-   * marker}: a GET, or a POST of {@code body} when it is given.
-   */
-  private <T> Routed<T> exchange(
-      String view,
-      HostInfo host,
-      @Nullable Integer partition,
-      String marker,
-      String pathAndQuery,
-      byte @Nullable [] body,
-      CallerContext caller,
-      Duration timeout,
-      Function<Exception, Refusal> failed) {
-    String method = body != null ? "POST" : "GET";
-    String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, null, caller);
-    if (headers == null) {
-      return notAgreed(view, partition);
-    }
-    try {
-      return answered(
-          view,
-          host,
-          partition,
-          target,
-          this.client.exchange(host.host(), host.port(), method, target, headers, body, timeout));
-    } catch (IOException ex) {
-      return new Routed.Refused<>(failed.apply(ex));
-    }
   }
 
   /**
@@ -483,11 +356,5 @@ public final class PeerClient implements AutoCloseable {
             ? failure.getCause()
             : failure;
     return (cause instanceof Exception exception) ? exception : new IOException(cause);
-  }
-
-  /** Daemon threads that send batch requests, as many at once as {@link #MAX_CONCURRENT_POSTS}. */
-  private static ExecutorService postThreads() {
-    return DaemonThreads.upTo(
-        MAX_CONCURRENT_POSTS, "matview-peer", new ThreadPoolExecutor.CallerRunsPolicy());
   }
 }

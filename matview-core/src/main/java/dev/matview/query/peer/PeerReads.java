@@ -12,9 +12,9 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Asks one other instance for a read that this instance forwards: a key lookup travels with the
- * others bound for the same instance (one that asks for a position, with those that ask the same,
- * without a thread waiting), anything else alone; an instance marked down is not asked.
+ * Asks one other instance for a read that this instance forwards, without a thread waiting for its
+ * answer: a key lookup travels with the others bound for the same instance, anything else alone; an
+ * instance marked down is not asked.
  */
 final class PeerReads {
 
@@ -22,82 +22,39 @@ final class PeerReads {
 
   private final PeerMarks marks;
 
-  private final ForwardedKeyLookups keyLookups;
+  private final GatheredKeyLookups keyLookups;
 
-  private final BoundKeyLookups boundKeyLookups;
-
-  PeerReads(
-      PeerClient peers,
-      PeerMarks marks,
-      ForwardedKeyLookups keyLookups,
-      BoundKeyLookups boundKeyLookups) {
+  PeerReads(PeerClient peers, PeerMarks marks, GatheredKeyLookups keyLookups) {
     this.peers = peers;
     this.marks = marks;
     this.keyLookups = keyLookups;
-    this.boundKeyLookups = boundKeyLookups;
   }
 
   /**
    * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given and what the caller
-   * asks the answer to include (sent alone, given the time to wait for it), unless it is marked
-   * down; marks it down when it refuses the connection or does not answer in time. An error it
-   * answers without a problem detail, or any 5xx while stale reads may try another replica, comes
-   * back as a refusal.
-   */
-  <T> Routed<T> askNow(Asked<T> asked, PartitionOwner owner, @Nullable StaleReads stale) {
-    ResolvedView<?, ?, ?> view = asked.view();
-    PeerTarget pathInView = asked.pathInView();
-    CallerContext caller = asked.caller();
-    Duration timeout = asked.timeout();
-    if (this.marks.isDown(owner.host())) {
-      return new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner));
-    }
-    String key = pathInView.key();
-    ReadBound bound = caller.bound();
-    Routed<T> answer =
-        (key != null && !bound.isBound())
-            ? Routed.passedOn(
-                this.keyLookups.fetch(
-                    view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout))
-            : this.peers.fetch(
-                view.name(),
-                owner,
-                boundedPath(pathInView, bound, stale),
-                caller,
-                waited(timeout, bound));
-    return checked(view, owner, stale, answer);
-  }
-
-  /**
-   * Asks as {@link #askNow} does; with {@code eventually}, a read that asks for a position is sent
-   * without a thread waiting for its answer, and anything else is answered before this returns.
+   * asks the answer to include, given the time to wait for it, unless it is marked down; marks it
+   * down when it refuses the connection or does not answer in time. An error it answers without a
+   * problem detail, or any 5xx while stale reads may try another replica, comes back as a refusal.
    */
   <T> CompletableFuture<Routed<T>> ask(
-      Asked<T> asked, PartitionOwner owner, @Nullable StaleReads stale, boolean eventually) {
-    ReadBound bound = asked.caller().bound();
-    if (!eventually || !bound.isBound() || this.marks.isDown(owner.host())) {
-      return CompletableFuture.completedFuture(askNow(asked, owner, stale));
+      Asked<T> asked, PartitionOwner owner, @Nullable StaleReads stale) {
+    ResolvedView<?, ?, ?> view = asked.view();
+    if (this.marks.isDown(owner.host())) {
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(PeerAnswers.markedDown(view.name(), owner)));
     }
+    CallerContext caller = asked.caller();
+    ReadBound bound = caller.bound();
+    Duration timeout = waited(asked.timeout(), bound);
     String key = asked.pathInView().key();
-    if (key != null) {
-      return this.boundKeyLookups
-          .fetch(
-              asked.view().name(),
-              owner,
-              key,
-              withStale(PeerPath.of(), stale),
-              asked.caller(),
-              waited(asked.timeout(), bound))
-          .thenApply((answer) -> checked(asked.view(), owner, stale, Routed.passedOn(answer)));
-    }
-    return this.peers
-        .<T>fetchEventually(
-            asked.view().name(),
-            owner,
-            boundedPath(asked.pathInView(), bound, stale),
-            asked.caller(),
-            waited(asked.timeout(), bound))
-        .thenApply((answer) -> checked(asked.view(), owner, stale, answer));
+    CompletableFuture<Routed<T>> answer =
+        (key != null)
+            ? this.keyLookups
+                .fetch(view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout)
+                .thenApply(Routed::passedOn)
+            : this.peers.fetch(
+                view.name(), owner, boundedPath(asked.pathInView(), bound, stale), caller, timeout);
+    return answer.thenApply((answered) -> checked(view, owner, stale, answered));
   }
 
   private static String boundedPath(

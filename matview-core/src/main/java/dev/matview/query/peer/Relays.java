@@ -17,7 +17,7 @@ import org.apache.kafka.streams.state.HostInfo;
  * not started or has not yet seen an owner for every partition: a restarted instance answers from
  * its first request, through the instances it remembers, instead of refusing until it is assigned.
  * The instance asked routes the lookup as a client's, forwarding it at most once more, and never
- * relays it again. A lookup that may wait there for a position is relayed without a thread waiting.
+ * relays it again, without a thread waiting for its answer.
  */
 final class Relays {
 
@@ -42,27 +42,15 @@ final class Relays {
 
   /**
    * The answer of the first other instance, not marked down, that answers the lookup with less than
-   * a 5xx; {@code refusal}, with what the others said, when none does. Each is asked on this
-   * thread.
+   * a 5xx; {@code refusal}, with what the others said, when none does. No thread waits for any of
+   * them.
    */
-  <T> Routed<T> relay(
+  <T> CompletableFuture<Routed<T>> relay(
       ResolvedView<?, ?, ?> view,
       CallerContext caller,
       Supplier<PeerPath> pathInView,
       Refusal refusal) {
-    return new Relay<T>(view, caller, pathInView, refusal, false).from(0).join();
-  }
-
-  /**
-   * The answer of the first other instance that answers the lookup, as {@link #relay} finds it,
-   * without a thread waiting for any of them: for a lookup that may wait there for a position.
-   */
-  <T> CompletableFuture<Routed<T>> relayEventually(
-      ResolvedView<?, ?, ?> view,
-      CallerContext caller,
-      Supplier<PeerPath> pathInView,
-      Refusal refusal) {
-    return new Relay<T>(view, caller, pathInView, refusal, true).from(0);
+    return new Relay<T>(view, caller, pathInView, refusal).from(0);
   }
 
   /** One lookup relayed: the other instances asked in turn until one answers. */
@@ -73,8 +61,6 @@ final class Relays {
     private final CallerContext caller;
 
     private final Refusal refusal;
-
-    private final boolean eventually;
 
     private final List<HostInfo> others;
 
@@ -88,12 +74,10 @@ final class Relays {
         ResolvedView<?, ?, ?> view,
         CallerContext caller,
         Supplier<PeerPath> pathInView,
-        Refusal refusal,
-        boolean eventually) {
+        Refusal refusal) {
       this.view = view;
       this.caller = caller;
       this.refusal = refusal;
-      this.eventually = eventually;
       this.others = List.copyOf(Relays.this.routing.otherInstances());
       this.pathAndQuery =
           caller
@@ -119,7 +103,9 @@ final class Relays {
       HostInfo other = this.others.get(index);
       int following = index + 1;
       this.asked++;
-      return ask(other)
+      return Relays.this
+          .peers
+          .<T>relay(this.view.name(), other, this.pathAndQuery, this.caller, this.timeout)
           .thenCompose(
               (answer) -> {
                 Relays.this.marks.observed(other, answer);
@@ -128,15 +114,6 @@ final class Relays {
                     ? CompletableFuture.completedFuture(answer)
                     : from(following);
               });
-    }
-
-    private CompletableFuture<Routed<T>> ask(HostInfo other) {
-      String name = this.view.name();
-      return this.eventually
-          ? Relays.this.peers.relayEventually(
-              name, other, this.pathAndQuery, this.caller, this.timeout)
-          : CompletableFuture.completedFuture(
-              Relays.this.peers.relay(name, other, this.pathAndQuery, this.caller, this.timeout));
     }
 
     private Routed<T> refused() {

@@ -42,9 +42,7 @@ public final class ScanSlices {
   /**
    * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},
    * within {@code bounds}, read here by {@code local} or asked of another instance for at most
-   * {@code timeout}; or why no replica could serve it. With {@code eventually}, a read that asks
-   * for a position and goes to another instance waits for its answer without a thread; any other
-   * read is answered before this returns.
+   * {@code timeout}, without a thread waiting for its answer; or why no replica could serve it.
    */
   public <T> CompletableFuture<Routed<Slice<T>>> read(
       ResolvedView<?, ?, ?> view,
@@ -55,8 +53,7 @@ public final class ScanSlices {
       int limit,
       CallerContext caller,
       Duration timeout,
-      LocalSlice<T> local,
-      boolean eventually) {
+      LocalSlice<T> local) {
     KeyReplicas replicas = this.routing.replicasOf(view, owner);
     PeerTarget path =
         PeerTarget.ofSlice(
@@ -64,10 +61,7 @@ public final class ScanSlices {
     LocalRead<Slice<T>> read =
         (partition, replica, exact) -> local.read(partition, after, limit, exact);
     CompletableFuture<Routed<Slice<T>>> routed =
-        eventually
-            ? this.fallbacks.routePartitionEventually(view, replicas, caller, path, read, timeout)
-            : CompletableFuture.completedFuture(
-                this.fallbacks.routePartition(view, replicas, caller, path, read, timeout));
+        this.fallbacks.routePartition(view, replicas, caller, path, read, timeout);
     return routed.thenApply(
         (answer) ->
             (answer instanceof Routed.Relayed<Slice<T>> relayed)

@@ -105,8 +105,7 @@ public final class ScanStream implements AutoCloseable {
         this.sliceSize,
         this.caller,
         this.timeout,
-        this.local,
-        true);
+        this.local);
   }
 
   /** Moves past {@code slice}, the last one {@linkplain #read read}. */

@@ -6,11 +6,14 @@ import dev.matview.peer.PeerResponse;
 import dev.matview.position.InputRecord;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,16 +25,20 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Forwards key lookups that ask for a position ({@code position=}, {@code after=}) to the instances
- * that own them, gathered as {@link ForwardedKeyLookups} gathers the others, each with its own
- * bound ({@link ForwardedKeys#BOUND_SEGMENT}), but without a thread waiting: the owner may wait for
- * its replica to apply what they ask. A lookup that finds no request on its way to its destination
- * goes at once; those that arrive meanwhile go together in the next, at most {@link
- * ForwardedKeyLookups#MAX_KEYS} in one, when that request comes back or after {@link #GATHERING},
- * whichever is first: a request that waits at the owner for a partition behind the bound holds back
- * no lookup of a partition past it for longer than that.
+ * Forwards key lookups to the instances that own them, sending those bound for the same instance at
+ * the same time in one request ({@link ForwardedKeys}), each with its own bound (a position or
+ * records it asks to see, or none), without a thread waiting: the owner may wait for its replica to
+ * apply what they ask. A lookup that finds no request on its way to its destination goes at once,
+ * alone; those that arrive meanwhile go together in the next, at most {@link #MAX_KEYS} in one,
+ * when that request comes back or after {@link #GATHERING}, whichever is first: a request that
+ * waits at the owner for a partition behind a bound holds back no lookup of a partition past it for
+ * longer than that. So an idle instance forwards each lookup alone, and a busy one pays one HTTP
+ * exchange for many lookups instead of one each.
  */
-final class BoundKeyLookups {
+final class GatheredKeyLookups {
+
+  /** The most keys one request carries. */
+  static final int MAX_KEYS = 64;
 
   /** The longest a lookup waits for the request before it to come back before going itself. */
   static final Duration GATHERING = Duration.ofMillis(20);
@@ -48,12 +55,12 @@ final class BoundKeyLookups {
   /** Runs what it is given once {@link #GATHERING} has passed, on the JDK's delay thread. */
   private final Executor afterGathering;
 
-  BoundKeyLookups(PeerClient peers, ObjectMapper mapper) {
+  GatheredKeyLookups(PeerClient peers, ObjectMapper mapper) {
     this(peers, mapper, GATHERING);
   }
 
   /** Lookups that wait at most {@code gathering} for the request before them to come back. */
-  BoundKeyLookups(PeerClient peers, ObjectMapper mapper, Duration gathering) {
+  GatheredKeyLookups(PeerClient peers, ObjectMapper mapper, Duration gathering) {
     this.peers = peers;
     this.mapper = mapper;
     this.afterGathering =
@@ -63,8 +70,8 @@ final class BoundKeyLookups {
 
   /**
    * The answer of {@code owner} to a lookup of {@code rawKey} in {@code view} under the caller's
-   * bound, with the stale-read parameters of {@code staleQuery}, as {@link
-   * PeerClient#fetchEventually} tells it.
+   * bound, with the stale-read parameters of {@code staleQuery}, as {@link PeerClient#fetch} tells
+   * it.
    */
   CompletableFuture<Routed<PeerResponse>> fetch(
       String view,
@@ -143,7 +150,7 @@ final class BoundKeyLookups {
       if (returned) {
         queue.sending--;
       }
-      while (!queue.waiting.isEmpty() && next.size() < ForwardedKeyLookups.MAX_KEYS) {
+      while (!queue.waiting.isEmpty() && next.size() < MAX_KEYS) {
         next.add(queue.waiting.poll());
       }
       more = !queue.waiting.isEmpty();
@@ -164,10 +171,10 @@ final class BoundKeyLookups {
 
   private CompletableFuture<Void> alone(Destination destination, Lookup lookup) {
     return this.peers
-        .<PeerResponse>fetchEventually(
+        .<PeerResponse>fetch(
             destination.view(),
             lookup.owner(),
-            ForwardedKeyLookups.keyPath(destination.view(), lookup.rawKey(), lookup.boundQuery()),
+            keyPath(destination.view(), lookup.rawKey(), lookup.boundQuery()),
             lookup.caller(),
             lookup.timeout())
         .handle(
@@ -182,17 +189,17 @@ final class BoundKeyLookups {
     Lookup first = batch.get(0);
     Exception[] failure = new Exception[1];
     return this.peers
-        .postForwardedEventually(
+        .postForwarded(
             destination.view(),
             destination.host(),
-            PeerPath.of(destination.view(), ForwardedKeys.BOUND_SEGMENT) + destination.staleQuery(),
+            PeerPath.of(destination.view(), ForwardedKeys.SEGMENT) + destination.staleQuery(),
             ForwardedKeys.request(
                 this.mapper,
                 batch.stream().map(Lookup::rawKey).toList(),
                 batch.stream().map(Lookup::bound).toList()),
             first.caller(),
             first.timeout(),
-            ex -> ForwardedKeyLookups.notSent(destination.view(), ex, failure))
+            ex -> notSent(destination.view(), ex, failure))
         .thenCompose(
             (answer) -> {
               if (failure[0] != null) {
@@ -210,7 +217,7 @@ final class BoundKeyLookups {
                 return CompletableFuture.<Void>completedFuture(null);
               }
               List<Routed<PeerResponse>> answers =
-                  ForwardedKeyLookups.relayedAnswers(this.mapper, answer, batch.size());
+                  relayedAnswers(this.mapper, answer, batch.size());
               if (answers == null) {
                 return CompletableFuture.allOf(
                     batch.stream()
@@ -243,6 +250,44 @@ final class BoundKeyLookups {
     } else {
       lookup.answer().completeExceptionally(failure);
     }
+  }
+
+  /** The path of a lookup of {@code rawKey} alone in {@code view}, with {@code query}. */
+  static String keyPath(String view, String rawKey, String query) {
+    return PeerPath.of(view, "keys", rawKey) + query;
+  }
+
+  /**
+   * The refusal that stands for a request that could not be sent, keeping {@code ex} in {@code
+   * failure} so that each lookup it carried can be told why in its own partition's terms.
+   */
+  static Refusal notSent(String view, Exception ex, Exception[] failure) {
+    failure[0] = ex;
+    return new Refusal(
+        Refusal.Reason.UNAVAILABLE, view, null, null, "not sent", Refusal.REBALANCE_RETRY);
+  }
+
+  /**
+   * Each key's answer in {@code answer} to a request that carried {@code expected} keys, as its
+   * lookup alone would have had it relayed, or {@code null} when the answer is not one this
+   * instance reads: then each lookup goes alone.
+   */
+  static @Nullable List<Routed<PeerResponse>> relayedAnswers(
+      ObjectMapper mapper, Routed<PeerResponse> answer, int expected) {
+    if (!(answer instanceof Routed.Relayed<PeerResponse> relayed)
+        || relayed.response().status() != 200) {
+      return null;
+    }
+    List<ForwardedKeys.Answer> answers =
+        ForwardedKeys.answers(mapper, relayed.response().body(), expected);
+    return (answers != null) ? answers.stream().map(GatheredKeyLookups::relayed).toList() : null;
+  }
+
+  private static Routed<PeerResponse> relayed(ForwardedKeys.Answer answer) {
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    answer.headers().forEach((name, value) -> headers.put(name, List.of(value)));
+    return new Routed.Relayed<>(
+        new PeerResponse(answer.status(), headers, answer.body().getBytes(StandardCharsets.UTF_8)));
   }
 
   /** The lookups for one destination: whether a request is on its way, and who waits for it. */

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * with no thread waiting for any; when the owner does not answer them together they go alone; when
  * the request fails each is refused.
  */
-class BoundKeyLookupsTests {
+class GatheredKeyLookupsTests {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
@@ -46,8 +47,8 @@ class BoundKeyLookupsTests {
   private final PeerClient peers =
       new PeerClient("/views", TIMEOUT, null, TestPeers.requests(), false);
 
-  private final BoundKeyLookups lookups =
-      new BoundKeyLookups(this.peers, JsonMapper.builder().build(), GATHERING);
+  private final GatheredKeyLookups lookups =
+      new GatheredKeyLookups(this.peers, JsonMapper.builder().build(), GATHERING);
 
   @AfterEach
   void stop() {
@@ -73,9 +74,27 @@ class BoundKeyLookupsTests {
     assertThat(response(answers.get(2)).header("Retry-After")).isEqualTo("1");
     assertThat(this.owner.received())
         .extracting(request -> request.get("method") + " " + request.get("path"))
-        .containsExactly(
-            "GET /views/counts/keys/k-1" + BOUND, "POST /views/counts/forwarded-bound-keys");
+        .containsExactly("GET /views/counts/keys/k-1" + BOUND, "POST /views/counts/forwarded-keys");
     assertThat(this.owner.received().get(1).get("signature")).isNotEqualTo("null");
+  }
+
+  @Test
+  void lookupsWithoutABoundGoTogetherInABodyWithoutBounds() throws Exception {
+    this.owner.answeringPosts(
+        200,
+        "[{\"status\":200,\"headers\":{},\"body\":\"{\\\"key\\\":\\\"k-2\\\",\\\"value\\\":2}\"},"
+            + "{\"status\":200,\"headers\":{},\"body\":\"{\\\"key\\\":\\\"k-3\\\",\\\"value\\\":3}\"}]");
+
+    List<Routed<PeerResponse>> answers =
+        lookUpWhileTheFirstWaits(this::lookUpWithoutBound, "k-1", "k-2", "k-3");
+
+    assertThat(body(answers.get(0))).contains("\"alone\"");
+    assertThat(body(answers.get(1))).isEqualTo("{\"key\":\"k-2\",\"value\":2}");
+    assertThat(body(answers.get(2))).isEqualTo("{\"key\":\"k-3\",\"value\":3}");
+    assertThat(this.owner.received())
+        .extracting(request -> request.get("method") + " " + request.get("path"))
+        .containsExactly("GET /views/counts/keys/k-1", "POST /views/counts/forwarded-keys");
+    assertThat(this.owner.received().get(1).get("body")).isEqualTo("{\"keys\":[\"k-2\",\"k-3\"]}");
   }
 
   @Test
@@ -89,7 +108,7 @@ class BoundKeyLookupsTests {
         .extracting(request -> request.get("method") + " " + request.get("path"))
         .containsExactlyInAnyOrder(
             "GET /views/counts/keys/k-1" + BOUND,
-            "POST /views/counts/forwarded-bound-keys",
+            "POST /views/counts/forwarded-keys",
             "GET /views/counts/keys/k-2?after=items%3A0%3A42",
             "GET /views/counts/keys/k-3?after=items%3A0%3A43");
   }
@@ -116,11 +135,20 @@ class BoundKeyLookupsTests {
    */
   private List<Routed<PeerResponse>> lookUpWhileTheFirstWaits(String first, String... others)
       throws Exception {
+    return lookUpWhileTheFirstWaits(this::lookUp, first, others);
+  }
+
+  /** As above, each key looked up by {@code lookUp}. */
+  private List<Routed<PeerResponse>> lookUpWhileTheFirstWaits(
+      Function<String, CompletableFuture<Routed<PeerResponse>>> lookUp,
+      String first,
+      String... others)
+      throws Exception {
     List<CompletableFuture<Routed<PeerResponse>>> pending = new ArrayList<>();
-    pending.add(lookUp(first));
+    pending.add(lookUp.apply(first));
     await().atMost(TIMEOUT).until(() -> this.owner.received().size() == 1);
     for (String key : others) {
-      pending.add(lookUp(key));
+      pending.add(lookUp.apply(key));
     }
     assertThat(this.lookups.waiting()).isEqualTo(others.length);
     await("the waiting lookups go without the held one")
@@ -149,6 +177,12 @@ class BoundKeyLookupsTests {
         PeerPath.of(),
         CallerContext.direct().withBound(bound),
         TIMEOUT);
+  }
+
+  /** A lookup of {@code key} that asks for no position. */
+  private CompletableFuture<Routed<PeerResponse>> lookUpWithoutBound(String key) {
+    return this.lookups.fetch(
+        "counts", this.owner.owner(3), key, PeerPath.of(), CallerContext.direct(), TIMEOUT);
   }
 
   private static PeerResponse response(Routed<PeerResponse> answer) {
