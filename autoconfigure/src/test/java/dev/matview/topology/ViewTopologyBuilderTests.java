@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -565,6 +566,39 @@ class ViewTopologyBuilderTests {
                 "test-app-csv-total-changelog", new StringDeserializer(), new StringDeserializer())
             .readValuesToList();
     assertThat(changelog).last().asString().endsWith("42");
+  }
+
+  @Test
+  void serializesEachAggregateOnceForItsSizeCheckAndItsStore() {
+    AtomicInteger serialized = new AtomicInteger();
+    Serde<Long> counted =
+        Serdes.serdeFrom(
+            (topic, count) -> {
+              serialized.incrementAndGet();
+              return Serdes.Long().serializer().serialize(topic, count);
+            },
+            Serdes.Long().deserializer());
+    view("per-shop", Views.from(TOPIC, Sale.class).count().withAggregateSerde(counted));
+    view(
+        "per-minute",
+        Views.from(TOPIC, Sale.class)
+            .eventTime(Sale::at)
+            .windowedBy(minutes())
+            .count()
+            .withAggregateSerde(counted));
+    view("sessions", sessions().withAggregateSerde(counted));
+    start();
+    send("shop-1", sale("shop-1", "alice", 1, T0));
+    send("shop-1", sale("shop-1", "alice", 1, T0.plusSeconds(10)));
+    send("shop-2", sale("shop-2", "bob", 1, T0.plusSeconds(20)));
+    assertThat(serialized).as("one serialization per update of each view").hasValue(9);
+    assertThat(table("per-shop")).containsEntry("shop-1", 2L).containsEntry("shop-2", 1L);
+    assertThat(windows("per-minute", "shop-1")).containsExactly(KeyValue.pair(T0, 2L));
+    assertThat(sessions("sessions", "alice"))
+        .containsExactly(KeyValue.pair(T0 + "/" + T0.plusSeconds(10), 2L));
+    assertThat(changelogRecords("sessions"))
+        .as("alice's first session, its removal, her merged session and bob's")
+        .isEqualTo(4);
   }
 
   @Test

@@ -4,15 +4,16 @@ import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.ChangelogSizeCheck;
 import dev.matview.replica.StorePositions;
 import dev.matview.view.ViewWindow;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What a view's aggregation does around each update it keeps in a store with Kafka's record cache,
- * for one store partition: before, it serializes the aggregate once (the store takes the bytes from
- * the {@link RememberingSerializer}) and refuses one too large for the changelog; after, it tells
- * the partition's change feed, so that change streams hear every update and not only the one a
- * commit writes.
+ * for one store partition: before, it serializes the aggregate once (the aggregation puts these
+ * bytes into the store as a {@link SerializedAggregate}) and refuses one too large for the
+ * changelog; after, it tells the partition's change feed, so that change streams hear every update
+ * and not only the one a commit writes.
  *
  * @param <A> the aggregate type
  */
@@ -20,7 +21,7 @@ final class AggregateUpdates<A> {
 
   private final ResolvedView<?, ?, A> view;
 
-  private final RememberingSerializer<A> serializer;
+  private final Serializer<A> serializer;
 
   private final ChangelogSizeCheck sizeCheck;
 
@@ -34,12 +35,9 @@ final class AggregateUpdates<A> {
    * The updates of {@code view}'s store, whose values carry Kafka Streams' 8-byte timestamp unless
    * it is a session store.
    */
-  AggregateUpdates(
-      ResolvedView<?, ?, A> view,
-      RememberingSerializer<A> serializer,
-      ChangelogSizeCheck sizeCheck) {
+  AggregateUpdates(ResolvedView<?, ?, A> view, ChangelogSizeCheck sizeCheck) {
     this.view = view;
-    this.serializer = serializer;
+    this.serializer = view.aggregateSerde().serializer();
     this.sizeCheck = sizeCheck;
     ViewWindow window = view.window();
     this.timestamped = window == null || window.type() != ViewWindow.Type.SESSION;
@@ -64,7 +62,7 @@ final class AggregateUpdates<A> {
     if (aggregate == null) {
       return null;
     }
-    byte[] bytes = this.serializer.serializeAndRemember(this.changelogTopic, aggregate);
+    byte[] bytes = this.serializer.serialize(this.changelogTopic, aggregate);
     if (bytes != null) {
       this.sizeCheck.check(key.length, bytes.length);
     }

@@ -28,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * session's updates between two commits to RocksDB and the changelog once.
  *
  * <p>Around each update and removal it keeps, the {@link AggregateUpdates} serialize and check it
- * and tell the change feed; just before, the processor tells the partition's {@link WindowHandle}
- * that RocksDB lacks the session, so that reads of the key go through the cache until it is
- * written.
+ * and tell the change feed, and the store is given those bytes ({@link SerializedAggregate}); just
+ * before, the processor tells the partition's {@link WindowHandle} that RocksDB lacks the session,
+ * so that reads of the key go through the cache until it is written.
  *
  * @param <K> the view's key type
  * @param <V> the record value type
@@ -54,7 +54,7 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, 
 
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
 
-  private @Nullable SessionStore<K, A> store;
+  private @Nullable SessionStore<K, Object> store;
 
   private @Nullable WindowHandle<?> handle;
 
@@ -89,7 +89,7 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, 
     if (key == null || value == null) {
       return;
     }
-    SessionStore<K, A> kept = Objects.requireNonNull(this.store, "not initialized");
+    SessionStore<K, Object> kept = Objects.requireNonNull(this.store, "not initialized");
     long timestamp = record.timestamp();
     this.streamTime = Math.max(this.streamTime, timestamp);
     long gap = this.sessions.inactivityGap();
@@ -98,12 +98,12 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, 
     long start = timestamp;
     long end = timestamp;
     A aggregate = this.initializer.apply();
-    try (KeyValueIterator<Windowed<K>, A> found =
+    try (KeyValueIterator<Windowed<K>, Object> found =
         kept.findSessions(key, timestamp - gap, timestamp + gap)) {
       while (found.hasNext()) {
-        KeyValue<Windowed<K>, A> next = found.next();
+        KeyValue<Windowed<K>, Object> next = found.next();
         merged.add(next.key);
-        aggregate = this.merger.apply(key, aggregate, next.value);
+        aggregate = this.merger.apply(key, aggregate, SerializedAggregate.aggregate(next.value));
         start = Math.min(start, next.key.window().start());
         end = Math.max(end, next.key.window().end());
       }
@@ -124,7 +124,7 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, 
     A updated = this.aggregator.apply(key, value, aggregate);
     byte[] valueBytes = this.updates.serialized(keyBytes, updated);
     mark(keyBytes, start, end);
-    kept.put(new Windowed<>(key, new SessionSpan(start, end)), updated);
+    kept.put(new Windowed<>(key, new SessionSpan(start, end)), SerializedAggregate.of(valueBytes));
     this.updates.kept(keyBytes, timestamp, valueBytes, start, end);
   }
 

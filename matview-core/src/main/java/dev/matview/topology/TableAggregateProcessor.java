@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * record cache, which writes a key's updates between two commits to RocksDB and the changelog once.
  *
  * <p>Around each update it keeps, the {@link AggregateUpdates} serialize and check it and tell the
- * change feed; just before, the processor tells the partition's {@link ReplicaHandle} that RocksDB
- * lacks it, so that lookups read the key through the cache until it is written.
+ * change feed, and the store is given those bytes ({@link SerializedAggregate}); just before, the
+ * processor tells the partition's {@link ReplicaHandle} that RocksDB lacks it, so that lookups read
+ * the key through the cache until it is written.
  *
  * @param <K> the view's key type
  * @param <V> the record value type
@@ -38,7 +39,7 @@ final class TableAggregateProcessor<K, V, A> implements Processor<K, V, Void, Vo
 
   private final StoreHandles handles;
 
-  private @Nullable TimestampedKeyValueStore<K, A> store;
+  private @Nullable TimestampedKeyValueStore<K, Object> store;
 
   private @Nullable ReplicaHandle handle;
 
@@ -69,9 +70,13 @@ final class TableAggregateProcessor<K, V, A> implements Processor<K, V, Void, Vo
     if (key == null || value == null) {
       return;
     }
-    TimestampedKeyValueStore<K, A> kept = Objects.requireNonNull(this.store, "not initialized");
-    ValueAndTimestamp<A> previous = kept.get(key);
-    A aggregate = (previous != null) ? previous.value() : this.initializer.apply();
+    TimestampedKeyValueStore<K, Object> kept =
+        Objects.requireNonNull(this.store, "not initialized");
+    ValueAndTimestamp<Object> previous = kept.get(key);
+    A aggregate =
+        (previous != null)
+            ? SerializedAggregate.aggregate(previous.value())
+            : this.initializer.apply();
     long timestamp =
         (previous != null)
             ? Math.max(record.timestamp(), previous.timestamp())
@@ -83,7 +88,7 @@ final class TableAggregateProcessor<K, V, A> implements Processor<K, V, Void, Vo
     if (open != null) {
       open.cached(keyBytes);
     }
-    kept.put(key, ValueAndTimestamp.make(updated, timestamp));
+    kept.put(key, ValueAndTimestamp.make(SerializedAggregate.of(valueBytes), timestamp));
     this.updates.kept(
         keyBytes, timestamp, valueBytes, StoreChange.NO_WINDOW, StoreChange.NO_WINDOW);
   }

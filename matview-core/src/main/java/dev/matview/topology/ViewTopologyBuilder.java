@@ -121,13 +121,11 @@ public final class ViewTopologyBuilder {
       ChangelogSizeGuard guard) {
     SessionWindows sessions = SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace());
     SessionAggregationProbe probe = new SessionAggregationProbe();
-    RememberingSerializer<A> aggregates =
-        new RememberingSerializer<>(view.aggregateSerde().serializer());
     this.builder.addStateStore(
         Stores.sessionStoreBuilder(
                 this.handles.sessionStore(view.storeName(), window.effectiveRetention(), guard),
                 view.keySerde(),
-                Serdes.serdeFrom(aggregates, view.aggregateSerde().deserializer()))
+                SerializedAggregate.storeSerde(view.aggregateSerde()))
             .withCachingEnabled());
     Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
     keyed(view, decoded)
@@ -142,7 +140,7 @@ public final class ViewTopologyBuilder {
                     probe.initializer(initializer(aggregation)),
                     probe.aggregator(aggregator(aggregation)),
                     probe.merger(merger(aggregation)),
-                    new AggregateUpdates<>(view, aggregates, guard),
+                    new AggregateUpdates<>(view, guard),
                     this.handles),
             Named.as(ProcessorNames.aggregator(view.name())),
             view.storeName());
@@ -154,13 +152,11 @@ public final class ViewTopologyBuilder {
    */
   private <K, V, A> void aggregateTable(
       ResolvedView<K, V, A> view, KStream<Object, V> decoded, ChangelogSizeGuard guard) {
-    RememberingSerializer<A> aggregates =
-        new RememberingSerializer<>(view.aggregateSerde().serializer());
     this.builder.addStateStore(
         Stores.timestampedKeyValueStoreBuilder(
                 this.handles.keyValueStore(view.storeName(), guard),
                 view.keySerde(),
-                Serdes.serdeFrom(aggregates, view.aggregateSerde().deserializer()))
+                SerializedAggregate.storeSerde(view.aggregateSerde()))
             .withCachingEnabled());
     Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
     keyed(view, decoded)
@@ -170,7 +166,7 @@ public final class ViewTopologyBuilder {
                     view,
                     initializer(aggregation),
                     aggregator(aggregation),
-                    new AggregateUpdates<>(view, aggregates, guard),
+                    new AggregateUpdates<>(view, guard),
                     this.handles),
             Named.as(ProcessorNames.aggregator(view.name())),
             view.storeName());
@@ -187,14 +183,12 @@ public final class ViewTopologyBuilder {
       TimeWindows windows,
       ChangelogSizeGuard guard) {
     ViewWindow window = Objects.requireNonNull(view.window());
-    RememberingSerializer<A> aggregates =
-        new RememberingSerializer<>(view.aggregateSerde().serializer());
     this.builder.addStateStore(
         Stores.timestampedWindowStoreBuilder(
                 this.handles.windowStore(
                     view.storeName(), window.effectiveRetention(), window.size(), guard),
                 view.keySerde(),
-                Serdes.serdeFrom(aggregates, view.aggregateSerde().deserializer()))
+                SerializedAggregate.storeSerde(view.aggregateSerde()))
             .withCachingEnabled());
     Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
     keyed(view, decoded)
@@ -208,7 +202,7 @@ public final class ViewTopologyBuilder {
                     windows,
                     initializer(aggregation),
                     aggregator(aggregation),
-                    new AggregateUpdates<>(view, aggregates, guard),
+                    new AggregateUpdates<>(view, guard),
                     this.handles),
             Named.as(ProcessorNames.aggregator(view.name())),
             view.storeName());

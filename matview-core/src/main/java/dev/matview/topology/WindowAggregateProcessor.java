@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * the changelog once.
  *
  * <p>Around each update it keeps, the {@link AggregateUpdates} serialize and check it and tell the
- * change feed; just before, the processor tells the partition's {@link WindowHandle} that RocksDB
- * lacks the window, so that reads of the key go through the cache until it is written.
+ * change feed, and the store is given those bytes ({@link SerializedAggregate}); just before, the
+ * processor tells the partition's {@link WindowHandle} that RocksDB lacks the window, so that reads
+ * of the key go through the cache until it is written.
  *
  * @param <K> the view's key type
  * @param <V> the record value type
@@ -47,7 +48,7 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
 
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
 
-  private @Nullable TimestampedWindowStore<K, A> store;
+  private @Nullable TimestampedWindowStore<K, Object> store;
 
   private @Nullable WindowHandle<?> handle;
 
@@ -96,9 +97,12 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
   }
 
   private void update(K key, byte[] keyBytes, V value, long timestamp, long start, long end) {
-    TimestampedWindowStore<K, A> kept = Objects.requireNonNull(this.store, "not initialized");
-    ValueAndTimestamp<A> previous = kept.fetch(key, start);
-    A aggregate = (previous != null) ? previous.value() : this.initializer.apply();
+    TimestampedWindowStore<K, Object> kept = Objects.requireNonNull(this.store, "not initialized");
+    ValueAndTimestamp<Object> previous = kept.fetch(key, start);
+    A aggregate =
+        (previous != null)
+            ? SerializedAggregate.aggregate(previous.value())
+            : this.initializer.apply();
     long updatedAt = (previous != null) ? Math.max(timestamp, previous.timestamp()) : timestamp;
     A updated = this.aggregator.apply(key, value, aggregate);
     byte[] valueBytes = this.updates.serialized(keyBytes, updated);
@@ -106,7 +110,7 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
     if (open != null) {
       open.cached(keyBytes, start, end);
     }
-    kept.put(key, ValueAndTimestamp.make(updated, updatedAt), start);
+    kept.put(key, ValueAndTimestamp.make(SerializedAggregate.of(valueBytes), updatedAt), start);
     this.updates.kept(keyBytes, updatedAt, valueBytes, start, end);
   }
 }
