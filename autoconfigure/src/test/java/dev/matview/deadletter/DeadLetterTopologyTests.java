@@ -30,6 +30,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -128,6 +129,28 @@ class DeadLetterTopologyTests {
     assertThat(this.driver.<String, Long>getKeyValueStore("picky").get("c-1")).isEqualTo(2L);
     assertThat(this.driver.<String, Long>getKeyValueStore("picky-rekeyed").get("all"))
         .isEqualTo(2L);
+  }
+
+  @Test
+  void sendsASessionRecordThatArrivesAfterItsSessionClosedFromTheLateGateAndGoesOn() {
+    this.views.put(
+        "sessions",
+        Views.from(TOPIC, Order.class)
+            .eventTime(Order::at)
+            .windowedBy(ViewWindow.session(Duration.ofMinutes(5)).withGrace(Duration.ofMinutes(1)))
+            .count());
+    TestInputTopic<String, byte[]> input = start();
+    input.pipeInput("c-1", order(1, T0), T0);
+    input.pipeInput("c-2", order(1, T0.plusSeconds(1200)), T0);
+    input.pipeInput("c-1", order(1, T0.plusSeconds(60)), T0);
+    input.pipeInput("c-1", order(1, T0.plusSeconds(1200)), T0);
+    assertThat(this.published)
+        .extracting(DeadLetter::view, letter -> letter.reason().tag(), DeadLetter::processor)
+        .containsExactly(tuple("sessions", "late", "sessions-late-gate"));
+    SessionStore<String, Long> sessions = this.driver.getSessionStore("sessions");
+    long end = T0.plusSeconds(1200).toEpochMilli();
+    assertThat(sessions.fetchSession("c-1", T0.toEpochMilli(), T0.toEpochMilli())).isEqualTo(1L);
+    assertThat(sessions.fetchSession("c-1", end, end)).isEqualTo(1L);
   }
 
   @Test

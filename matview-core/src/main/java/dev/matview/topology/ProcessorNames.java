@@ -28,7 +28,10 @@ public final class ProcessorNames {
     return view;
   }
 
-  /** The processor that finds a time-windowed view's late records, just before its aggregation. */
+  /**
+   * The processor that refuses a windowed view's late records: a time-windowed view's just before
+   * its aggregation, a session view's just after it, from the records it leaves out as late.
+   */
   public static String lateGate(String view) {
     return view + "-late-gate";
   }

@@ -23,9 +23,10 @@ import org.jspecify.annotations.Nullable;
  * Folds a session view's records into its store, as Kafka Streams' own session aggregation does:
  * the initializer, then the merger with each session of the key within the inactivity gap of the
  * record; a merged session that ended before the largest event time this task has seen, less grace
- * and gap, is left as it was (the record is late); else the sessions merged are removed, the record
- * aggregated and the merged session kept. It goes through Kafka's record cache, which writes a
- * session's updates between two commits to RocksDB and the changelog once.
+ * and gap, is left as it was: the record is late, and goes on to the view's {@link
+ * SessionLateRecordGate} with that stream time as its value; else the sessions merged are removed,
+ * the record aggregated and the merged session kept. It goes through Kafka's record cache, which
+ * writes a session's updates between two commits to RocksDB and the changelog once.
  *
  * <p>Around each update and removal it keeps, the {@link AggregateUpdates} serialize and check it
  * and tell the change feed, and the store is given those bytes ({@link SerializedAggregate}); just
@@ -36,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * @param <V> the record value type
  * @param <A> the aggregate type
  */
-final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, Void> {
+final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, K, Long> {
 
   private final ResolvedView<K, V, A> view;
 
@@ -53,6 +54,8 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, 
   private final StoreHandles handles;
 
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
+
+  private @Nullable ProcessorContext<K, Long> context;
 
   private @Nullable SessionStore<K, Object> store;
 
@@ -76,7 +79,8 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, 
   }
 
   @Override
-  public void init(ProcessorContext<Void, Void> context) {
+  public void init(ProcessorContext<K, Long> context) {
+    this.context = context;
     this.store = context.getStateStore(this.view.storeName());
     this.handle = this.handles.sessionHandle(this.view.storeName(), context.taskId().partition());
     this.updates.init(context, this.handles.positions());
@@ -109,6 +113,8 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, Void, 
       }
     }
     if (end < closeTime) {
+      Objects.requireNonNull(this.context, "not initialized")
+          .forward(record.withValue(this.streamTime));
       return;
     }
     byte[] keyBytes = this.view.serializedKey(this.updates.changelogTopic(), key);

@@ -1,66 +1,46 @@
 package dev.matview.topology;
 
 import java.time.Duration;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.kstream.SessionWindows;
-import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Stands just before a view's session-windowed aggregation so that a record Kafka Streams drops as
- * late is not dropped silently. Kafka Streams' rule needs the session store, which the aggregation
- * owns: a record is late when the session it would make, merged with the sessions it joins, ends
- * before stream time minus grace minus the inactivity gap. So the gate keeps stream time as the
- * aggregation does (the largest event time of the task's records with a key), forwards the record,
- * and asks the {@link SessionAggregationProbe} what the aggregation did with it. A record that
- * could be late (its own event time is before that bound) and that the aggregation neither
- * aggregated nor failed on was dropped as late: it is a dead letter (reason {@code late}), or
- * counted when late records are not dead letters.
+ * Refuses the records that a view's session-windowed aggregation left out as late, so that none is
+ * dropped silently: each is a dead letter (reason {@code late}), or counted when late records are
+ * not dead letters. Kafka Streams' rule needs the session store, which the aggregation owns: a
+ * record is late when the session it would make, merged with the sessions it joins, ends before
+ * stream time minus grace minus the inactivity gap. So the {@link SessionAggregateProcessor}
+ * decides, after its initializer and merger ran and before its aggregator would, and forwards each
+ * late record here with the stream time it came after as its value; a failed initializer or merger
+ * forwards nothing. What the gate learns travels with the record, which Kafka Streams hands to the
+ * next processor of the same task before the forward returns: no state is shared between the two,
+ * so nothing has to tell one task's records from another's on a stream thread.
+ *
+ * <p>Unlike a time-windowed view's {@link LateRecordGate}, it stands after the aggregation, under
+ * the same name ({@link ProcessorNames#lateGate}), so that its dead letters name the same step.
  *
  * @param <K> the key type
- * @param <V> the value type
  */
-final class SessionLateRecordGate<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
+final class SessionLateRecordGate<K> implements Processor<K, Long, Void, Void> {
 
   private final String view;
 
   private final SessionWindows windows;
 
-  private final SessionAggregationProbe probe;
-
   private final RecordRules rules;
 
-  private long streamTime = ConsumerRecord.NO_TIMESTAMP;
-
-  SessionLateRecordGate(
-      String view, SessionWindows windows, SessionAggregationProbe probe, RecordRules rules) {
+  SessionLateRecordGate(String view, SessionWindows windows, RecordRules rules) {
     this.view = view;
     this.windows = windows;
-    this.probe = probe;
     this.rules = rules;
   }
 
+  /** Refuses {@code record}, late at the stream time that is its value. */
   @Override
-  public void process(FixedKeyRecord<K, V> record) {
-    FixedKeyProcessorContext<K, V> context = context();
-    if (record.key() == null) {
-      context.forward(record);
-      return;
-    }
+  public void process(Record<K, Long> record) {
     long timestamp = record.timestamp();
-    this.streamTime = Math.max(this.streamTime, timestamp);
-    long closeTime = this.streamTime - this.windows.gracePeriodMs() - this.windows.inactivityGap();
-    if (timestamp >= closeTime) {
-      context.forward(record);
-      return;
-    }
-    this.probe.expect();
-    context.forward(record);
-    if (this.probe.outcome() != SessionAggregationProbe.Outcome.NONE) {
-      return;
-    }
-    long streamTime = this.streamTime;
+    long streamTime = record.value();
     this.rules.refuseLate(
         this.view,
         () ->

@@ -28,10 +28,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Adds every view of a registry to a {@link StreamsBuilder}: one source per topic, then per view
  * decoding (value, null checks and event time bounds, before anything reaches an internal topic),
- * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} and for
- * session windows a {@link SessionLateRecordGate} just before the aggregation, optional windowing
- * and an aggregation materialized in a RocksDB store named after the view, which refuses an
- * aggregate too large for its changelog topic before it keeps it ({@link ChangelogSizeGuard}).
+ * grouping (repartitioning when re-keyed), for time windows a {@link LateRecordGate} just before
+ * the aggregation and for session windows a {@link SessionLateRecordGate} just after it, optional
+ * windowing and an aggregation materialized in a RocksDB store named after the view, which refuses
+ * an aggregate too large for its changelog topic before it keeps it ({@link ChangelogSizeGuard}).
  *
  * <p>The stores of table and time-windowed views have Kafka's record cache, which folds a key's or
  * window's updates between two commits into one write of RocksDB and the changelog; Matview's reads
@@ -111,8 +111,8 @@ public final class ViewTopologyBuilder {
 
   /**
    * Folds a session view's records into its store through Kafka's record cache ({@link
-   * SessionAggregateProcessor}), behind a {@link SessionLateRecordGate}, which learns from the
-   * aggregation's initializer, merger and aggregator whether it kept a record.
+   * SessionAggregateProcessor}), which forwards the records it leaves out as late to a {@link
+   * SessionLateRecordGate}.
    */
   private <K, V, A> void aggregateSessions(
       ResolvedView<K, V, A> view,
@@ -120,7 +120,6 @@ public final class ViewTopologyBuilder {
       ViewWindow window,
       ChangelogSizeGuard guard) {
     SessionWindows sessions = SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace());
-    SessionAggregationProbe probe = new SessionAggregationProbe();
     this.builder.addStateStore(
         Stores.sessionStoreBuilder(
                 this.handles.sessionStore(view.storeName(), window.effectiveRetention(), guard),
@@ -129,21 +128,21 @@ public final class ViewTopologyBuilder {
             .withCachingEnabled());
     Aggregation<? super K, ? super V, A> aggregation = view.definition().aggregation();
     keyed(view, decoded)
-        .processValues(
-            () -> new SessionLateRecordGate<K, V>(view.name(), sessions, probe, this.rules),
-            Named.as(ProcessorNames.lateGate(view.name())))
         .process(
             () ->
                 new SessionAggregateProcessor<>(
                     view,
                     sessions,
-                    probe.initializer(initializer(aggregation)),
-                    probe.aggregator(aggregator(aggregation)),
-                    probe.merger(merger(aggregation)),
+                    initializer(aggregation),
+                    aggregator(aggregation),
+                    merger(aggregation),
                     new AggregateUpdates<>(view, guard),
                     this.handles),
             Named.as(ProcessorNames.aggregator(view.name())),
-            view.storeName());
+            view.storeName())
+        .process(
+            () -> new SessionLateRecordGate<K>(view.name(), sessions, this.rules),
+            Named.as(ProcessorNames.lateGate(view.name())));
   }
 
   /**
