@@ -120,12 +120,15 @@ public final class MatviewHealthAutoConfiguration {
   @ConditionalOnMissingBean
   StoreDiskUsage matviewStoreDiskUsage(
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
-          StreamsBuilderFactoryBean factoryBean) {
+          StreamsBuilderFactoryBean factoryBean,
+      ObjectProvider<StoreHandles> handles) {
+    StoreHandles tables = handles.getIfAvailable();
     return new StoreDiskUsage(
         () -> {
           KafkaStreams streams = factoryBean.getKafkaStreams();
           return (streams != null) ? streams.metrics() : Map.of();
-        });
+        },
+        (tables != null) ? tables::tableStoreBytes : Map::of);
   }
 
   @Bean

@@ -2,6 +2,8 @@ package dev.matview.disk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.replica.StoreHandles;
+import dev.matview.topology.RecordRules;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.topology.ViewTopologyBuilder;
@@ -29,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Tests for {@link StoreDiskUsage}: on real RocksDB stores of every view kind, run by Kafka
  * Streams' {@link TopologyTestDriver} (which commits, and so flushes the stores to SST files, after
- * each record), and on metrics made up to show what is summed and what is left out.
+ * each record), Kafka's measured by its metrics and the table views' by Matview's own stores, and
+ * on metrics made up to show what is summed and what is left out.
  */
 class StoreDiskUsageTests {
 
@@ -53,13 +56,15 @@ class StoreDiskUsageTests {
             .windowedBy(ViewWindow.session(Duration.ofMinutes(5)))
             .count());
     StreamsBuilder builder = new StreamsBuilder();
-    new ViewTopologyBuilder(builder).addAll(ViewRegistry.of(views, new ViewSerdes(mapper), "app"));
+    StoreHandles handles = new StoreHandles();
+    new ViewTopologyBuilder(builder, RecordRules.STANDARD, handles)
+        .addAll(ViewRegistry.of(views, new ViewSerdes(mapper), "app"));
     Properties config = new Properties();
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
     config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     config.put(StreamsConfig.STATE_DIR_CONFIG, this.stateDir.toString());
     try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config)) {
-      StoreDiskUsage usage = new StoreDiskUsage(driver::metrics);
+      StoreDiskUsage usage = new StoreDiskUsage(driver::metrics, handles::tableStoreBytes);
       assertThat(usage.bytes("clicks")).isZero();
       TestInputTopic<String, String> clicks =
           driver.createInputTopic("clicks", new StringSerializer(), new StringSerializer());
@@ -88,6 +93,16 @@ class StoreDiskUsageTests {
     StoreDiskUsage usage = new StoreDiskUsage(() -> metrics);
     assertThat(usage.bytesByStore()).containsExactly(Map.entry("orders", 150L), Map.entry("w", 7L));
     assertThat(usage.bytes("orders")).isEqualTo(150);
+  }
+
+  @Test
+  void addsTheBytesOfTheStoresNoMetricMeasures() {
+    Map<MetricName, Metric> metrics = new LinkedHashMap<>();
+    add(metrics, "live-sst-files-size", "stream-state-metrics", "1_0", "rocksdb-window", "w", 7);
+    StoreDiskUsage usage = new StoreDiskUsage(() -> metrics, () -> Map.of("orders", 150L));
+    assertThat(usage.bytesByStore()).containsExactly(Map.entry("orders", 150L), Map.entry("w", 7L));
+    assertThat(usage.bytes("orders")).isEqualTo(150);
+    assertThat(usage.bytes("w")).isEqualTo(7);
   }
 
   private static void add(

@@ -15,9 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The stores of {@link StoreHandles}, on Kafka's real RocksDB stores, hand each update's key and
- * value to their {@link ChangelogSizeCheck} as the changelog gets them, and keep nothing it
- * refuses.
+ * The stores of {@link StoreHandles}, on real RocksDB, hand each update's key and value to their
+ * {@link ChangelogSizeCheck} as the changelog gets them, and keep nothing it refuses.
  */
 class ChangelogSizeCheckTests {
 

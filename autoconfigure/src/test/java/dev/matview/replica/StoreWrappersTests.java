@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * The stores and suppliers of this package that wrap Kafka's pass on every method of Kafka's
  * interfaces, default methods included: a method that a Kafka Streams upgrade adds fails here until
  * the wrapper passes it on, where it would otherwise run the interface's default over the wrapper
- * instead of Kafka's own store.
+ * instead of Kafka's own store. Matview's own key-value store implements every method too, where a
+ * default would refuse the call.
  */
 class StoreWrappersTests {
 
@@ -40,6 +41,11 @@ class StoreWrappersTests {
   @Test
   void theKeyValueStorePassesOnEveryMethodOfKafkasKeyValueStore() {
     assertThat(notPassedOn(RegisteredKeyValueStore.class, KeyValueStore.class)).isEmpty();
+  }
+
+  @Test
+  void matviewsRocksDbStoreImplementsEveryMethodOfKafkasKeyValueStore() {
+    assertThat(notPassedOn(RocksDBKeyValueStore.class, KeyValueStore.class)).isEmpty();
   }
 
   @Test

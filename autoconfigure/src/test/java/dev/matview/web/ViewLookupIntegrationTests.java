@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -350,15 +351,24 @@ class ViewLookupIntegrationTests {
   @Test
   void boundsEveryStoreByOneSharedBlockCache() {
     long bound = DataSize.ofMegabytes(32).toBytes();
-    List<String> openStoreCapacities =
+    List<String> kafkasStoreCapacities =
         this.streams.getKafkaStreams().metrics().values().stream()
             .filter(metric -> metric.metricName().name().equals("block-cache-capacity"))
             .map(metric -> metric.metricValue().toString())
             .filter(capacity -> !capacity.equals("0"))
             .toList();
-    assertThat(openStoreCapacities)
-        .hasSizeGreaterThanOrEqualTo(6)
-        .containsOnly(Long.toString(bound));
+    assertThat(kafkasStoreCapacities)
+        .as("Kafka's stores, of windowed and session views")
+        .allMatch(Long.toString(bound)::equals);
+    long tableStores =
+        this.handles.tableStoreBytes().keySet().stream()
+            .mapToLong(
+                store ->
+                    IntStream.range(0, 3)
+                        .filter(p -> this.handles.handle(store, p) != null)
+                        .count())
+            .sum();
+    assertThat(tableStores).as("Matview's stores, of table views").isGreaterThanOrEqualTo(6);
     Map<String, Object> configs = new HashMap<>();
     Objects.requireNonNull(this.streams.getStreamsConfiguration())
         .forEach((key, value) -> configs.put(String.valueOf(key), value));
@@ -366,6 +376,9 @@ class ViewLookupIntegrationTests {
     assertThat(limits.totalBytes()).isEqualTo(bound);
     assertThat(limits.plannedStores()).as("stores the start-up checks planned").isPositive();
     SharedRocksDBMemory memory = SharedRocksDBMemory.forLimits(limits);
+    assertThat(memory.openStores())
+        .as("stores opened with the bound's setter")
+        .isGreaterThanOrEqualTo((int) tableStores + kafkasStoreCapacities.size());
     assertThat(memory.usedBytes()).isPositive().isLessThanOrEqualTo(bound);
   }
 

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The bytes each RocksDB store takes on this instance's disk: the size of its live SST files (those
  * of RocksDB's current LSM tree) summed over the store's open partitions, active and standby, as
- * Kafka Streams' RocksDB property metric {@value #METRIC} reports it.
+ * Kafka Streams' RocksDB property metric {@value #METRIC} reports it for Kafka's own stores, and as
+ * Matview's own stores, which Kafka Streams does not measure, report the same RocksDB property.
  *
  * <p>Kafka Streams records that metric at the INFO level, its default and lowest, so it is always
  * there for an open RocksDB store; reading it asks RocksDB for a property it keeps up to date, so
@@ -35,14 +36,26 @@ public final class StoreDiskUsage {
 
   private final Supplier<Map<MetricName, ? extends Metric>> metrics;
 
+  private final Supplier<Map<String, Long>> ownStores;
+
   /** Reads the sizes from the metrics {@code metrics} supplies, such as those of Kafka Streams. */
   public StoreDiskUsage(Supplier<Map<MetricName, ? extends Metric>> metrics) {
+    this(metrics, Map::of);
+  }
+
+  /**
+   * Reads the sizes from the metrics {@code metrics} supplies, and those of the stores that no
+   * metric measures, by store name, from {@code ownStores}.
+   */
+  public StoreDiskUsage(
+      Supplier<Map<MetricName, ? extends Metric>> metrics, Supplier<Map<String, Long>> ownStores) {
     this.metrics = metrics;
+    this.ownStores = ownStores;
   }
 
   /** Bytes of every store with open partitions on this instance, by store name. */
   public Map<String, Long> bytesByStore() {
-    Map<String, Long> bytes = new TreeMap<>();
+    Map<String, Long> bytes = new TreeMap<>(this.ownStores.get());
     this.metrics
         .get()
         .forEach(
@@ -57,7 +70,7 @@ public final class StoreDiskUsage {
 
   /** Bytes of the store named {@code store} on this instance, 0 when none of it is open here. */
   public long bytes(String store) {
-    long bytes = 0;
+    long bytes = this.ownStores.get().getOrDefault(store, 0L);
     for (Map.Entry<MetricName, ? extends Metric> entry : this.metrics.get().entrySet()) {
       if (store.equals(storeOf(entry.getKey()))) {
         bytes += bytesOf(entry.getValue());

@@ -10,12 +10,12 @@ import org.apache.kafka.streams.state.TimestampedBytesStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Kafka's store of one partition, unchanged, that registers with the {@link StoreHandles} once
- * Kafka Streams has opened it and leaves them before Kafka Streams closes it, refuses an update
- * whose changelog record would be too large before Kafka's store keeps it, and tells the
- * partition's {@link ReplicaHandle} when the record cache above it wrote a key. It is a {@link
- * TimestampedBytesStore} like the store it wraps, so Kafka Streams stores timestamps in it as
- * usual. The table view's aggregation, above the cache, tells the change feed of each update.
+ * The store of one partition ({@link RocksDBKeyValueStore}), unchanged, that registers with the
+ * {@link StoreHandles} once Kafka Streams has opened it and leaves them before Kafka Streams closes
+ * it, refuses an update whose changelog record would be too large before the store keeps it, and
+ * tells the partition's {@link ReplicaHandle} when the record cache above it wrote a key. It is a
+ * {@link TimestampedBytesStore} like the store it wraps, so Kafka Streams stores timestamps in it
+ * as usual. The table view's aggregation, above the cache, tells the change feed of each update.
  */
 final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, byte[]>>
     implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
@@ -41,10 +41,6 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
   @Override
   void closing(int partition) {
     this.handles.closed(name(), partition, this.store);
-    ReplicaHandle open = this.handle;
-    if (open != null) {
-      open.close();
-    }
   }
 
   @Override

@@ -5,8 +5,8 @@ import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Supplies Kafka's own store, wrapped so that each partition registers with the handles and refuses
- * updates too large for its changelog.
+ * Supplies the stores of another supplier, wrapped so that each partition registers with the
+ * handles and refuses updates too large for its changelog.
  */
 final class RegisteringStoreSupplier implements KeyValueBytesStoreSupplier {
 

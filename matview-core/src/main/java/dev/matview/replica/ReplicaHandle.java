@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * to the next even value, so a lookup that saw it not ready, asked Kafka Streams, and heard "ready"
  * makes it ready only if nothing happened in between ({@link #markReady(long)}).
  *
- * <p>Reads that take no lock pass a {@link ReadGate}, whose close waits for exactly those under way
- * before Kafka Streams closes the store.
+ * <p>Reads take no lock: the store is Matview's {@link RocksDBKeyValueStore}, whose close waits for
+ * the reads under way and refuses those that come after it.
  *
  * <p>It also knows the keys whose latest update Kafka Streams' record cache holds and has not yet
  * written to RocksDB: a read of one of them must go through the cache, as RocksDB has an older
@@ -31,37 +31,20 @@ public final class ReplicaHandle implements PartitionHandle {
 
   private final AtomicLong readiness = new AtomicLong();
 
-  private final @Nullable DirectReads direct;
-
-  private final ReadGate reads = new ReadGate();
-
   private final Set<Bytes> unwritten = ConcurrentHashMap.newKeySet();
 
   ReplicaHandle(KeyValueStore<Bytes, byte[]> store, int partition) {
     this.store = store;
     this.partition = partition;
-    this.direct = DirectReads.of(store);
   }
 
   /**
    * The stored value of {@code key} (Kafka Streams' 8-byte timestamp, then the value), or {@code
-   * null}: read from RocksDB without the store's monitor while the store is open, else through the
-   * store, which refuses once closed.
+   * null}, read from RocksDB without a monitor; the store's close waits for this read to end.
    *
    * @throws org.apache.kafka.streams.errors.InvalidStateStoreException when the store is closed
    */
   public byte @Nullable [] get(byte[] key) {
-    DirectReads direct = this.direct;
-    if (direct != null) {
-      int stripe = this.reads.enter();
-      if (stripe != ReadGate.CLOSED) {
-        try {
-          return direct.get(this.store.name(), key);
-        } finally {
-          this.reads.leave(stripe);
-        }
-      }
-    }
     return this.store.get(Bytes.wrap(key));
   }
 
@@ -93,14 +76,9 @@ public final class ReplicaHandle implements PartitionHandle {
     return !this.unwritten.isEmpty();
   }
 
-  /** Whether lookups read this store without its monitor. */
-  boolean readsDirectly() {
-    return this.direct != null;
-  }
-
-  /** Stops direct reads and waits for those under way, before Kafka Streams closes the store. */
-  void close() {
-    this.reads.close();
+  /** The bytes of the store's live SST files, 0 for a store that is not on RocksDB or closed. */
+  long liveDataBytes() {
+    return (this.store instanceof RocksDBKeyValueStore rocksdb) ? rocksdb.liveDataBytes() : 0;
   }
 
   /** The store partition's bytes store, whose values carry Kafka Streams' 8-byte timestamp. */

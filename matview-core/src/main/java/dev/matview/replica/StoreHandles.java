@@ -1,7 +1,8 @@
 package dev.matview.replica;
 
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiConsumer;
@@ -9,7 +10,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
-import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * The open partitions of the table and time-windowed views' stores on this instance, active and
  * standby, by store name and partition: each registers when Kafka Streams opens it and leaves when
  * Kafka Streams closes it. As a restore and standby listener it tells each handle whether it may
- * answer as the running active replica. Reading a handle takes no lock but the store's own.
+ * answer as the running active replica. Reading a handle takes no lock.
  */
 public final class StoreHandles
     implements StateRestoreListener, StandbyUpdateListener, AutoCloseable {
@@ -52,12 +52,12 @@ public final class StoreHandles
   }
 
   /**
-   * A persistent timestamped key-value store named {@code name} whose partitions register here, and
-   * refuse an update before they keep it when {@code sizeCheck} refuses its changelog record.
+   * A persistent timestamped key-value store named {@code name}, Matview's own on RocksDB ({@link
+   * RocksDBKeyValueStore}), whose partitions register here, and refuse an update before they keep
+   * it when {@code sizeCheck} refuses its changelog record.
    */
   public KeyValueBytesStoreSupplier keyValueStore(String name, ChangelogSizeCheck sizeCheck) {
-    return new RegisteringStoreSupplier(
-        Stores.persistentTimestampedKeyValueStore(name), this, sizeCheck);
+    return new RegisteringStoreSupplier(new RocksDBKeyValueStoreSupplier(name), this, sizeCheck);
   }
 
   /**
@@ -91,6 +91,16 @@ public final class StoreHandles
   @Override
   public void close() {
     this.positions.close();
+  }
+
+  /**
+   * The bytes of each table view's store on this instance's disk, by store name: its live SST
+   * files, over its open partitions, active and standby.
+   */
+  public Map<String, Long> tableStoreBytes() {
+    Map<String, Long> bytes = new HashMap<>();
+    this.stores.forEach((name, slots) -> bytes.put(name, slots.sum(ReplicaHandle::liveDataBytes)));
+    return bytes;
   }
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
@@ -214,38 +224,4 @@ public final class StoreHandles
       long storeOffset,
       long currentEndOffset,
       SuspendReason reason) {}
-
-  /**
-   * One store's handles by partition, in an array replaced whole on each change.
-   *
-   * @param <H> the kind of handle
-   */
-  private static final class PartitionSlots<H extends PartitionHandle> {
-
-    private volatile @Nullable PartitionHandle[] handles = new PartitionHandle[0];
-
-    @SuppressWarnings("unchecked")
-    @Nullable H get(int partition) {
-      @Nullable PartitionHandle[] current = this.handles;
-      return (partition >= 0 && partition < current.length) ? (H) current[partition] : null;
-    }
-
-    synchronized void put(H handle) {
-      @Nullable PartitionHandle[] current = this.handles;
-      @Nullable PartitionHandle[] next =
-          Arrays.copyOf(current, Math.max(current.length, handle.partition() + 1));
-      next[handle.partition()] = handle;
-      this.handles = next;
-    }
-
-    synchronized void remove(int partition, StateStore store) {
-      @Nullable PartitionHandle[] current = this.handles;
-      PartitionHandle held = (partition < current.length) ? current[partition] : null;
-      if (held != null && held.store() == store) {
-        @Nullable PartitionHandle[] next = current.clone();
-        next[partition] = null;
-        this.handles = next;
-      }
-    }
-  }
 }

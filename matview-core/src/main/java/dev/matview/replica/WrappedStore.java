@@ -11,15 +11,16 @@ import org.apache.kafka.streams.state.TimestampedBytesStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Kafka's store of one partition behind one of Matview's: passes on what every state store does,
- * hears the partition once Kafka Streams has opened the store, and registers how far the store has
- * applied its topic with the {@link StorePositions} from open to close.
+ * The store of one partition (Kafka's, or Matview's own for a table) behind one of Matview's
+ * wrappers: passes on what every state store does, hears the partition once Kafka Streams has
+ * opened the store, and registers how far the store has applied its topic with the {@link
+ * StorePositions} from open to close.
  *
  * @param <S> the kind of store wrapped
  */
 abstract class WrappedStore<S extends StateStore> implements StateStore {
 
-  /** Kafka's store, to which every call is passed on. */
+  /** The store wrapped, to which every call is passed on. */
   protected final S store;
 
   private final StorePositions positions;
