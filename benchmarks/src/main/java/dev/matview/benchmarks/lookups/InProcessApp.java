@@ -7,6 +7,7 @@ import dev.matview.benchmarks.kafka.StreamsProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
@@ -34,6 +35,8 @@ final class InProcessApp {
 
   private static @Nullable ConfigurableApplicationContext context;
 
+  private static @Nullable StoreCopies storeCopies;
+
   private InProcessApp() {}
 
   /** The app, started on first use, once it has processed every order of its topic. */
@@ -44,8 +47,27 @@ final class InProcessApp {
     return context;
   }
 
-  /** Closes the app when it runs. */
+  /**
+   * Copies of the store whose changelog is {@code changelog}, of the running app, in Kafka Streams'
+   * own store and in Matview's, started on first use.
+   */
+  static synchronized StoreCopies storeCopies(String changelog) {
+    if (storeCopies == null) {
+      Properties config = get().getBean(StreamsBuilderFactoryBean.class).getStreamsConfiguration();
+      if (config == null) {
+        throw new IllegalStateException("The app's Kafka Streams has no configuration");
+      }
+      storeCopies = StoreCopies.start(config, changelog);
+    }
+    return storeCopies;
+  }
+
+  /** Closes the app, and the copies of its store, when they run. */
   static synchronized void close() {
+    if (storeCopies != null) {
+      storeCopies.close();
+      storeCopies = null;
+    }
     if (context != null) {
       context.close();
       context = null;

@@ -21,8 +21,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 /**
  * Row 2: JMH with {@code -prof gc} of the in-process lookup path of a cached key, against a raw
  * {@code ReadOnlyKeyValueStore.get} on the same store, of its routing step, against the
- * serialization of the key that the step includes, and of its RocksDB read, against the store's
- * synchronized {@code get}.
+ * serialization of the key that the step includes, and of its RocksDB read in Matview's store,
+ * against Kafka Streams' own RocksDB store's synchronized {@code get} of the same key.
  */
 public final class LookupPathBenchmark implements Benchmark {
 
@@ -112,13 +112,13 @@ public final class LookupPathBenchmark implements Benchmark {
     rows.add(
         Row.info(
                 2,
-                "RocksDB read of a lookup, by handle without the store's lock (beside: the store's"
-                    + " synchronized get)",
+                "RocksDB read of a lookup, by handle in Matview's store, without a lock (beside:"
+                    + " Kafka Streams' RocksDBStore's synchronized get)",
                 Jmh.score(directRead),
                 Jmh.score(lockedRead),
                 "ns/op")
             .boundedBy(
-                "a RocksDB read through JNI in both; the get also takes the store's monitor"));
+                "a RocksDB read through JNI in both; Kafka's get also takes the store's monitor"));
     rows.add(
         Row.info(
                 2,

@@ -13,7 +13,7 @@ import dev.matview.query.routing.ViewReplicas;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
-import java.util.Arrays;
+import dev.matview.topology.ViewRegistry;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +22,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.jspecify.annotations.Nullable;
@@ -40,8 +41,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * Row 2's JMH benchmarks: one cached key looked up through Matview's whole in-process path
  * (routing, lag check, store, metrics) and through a raw {@code ReadOnlyKeyValueStore.get} on the
  * same store partition; the routing step of that lookup alone, beside the serialization of the key
- * that it includes; and the RocksDB read of that lookup alone, by handle without the store's lock
- * beside the store's own synchronized {@code get}, on one thread and on two at once.
+ * that it includes; and the RocksDB read of that lookup alone, by handle in Matview's store, which
+ * takes no lock, beside Kafka Streams' own RocksDB store's synchronized {@code get}, each on a copy
+ * of the key's partition written alike ({@link StoreCopies}), on one thread and on two at once.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -69,13 +71,16 @@ public class LookupPathJmh {
   private String inputTopic;
 
   @SuppressWarnings("NullAway.Init")
-  private ReplicaHandle handle;
+  private ReplicaHandle matviewCopy;
 
   @SuppressWarnings("NullAway.Init")
   private byte[] keyBytes;
 
   @SuppressWarnings("NullAway.Init")
   private Bytes storeKey;
+
+  @SuppressWarnings("NullAway.Init")
+  private KeyValueStore<Bytes, byte[]> kafkaStore;
 
   /** Starts the app in this JVM, once, and opens the key's store partition. */
   @Setup
@@ -106,13 +111,16 @@ public class LookupPathJmh {
     if (held == null) {
       throw new IllegalStateException("No handle holds " + storeName + "/" + metadata.partition());
     }
-    this.handle = held;
     this.keyBytes = serializeKey();
     this.storeKey = Bytes.wrap(this.keyBytes);
-    byte[] direct = directRead();
-    if (direct == null || !Arrays.equals(direct, lockedRead())) {
-      throw new IllegalStateException("The handle read " + Arrays.toString(direct));
+    byte[] stored = held.get(this.keyBytes);
+    if (stored == null) {
+      throw new IllegalStateException("The handle read no value of " + KEY);
     }
+    String applicationId = app.getBean(ViewRegistry.class).applicationId();
+    StoreCopies copies = InProcessApp.storeCopies(this.view.changelogTopic(applicationId));
+    this.matviewCopy = copies.matviewsHolding(this.storeKey, stored, metadata.partition());
+    this.kafkaStore = copies.kafkasHolding(this.storeKey, stored);
     Object raw = raw();
     Routed<KeyAnswer> answer = matview().join();
     if (raw == null || !Objects.equals(raw, ((Routed.Local<KeyAnswer>) answer).answer().value())) {
@@ -153,16 +161,16 @@ public class LookupPathJmh {
     return this.view.keySerde().serializer().serialize(this.inputTopic, KEY);
   }
 
-  /** The RocksDB read of a lookup: by handle, without the store's lock. */
+  /** The RocksDB read of a lookup: by handle, in Matview's store, which takes no lock. */
   @Benchmark
   public byte @Nullable [] directRead() {
-    return this.handle.get(this.keyBytes);
+    return this.matviewCopy.get(this.keyBytes);
   }
 
-  /** The same read through the store's own {@code get}, which takes the store's monitor. */
+  /** The same read in Kafka Streams' own RocksDB store, whose {@code get} takes its monitor. */
   @Benchmark
   public byte @Nullable [] lockedRead() {
-    return this.handle.store().get(this.storeKey);
+    return this.kafkaStore.get(this.storeKey);
   }
 
   /** {@link #directRead()} on two threads at once. */
