@@ -21,13 +21,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
 import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
-import org.apache.kafka.streams.query.FailureReason;
-import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
-import org.apache.kafka.streams.query.RangeQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.internals.PositionSerde;
 import org.jspecify.annotations.Nullable;
@@ -37,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Tests for {@link RocksDBKeyValueStore}, on real RocksDB in a real context of Kafka Streams' test
- * utilities: what Kafka's store answers, its restore and its position, and its refusals once
- * closed. The restore test fails when Kafka Streams no longer passes the changelog's positions.
+ * utilities: what Kafka's store answers, its restore and its position, and its refusals once closed
+ * ({@link RocksDBQueriesTests} for its IQv2 queries). The restore test fails when Kafka Streams no
+ * longer passes the changelog's positions.
  */
 class RocksDBKeyValueStoreTests {
 
@@ -190,32 +185,6 @@ class RocksDBKeyValueStoreTests {
     store.close();
   }
 
-  @Test
-  void answersKeyAndRangeQueriesBoundToAPositionItReached() {
-    RecordingStoreContext context = context();
-    RocksDBKeyValueStore store = open(context);
-    context.processing(TOPIC, 0, 5);
-    store.put(key("a"), value(1, "one"));
-    store.put(key("b"), value(2, "two"));
-    QueryConfig config = new QueryConfig(true);
-
-    QueryResult<byte[]> found =
-        store.query(KeyQuery.withKey(key("a")), PositionBound.at(position(5)), config);
-    assertThat(found.isSuccess()).isTrue();
-    assertThat(found.getResult()).isEqualTo(value(1, "one"));
-    assertThat(found.getPosition()).isEqualTo(position(5));
-    assertThat(found.getExecutionInfo()).isNotEmpty();
-    QueryResult<KeyValueIterator<Bytes, byte[]>> range =
-        store.query(
-            RangeQuery.<Bytes, byte[]>withNoBounds().withDescendingKeys(),
-            PositionBound.unbounded(),
-            config);
-    assertThat(keys(range.getResult())).containsExactly("b", "a");
-    QueryResult<byte[]> ahead =
-        store.query(KeyQuery.withKey(key("a")), PositionBound.at(position(6)), config);
-    assertThat(ahead.getFailureReason()).isEqualTo(FailureReason.NOT_UP_TO_BOUND);
-  }
-
   private RecordingStoreContext context() {
     return new RecordingStoreContext(this.stateDir, Map.of());
   }
@@ -254,7 +223,7 @@ class RocksDBKeyValueStoreTests {
         Optional.empty());
   }
 
-  private static Bytes key(String key) {
+  static Bytes key(String key) {
     return Bytes.wrap(key.getBytes(StandardCharsets.ISO_8859_1));
   }
 
@@ -264,7 +233,7 @@ class RocksDBKeyValueStoreTests {
     return ByteBuffer.allocate(Long.BYTES + bytes.length).putLong(timestamp).put(bytes).array();
   }
 
-  private static List<String> keys(KeyValueIterator<Bytes, byte[]> range) {
+  static List<String> keys(KeyValueIterator<Bytes, byte[]> range) {
     List<String> keys = new ArrayList<>();
     try (range) {
       range.forEachRemaining(
