@@ -19,6 +19,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
 import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
 import org.apache.kafka.streams.query.Position;
@@ -160,6 +161,24 @@ class RocksDBKeyValueStoreTests {
         .isInstanceOf(NullPointerException.class);
     assertThat(store.get(key("c"))).as("nothing of a batch that failed part way").isNull();
     assertThat(store.getPosition()).isEqualTo(position(9));
+  }
+
+  @Test
+  void restoresWithoutPositionsThroughThePublicCallbackWhereKafkasInternalsAreMissing() {
+    RocksDBKeyValueStore store = open(context());
+    store.put(key("gone"), value(1, "old"));
+    Position before = store.getPosition();
+    BatchingStateRestoreCallback restore =
+        RestoreCallbacks.unpositioned("orders-per-customer", store::open);
+
+    restore.restoreAll(
+        List.of(
+            KeyValue.pair(key("a").get(), value(1, "one")),
+            KeyValue.pair(key("gone").get(), null)));
+
+    assertThat(store.get(key("a"))).isEqualTo(value(1, "one"));
+    assertThat(store.get(key("gone"))).isNull();
+    assertThat(store.getPosition()).as("no position without the headers").isEqualTo(before);
   }
 
   @Test

@@ -23,7 +23,10 @@ import org.rocksdb.WriteBatch;
  * and the one reach past its public API that this store makes (the public {@code
  * BatchingStateRestoreCallback} gets keys and values alone). This fails to compile, not silently,
  * when a Kafka Streams version changes them, and {@code RocksDBKeyValueStoreTests} fails when the
- * headers no longer move the position.
+ * headers no longer move the position. An application that runs on a Kafka Streams release whose
+ * internals changed still starts and restores ({@link RestoreCallbacks}): its restored replicas
+ * then know no position until they process records, so reads bound to a position wait for it, and a
+ * warning says why.
  */
 final class ChangelogRestore implements RecordBatchingStateRestoreCallback {
 

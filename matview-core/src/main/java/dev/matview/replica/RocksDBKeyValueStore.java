@@ -74,7 +74,7 @@ public final class RocksDBKeyValueStore
       this.database = opened;
       context.register(
           root,
-          new ChangelogRestore(this.name, this::open, checkpointed, context.appConfigs()),
+          RestoreCallbacks.of(this.name, this::open, checkpointed, context.appConfigs()),
           () -> checkpoint.write(this.position));
     } catch (RuntimeException ex) {
       this.database = null;
@@ -220,7 +220,8 @@ public final class RocksDBKeyValueStore
     }
   }
 
-  private KeyValueRocksDB open() {
+  /** The open database, which a restore writes into. */
+  KeyValueRocksDB open() {
     KeyValueRocksDB open = this.database;
     if (open == null) {
       throw new InvalidStateStoreException("Store " + this.name + " is currently closed");
