@@ -19,8 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Turns every {@link ViewDefinition} bean into Kafka Streams DSL on spring-kafka's default {@link
  * StreamsBuilderFactoryBean}, with Matview's streams defaults, and offers the view query service;
- * the configurations it imports hold the beans of each part (topology, replicas and routing, peers,
- * queries, start-up).
+ * the configurations it imports hold the beans of each part (the executors, topology, replicas and
+ * routing, peers, queries, start-up).
  */
 @AutoConfiguration(before = KafkaAutoConfiguration.class)
 @ConditionalOnClass({
@@ -33,6 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 @EnableKafkaStreams
 @EnableConfigurationProperties(MatviewProperties.class)
 @Import({
+  MatviewExecutionConfiguration.class,
   MatviewTopologyConfiguration.class,
   MatviewRoutingConfiguration.class,
   MatviewPeersConfiguration.class,

@@ -38,6 +38,7 @@ class ArchitectureTests {
   private static final Map<String, Part> MAP =
       Map.ofEntries(
           core("view"),
+          core("execution"),
           core("replica"),
           core("rocksdb"),
           core("kafka"),
