@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.kafka.MatviewConfigs;
 import dev.matview.query.local.BrokerAdmin;
 import dev.matview.query.local.LocalReplicas;
@@ -45,8 +46,8 @@ final class MatviewRoutingConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  StoreHandles matviewStoreHandles() {
-    return new StoreHandles();
+  StoreHandles matviewStoreHandles(MatviewExecutors executors) {
+    return new StoreHandles(executors.changeFanOut());
   }
 
   @Bean

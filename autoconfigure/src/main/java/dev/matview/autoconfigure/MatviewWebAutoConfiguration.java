@@ -2,6 +2,7 @@ package dev.matview.autoconfigure;
 
 import dev.matview.changes.ChangeStreams;
 import dev.matview.changes.UpstreamChanges;
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.peer.PeerRequests;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.ScanMetrics;
@@ -125,7 +126,8 @@ public final class MatviewWebAutoConfiguration {
       PositionTokens tokens,
       UpstreamChanges upstream,
       MatviewProperties properties,
-      Environment environment) {
+      Environment environment,
+      MatviewExecutors executors) {
     MatviewProperties.Changes changes = properties.getChanges();
     refuseReplaced(environment);
     requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
@@ -143,7 +145,9 @@ public final class MatviewWebAutoConfiguration {
         upstream,
         changes.getBuffer(),
         changes.getMaxStreams(),
-        heartbeat(changes.getHeartbeat()));
+        heartbeat(changes.getHeartbeat()),
+        executors.timer(),
+        executors.workers());
   }
 
   @Bean

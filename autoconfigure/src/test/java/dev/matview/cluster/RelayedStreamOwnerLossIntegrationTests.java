@@ -305,11 +305,11 @@ class RelayedStreamOwnerLossIntegrationTests {
     return post;
   }
 
-  /** Threads of this JVM that relay streams: the peers' I/O threads and the streams' own. */
+  /** Threads of this JVM that relay streams: the peers' I/O threads and the streams' workers. */
   private static long relayThreads() {
     return Thread.getAllStackTraces().keySet().stream()
         .map(Thread::getName)
-        .filter((name) -> name.startsWith("matview-peer-io-") || name.startsWith("matview-changes"))
+        .filter((name) -> name.startsWith("matview-peer-io-") || name.startsWith("matview-worker-"))
         .count();
   }
 

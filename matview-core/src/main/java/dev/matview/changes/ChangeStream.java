@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -180,9 +181,17 @@ final class ChangeStream implements ChangeListener {
     return this.key == null || Arrays.equals(this.key, change.key());
   }
 
+  /**
+   * Has a dispatcher thread write what waits, unless one is at it; when the dispatcher takes no
+   * more, the next update or heartbeat asks again.
+   */
   private void schedule() {
     if (this.started && this.scheduled.compareAndSet(false, true)) {
-      this.dispatcher.execute(this::drain);
+      try {
+        this.dispatcher.execute(this::drain);
+      } catch (RejectedExecutionException ex) {
+        this.scheduled.set(false);
+      }
     }
   }
 

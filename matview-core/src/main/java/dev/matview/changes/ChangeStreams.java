@@ -26,14 +26,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -73,9 +73,9 @@ public final class ChangeStreams implements AutoCloseable {
 
   private final AtomicInteger waiting = new AtomicInteger();
 
-  private final ExecutorService dispatcher;
+  private final Executor dispatcher;
 
-  private final ScheduledExecutorService heartbeats;
+  private final ScheduledFuture<?> heartbeats;
 
   private final Set<ChangeStream> live = ConcurrentHashMap.newKeySet();
 
@@ -85,7 +85,9 @@ public final class ChangeStreams implements AutoCloseable {
   /**
    * Streams that read this instance's partitions through {@code positions}, look current values up
    * with {@code queries}, relay others through {@code upstream}, keep at most {@code buffer} events
-   * waiting per stream and serve at most {@code maxStreams} at once.
+   * waiting per stream, serve at most {@code maxStreams} at once and write each a heartbeat every
+   * {@code heartbeat}: {@code timer} hands the heartbeats to {@code workers}, which write every
+   * stream's events.
    */
   public ChangeStreams(
       ViewQueryService queries,
@@ -96,7 +98,9 @@ public final class ChangeStreams implements AutoCloseable {
       UpstreamChanges upstream,
       int buffer,
       int maxStreams,
-      Duration heartbeat) {
+      Duration heartbeat,
+      ScheduledExecutorService timer,
+      Executor workers) {
     this.queries = queries;
     this.routing = routing;
     this.positions = positions;
@@ -107,13 +111,21 @@ public final class ChangeStreams implements AutoCloseable {
     this.applicationId = queries.applicationId();
     this.buffer = buffer;
     this.slots = new StreamSlots(maxStreams);
-    this.dispatcher =
-        Executors.newFixedThreadPool(2, new CustomizableThreadFactory("matview-changes-"));
+    this.dispatcher = workers;
     this.heartbeats =
-        Executors.newSingleThreadScheduledExecutor(
-            new CustomizableThreadFactory("matview-changes-heartbeat-"));
-    this.heartbeats.scheduleWithFixedDelay(
-        this::beat, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+            () -> beatOn(workers),
+            heartbeat.toMillis(),
+            heartbeat.toMillis(),
+            TimeUnit.MILLISECONDS);
+  }
+
+  private void beatOn(Executor workers) {
+    try {
+      workers.execute(this::beat);
+    } catch (RejectedExecutionException ex) {
+      // the workers take no more now: the next heartbeat comes in time
+    }
   }
 
   private void beat() {
@@ -427,9 +439,9 @@ public final class ChangeStreams implements AutoCloseable {
         .toException();
   }
 
+  /** Stops the heartbeats. */
   @Override
   public void close() {
-    this.heartbeats.shutdownNow();
-    this.dispatcher.shutdownNow();
+    this.heartbeats.cancel(false);
   }
 }

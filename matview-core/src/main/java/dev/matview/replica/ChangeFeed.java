@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * listeners, and one volatile read per update while nobody listens. The history lets a stream that
  * reconnects go on where it stopped; it is released {@code linger} after its last listener left. A
  * restore or a standby's load writes the store without passing here, so it ends the listeners and
- * the history.
+ * the history. A feed without a fan-out has nothing to hand its updates on: it ends a listener at
+ * once, as a closed one does.
  */
 public final class ChangeFeed {
 
@@ -33,7 +34,7 @@ public final class ChangeFeed {
 
   private final Duration linger;
 
-  private final ScheduledExecutorService fanOut;
+  private final @Nullable ScheduledExecutorService fanOut;
 
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
@@ -53,9 +54,9 @@ public final class ChangeFeed {
 
   /**
    * A feed that keeps at most {@code historyBytes} of updates while followed, and {@code linger}
-   * after the last listener left, and hands them to listeners on {@code fanOut}.
+   * after the last listener left, and hands them to listeners on {@code fanOut}, when given.
    */
-  ChangeFeed(long historyBytes, Duration linger, ScheduledExecutorService fanOut) {
+  ChangeFeed(long historyBytes, Duration linger, @Nullable ScheduledExecutorService fanOut) {
     this.historyBytes = historyBytes;
     this.linger = linger;
     this.fanOut = fanOut;
@@ -87,7 +88,7 @@ public final class ChangeFeed {
    * the offset of the last record whose processing began.
    */
   public synchronized void listen(ChangeListener listener, long from) {
-    if (this.closed) {
+    if (this.closed || this.fanOut == null) {
       listener.closed();
       return;
     }
@@ -108,13 +109,13 @@ public final class ChangeFeed {
     if (this.listeners.remove(listener) && this.listeners.count() == 0) {
       long left = ++this.lastLeft;
       ChangeHistory kept = this.history;
-      if (this.linger.isZero()) {
+      ScheduledExecutorService threads = this.fanOut;
+      if (this.linger.isZero() || threads == null) {
         release(left, kept);
         return;
       }
       try {
-        this.fanOut.schedule(
-            () -> release(left, kept), this.linger.toNanos(), TimeUnit.NANOSECONDS);
+        threads.schedule(() -> release(left, kept), this.linger.toNanos(), TimeUnit.NANOSECONDS);
       } catch (RejectedExecutionException ex) {
         release(left, kept);
       }
@@ -167,9 +168,10 @@ public final class ChangeFeed {
 
   /** Has the fan-out hand on what waits, unless it is at it or looks again soon. */
   private void handOn() {
-    if (!this.scheduled.get() && this.scheduled.compareAndSet(false, true)) {
+    ScheduledExecutorService threads = this.fanOut;
+    if (threads != null && !this.scheduled.get() && this.scheduled.compareAndSet(false, true)) {
       try {
-        this.fanOut.execute(this::fanOut);
+        threads.execute(this::fanOut);
       } catch (RejectedExecutionException ex) {
         this.scheduled.set(false);
       }
@@ -199,13 +201,14 @@ public final class ChangeFeed {
         handed = !batch.changes().isEmpty();
       }
       this.idleLooks = handed ? 0 : this.idleLooks + 1;
-      if (kept != null && kept == this.history && this.listeners.count() > 0) {
+      ScheduledExecutorService threads = this.fanOut;
+      if (threads != null && kept != null && kept == this.history && this.listeners.count() > 0) {
         if (kept.hasWaiting()) {
-          this.fanOut.execute(this::fanOut);
+          threads.execute(this::fanOut);
           return;
         }
         if (this.idleLooks < IDLE_LOOKS) {
-          this.fanOut.schedule(this::fanOut, LOOK.toNanos(), TimeUnit.NANOSECONDS);
+          threads.schedule(this::fanOut, LOOK.toNanos(), TimeUnit.NANOSECONDS);
           return;
         }
       }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
@@ -26,8 +27,7 @@ import org.jspecify.annotations.Nullable;
  * Kafka Streams closes it. As a restore and standby listener it tells each handle whether it may
  * answer as the running active replica. Reading a handle takes no lock.
  */
-public final class StoreHandles
-    implements StateRestoreListener, StandbyUpdateListener, AutoCloseable {
+public final class StoreHandles implements StateRestoreListener, StandbyUpdateListener {
 
   private final ConcurrentMap<String, PartitionSlots<ReplicaHandle>> stores =
       new ConcurrentHashMap<>();
@@ -38,9 +38,25 @@ public final class StoreHandles
   private final ConcurrentMap<String, PartitionSlots<WindowHandle<SessionStore<Bytes, byte[]>>>>
       sessionStores = new ConcurrentHashMap<>();
 
-  private final StorePositions positions = new StorePositions();
+  private final StorePositions positions;
 
   private volatile BiConsumer<String, Integer> whenOpened = (store, partition) -> {};
+
+  /**
+   * Handles whose stores' change feeds no stream can follow: for reads without change streams, such
+   * as the test kit's and the topology's tests.
+   */
+  public StoreHandles() {
+    this.positions = new StorePositions();
+  }
+
+  /**
+   * Handles whose stores' change feeds hand their updates to change streams on {@code fanOut}, a
+   * feed at a time.
+   */
+  public StoreHandles(ScheduledExecutorService fanOut) {
+    this.positions = new StorePositions(fanOut);
+  }
 
   /**
    * Tells {@code listener} the name and partition of each store Kafka Streams opens, before any
@@ -85,12 +101,6 @@ public final class StoreHandles
   /** How far each open store partition here, of every view, has applied its topic. */
   public StorePositions positions() {
     return this.positions;
-  }
-
-  /** Stops the threads that hand the stores' updates to change streams. */
-  @Override
-  public void close() {
-    this.positions.close();
   }
 
   /**

@@ -5,22 +5,19 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.streams.processor.StateStore;
 import org.jspecify.annotations.Nullable;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * The {@link AppliedOffset} of every open store partition of the views on this instance, active and
  * standby, by store name and partition: each registers when Kafka Streams opens the store and
  * leaves when it closes it. A read can wait for a partition's progress whether its store is open
- * yet or not ({@link #progress}). It holds the threads that hand the stores' updates to change
- * streams.
+ * yet or not ({@link #progress}). Each partition's {@link ChangeFeed} hands its updates to change
+ * streams on the fan-out it is given.
  */
-public final class StorePositions implements AutoCloseable {
+public final class StorePositions {
 
   /**
    * How many bytes of updates of a store partition a change feed keeps for streams that reconnect.
@@ -30,19 +27,32 @@ public final class StorePositions implements AutoCloseable {
   /** How long a change feed keeps its history after its last stream left. */
   public static final Duration DEFAULT_HISTORY_LINGER = Duration.ofSeconds(30);
 
-  /** The threads that hand the feeds' updates to change streams. */
-  private static final int FAN_OUT_THREADS = 2;
-
   private final ConcurrentMap<String, Slots> stores = new ConcurrentHashMap<>();
 
   /** The reads that wait for a store partition to open here, by store name and partition. */
   private final ConcurrentMap<StorePartition, Set<OpeningWait>> opening = new ConcurrentHashMap<>();
 
-  private final ScheduledThreadPoolExecutor fanOut = fanOutThreads();
+  private final @Nullable ScheduledExecutorService fanOut;
 
   private volatile long historyBytes = DEFAULT_HISTORY_BYTES;
 
   private volatile Duration historyLinger = DEFAULT_HISTORY_LINGER;
+
+  /**
+   * Positions whose change feeds no stream can follow: a listener is ended at once, as by a store
+   * partition that closes. For reads without change streams, such as the test kit's.
+   */
+  public StorePositions() {
+    this.fanOut = null;
+  }
+
+  /**
+   * Positions whose change feeds hand their updates to change streams on {@code fanOut}, a feed at
+   * a time (its tasks must not block).
+   */
+  public StorePositions(ScheduledExecutorService fanOut) {
+    this.fanOut = fanOut;
+  }
 
   /**
    * Keeps at most {@code bytes} of the updates of each store partition a change stream follows, and
@@ -142,28 +152,6 @@ public final class StorePositions implements AutoCloseable {
       offset.refresh();
       offset.changes().bypassed();
     }
-  }
-
-  /** Stops the threads that hand updates to change streams. */
-  @Override
-  public void close() {
-    this.fanOut.shutdownNow();
-  }
-
-  /**
-   * At most {@link #FAN_OUT_THREADS} daemon threads, made when a feed first has updates to hand on
-   * and ending after a minute without; a feed waits in their queue at most once at a time.
-   */
-  private static ScheduledThreadPoolExecutor fanOutThreads() {
-    CustomizableThreadFactory threads = new CustomizableThreadFactory("matview-change-fanout-");
-    threads.setDaemon(true);
-    ScheduledThreadPoolExecutor executor =
-        new ScheduledThreadPoolExecutor(
-            FAN_OUT_THREADS, threads, new ThreadPoolExecutor.DiscardPolicy());
-    executor.setKeepAliveTime(1, TimeUnit.MINUTES);
-    executor.allowCoreThreadTimeOut(true);
-    executor.setRemoveOnCancelPolicy(true);
-    return executor;
   }
 
   /** A partition of a store, by the store's name. */

@@ -1,5 +1,6 @@
 package dev.matview.benchmarks.streamthread;
 
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.RecordRules;
@@ -34,6 +35,8 @@ final class ViewStreamsRig implements AutoCloseable {
   /** The view, and the topic it reads. */
   static final String VIEW = "clicks";
 
+  private final MatviewExecutors executors = new MatviewExecutors();
+
   private final KafkaStreams streams;
 
   private final CompletableFuture<AppliedOffset> opened = new CompletableFuture<>();
@@ -47,7 +50,7 @@ final class ViewStreamsRig implements AutoCloseable {
       String bootstrap, String applicationId, Path stateDir, Consumer<AppliedOffset> onOpen) {
     ViewRegistry registry = registry(applicationId);
     String storeName = registry.find(VIEW).orElseThrow().storeName();
-    StoreHandles handles = new StoreHandles();
+    StoreHandles handles = new StoreHandles(this.executors.changeFanOut());
     handles.whenOpened(
         (store, partition) -> {
           if (store.equals(storeName)) {
@@ -93,6 +96,7 @@ final class ViewStreamsRig implements AutoCloseable {
   @Override
   public void close() {
     this.streams.close(Duration.ofSeconds(30));
+    this.executors.close();
   }
 
   /** A click on a page. */
