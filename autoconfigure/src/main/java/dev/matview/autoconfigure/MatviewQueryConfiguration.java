@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.peer.PeerTrust;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.KeyParser;
@@ -37,7 +38,8 @@ final class MatviewQueryConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  MomentaryRefusals matviewMomentaryRefusals(MatviewProperties properties) {
+  MomentaryRefusals matviewMomentaryRefusals(
+      MatviewProperties properties, MatviewExecutors executors) {
     Duration within = properties.getLookups().getRetryWithin();
     if (within.isNegative() || within.compareTo(MAX_RETRY_WITHIN) > 0) {
       throw new InvalidConfigurationPropertyValueException(
@@ -45,7 +47,7 @@ final class MatviewQueryConfiguration {
           within,
           "It must lie between 0 and " + MAX_RETRY_WITHIN.toSeconds() + "s, for example 1s.");
     }
-    return new MomentaryRefusals(within);
+    return new MomentaryRefusals(within, executors.timer(), executors.workers());
   }
 
   @Bean
@@ -61,6 +63,7 @@ final class MatviewQueryConfiguration {
       PeerMarks peerMarks,
       LookupGate lookupGate,
       MomentaryRefusals momentaryRefusals,
+      MatviewExecutors executors,
       ObjectProvider<LocalReplicas> localReplicas,
       ObjectProvider<LookupMetrics> lookupMetrics) {
     MatviewProperties.StandbyReads standbyReads = properties.getStandbyReads();
@@ -81,7 +84,9 @@ final class MatviewQueryConfiguration {
             new StaleReads(standbyReads.isEnabled(), standbyReads.getMaxLag()),
             peerMarks,
             lookupGate,
-            momentaryRefusals);
+            momentaryRefusals,
+            executors.timer(),
+            executors.workers());
     return new ViewQueryService(
         registry,
         localStores,

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.peer.PeerPath;
 import dev.matview.peer.PeerResponse;
 import dev.matview.peer.TestPeers;
@@ -47,13 +48,19 @@ class GatheredKeyLookupsTests {
   private final PeerClient peers =
       new PeerClient("/views", TIMEOUT, null, TestPeers.requests(), false);
 
+  private final MatviewExecutors executors = new MatviewExecutors();
+
   private final GatheredKeyLookups lookups =
-      new GatheredKeyLookups(this.peers, JsonMapper.builder().build(), GATHERING);
+      new GatheredKeyLookups(
+          this.peers,
+          JsonMapper.builder().build(),
+          Pause.of(GATHERING, this.executors.timer(), this.executors.workers()));
 
   @AfterEach
   void stop() {
     this.owner.close();
     this.peers.close();
+    this.executors.close();
   }
 
   @Test

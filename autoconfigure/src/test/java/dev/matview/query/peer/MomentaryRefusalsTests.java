@@ -2,6 +2,7 @@ package dev.matview.query.peer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.peer.PeerResponse;
 import dev.matview.position.InputRecord;
 import dev.matview.position.ReadBound;
@@ -25,11 +26,15 @@ import org.junit.jupiter.api.Test;
  */
 class MomentaryRefusalsTests {
 
-  private final MomentaryRefusals retries = new MomentaryRefusals(Duration.ofSeconds(1));
+  private final MatviewExecutors executors = new MatviewExecutors();
+
+  private final MomentaryRefusals retries =
+      new MomentaryRefusals(
+          Duration.ofSeconds(1), this.executors.timer(), this.executors.workers());
 
   @AfterEach
   void stop() {
-    this.retries.close();
+    this.executors.close();
   }
 
   @Test

@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -84,12 +86,14 @@ public final class Fallbacks {
         staleReads,
         marks,
         gate,
-        MomentaryRefusals.NONE);
+        MomentaryRefusals.NONE,
+        Pause.NONE);
   }
 
   /**
    * Fallbacks as above that route a key or window lookup again, as {@code momentary} allows, while
-   * every replica refuses it for a moment.
+   * every replica refuses it for a moment, and send key lookups bound for one instance together
+   * after a gathering window kept on {@code timer}, handed to {@code workers}.
    */
   public Fallbacks(
       Routing routing,
@@ -100,7 +104,33 @@ public final class Fallbacks {
       StaleReads staleReads,
       PeerMarks marks,
       LookupGate gate,
-      MomentaryRefusals momentary) {
+      MomentaryRefusals momentary,
+      ScheduledExecutorService timer,
+      Executor workers) {
+    this(
+        routing,
+        localStores,
+        peers,
+        localInstance,
+        localReplicas,
+        staleReads,
+        marks,
+        gate,
+        momentary,
+        Pause.of(GatheredKeyLookups.GATHERING, timer, workers));
+  }
+
+  private Fallbacks(
+      Routing routing,
+      LocalStores localStores,
+      PeerClient peers,
+      LocalInstance localInstance,
+      LocalReplicas localReplicas,
+      StaleReads staleReads,
+      PeerMarks marks,
+      LookupGate gate,
+      MomentaryRefusals momentary,
+      Pause gathering) {
     this.routing = routing;
     this.momentary = momentary;
     this.local = new LocalReads(localStores, localInstance, localReplicas);
@@ -110,7 +140,7 @@ public final class Fallbacks {
     this.gate = gate;
     this.relays = new Relays(routing, peers, marks);
     JsonMapper mapper = JsonMapper.builder().build();
-    this.forwards = new PeerReads(peers, marks, new GatheredKeyLookups(peers, mapper));
+    this.forwards = new PeerReads(peers, marks, new GatheredKeyLookups(peers, mapper, gathering));
   }
 
   /** Whether lookups are refused because this instance shuts down. */

@@ -18,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
@@ -33,7 +31,8 @@ import tools.jackson.databind.ObjectMapper;
  * when that request comes back or after {@link #GATHERING}, whichever is first: a request that
  * waits at the owner for a partition behind a bound holds back no lookup of a partition past it for
  * longer than that. So an idle instance forwards each lookup alone, and a busy one pays one HTTP
- * exchange for many lookups instead of one each.
+ * exchange for many lookups instead of one each. The gathering time is kept on a timer that hands
+ * the request to the workers; when they take no more, the request goes at once.
  */
 final class GatheredKeyLookups {
 
@@ -43,29 +42,23 @@ final class GatheredKeyLookups {
   /** The longest a lookup waits for the request before it to come back before going itself. */
   static final Duration GATHERING = Duration.ofMillis(20);
 
-  private static final Executor AFTER_GATHERING =
-      CompletableFuture.delayedExecutor(GATHERING.toMillis(), TimeUnit.MILLISECONDS, Runnable::run);
-
   private final PeerClient peers;
 
   private final ObjectMapper mapper;
 
   private final Map<Destination, Queue> queues = new ConcurrentHashMap<>();
 
-  /** Runs what it is given once {@link #GATHERING} has passed, on the JDK's delay thread. */
-  private final Executor afterGathering;
+  private final Pause gathering;
 
-  GatheredKeyLookups(PeerClient peers, ObjectMapper mapper) {
-    this(peers, mapper, GATHERING);
-  }
-
-  /** Lookups that wait at most {@code gathering} for the request before them to come back. */
-  GatheredKeyLookups(PeerClient peers, ObjectMapper mapper, Duration gathering) {
+  /**
+   * Lookups that wait for the request before them to come back at most as long as {@code
+   * gathering}, normally {@link #GATHERING}; with {@link Pause#NONE}, one that finds a request on
+   * its way goes at once.
+   */
+  GatheredKeyLookups(PeerClient peers, ObjectMapper mapper, Pause gathering) {
     this.peers = peers;
     this.mapper = mapper;
-    this.afterGathering =
-        CompletableFuture.delayedExecutor(
-            gathering.toMillis(), TimeUnit.MILLISECONDS, Runnable::run);
+    this.gathering = gathering;
   }
 
   /**
@@ -110,7 +103,7 @@ final class GatheredKeyLookups {
       if (goesNow) {
         send(destination, queue, List.of(lookup));
       } else if (startsGathering) {
-        this.afterGathering.execute(() -> sendWaiting(destination, queue, false));
+        sendAfterGathering(destination, queue);
       }
       return lookup.answer();
     }
@@ -162,11 +155,20 @@ final class GatheredKeyLookups {
       }
     }
     if (more) {
-      this.afterGathering.execute(() -> sendWaiting(destination, queue, false));
+      sendAfterGathering(destination, queue);
     }
     if (!next.isEmpty()) {
       send(destination, queue, next);
     }
+  }
+
+  /**
+   * Sends what waits for {@code destination} once the gathering time has passed; at once when the
+   * threads take no more: sending hands the request to the peers' client and returns.
+   */
+  private void sendAfterGathering(Destination destination, Queue queue) {
+    Runnable send = () -> sendWaiting(destination, queue, false);
+    this.gathering.then(send, send);
   }
 
   private CompletableFuture<Void> alone(Destination destination, Lookup lookup) {

@@ -9,10 +9,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -24,37 +21,37 @@ import java.util.function.Supplier;
  * tries again (one asked by another instance answers at once, and the asker tries again), and a
  * lookup whose replica is behind the caller's position waits for it in its own way, not here; a
  * lookup that asks for a position and is still refused for a moment when {@code within} is over
- * goes on waiting that way, asking again every poll, for as long as its own wait allows.
+ * goes on waiting that way, asking again every poll, for as long as its own wait allows. The pause
+ * is kept on a timer, which hands the next attempt to the workers; when either takes no more, the
+ * refusal is answered at once.
  */
-public final class MomentaryRefusals implements AutoCloseable {
+public final class MomentaryRefusals {
 
   /** The pause between two attempts. */
   static final Duration PAUSE = Duration.ofMillis(250);
-
-  /** The most attempts under way at once; a refusal beyond them is answered at once. */
-  private static final int MAX_CONCURRENT_ATTEMPTS = 32;
 
   private static final Set<Refusal.Reason> MOMENTARY =
       EnumSet.of(
           Refusal.Reason.OWNER_UNKNOWN, Refusal.Reason.UNAVAILABLE, Refusal.Reason.UNREACHABLE);
 
   /** Routes every lookup once: a refusal is answered at once. */
-  public static final MomentaryRefusals NONE = new MomentaryRefusals(Duration.ZERO);
+  public static final MomentaryRefusals NONE = new MomentaryRefusals(Duration.ZERO, Pause.NONE);
 
   private final long withinNanos;
 
-  private final Executor afterPause;
+  private final Pause pause;
 
-  private final ExecutorService attempts;
+  /**
+   * Tries again for at most {@code within} after the first refusal, zero never does, each time
+   * after a pause kept on {@code timer}, on {@code workers}.
+   */
+  public MomentaryRefusals(Duration within, ScheduledExecutorService timer, Executor workers) {
+    this(within, Pause.of(PAUSE, timer, workers));
+  }
 
-  /** Tries again for at most {@code within} after the first refusal; zero never does. */
-  public MomentaryRefusals(Duration within) {
+  private MomentaryRefusals(Duration within, Pause pause) {
     this.withinNanos = within.toNanos();
-    this.afterPause =
-        CompletableFuture.delayedExecutor(PAUSE.toNanos(), TimeUnit.NANOSECONDS, Runnable::run);
-    this.attempts =
-        DaemonThreads.upTo(
-            MAX_CONCURRENT_ATTEMPTS, "matview-lookup-retry", new ThreadPoolExecutor.AbortPolicy());
+    this.pause = pause;
   }
 
   /** How long a lookup may be tried again after its first refusal. */
@@ -104,14 +101,11 @@ public final class MomentaryRefusals implements AutoCloseable {
     }
     CompletableFuture<Routed<T>> next = new CompletableFuture<>();
     AtomicBoolean busy = new AtomicBoolean();
-    this.afterPause.execute(
+    this.pause.then(
+        () -> attemptInto(attempt, next),
         () -> {
-          try {
-            this.attempts.execute(() -> attemptInto(attempt, next));
-          } catch (RejectedExecutionException ex) {
-            busy.set(true);
-            next.complete(answer);
-          }
+          busy.set(true);
+          next.complete(answer);
         });
     return next.thenCompose(
         (routed) ->
@@ -162,11 +156,5 @@ public final class MomentaryRefusals implements AutoCloseable {
 
   private static boolean withinASecond(Duration retryAfter) {
     return retryAfter.compareTo(Refusal.REBALANCE_RETRY) <= 0;
-  }
-
-  /** Stops the threads that make attempts. */
-  @Override
-  public void close() {
-    this.attempts.shutdownNow();
   }
 }
