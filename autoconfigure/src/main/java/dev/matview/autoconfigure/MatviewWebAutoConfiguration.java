@@ -70,7 +70,10 @@ public final class MatviewWebAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   Consistency matviewConsistency(
-      PositionTokens tokens, MatviewProperties properties, MomentaryRefusals momentaryRefusals) {
+      PositionTokens tokens,
+      MatviewProperties properties,
+      MomentaryRefusals momentaryRefusals,
+      MatviewExecutors executors) {
     Duration maxWait = properties.getConsistency().getMaxWait();
     if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
       throw new InvalidConfigurationPropertyValueException(
@@ -79,7 +82,11 @@ public final class MatviewWebAutoConfiguration {
           "It must lie between 0 and " + MAX_WAIT.toSeconds() + "s, for example 2s.");
     }
     return new Consistency(
-        tokens, maxWait, properties.getForwarding().getTimeout().plus(momentaryRefusals.within()));
+        tokens,
+        maxWait,
+        properties.getForwarding().getTimeout().plus(momentaryRefusals.within()),
+        executors.timer(),
+        executors.workers());
   }
 
   @Bean

@@ -2,6 +2,7 @@ package dev.matview.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.peer.PeerSecret;
 import dev.matview.peer.PeerTrust;
 import dev.matview.position.PositionTokens;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -24,7 +26,20 @@ class ConsistencyTests {
   private final PositionTokens tokens =
       new PositionTokens(PeerTrust.of(PeerSecret.of(PeerSecret.randomMaterial())), "shop");
 
-  private final Consistency consistency = new Consistency(this.tokens, Duration.ofSeconds(2));
+  private final MatviewExecutors executors = new MatviewExecutors();
+
+  private final Consistency consistency =
+      new Consistency(
+          this.tokens,
+          Duration.ofSeconds(2),
+          Consistency.DEFAULT_FORWARDING_TIMEOUT,
+          this.executors.timer(),
+          this.executors.workers());
+
+  @AfterEach
+  void stopExecutors() {
+    this.executors.close();
+  }
 
   @Test
   void anAnswerCarriesThePositionSentBackForThePartitionsItDidNotRead() {

@@ -6,11 +6,10 @@ import dev.matview.query.answer.Routed;
 import dev.matview.replica.PartitionProgress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +17,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Lets a lookup whose replica here has not yet applied what the caller asked to see, or cannot tell
@@ -27,33 +25,27 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * and it is asked again, routed anew, until it answers or the wait is over, when the refusal goes
  * out as it is; or every {@link #POLL} when more than the replica's progress tells when it is there
  * ({@link Refusal.Behind#poll()}). A lookup that another instance answers is waited for the same
- * way: its answer completes the wait. Two small threads ask again and end waits for every waiting
- * lookup of the instance.
+ * way: its answer completes the wait. A timer keeps every wait's deadline and poll, and hands the
+ * next attempt to the workers, which a replica's progress wakes it on too; when they take no more,
+ * the refusal goes out as it is.
  */
-final class BoundWaits implements AutoCloseable {
+final class BoundWaits {
 
   /** How often a lookup asks again when more than its replica's progress tells when it is there. */
   private static final Duration POLL = Duration.ofMillis(100);
 
-  private final ExecutorService askers;
+  private final ScheduledExecutorService timer;
 
-  private final ScheduledThreadPoolExecutor deadlines;
+  private final Executor workers;
 
   private final AtomicInteger waiting = new AtomicInteger();
 
-  BoundWaits() {
-    this.askers =
-        new ThreadPoolExecutor(
-            1,
-            1,
-            0,
-            TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<>(),
-            new CustomizableThreadFactory("matview-bound-wait-"));
-    this.deadlines =
-        new ScheduledThreadPoolExecutor(
-            1, new CustomizableThreadFactory("matview-bound-deadline-"));
-    this.deadlines.setRemoveOnCancelPolicy(true);
+  /**
+   * Waits whose deadlines and polls {@code timer} keeps, and whose attempts run on {@code workers}.
+   */
+  BoundWaits(ScheduledExecutorService timer, Executor workers) {
+    this.timer = timer;
+    this.workers = workers;
   }
 
   /**
@@ -86,12 +78,6 @@ final class BoundWaits implements AutoCloseable {
   /** How many lookups wait now. */
   int waiting() {
     return this.waiting.get();
-  }
-
-  @Override
-  public void close() {
-    this.deadlines.shutdownNow();
-    this.askers.shutdownNow();
   }
 
   /** One lookup's wait, across as many wakes as it takes. */
@@ -131,23 +117,41 @@ final class BoundWaits implements AutoCloseable {
                   () -> {
                     if (woken.compareAndSet(false, true)) {
                       cancel(timer.get());
-                      BoundWaits.this.askers.execute(this::askAgain);
+                      handOn(this::askAgain, refusal);
                     }
                   });
       boolean asksAgain = behind.poll() && left > POLL.toNanos();
-      timer.set(
-          BoundWaits.this.deadlines.schedule(
-              () -> {
-                if (woken.compareAndSet(false, true)) {
-                  waiting.forget();
-                  BoundWaits.this.askers.execute(
-                      asksAgain ? this::askAgain : () -> finish(refusal));
-                }
-              },
-              asksAgain ? POLL.toNanos() : left,
-              TimeUnit.NANOSECONDS));
+      Runnable due =
+          () -> {
+            if (woken.compareAndSet(false, true)) {
+              waiting.forget();
+              handOn(asksAgain ? this::askAgain : () -> finish(refusal), refusal);
+            }
+          };
+      try {
+        timer.set(
+            BoundWaits.this.timer.schedule(
+                due, asksAgain ? POLL.toNanos() : left, TimeUnit.NANOSECONDS));
+      } catch (RejectedExecutionException ex) {
+        if (woken.compareAndSet(false, true)) {
+          waiting.forget();
+          finish(refusal);
+        }
+      }
       if (woken.get()) {
         cancel(timer.get());
+      }
+    }
+
+    /**
+     * Has a worker run {@code next}; when the workers take no more, answers {@code refusal} as it
+     * is, here: this runs on the thread that woke the wait, the stream thread or the timer.
+     */
+    private void handOn(Runnable next, Routed<T> refusal) {
+      try {
+        BoundWaits.this.workers.execute(next);
+      } catch (RejectedExecutionException ex) {
+        finish(refusal);
       }
     }
 

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -30,7 +32,7 @@ import org.springframework.web.method.support.ModelAndViewContainer;
  * carries, and lets a lookup whose replica here is behind wait for it without a thread, at most
  * {@code matview.consistency.max-wait}.
  */
-public final class Consistency implements AutoCloseable {
+public final class Consistency {
 
   /** The header that carries a position, on answers and on requests that send one back. */
   public static final String POSITION_HEADER = PositionTokens.HEADER;
@@ -50,30 +52,42 @@ public final class Consistency implements AutoCloseable {
 
   private final Duration routingTime;
 
-  private final BoundWaits waits = new BoundWaits();
+  /** The waits of lookups behind what they ask, or {@code null} when none may wait. */
+  private final @Nullable BoundWaits waits;
 
   /**
-   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, and a
-   * forwarded lookup at most {@link #DEFAULT_FORWARDING_TIMEOUT} more.
-   */
-  public Consistency(PositionTokens tokens, Duration maxWait) {
-    this(tokens, maxWait, DEFAULT_FORWARDING_TIMEOUT);
-  }
-
-  /**
-   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, and a
-   * lookup routed to other instances, or routed again after momentary refusals, at most {@code
+   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, its
+   * deadline and polls kept on {@code timer} and asked again on {@code workers}, and a lookup
+   * routed to other instances, or routed again after momentary refusals, at most {@code
    * routingTime} more.
    */
-  public Consistency(PositionTokens tokens, Duration maxWait, Duration routingTime) {
+  public Consistency(
+      PositionTokens tokens,
+      Duration maxWait,
+      Duration routingTime,
+      ScheduledExecutorService timer,
+      Executor workers) {
+    this(tokens, maxWait, routingTime, new BoundWaits(timer, workers));
+  }
+
+  private Consistency(
+      PositionTokens tokens, Duration maxWait, Duration routingTime, @Nullable BoundWaits waits) {
     this.tokens = tokens;
     this.maxWait = maxWait;
     this.routingTime = routingTime;
+    this.waits = waits;
   }
 
-  /** Positions no instance can sign: answers carry none and every position sent is refused. */
+  /**
+   * Positions no instance can sign: answers carry none, every position sent is refused and no
+   * lookup waits.
+   */
   public static Consistency unsigned(String applicationId) {
-    return new Consistency(new PositionTokens(PeerTrust.pending(), applicationId), Duration.ZERO);
+    return new Consistency(
+        new PositionTokens(PeerTrust.pending(), applicationId),
+        Duration.ZERO,
+        DEFAULT_FORWARDING_TIMEOUT,
+        null);
   }
 
   /**
@@ -210,14 +224,18 @@ public final class Consistency implements AutoCloseable {
       ReadBound bound, Supplier<CompletableFuture<Routed<T>>> attempt) {
     Function<Routed<T>, Routed<T>> merged = (routed) -> withSentPosition(routed, bound);
     CompletableFuture<Routed<T>> first = attempt.get();
+    BoundWaits waiting = this.waits;
+    if (waiting == null) {
+      return first.thenApply(merged);
+    }
     if (first.isDone()) {
       Routed<T> answered = Futures.now(first);
-      if (!bound.isBound() || this.waits.behind(answered, bound.maxWait()) == null) {
+      if (!bound.isBound() || waiting.behind(answered, bound.maxWait()) == null) {
         return CompletableFuture.completedFuture(merged.apply(answered));
       }
     }
     CompletableFuture<Routed<T>> result = new CompletableFuture<>();
-    this.waits.await(first, bound.maxWait(), attempt, merged, result);
+    waiting.await(first, bound.maxWait(), attempt, merged, result);
     return result;
   }
 
@@ -269,11 +287,7 @@ public final class Consistency implements AutoCloseable {
 
   /** How many lookups wait now for a replica to apply what they asked to see. */
   public int waiting() {
-    return this.waits.waiting();
-  }
-
-  @Override
-  public void close() {
-    this.waits.close();
+    BoundWaits waiting = this.waits;
+    return (waiting != null) ? waiting.waiting() : 0;
   }
 }
