@@ -2,6 +2,7 @@ package dev.matview.autoconfigure;
 
 import dev.matview.disk.StateDirSpace;
 import dev.matview.disk.StoreDiskUsage;
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.health.AvailabilityUpdater;
 import dev.matview.health.DiskPressure;
 import dev.matview.health.LagReports;
@@ -72,8 +73,15 @@ public final class MatviewHealthAutoConfiguration {
   LagReports matviewLagReports(
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
-      RestoreLagTracker tracker) {
-    return new LagReports(factoryBean::getKafkaStreams, tracker, LAG_REPORT_PERIOD, LAG_REPORT_GAP);
+      RestoreLagTracker tracker,
+      MatviewExecutors executors) {
+    return new LagReports(
+        factoryBean::getKafkaStreams,
+        tracker,
+        LAG_REPORT_PERIOD,
+        LAG_REPORT_GAP,
+        executors.timer(),
+        executors.polls());
   }
 
   @Bean
@@ -158,9 +166,16 @@ public final class MatviewHealthAutoConfiguration {
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
       ApplicationAvailability availability,
-      ApplicationEventPublisher publisher) {
+      ApplicationEventPublisher publisher,
+      MatviewExecutors executors) {
     return new AvailabilityUpdater(
-        health, factoryBean::isRunning, availability, publisher, AVAILABILITY_PERIOD);
+        health,
+        factoryBean::isRunning,
+        availability,
+        publisher,
+        AVAILABILITY_PERIOD,
+        executors.timer(),
+        executors.polls());
   }
 
   /** The {@code matview} health component, when Boot's health support is present. */

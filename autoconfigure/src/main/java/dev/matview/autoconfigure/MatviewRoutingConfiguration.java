@@ -55,7 +55,8 @@ final class MatviewRoutingConfiguration {
   SourceRecords matviewSourceRecords(
       @Qualifier(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_BUILDER_BEAN_NAME)
           StreamsBuilderFactoryBean factoryBean,
-      ViewRegistry registry) {
+      ViewRegistry registry,
+      MatviewExecutors executors) {
     return new SourceRecords(
         registry.applicationId(),
         new BrokerAdmin(
@@ -64,7 +65,9 @@ final class MatviewRoutingConfiguration {
                     Objects.requireNonNull(
                         factoryBean.getStreamsConfiguration(),
                         "Kafka Streams has no configuration")),
-            registry.applicationId() + "-matview-positions"));
+            registry.applicationId() + "-matview-positions"),
+        executors.timer(),
+        executors.polls());
   }
 
   @Bean

@@ -1,6 +1,8 @@
 package dev.matview.health;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BooleanSupplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,15 +40,18 @@ public final class AvailabilityUpdater extends ScheduledLifecycle
 
   /**
    * Updates {@code availability} through {@code publisher} from {@code health} every {@code
-   * period}; {@code shouldRun} says whether Kafka Streams is meant to be running.
+   * period}, each time handed by {@code timer} to {@code polls}; {@code shouldRun} says whether
+   * Kafka Streams is meant to be running.
    */
   public AvailabilityUpdater(
       StreamsHealth health,
       BooleanSupplier shouldRun,
       ApplicationAvailability availability,
       ApplicationEventPublisher publisher,
-      Duration period) {
-    super("matview-availability", Duration.ZERO, period);
+      Duration period,
+      ScheduledExecutorService timer,
+      Executor polls) {
+    super(timer, polls, Duration.ZERO, period);
     this.health = health;
     this.shouldRun = shouldRun;
     this.availability = availability;

@@ -2,6 +2,8 @@ package dev.matview.health;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
@@ -34,14 +36,17 @@ public final class LagReports extends ScheduledLifecycle {
 
   /**
    * Reports of {@code streams} into {@code tracker}, every {@code period}, and besides at most
-   * every {@code minimumGap} when the tracker says a lag is wanted.
+   * every {@code minimumGap} when the tracker says a lag is wanted: {@code timer} hands each to
+   * {@code polls}, where it asks Kafka Streams.
    */
   public LagReports(
       Supplier<@Nullable KafkaStreams> streams,
       RestoreLagTracker tracker,
       Duration period,
-      Duration minimumGap) {
-    super("matview-lag-reports", period, period);
+      Duration minimumGap,
+      ScheduledExecutorService timer,
+      Executor polls) {
+    super(timer, polls, period, period);
     this.streams = streams;
     this.tracker = tracker;
     this.minimumGapNanos = minimumGap.toNanos();

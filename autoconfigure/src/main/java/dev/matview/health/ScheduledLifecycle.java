@@ -1,31 +1,43 @@
 package dev.matview.health;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * A lifecycle bean that runs its {@link #tick()} on a named daemon thread at a fixed delay, from
- * its start until its stop.
+ * A lifecycle bean that runs its {@link #tick()} at a fixed delay from its start until its stop: a
+ * timer hands each tick to the polls' threads, where it may wait for the broker. One tick runs at a
+ * time; one asked for while another runs follows it.
  */
 abstract class ScheduledLifecycle implements SmartLifecycle {
 
   /** Starts after and stops before spring-kafka's factory bean, whose phase is MAX_VALUE-1000. */
   static final int PHASE = Integer.MAX_VALUE - 900;
 
-  private final String threadName;
+  private final ScheduledExecutorService timer;
+
+  private final Executor polls;
 
   private final Duration initialDelay;
 
   private final Duration period;
 
-  private @Nullable ScheduledExecutorService executor;
+  private final AtomicBoolean wanted = new AtomicBoolean();
 
-  ScheduledLifecycle(String threadName, Duration initialDelay, Duration period) {
-    this.threadName = threadName;
+  private final AtomicBoolean ticking = new AtomicBoolean();
+
+  private @Nullable ScheduledFuture<?> schedule;
+
+  ScheduledLifecycle(
+      ScheduledExecutorService timer, Executor polls, Duration initialDelay, Duration period) {
+    this.timer = timer;
+    this.polls = polls;
     this.initialDelay = initialDelay;
     this.period = period;
   }
@@ -35,31 +47,27 @@ abstract class ScheduledLifecycle implements SmartLifecycle {
 
   @Override
   public final synchronized void start() {
-    if (this.executor == null) {
-      ScheduledExecutorService executor =
-          Executors.newSingleThreadScheduledExecutor(
-              (runnable) -> {
-                Thread thread = new Thread(runnable, this.threadName);
-                thread.setDaemon(true);
-                return thread;
-              });
-      executor.scheduleWithFixedDelay(
-          this::tick, this.initialDelay.toMillis(), this.period.toMillis(), TimeUnit.MILLISECONDS);
-      this.executor = executor;
+    if (this.schedule == null) {
+      this.schedule =
+          this.timer.scheduleWithFixedDelay(
+              this::handOn,
+              this.initialDelay.toMillis(),
+              this.period.toMillis(),
+              TimeUnit.MILLISECONDS);
     }
   }
 
   @Override
   public final synchronized void stop() {
-    if (this.executor != null) {
-      this.executor.shutdownNow();
-      this.executor = null;
+    if (this.schedule != null) {
+      this.schedule.cancel(false);
+      this.schedule = null;
     }
   }
 
   @Override
   public final synchronized boolean isRunning() {
-    return this.executor != null;
+    return this.schedule != null;
   }
 
   @Override
@@ -69,8 +77,36 @@ abstract class ScheduledLifecycle implements SmartLifecycle {
 
   /** Runs the task once soon, besides its schedule, if running. */
   final synchronized void runSoon() {
-    if (this.executor != null) {
-      this.executor.execute(this::tick);
+    if (this.schedule != null) {
+      handOn();
+    }
+  }
+
+  /**
+   * Has a poll thread tick, unless one is at it, which then ticks again; a tick the polls cannot
+   * take now is left for the next period.
+   */
+  private void handOn() {
+    this.wanted.set(true);
+    if (this.ticking.compareAndSet(false, true)) {
+      try {
+        this.polls.execute(this::ticks);
+      } catch (RejectedExecutionException ex) {
+        this.ticking.set(false);
+      }
+    }
+  }
+
+  private void ticks() {
+    try {
+      while (this.wanted.getAndSet(false)) {
+        tick();
+      }
+    } finally {
+      this.ticking.set(false);
+    }
+    if (this.wanted.get()) {
+      handOn();
     }
   }
 }

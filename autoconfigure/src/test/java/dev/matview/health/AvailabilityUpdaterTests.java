@@ -2,10 +2,12 @@ package dev.matview.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.execution.MatviewExecutors;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.availability.ApplicationAvailabilityBean;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
@@ -25,13 +27,22 @@ class AvailabilityUpdaterTests {
 
   private final ApplicationEventPublisher publisher = this::dispatch;
 
+  private final MatviewExecutors executors = new MatviewExecutors();
+
   private final AvailabilityUpdater updater =
       new AvailabilityUpdater(
           new StreamsHealth(this.state::get, new RestoreLagTracker(), 0),
           this.shouldRun::get,
           this.availability,
           this.publisher,
-          Duration.ofSeconds(1));
+          Duration.ofSeconds(1),
+          this.executors.timer(),
+          this.executors.polls());
+
+  @AfterEach
+  void stopExecutors() {
+    this.executors.close();
+  }
 
   @Test
   void refusesTrafficWhileTheViewsCannotBeServedThenAcceptsIt() {

@@ -7,6 +7,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 
+import dev.matview.execution.MatviewExecutors;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
@@ -29,6 +30,8 @@ class LagReportsTests {
 
   private final TrackedReplicas replicas = new TrackedReplicas(this.tracker);
 
+  private final MatviewExecutors executors = new MatviewExecutors();
+
   private LagReports reports;
 
   @AfterEach
@@ -36,6 +39,7 @@ class LagReportsTests {
     if (this.reports != null) {
       this.reports.stop();
     }
+    this.executors.close();
   }
 
   @Test
@@ -69,7 +73,14 @@ class LagReportsTests {
     given(lag.endOffsetPosition()).willReturn(end);
     given(this.streams.state()).willReturn(KafkaStreams.State.RUNNING);
     given(this.streams.allLocalStorePartitionLags()).willReturn(Map.of("counts", Map.of(3, lag)));
-    this.reports = new LagReports(() -> this.streams, this.tracker, period, gap);
+    this.reports =
+        new LagReports(
+            () -> this.streams,
+            this.tracker,
+            period,
+            gap,
+            this.executors.timer(),
+            this.executors.polls());
     this.reports.start();
   }
 }

@@ -8,10 +8,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.admin.Admin;
@@ -22,7 +25,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Follows a source record of a re-keyed view through its repartition topic when the store partition
@@ -30,8 +32,9 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * partition, was re-keyed to it: once the application has committed its source partition past the
  * record, the re-keying step has written it, so every repartition partition's last stable offset
  * read after that covers it; a store partition whose aggregation has committed past that offset, or
- * applied the record before it, holds it. Records are followed while lookups ask for them, by one
- * thread that asks the broker every {@value #POLL_MS} ms.
+ * applied the record before it, holds it. Records are followed while lookups ask for them: every
+ * {@value #POLL_MS} ms the timer hands a poll of the broker to the polls' threads, one poll at a
+ * time, which may wait for the broker as no lookup does.
  */
 final class RekeyedRecords implements AutoCloseable {
 
@@ -49,18 +52,26 @@ final class RekeyedRecords implements AutoCloseable {
 
   private final ConcurrentMap<Followed, Progress> followed = new ConcurrentHashMap<>();
 
-  private final ScheduledExecutorService poller;
+  private final ScheduledExecutorService timer;
+
+  private final Executor polls;
+
+  private final AtomicBoolean asking = new AtomicBoolean();
 
   private volatile Map<TopicPartition, Long> committed = Map.of();
 
-  private boolean polling;
+  private @Nullable ScheduledFuture<?> polling;
 
-  RekeyedRecords(BrokerAdmin admin, String groupId) {
+  /**
+   * Records of the application {@code groupId}, asked of the broker with {@code admin} on {@code
+   * polls} every {@value #POLL_MS} ms of {@code timer} while lookups wait for them.
+   */
+  RekeyedRecords(
+      BrokerAdmin admin, String groupId, ScheduledExecutorService timer, Executor polls) {
     this.admin = admin;
     this.groupId = groupId;
-    this.poller =
-        Executors.newSingleThreadScheduledExecutor(
-            new CustomizableThreadFactory("matview-rekeyed-records-"));
+    this.timer = timer;
+    this.polls = polls;
   }
 
   /**
@@ -89,9 +100,34 @@ final class RekeyedRecords implements AutoCloseable {
   }
 
   private synchronized void startPolling() {
-    if (!this.polling) {
-      this.polling = true;
-      this.poller.scheduleWithFixedDelay(this::poll, 0, POLL_MS, TimeUnit.MILLISECONDS);
+    if (this.polling == null) {
+      try {
+        this.polling =
+            this.timer.scheduleWithFixedDelay(this::pollSoon, 0, POLL_MS, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException ex) {
+        logger.debug("Could not start following re-keyed records this time", ex);
+      }
+    }
+  }
+
+  /**
+   * Hands a poll on, unless one is under way; one the polls cannot take now is left for the next.
+   */
+  private void pollSoon() {
+    if (this.asking.compareAndSet(false, true)) {
+      try {
+        this.polls.execute(this::pollOnce);
+      } catch (RejectedExecutionException ex) {
+        this.asking.set(false);
+      }
+    }
+  }
+
+  private void pollOnce() {
+    try {
+      poll();
+    } finally {
+      this.asking.set(false);
     }
   }
 
@@ -180,9 +216,13 @@ final class RekeyedRecords implements AutoCloseable {
     return stable;
   }
 
+  /** Stops the polls. */
   @Override
-  public void close() {
-    this.poller.shutdownNow();
+  public synchronized void close() {
+    ScheduledFuture<?> started = this.polling;
+    if (started != null) {
+      started.cancel(false);
+    }
   }
 
   /** A source record followed through a repartition topic. */

@@ -3,6 +3,8 @@ package dev.matview.query.local;
 import dev.matview.position.InputRecord;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.topology.ResolvedView;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * What the broker tells of the source records that lookups name with {@code after=}: whether a
@@ -21,13 +23,14 @@ public final class SourceRecords implements AutoCloseable {
 
   /**
    * Source records of the application {@code applicationId}, asked of the broker with {@code
-   * admin}.
+   * admin}; re-keyed ones followed by polls kept on {@code timer} and run on {@code polls}.
    */
-  public SourceRecords(String applicationId, BrokerAdmin admin) {
+  public SourceRecords(
+      String applicationId, BrokerAdmin admin, ScheduledExecutorService timer, Executor polls) {
     this.applicationId = applicationId;
     this.admin = admin;
     this.ends = new InputEnds(admin);
-    this.rekeyed = new RekeyedRecords(admin, applicationId);
+    this.rekeyed = new RekeyedRecords(admin, applicationId, timer, polls);
   }
 
   /**
