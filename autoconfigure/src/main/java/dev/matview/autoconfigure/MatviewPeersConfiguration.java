@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerSecret;
 import dev.matview.peer.PeerTrust;
@@ -87,7 +88,8 @@ final class MatviewPeersConfiguration {
       MatviewProperties properties,
       Environment environment,
       ObjectProvider<SslBundles> bundles,
-      PeerRequests peerRequests) {
+      PeerRequests peerRequests,
+      MatviewExecutors executors) {
     MatviewProperties.Forwarding forwarding = properties.getForwarding();
     Duration timeout = forwarding.getTimeout();
     if (timeout.isZero() || timeout.isNegative()) {
@@ -99,7 +101,8 @@ final class MatviewPeersConfiguration {
         timeout,
         ForwardingTls.sslContext(environment, forwarding.getSslBundle(), bundles),
         peerRequests,
-        forwarding.isTrustedNetwork());
+        forwarding.isTrustedNetwork(),
+        executors.peerIoThreads());
   }
 
   @Bean

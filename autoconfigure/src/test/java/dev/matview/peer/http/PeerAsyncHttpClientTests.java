@@ -234,7 +234,7 @@ class PeerAsyncHttpClientTests {
   }
 
   private PeerAsyncHttpClient client(PeerHttpSettings settings) {
-    PeerAsyncHttpClient client = new PeerAsyncHttpClient(null, settings);
+    PeerAsyncHttpClient client = new PeerAsyncHttpClient(null, settings, Exchanges.ioThreads());
     this.closing.add(client);
     return client;
   }

@@ -12,7 +12,17 @@ import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 /** What the peers' two clients do alike: name hosts, tell failures and make their threads. */
 final class Exchanges {
 
+  private static final AtomicInteger ioThreadCount = new AtomicInteger();
+
   private Exchanges() {}
+
+  /**
+   * The I/O threads of a client that is given none: daemon threads named {@code matview-peer-io-}
+   * and a number, counted over every such client.
+   */
+  static ThreadFactory ioThreads() {
+    return daemonThreads("matview-peer-io-", ioThreadCount);
+  }
 
   /** {@code host} without the brackets of an IPv6 literal. */
   static String unbracketed(String host) {

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
@@ -43,8 +43,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PeerAsyncHttpClient implements AutoCloseable {
 
-  private static final AtomicInteger reactors = new AtomicInteger();
-
   /** The most headers one answer may carry, each at most {@link PeerHttpSettings#maxHeadBytes}. */
   private static final int MAX_HEADERS = 100;
 
@@ -66,11 +64,29 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
       Duration connectTimeout,
       int maxConnectionsPerInstance,
       int maxConnections) {
-    this(
-        sslContext, PeerHttpSettings.of(connectTimeout, maxConnectionsPerInstance, maxConnections));
+    this(sslContext, connectTimeout, maxConnectionsPerInstance, maxConnections, null);
   }
 
-  PeerAsyncHttpClient(@Nullable SSLContext sslContext, PeerHttpSettings settings) {
+  /**
+   * A client as above whose I/O thread {@code ioThreads} makes; when {@code null}, a daemon thread
+   * named {@code matview-peer-io-} and a number.
+   */
+  public PeerAsyncHttpClient(
+      @Nullable SSLContext sslContext,
+      Duration connectTimeout,
+      int maxConnectionsPerInstance,
+      int maxConnections,
+      @Nullable ThreadFactory ioThreads) {
+    this(
+        sslContext,
+        PeerHttpSettings.of(connectTimeout, maxConnectionsPerInstance, maxConnections),
+        ioThreads);
+  }
+
+  PeerAsyncHttpClient(
+      @Nullable SSLContext sslContext,
+      PeerHttpSettings settings,
+      @Nullable ThreadFactory ioThreads) {
     PoolingAsyncClientConnectionManagerBuilder pool =
         PoolingAsyncClientConnectionManagerBuilder.create()
             .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
@@ -103,7 +119,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
                     .setMaxHeaderCount(MAX_HEADERS)
                     .build())
             .setRetryStrategy(new IdempotentRetries())
-            .setThreadFactory(Exchanges.daemonThreads("matview-peer-io-", reactors))
+            .setThreadFactory((ioThreads != null) ? ioThreads : Exchanges.ioThreads())
             .evictIdleConnections(TimeValue.of(settings.maxIdle()))
             .disableRedirectHandling()
             .disableCookieManagement()

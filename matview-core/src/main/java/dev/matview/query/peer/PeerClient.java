@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.streams.state.HostInfo;
@@ -64,6 +65,8 @@ public final class PeerClient implements AutoCloseable {
 
   private final @Nullable SSLContext sslContext;
 
+  private final @Nullable ThreadFactory ioThreads;
+
   private @Nullable PeerAsyncHttpClient asyncClient;
 
   /**
@@ -79,6 +82,20 @@ public final class PeerClient implements AutoCloseable {
       @Nullable SSLContext sslContext,
       PeerRequests requests,
       boolean trustedNetwork) {
+    this(basePath, timeout, sslContext, requests, trustedNetwork, null);
+  }
+
+  /**
+   * A client as above whose asynchronous client's I/O thread {@code ioThreads} makes, or the client
+   * itself when {@code null}.
+   */
+  public PeerClient(
+      String basePath,
+      Duration timeout,
+      @Nullable SSLContext sslContext,
+      PeerRequests requests,
+      boolean trustedNetwork,
+      @Nullable ThreadFactory ioThreads) {
     this.client =
         new PeerHttpClient(sslContext, timeout, MAX_STREAM_CONNECTIONS, MAX_STREAM_CONNECTIONS);
     this.basePath = basePath;
@@ -86,6 +103,7 @@ public final class PeerClient implements AutoCloseable {
     this.sslContext = sslContext;
     this.requests = requests;
     this.sendsCredentials = sslContext != null || trustedNetwork;
+    this.ioThreads = ioThreads;
   }
 
   /** How long a forwarded request may take. */
@@ -283,7 +301,11 @@ public final class PeerClient implements AutoCloseable {
     if (made == null) {
       made =
           new PeerAsyncHttpClient(
-              this.sslContext, this.timeout, MAX_WAITING_CONNECTIONS, MAX_WAITING_CONNECTIONS);
+              this.sslContext,
+              this.timeout,
+              MAX_WAITING_CONNECTIONS,
+              MAX_WAITING_CONNECTIONS,
+              this.ioThreads);
       this.asyncClient = made;
     }
     return made;
