@@ -3,8 +3,10 @@ package dev.matview.autoconfigure;
 import dev.matview.changes.ChangeStreams;
 import dev.matview.disk.StateDirSpace;
 import dev.matview.disk.StoreDiskUsage;
+import dev.matview.execution.MatviewExecutors;
 import dev.matview.health.RestoreLagTracker;
 import dev.matview.metrics.ChangeStreamMetrics;
+import dev.matview.metrics.ExecutorMetrics;
 import dev.matview.metrics.LookupActivity;
 import dev.matview.metrics.LookupTimers;
 import dev.matview.metrics.PeerSignatureMetrics;
@@ -28,8 +30,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Gauges each local store partition's restore or standby lag, RocksDB's shared memory against its
- * bound, and each view's disk use and the state dir's free space, when a Micrometer registry is
- * present.
+ * bound, each view's disk use and the state dir's free space, and Matview's executors, when a
+ * Micrometer registry is present.
  */
 @AutoConfiguration(
     after = {
@@ -51,6 +53,13 @@ public final class MatviewMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   ChangeStreamMetrics matviewChangeStreamMetrics(ObjectProvider<ChangeStreams> streams) {
     return new ChangeStreamMetrics(streams::getIfAvailable);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(MatviewExecutors.class)
+  ExecutorMetrics matviewExecutorMetrics(MatviewExecutors executors) {
+    return new ExecutorMetrics(executors);
   }
 
   @Bean

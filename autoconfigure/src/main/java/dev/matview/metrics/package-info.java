@@ -1,6 +1,6 @@
 /**
- * Micrometer meters of the views' lookups, restore and standby lag and RocksDB's shared memory, and
- * the recent lookup activity that the {@code matviews} endpoint shows.
+ * Micrometer meters of the views' lookups, restore and standby lag, RocksDB's shared memory and
+ * Matview's executors, and the recent lookup activity that the {@code matviews} endpoint shows.
  */
 @NullMarked
 package dev.matview.metrics;

@@ -122,6 +122,7 @@ class ArchitectureTests {
               "changes",
               "deadletter",
               "disk",
+              "execution",
               "health",
               "peer",
               "query",

@@ -2,6 +2,7 @@ package dev.matview.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.metrics.ExecutorMetrics;
 import dev.matview.metrics.PeerSignatureMetrics;
 import dev.matview.metrics.RocksDBMemoryMetrics;
 import dev.matview.metrics.ViewDiskMetrics;
@@ -12,6 +13,7 @@ import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
@@ -75,6 +77,39 @@ class MatviewMetricsAutoConfigurationTests {
                           .functionCounter()
                           .count())
                   .isZero();
+            });
+  }
+
+  @Test
+  void showsEachOfMatviewsExecutorsByNameAndThePeersIoThreads() {
+    this.contextRunner
+        .withUserConfiguration(RegistryConfiguration.class)
+        .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+        .run(
+            (context) -> {
+              assertThat(context).hasSingleBean(ExecutorMetrics.class);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              for (String name :
+                  List.of(
+                      "matview-timer",
+                      "matview-worker",
+                      "matview-polls",
+                      "matview-change-fanout")) {
+                assertThat(registry.find("executor.pool.max").tag("name", name).gauge())
+                    .as("the executor %s", name)
+                    .isNotNull();
+                assertThat(registry.find("executor.queued").tag("name", name).gauge())
+                    .as("the queue of %s", name)
+                    .isNotNull();
+              }
+              assertThat(
+                      registry
+                          .get("executor.pool.max")
+                          .tag("name", "matview-timer")
+                          .gauge()
+                          .value())
+                  .isEqualTo(1.0);
+              assertThat(registry.get(ExecutorMetrics.PEER_IO_THREADS).gauge().value()).isZero();
             });
   }
 
