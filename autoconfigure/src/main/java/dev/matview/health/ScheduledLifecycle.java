@@ -13,7 +13,7 @@ import org.springframework.context.SmartLifecycle;
 /**
  * A lifecycle bean that runs its {@link #tick()} at a fixed delay from its start until its stop: a
  * timer hands each tick to the polls' threads, where it may wait for the broker. One tick runs at a
- * time; one asked for while another runs follows it.
+ * time; one asked for while another runs follows it; none starts once stopped.
  */
 abstract class ScheduledLifecycle implements SmartLifecycle {
 
@@ -99,7 +99,7 @@ abstract class ScheduledLifecycle implements SmartLifecycle {
 
   private void ticks() {
     try {
-      while (this.wanted.getAndSet(false)) {
+      while (this.wanted.getAndSet(false) && isRunning()) {
         tick();
       }
     } finally {
