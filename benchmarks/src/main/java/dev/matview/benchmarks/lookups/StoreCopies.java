@@ -96,7 +96,6 @@ final class StoreCopies implements AutoCloseable {
   @Override
   public void close() {
     this.streams.close(Duration.ofSeconds(30));
-    this.matviews.close();
   }
 
   private <T> T await(Bytes key, Supplier<@Nullable T> holding) {
