@@ -4,9 +4,12 @@ import dev.matview.processes.http.HttpProbe;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
+import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -87,6 +90,17 @@ final class ClusterInstance {
 
   KafkaStreams streams() {
     return bean(StreamsBuilderFactoryBean.class).getKafkaStreams();
+  }
+
+  /** How many of its web server's request threads are busy now (Tomcat). */
+  int requestThreadsBusy() {
+    Executor executor =
+        ((TomcatWebServer) webServer())
+            .getTomcat()
+            .getConnector()
+            .getProtocolHandler()
+            .getExecutor();
+    return ((ThreadPoolExecutor) executor).getActiveCount();
   }
 
   boolean running() {

@@ -26,7 +26,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -40,7 +39,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsMetadata;
-import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +49,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.springframework.kafka.test.utils.KafkaTestUtils;
@@ -270,7 +267,7 @@ class PositionIntegrationTests {
                     .as("reads waiting on the owner, 400 forwarded lookups and batches included")
                     .isGreaterThanOrEqualTo(900);
                 for (ClusterInstance instance : this.instances) {
-                  assertThat(requestThreadsBusy(instance))
+                  assertThat(instance.requestThreadsBusy())
                       .as("request threads busy on " + instance.port() + " while 1,000 reads wait")
                       .isLessThan(10);
                 }
@@ -492,16 +489,6 @@ class PositionIntegrationTests {
   }
 
   /** How many of Tomcat's request threads on {@code instance} are busy now. */
-  private static int requestThreadsBusy(ClusterInstance instance) {
-    Executor executor =
-        ((TomcatWebServer) instance.webServer())
-            .getTomcat()
-            .getConnector()
-            .getProtocolHandler()
-            .getExecutor();
-    return ((ThreadPoolExecutor) executor).getActiveCount();
-  }
-
   private String customerOwnedBy(ClusterInstance instance) {
     for (int i = 0; i < 37; i++) {
       String customer = "customer-" + i;

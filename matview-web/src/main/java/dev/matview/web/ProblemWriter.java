@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
@@ -8,9 +9,13 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import tools.jackson.databind.ObjectMapper;
 
-/** Writes a problem detail straight to a servlet response, outside Spring MVC's converters. */
+/**
+ * Writes a problem detail, or another instance's answer, straight to a servlet response, outside
+ * Spring MVC's converters.
+ */
 final class ProblemWriter {
 
   private ProblemWriter() {}
@@ -21,6 +26,30 @@ final class ProblemWriter {
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     response.setCharacterEncoding("UTF-8");
     mapper.writeValue(response.getOutputStream(), fields(problem));
+  }
+
+  /**
+   * Writes {@code answer}, a refusal's problem detail or the bytes another instance answered, as
+   * Spring MVC would: its status and headers, and a problem detail's {@code instance} the path of
+   * {@code request} unless it has one.
+   */
+  static void write(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      ObjectMapper mapper,
+      ResponseEntity<?> answer)
+      throws IOException {
+    response.setStatus(answer.getStatusCode().value());
+    answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
+    Object body = answer.getBody();
+    if (body instanceof ProblemDetail problem) {
+      if (problem.getInstance() == null) {
+        problem.setInstance(URI.create(request.getRequestURI()));
+      }
+      write(response, mapper, problem);
+    } else if (body instanceof byte[] bytes) {
+      response.getOutputStream().write(bytes);
+    }
   }
 
   /** The fields of {@code problem} as RFC 9457 writes them, its properties at the top level. */

@@ -4,29 +4,36 @@ import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.scan.SliceFrames;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 
 /**
  * Answers another instance's request for a partition's slices as a stream ({@code form=stream}):
- * {@link SliceFrames} written as each slice is read, or the refusal of the first slice as a problem
- * detail, after which that instance asks slice by slice.
+ * {@link SliceFrames} written with the Servlet API's non-blocking output ({@link NonBlockingBody}),
+ * each slice read here once the instance that asked has taken the one before, so that one that
+ * reads slowly holds no thread; or the refusal of the first slice as a problem detail, after which
+ * that instance asks slice by slice. The stream's connection closes at its end, so that its body is
+ * delimited by that end rather than in chunks: the peers' client reads a chunked body on as long as
+ * it has bytes of it at hand, but holds back one delimited so as its reader asks.
  */
 final class SliceStreams {
-
-  private static final Log logger = LogFactory.getLog(SliceStreams.class);
 
   /**
    * Streams the slices of {@code view} that {@code read} starts into {@code response}; or the
    * answer that says why the first one was not read here.
    */
   <T> @Nullable ResponseEntity<?> stream(
-      String view, HttpServletResponse response, CallerContext caller, Supplier<Routed<T>> read) {
+      String view,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      CallerContext caller,
+      Supplier<Routed<T>> read) {
     if (caller.bound().isBound()) {
       throw new InvalidQueryException(
           view,
@@ -38,13 +45,15 @@ final class SliceStreams {
         && local.answer() instanceof SliceFrames<?> frames)) {
       return Refusals.respond(first, (answer) -> ResponseEntity.internalServerError().build());
     }
-    response.setStatus(HttpServletResponse.SC_OK);
-    response.setContentType(SliceFrames.TYPE);
-    try {
-      frames.writeTo(response.getOutputStream());
-    } catch (IOException ex) {
-      logger.debug("The instance that asked for a stream of slices went away: " + ex.getMessage());
-    }
+    response.setHeader(HttpHeaders.CONNECTION, "close");
+    NonBlockingBody.start(request, response, () -> {})
+        .write(SliceFrames.TYPE, () -> CompletableFuture.completedFuture(chunks(frames.next())));
     return null;
+  }
+
+  private static @Nullable List<NonBlockingBody.Chunk> chunks(SliceFrames.@Nullable Frame frame) {
+    return (frame != null)
+        ? List.of(NonBlockingBody.Chunk.of(frame.length()), NonBlockingBody.Chunk.of(frame.body()))
+        : null;
   }
 }

@@ -11,33 +11,29 @@ import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.scan.ScanStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.InvalidMimeTypeException;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * Answers a scan of a whole range as one response, {@code application/x-ndjson}: each item on a
  * line of its own as a page holds it, written as its partition slice is read, then a last line
- * {@code {"nextCursor": null}}. When a partition cannot be read after items were sent, the last
- * line carries the cursor that resumes right after them and the problem detail that stopped it.
- * Only one slice is held at a time: a client that reads slowly slows the scan down, and one that
- * stops reading holds the request until the server's write timeout.
+ * {@code {"nextCursor": null}} ({@link ScanLineParts}). The request goes asynchronous and its lines
+ * are written with the Servlet API's non-blocking output ({@link NonBlockingBody}): no thread waits
+ * for a slice another instance sends, nor for a client to take the lines. Only one slice is held at
+ * a time: a client that reads slowly slows the scan down, and one that stops reading holds it until
+ * the server's write timeout. When the first slice cannot be read, the answer is the problem detail
+ * that a page would answer.
  */
 final class StreamedScans {
 
-  private static final Log logger = LogFactory.getLog(StreamedScans.class);
+  private static final String NDJSON = MediaType.APPLICATION_NDJSON_VALUE;
 
   private final Consistency consistency;
 
@@ -67,93 +63,103 @@ final class StreamedScans {
   }
 
   /**
-   * Streams the scan that {@code start} begins; or the problem detail that answers instead when its
-   * first slice cannot be read.
+   * Streams the scan that {@code start} begins into {@code response}, {@code null} then; or the
+   * problem detail that answers instead when its first slice cannot be read here and now.
    */
   @Nullable ResponseEntity<?> stream(
-      String view, HttpServletResponse response, ReadBound bound, Supplier<ScanStream> start) {
+      String view,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      ReadBound bound,
+      Supplier<ScanStream> start) {
     ScanStream stream;
     try {
       stream = start.get();
     } catch (ViewUnavailableException ex) {
       return Refusals.problem(Refusal.of(ex));
     }
-    try (stream) {
-      return stream(view, response, bound, stream);
+    Supplier<CompletableFuture<Routed<Slice<ItemLines>>>> read =
+        () -> this.consistency.readLater(bound, stream::read);
+    CompletableFuture<Routed<Slice<ItemLines>>> first = attempt(read);
+    if (!first.isDone()) {
+      NonBlockingBody body = NonBlockingBody.start(request, response, stream::close);
+      first.whenComplete(
+          (unused, failure) -> body.later(() -> begin(view, request, body, stream, read, first)));
+      return null;
     }
-  }
-
-  private @Nullable ResponseEntity<?> stream(
-      String view, HttpServletResponse response, ReadBound bound, ScanStream stream) {
-    Routed<Slice<ItemLines>> first = read(stream, bound);
-    if (!(first instanceof Routed.Local<Slice<ItemLines>> firstSlice)) {
-      return Refusals.respond(first, (slice) -> ResponseEntity.internalServerError().build());
-    }
-    response.setStatus(HttpServletResponse.SC_OK);
-    response.setContentType(MediaType.APPLICATION_NDJSON_VALUE);
+    Routed<Slice<ItemLines>> answered;
     try {
-      OutputStream out = response.getOutputStream();
-      write(view, out, stream, firstSlice.answer());
-      while (!stream.ended()) {
-        Routed<Slice<ItemLines>> next = read(stream, bound);
-        if (!(next instanceof Routed.Local<Slice<ItemLines>> slice)) {
-          writeEnd(out, stream.cursor(), problemOf(next));
-          return null;
-        }
-        write(view, out, stream, slice.answer());
-      }
-      writeEnd(out, null, null);
-    } catch (IOException ex) {
-      logger.debug("A streamed scan's client went away: " + ex.getMessage());
-    }
-    return null;
-  }
-
-  private Routed<Slice<ItemLines>> read(ScanStream stream, ReadBound bound) {
-    try {
-      return this.consistency.readLater(bound, stream::read).join();
+      answered = outcome(first);
     } catch (RuntimeException ex) {
-      RuntimeException cause = Futures.unwrapped(ex);
-      if (cause instanceof ViewUnavailableException unavailable) {
-        return new Routed.Refused<>(Refusal.of(unavailable));
-      }
-      throw cause;
+      stream.close();
+      throw ex;
     }
-  }
-
-  private void write(String view, OutputStream out, ScanStream stream, Slice<ItemLines> slice)
-      throws IOException {
-    for (ItemLines lines : slice.items()) {
-      out.write(lines.bytes(), 0, lines.length());
-      this.metrics.streamed(view, lines.count());
+    if (!(answered instanceof Routed.Local<Slice<ItemLines>> slice)) {
+      stream.close();
+      return respond(answered);
     }
-    stream.advance(slice);
-  }
-
-  private void writeEnd(OutputStream out, @Nullable String cursor, @Nullable Object problem)
-      throws IOException {
-    Map<String, @Nullable Object> end = new LinkedHashMap<>();
-    end.put("nextCursor", cursor);
-    if (problem != null) {
-      end.put("problem", problem);
-    }
-    out.write(this.mapper.writeValueAsBytes(end));
-    out.write('\n');
-    out.flush();
-  }
-
-  /** The problem detail of a slice that was not read: a refusal's, or the one another sent. */
-  private @Nullable Object problemOf(Routed<Slice<ItemLines>> notRead) {
-    if (notRead instanceof Routed.Refused<Slice<ItemLines>> refused) {
-      return Refusals.problem(refused.refusal()).getBody();
-    }
-    if (notRead instanceof Routed.Relayed<Slice<ItemLines>> relayed) {
-      try {
-        return this.mapper.readTree(relayed.response().body());
-      } catch (JacksonException ex) {
-        return Map.of("status", relayed.response().status());
-      }
-    }
+    NonBlockingBody.start(request, response, stream::close)
+        .write(NDJSON, parts(view, stream, read, slice.answer()));
     return null;
+  }
+
+  /** Writes the scan into {@code body} once its first slice, {@code first}, came. */
+  private void begin(
+      String view,
+      HttpServletRequest request,
+      NonBlockingBody body,
+      ScanStream stream,
+      Supplier<CompletableFuture<Routed<Slice<ItemLines>>>> read,
+      CompletableFuture<Routed<Slice<ItemLines>>> first) {
+    ResponseEntity<?> refused;
+    try {
+      Routed<Slice<ItemLines>> answered = outcome(first);
+      if (answered instanceof Routed.Local<Slice<ItemLines>> slice) {
+        body.write(NDJSON, parts(view, stream, read, slice.answer()));
+        return;
+      }
+      refused = respond(answered);
+    } catch (RuntimeException ex) {
+      refused = ViewProblemHandler.internalError(ex);
+    }
+    ResponseEntity<?> answer = refused;
+    body.answer((response) -> ProblemWriter.write(request, response, this.mapper, answer));
+  }
+
+  private ScanLineParts parts(
+      String view,
+      ScanStream stream,
+      Supplier<CompletableFuture<Routed<Slice<ItemLines>>>> read,
+      Slice<ItemLines> first) {
+    return new ScanLineParts(view, stream, first, read, this.metrics, this.mapper);
+  }
+
+  /** What {@code read} answers, a failure it throws at once included. */
+  private static CompletableFuture<Routed<Slice<ItemLines>>> attempt(
+      Supplier<CompletableFuture<Routed<Slice<ItemLines>>>> read) {
+    try {
+      return read.get();
+    } catch (RuntimeException ex) {
+      return CompletableFuture.failedFuture(ex);
+    }
+  }
+
+  /**
+   * The answer {@code done} completed with, a view that is not available there as a refusal.
+   *
+   * @throws RuntimeException what else it failed with
+   */
+  private static Routed<Slice<ItemLines>> outcome(
+      CompletableFuture<Routed<Slice<ItemLines>>> done) {
+    try {
+      return Futures.now(done);
+    } catch (ViewUnavailableException ex) {
+      return new Routed.Refused<>(Refusal.of(ex));
+    }
+  }
+
+  /** The answer to a first slice that was not read here: a refusal's, or the one another sent. */
+  private static ResponseEntity<?> respond(Routed<Slice<ItemLines>> notRead) {
+    return Refusals.respond(notRead, (slice) -> ResponseEntity.internalServerError().build());
   }
 }

@@ -177,6 +177,11 @@ public class ViewProblemHandler {
       logger.debug("The client went away: " + ex);
       return null;
     }
+    return internalError(ex);
+  }
+
+  /** The 500 of a lookup that failed for {@code ex}, which is logged here at ERROR. */
+  static ResponseEntity<ProblemDetail> internalError(Exception ex) {
     logger.error("A lookup failed unexpectedly", ex);
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(

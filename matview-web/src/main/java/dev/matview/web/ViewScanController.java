@@ -96,6 +96,7 @@ public class ViewScanController {
       RequestParameters.requireNoLimit(view, limit);
       return this.streamed.stream(
           view,
+          request,
           response,
           caller.bound(),
           () -> this.scanService.streams().keys(view, from, to, cursor, afterKey, caller));
@@ -132,6 +133,7 @@ public class ViewScanController {
       @Nullable Instant resumeStart = RequestParameters.instant(view, "afterStart", afterStart);
       return this.streamed.stream(
           view,
+          request,
           response,
           caller.bound(),
           () ->
@@ -241,7 +243,7 @@ public class ViewScanController {
       Supplier<Routed<T>> read,
       SliceForm form) {
     if (form == SliceForm.STREAM) {
-      return this.sliceStreams.stream(view, response, caller, read);
+      return this.sliceStreams.stream(view, request, response, caller, read);
     }
     return pageAnswer(
         request,

@@ -16,7 +16,10 @@ import org.jspecify.annotations.Nullable;
 /** A server that reads each request's head and body and writes the answer a test scripts. */
 final class ScriptedServer implements AutoCloseable {
 
-  /** The bytes to answer a request with, or {@code null} to answer nothing. */
+  /**
+   * The bytes to answer a request with, {@code null} to answer nothing, or none to close the
+   * connection without an answer.
+   */
   @FunctionalInterface
   interface Answers {
     @Nullable String answer(String request);
@@ -87,6 +90,9 @@ final class ScriptedServer implements AutoCloseable {
         String answer = answers.answer(request);
         if (answer == null) {
           continue;
+        }
+        if (answer.isEmpty()) {
+          return;
         }
         out.write(answer.getBytes(StandardCharsets.ISO_8859_1));
         out.flush();

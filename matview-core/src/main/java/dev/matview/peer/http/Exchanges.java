@@ -2,14 +2,19 @@ package dev.matview.peer.http;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.HttpException;
 
-/** What the peers' two clients do alike: name hosts, tell failures and make their threads. */
+/**
+ * What the peers' client does for each exchange: name hosts, tell failures and make its threads.
+ */
 final class Exchanges {
 
   private static final AtomicInteger ioThreadCount = new AtomicInteger();
@@ -30,11 +35,27 @@ final class Exchanges {
   }
 
   /**
-   * {@code failure} as the clients tell it: a {@link ConnectException} when the instance could not
+   * {@code failure} as the client tells it: a {@link ConnectException} when the instance could not
    * be connected to in time or has no address, a {@link SocketTimeoutException} when no connection
-   * to it came free in time, else as it is.
+   * to it came free in time, a {@link ProtocolException} when its answer is not HTTP/1.1 as this
+   * client reads it, else as it is.
    */
-  static IOException told(IOException failure) {
+  static Exception told(Exception failure) {
+    if (failure instanceof IOException io) {
+      return connectionFailure(io);
+    }
+    if (failure instanceof TimeoutException) {
+      return withCause(
+          new SocketTimeoutException("No connection to the instance came free in time"), failure);
+    }
+    if (failure instanceof HttpException) {
+      return withCause(
+          new ProtocolException("Not an answer of HTTP/1.1: " + failure.getMessage()), failure);
+    }
+    return failure;
+  }
+
+  private static IOException connectionFailure(IOException failure) {
     if (failure instanceof ConnectTimeoutException || failure instanceof UnknownHostException) {
       return withCause(new ConnectException("Could not connect: " + failure.getMessage()), failure);
     }

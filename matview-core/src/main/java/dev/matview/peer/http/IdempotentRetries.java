@@ -6,6 +6,8 @@ import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
 import java.net.SocketException;
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.HttpRequest;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.Method;
@@ -18,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * Sends an idempotent request once more, at once, when the connection failed before any answer
  * came: the other side most likely closed it while it was idle. A POST is never sent again, since
  * the other side may have acted on it, and an answer is never asked for again: a 503 from another
- * instance is its answer to pass on.
+ * instance is its answer to pass on, and one whose body broke off is not read again from its start,
+ * which would hand a body's reader what it already had.
  */
 final class IdempotentRetries implements HttpRequestRetryStrategy {
 
@@ -29,6 +32,7 @@ final class IdempotentRetries implements HttpRequestRetryStrategy {
       HttpRequest request, IOException exception, int execCount, @Nullable HttpContext context) {
     return execCount <= MAX_RETRIES
         && Method.isIdempotent(request.getMethod())
+        && !(context instanceof HttpClientContext exchange && exchange.getResponse() != null)
         && endedBeforeAnswer(exception);
   }
 
@@ -54,7 +58,8 @@ final class IdempotentRetries implements HttpRequestRetryStrategy {
    * rather than of one that could not be made or of an answer that did not come in time.
    */
   private static boolean endedBeforeAnswer(IOException exception) {
-    if (exception instanceof NoHttpResponseException) {
+    if (exception instanceof NoHttpResponseException
+        || exception instanceof ConnectionClosedException) {
       return true;
     }
     return exception instanceof SocketException

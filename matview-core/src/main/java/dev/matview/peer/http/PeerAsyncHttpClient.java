@@ -38,8 +38,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * The HTTP/1.1 client with which an instance asks another without a thread waiting for the answer,
  * on Apache HttpClient 5 async: one I/O thread carries every exchange, so that thousands of
- * requests may be waited for at once, each answered by a future. It fails as {@link PeerHttpClient}
- * does: {@link ConnectException}, {@link SocketTimeoutException}, or another {@link IOException}.
+ * requests may be waited for at once, each answered by a future or read by a {@link BodyListener}.
+ * Connections are kept alive in one pool for all instances, the one used last taken first so that
+ * the others fall idle and are closed, those to instances that left included; an idempotent request
+ * sent on a connection that the other side closed while it was idle is sent once more on a new one.
+ * An exchange fails with {@link ConnectException} when the instance could not be connected to in
+ * time, {@link SocketTimeoutException} when no connection to it came free or no answer came in
+ * time, or another {@link IOException} when the connection failed otherwise, or the answer is not
+ * HTTP/1.1 or is longer than this client accepts.
  */
 public final class PeerAsyncHttpClient implements AutoCloseable {
 
@@ -93,7 +99,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
             .setConnPoolPolicy(PoolReusePolicy.LIFO)
             .setMaxConnPerRoute(settings.maxConnectionsPerInstance())
             .setMaxConnTotal(settings.maxConnections())
-            .setDefaultConnectionConfig(PeerConnectionPool.connections(settings))
+            .setDefaultConnectionConfig(settings.connectionConfig())
             .setDefaultTlsConfig(
                 TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
     if (sslContext != null) {
@@ -133,8 +139,13 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
 
   /**
    * Sends {@code method target} with {@code headers} and {@code body} to {@code host} at {@code
-   * port}; the future completes with the answer, or fails as {@link PeerHttpClient#exchange} would
-   * throw, when waiting for a connection or for the answer took longer than {@code timeout} each.
+   * port}; the future completes with the answer, or fails as this client's exchanges fail, also
+   * when waiting for a connection or for the answer took longer than {@code timeout} each.
+   *
+   * @param target the request target, a path and query already percent-encoded
+   * @param headers header names and values, none of them with a line break
+   * @param body the body, sent with its {@code Content-Length}, or {@code null} for none
+   * @throws IllegalArgumentException when the target or a header cannot be carried by HTTP/1.1
    */
   public CompletableFuture<PeerHttpResponse> exchange(
       String host,
@@ -167,8 +178,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
 
           @Override
           public void failed(Exception ex) {
-            answer.completeExceptionally(
-                (ex instanceof IOException failure) ? Exchanges.told(failure) : ex);
+            answer.completeExceptionally(Exchanges.told(ex));
           }
 
           @Override
@@ -212,7 +222,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
 
               @Override
               public void failed(Exception ex) {
-                body.failed((ex instanceof IOException failure) ? Exchanges.told(failure) : ex);
+                body.failed(Exchanges.told(ex));
               }
 
               @Override

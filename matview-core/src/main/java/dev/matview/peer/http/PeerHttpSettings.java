@@ -1,6 +1,9 @@
 package dev.matview.peer.http;
 
 import java.time.Duration;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 
 /**
  * How the peers' client keeps its connections and how much of an answer it accepts.
@@ -45,5 +48,16 @@ record PeerHttpSettings(
         VALIDATE_AFTER_INACTIVITY,
         MAX_HEAD_BYTES,
         MAX_BODY_BYTES);
+  }
+
+  /**
+   * How each connection is made and kept: connected within the connect timeout, checked before
+   * reuse once idle a while.
+   */
+  ConnectionConfig connectionConfig() {
+    return ConnectionConfig.custom()
+        .setConnectTimeout(Timeout.of(this.connectTimeout))
+        .setValidateAfterInactivity(TimeValue.of(this.validateAfterInactivity))
+        .build();
   }
 }

@@ -1,8 +1,9 @@
 /**
- * The HTTP/1.1 clients with which instances ask each other, on Apache HttpClient 5, which Matview's
- * jar carries relocated so that a user's own choice of HTTP client stays theirs: blocking exchanges
- * on the calling thread over kept-alive connections from one pool for all instances, and, for
- * requests that may wait at the other instance, exchanges that one I/O thread waits for.
+ * The HTTP/1.1 client with which instances ask each other, on Apache HttpClient 5 async, which
+ * Matview's jar carries relocated so that a user's own choice of HTTP client stays theirs: one I/O
+ * thread carries every exchange over kept-alive connections from one pool for all instances, an
+ * answer read whole into a future, or a body handed to a {@link dev.matview.peer.http.BodyListener}
+ * as it arrives and read on only as fast as it takes it.
  */
 @NullMarked
 package dev.matview.peer.http;

@@ -1,7 +1,7 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.PeerResponse;
-import dev.matview.peer.http.PeerHttpStream;
+import dev.matview.peer.http.BodyListener;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Placement;
@@ -18,13 +18,13 @@ import dev.matview.query.routing.LookupGate;
 import dev.matview.query.routing.Routing;
 import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -210,18 +210,22 @@ public final class Fallbacks {
   }
 
   /**
-   * Opens a stream of slices on the instance of {@code replicas}' active replica, asked with {@code
-   * pathAndQuery} for answers of {@code type}, when that replica is the only one a read may go to:
-   * it is on another instance not marked down, the caller's request was not forwarded here, asks
-   * for no position and allows no stale read. Else, or when the stream cannot be opened, {@code
-   * null}: the read then goes as {@link #routePartition} routes it.
+   * Asks the instance of {@code replicas}' active replica for a stream of slices with {@code
+   * pathAndQuery}, answers of {@code type}, its body handed to {@code listener} as it arrives, when
+   * that replica is the only one a read may go to: it is on another instance not marked down, the
+   * caller's request was not forwarded here, asks for no position and allows no stale read. Else,
+   * or when the stream cannot be asked for, {@code null}: the read then goes as {@link
+   * #routePartition} routes it.
+   *
+   * @return the exchange, whose cancelling closes its connection
    */
-  public @Nullable PeerHttpStream openStream(
+  public @Nullable Future<Void> openStream(
       KeyReplicas replicas,
       CallerContext caller,
       Supplier<String> pathAndQuery,
       String type,
-      Duration timeout) {
+      Duration timeout,
+      BodyListener listener) {
     PartitionOwner active = replicas.active();
     if (this.gate.isClosed()
         || this.routing.isLocal(active)
@@ -232,13 +236,10 @@ public final class Fallbacks {
       return null;
     }
     try {
-      return this.peers.open(active, pathAndQuery.get(), type, caller, timeout);
-    } catch (IOException ex) {
+      return this.peers.stream(active, pathAndQuery.get(), type, caller, timeout, listener);
+    } catch (RuntimeException ex) {
       logger.debug(
-          "A stream of slices could not be opened on "
-              + active.describe()
-              + ": "
-              + ex.getMessage());
+          "A stream of slices could not be asked of " + active.describe() + ": " + ex.getMessage());
       return null;
     }
   }

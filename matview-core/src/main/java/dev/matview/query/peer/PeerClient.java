@@ -4,9 +4,7 @@ import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerResponse;
 import dev.matview.peer.http.BodyListener;
 import dev.matview.peer.http.PeerAsyncHttpClient;
-import dev.matview.peer.http.PeerHttpClient;
 import dev.matview.peer.http.PeerHttpResponse;
-import dev.matview.peer.http.PeerHttpStream;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
@@ -42,18 +40,10 @@ public final class PeerClient implements AutoCloseable {
   private static final String EVENT_STREAM = "text/event-stream";
 
   /**
-   * The request threads of Tomcat and Jetty by default, each reading one stream of slices at a
-   * time: the most connections open to other instances for streams of slices.
-   */
-  private static final int MAX_STREAM_CONNECTIONS = 200;
-
-  /**
-   * The most connections open to one other instance for requests that wait for an answer without a
-   * thread: each waits on a connection of its own.
+   * The most connections open to one other instance for requests and streams that wait for an
+   * answer without a thread: each waits on a connection of its own.
    */
   private static final int MAX_WAITING_CONNECTIONS = 4_096;
-
-  private final PeerHttpClient client;
 
   private final PeerRequests requests;
 
@@ -96,8 +86,6 @@ public final class PeerClient implements AutoCloseable {
       PeerRequests requests,
       boolean trustedNetwork,
       @Nullable ThreadFactory ioThreads) {
-    this.client =
-        new PeerHttpClient(sslContext, timeout, MAX_STREAM_CONNECTIONS, MAX_STREAM_CONNECTIONS);
     this.basePath = basePath;
     this.timeout = timeout;
     this.sslContext = sslContext;
@@ -156,34 +144,22 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner} as a forwarded request, as {@link
-   * #fetch} does, and returns its answer with the body still to be read, when it is a 200 of {@code
-   * type}; else {@code null}, having closed it. Each read of the body waits at most {@code
-   * timeout}.
+   * Asks {@code owner} for the stream at {@code basePath + pathAndQuery}, answers of {@code type},
+   * as a forwarded request, signed and carrying what a forwarded lookup carries, and hands its body
+   * to {@code listener} as it arrives, without a thread waiting for it; the exchange fails once no
+   * byte has arrived for {@code timeout}.
    *
-   * @throws IOException when {@code owner} cannot be reached or does not answer in time
+   * @return the exchange, whose cancelling closes its connection, or {@code null} while this
+   *     instance has no secret to sign it with
    */
-  public @Nullable PeerHttpStream open(
+  public @Nullable Future<Void> stream(
       PartitionOwner owner,
       String pathAndQuery,
       String type,
       CallerContext caller,
-      Duration timeout)
-      throws IOException {
-    String target = this.basePath + pathAndQuery;
-    Map<String, String> headers =
-        headers("GET", target, null, PeerRequests.FORWARDED, type + ", " + ACCEPT, null, caller);
-    if (headers == null) {
-      return null;
-    }
-    HostInfo host = owner.host();
-    PeerHttpStream stream = this.client.open(host.host(), host.port(), target, headers, timeout);
-    String answered = stream.header("Content-Type");
-    if (stream.status() != 200 || answered == null || !answered.startsWith(type)) {
-      stream.close();
-      return null;
-    }
-    return stream;
+      Duration timeout,
+      BodyListener listener) {
+    return stream(owner.host(), pathAndQuery, type, null, caller, timeout, listener);
   }
 
   /**
@@ -202,16 +178,21 @@ public final class PeerClient implements AutoCloseable {
       CallerContext caller,
       Duration idle,
       BodyListener listener) {
+    return stream(host, pathAndQuery, EVENT_STREAM, lastEventId, caller, idle, listener);
+  }
+
+  private @Nullable Future<Void> stream(
+      HostInfo host,
+      String pathAndQuery,
+      String type,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      Duration idle,
+      BodyListener listener) {
     String target = this.basePath + pathAndQuery;
     Map<String, String> headers =
         headers(
-            "GET",
-            target,
-            null,
-            PeerRequests.FORWARDED,
-            EVENT_STREAM + ", " + ACCEPT,
-            lastEventId,
-            caller);
+            "GET", target, null, PeerRequests.FORWARDED, type + ", " + ACCEPT, lastEventId, caller);
     if (headers == null) {
       return null;
     }
@@ -285,7 +266,6 @@ public final class PeerClient implements AutoCloseable {
   /** Closes the kept-alive connections. */
   @Override
   public void close() {
-    this.client.close();
     PeerAsyncHttpClient made;
     synchronized (this) {
       made = this.asyncClient;
@@ -295,7 +275,7 @@ public final class PeerClient implements AutoCloseable {
     }
   }
 
-  /** The client that asks without a thread waiting, made when first needed. */
+  /** The client, made when first needed. */
   private synchronized PeerAsyncHttpClient asyncClient() {
     PeerAsyncHttpClient made = this.asyncClient;
     if (made == null) {

@@ -1,99 +1,224 @@
 package dev.matview.query.scan;
 
-import dev.matview.peer.http.PeerHttpStream;
+import dev.matview.peer.http.BodyListener;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.Slice;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 
 /**
- * The reading end of {@link SliceFrames}: another instance's slices of one partition, read frame by
- * frame as they arrive, one slice held at a time.
+ * The reading end of {@link SliceFrames}: another instance's slices of one partition, read as they
+ * arrive on the peers' client's I/O thread ({@link SliceFrameReader}). The connection is read only
+ * while the scan waits for a slice, so that the other instance is held back while the scan passes
+ * on what it got, and only the slices of what was read at once are held. The client reads on
+ * regardless while a chunked body's bytes are at hand; a stream of which more than {@link
+ * #MAX_READ_AHEAD} bytes came while no slice was waited for is therefore stopped, and the scan
+ * reads the rest slice by slice, as it does after a stream that broke off or that the other
+ * instance did not answer as one.
  */
-final class PeerSliceStream implements AutoCloseable {
+final class PeerSliceStream implements BodyListener, AutoCloseable {
 
   private static final Log logger = LogFactory.getLog(PeerSliceStream.class);
 
-  /** The most digits of a frame's length. */
-  private static final int MAX_LENGTH_DIGITS = 10;
-
-  private final PeerHttpStream stream;
-
-  private final PeerSlices slices;
+  /**
+   * The most bytes that may come while no slice is waited for: many times what the client reads
+   * beyond what the reader of a body delimited by its connection's end asked for.
+   */
+  static final int MAX_READ_AHEAD = 1024 * 1024;
 
   private final String view;
 
-  private boolean ended;
+  private final SliceFrameReader frames;
 
-  /** Slices of {@code view} in {@code stream}, read back by {@code slices}. */
-  PeerSliceStream(PeerHttpStream stream, PeerSlices slices, String view) {
-    this.stream = stream;
-    this.slices = slices;
+  private final ArrayDeque<Slice<ItemLines>> arrived = new ArrayDeque<>();
+
+  private @Nullable CompletableFuture<@Nullable Slice<ItemLines>> waiting;
+
+  /** Reads on from the connection, held while no slice is waited for. */
+  private @Nullable Runnable more;
+
+  /** The bytes that came since a slice was last waited for. */
+  private long readAhead;
+
+  private @Nullable Future<Void> exchange;
+
+  /** Why the other instance's answer is not a stream of slices, when it is not. */
+  private @Nullable String refused;
+
+  /** Nothing more arrives: the stream ended, failed or was closed. */
+  private boolean over;
+
+  private boolean closed;
+
+  /** The partition's last slice, once the stream ended right after it, until it is taken. */
+  private @Nullable Slice<ItemLines> last;
+
+  /** Slices of {@code view} read back by {@code slices}. */
+  PeerSliceStream(PeerSlices slices, String view) {
     this.view = view;
+    this.frames = new SliceFrameReader(slices, view);
+  }
+
+  /** The exchange that reads the stream, cancelled when it is closed. */
+  void exchange(Future<Void> exchange) {
+    boolean cancel;
+    synchronized (this) {
+      this.exchange = exchange;
+      cancel = this.closed;
+    }
+    if (cancel) {
+      exchange.cancel(true);
+    }
   }
 
   /**
-   * The next slice; {@code null} after the one that exhausted the partition, and when the stream
-   * ended before it or cannot be read.
+   * The next slice, once its frame has arrived whole; {@code null} after the partition's last
+   * slice, and when the stream ended before it or could not be read. Asked again only once the
+   * slice before is there: the connection is read on while a slice is waited for.
    */
-  @Nullable Slice<ItemLines> next() {
-    if (this.ended) {
-      return null;
-    }
-    try {
-      InputStream in = this.stream.body();
-      int length = length(in);
-      byte[] body = (length >= 0) ? in.readNBytes(length) : new byte[0];
-      if (length < 0 || body.length < length) {
-        return stop("it ended before the partition's last slice");
+  CompletableFuture<@Nullable Slice<ItemLines>> next() {
+    CompletableFuture<@Nullable Slice<ItemLines>> asked;
+    Runnable readOn;
+    synchronized (this) {
+      Slice<ItemLines> slice = this.arrived.poll();
+      if (slice == null && this.over) {
+        slice = this.last;
+        this.last = null;
       }
-      Slice<ItemLines> slice = this.slices.lines(this.view, body);
-      if (slice.exhausted() || slice.last() == null) {
-        this.ended = true;
-        if (in.read() != -1) {
-          return stop("it goes on after the partition's last slice");
+      if (slice != null || this.over) {
+        return CompletableFuture.completedFuture(slice);
+      }
+      asked = new CompletableFuture<>();
+      this.waiting = asked;
+      this.readAhead = 0;
+      readOn = this.more;
+      this.more = null;
+    }
+    if (readOn != null) {
+      readOn.run();
+    }
+    return asked;
+  }
+
+  @Override
+  public synchronized void head(int status, @Nullable String contentType) {
+    if (status != 200 || contentType == null || !contentType.startsWith(SliceFrames.TYPE)) {
+      this.refused = "the other instance answered " + status + " " + contentType;
+    }
+  }
+
+  @Override
+  public void data(ByteBuffer bytes, Runnable more) throws IOException {
+    CompletableFuture<@Nullable Slice<ItemLines>> asked = null;
+    Slice<ItemLines> slice = null;
+    boolean readOn;
+    synchronized (this) {
+      readable(bytes.remaining());
+      while (bytes.hasRemaining()) {
+        Slice<ItemLines> read = this.frames.read(bytes);
+        if (read != null) {
+          this.arrived.add(read);
         }
       }
-      return slice;
-    } catch (IOException | JacksonException | IllegalArgumentException ex) {
-      return stop(ex.getMessage());
+      if (this.waiting != null && !this.arrived.isEmpty()) {
+        asked = this.waiting;
+        this.waiting = null;
+        slice = this.arrived.poll();
+      }
+      readOn = this.waiting != null;
+      if (!readOn) {
+        this.more = more;
+      }
+    }
+    if (asked != null) {
+      asked.complete(slice);
+    }
+    if (readOn) {
+      more.run();
     }
   }
 
-  /** Closes the stream, and its connection unless it was read to its end. */
+  @Override
+  public void ended() {
+    end(null);
+  }
+
+  @Override
+  public void failed(Exception failure) {
+    end(failure);
+  }
+
+  /** Stops reading the stream, and closes its connection unless it was read to its end. */
   @Override
   public void close() {
-    this.ended = true;
-    this.stream.close();
+    Future<Void> open;
+    synchronized (this) {
+      this.closed = true;
+      this.arrived.clear();
+      this.more = null;
+      open = this.exchange;
+    }
+    end(null);
+    if (open != null) {
+      open.cancel(true);
+    }
   }
 
-  private @Nullable Slice<ItemLines> stop(@Nullable String why) {
-    logger.debug("A stream of slices of view '" + this.view + "' stopped: " + why);
-    close();
-    return null;
+  /**
+   * Checks that {@code count} more bytes may be read as frames of slices.
+   *
+   * @throws IOException to end the exchange, when they may not
+   */
+  private void readable(int count) throws IOException {
+    if (this.waiting == null) {
+      this.readAhead += count;
+    }
+    if (this.closed) {
+      throw new IOException("the stream was closed");
+    }
+    if (this.refused != null) {
+      throw new IOException(this.refused);
+    }
+    if (this.readAhead > MAX_READ_AHEAD) {
+      throw new IOException(
+          "more than " + MAX_READ_AHEAD + " bytes came while no slice was waited for");
+    }
   }
 
-  /** The length on the next frame's first line, or -1 at the stream's end. */
-  private static int length(InputStream in) throws IOException {
-    long length = 0;
-    int digits = 0;
-    int next;
-    while ((next = in.read()) != '\n') {
-      if (next < 0 && digits == 0) {
-        return -1;
+  /** The stream ends: a scan that waits gets what is left, or {@code null}. */
+  private void end(@Nullable Exception failure) {
+    CompletableFuture<@Nullable Slice<ItemLines>> asked;
+    Slice<ItemLines> partitionEnd;
+    String stopped = null;
+    synchronized (this) {
+      if (this.over) {
+        return;
       }
-      if (next < '0' || next > '9' || ++digits > MAX_LENGTH_DIGITS) {
-        throw new IOException("a frame does not start with its length");
+      this.over = true;
+      partitionEnd = (failure == null && !this.closed) ? this.frames.takeLast() : null;
+      if (partitionEnd == null && !this.closed) {
+        stopped = (failure != null) ? failure.toString() : this.refused;
+        if (stopped == null) {
+          stopped = "it ended before the partition's last slice";
+        }
       }
-      length = length * 10 + (next - '0');
+      asked = this.waiting;
+      this.waiting = null;
+      if (asked == null) {
+        this.last = partitionEnd;
+      }
     }
-    if (digits == 0 || length > SliceFrames.MAX_FRAME_BYTES) {
-      throw new IOException("a frame's length is missing or over " + SliceFrames.MAX_FRAME_BYTES);
+    if (stopped != null) {
+      logger.debug("A stream of slices of view '" + this.view + "' stopped: " + stopped);
     }
-    return (int) length;
+    if (asked != null) {
+      asked.complete(partitionEnd);
+    }
   }
 }

@@ -1,7 +1,6 @@
 package dev.matview.query.scan;
 
 import dev.matview.peer.PeerPath;
-import dev.matview.peer.http.PeerHttpStream;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
@@ -16,6 +15,7 @@ import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -71,8 +71,9 @@ public final class ScanSlices {
 
   /**
    * Every slice of up to {@code limit} lines of {@code kind} in {@code owner}'s partition after
-   * {@code after}, within {@code bounds}, streamed by the instance that holds its active replica,
-   * when {@link Fallbacks#openStream} finds that the only place to read them; else {@code null}.
+   * {@code after}, within {@code bounds}, streamed by the instance that holds its active replica
+   * and read as it arrives, each next byte waited for at most {@code timeout}, when {@link
+   * Fallbacks#openStream} finds that the only place to read them; else {@code null}.
    */
   @Nullable PeerSliceStream openStream(
       ResolvedView<?, ?, ?> view,
@@ -83,7 +84,8 @@ public final class ScanSlices {
       int limit,
       CallerContext caller,
       Duration timeout) {
-    PeerHttpStream stream =
+    PeerSliceStream stream = new PeerSliceStream(this.slices, view.name());
+    Future<Void> exchange =
         this.fallbacks.openStream(
             this.routing.replicasOf(view, owner),
             caller,
@@ -92,8 +94,13 @@ public final class ScanSlices {
                     .streamPath(view, owner.partition(), kind, bounds, after, limit)
                     .toString(),
             SliceFrames.TYPE,
-            timeout);
-    return (stream != null) ? new PeerSliceStream(stream, this.slices, view.name()) : null;
+            timeout,
+            stream);
+    if (exchange == null) {
+      return null;
+    }
+    stream.exchange(exchange);
+    return stream;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.matview.query.scan;
 import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.routing.CallerContext;
@@ -49,7 +50,9 @@ public final class ScanStream implements AutoCloseable {
   private @Nullable PeerSliceStream peerStream;
 
   /** The slice read from the stream and not yet {@linkplain #advance taken}. */
-  private @Nullable Slice<ItemLines> streamed;
+  private volatile @Nullable Slice<ItemLines> streamed;
+
+  private volatile boolean closed;
 
   /**
    * A stream from {@code start} through the view's last partition, each slice of at most {@code
@@ -88,14 +91,32 @@ public final class ScanStream implements AutoCloseable {
 
   /**
    * The next slice, read where the last one ended; asked again until it is {@linkplain #advance
-   * taken}, it reads the same place again.
+   * taken}, it reads the same place again. A slice of another instance's stream completes the
+   * future on the peers' client's I/O thread, as does another instance's answer.
    */
   public CompletableFuture<Routed<Slice<ItemLines>>> read() {
     ScanCursor at = at();
-    Slice<ItemLines> fromStream = streamed(at);
-    if (fromStream != null) {
-      return CompletableFuture.completedFuture(new Routed.Local<>(fromStream));
+    Slice<ItemLines> taken = this.streamed;
+    if (taken != null) {
+      return CompletableFuture.completedFuture(new Routed.Local<>(taken));
     }
+    PeerSliceStream open = streamAt(at);
+    if (open == null) {
+      return readSlice(at);
+    }
+    return open.next()
+        .thenCompose(
+            (slice) -> {
+              if (slice == null) {
+                closeStream();
+                return this.closed ? CompletableFuture.completedFuture(closed(at)) : readSlice(at);
+              }
+              this.streamed = slice;
+              return CompletableFuture.completedFuture(new Routed.Local<>(slice));
+            });
+  }
+
+  private CompletableFuture<Routed<Slice<ItemLines>>> readSlice(ScanCursor at) {
     return this.slices.read(
         this.view,
         this.owners.get(at.partition()),
@@ -115,11 +136,19 @@ public final class ScanStream implements AutoCloseable {
     this.next = ScanCursors.next(at, at.partition(), this.owners.size(), slice);
   }
 
-  /** Closes the stream of another instance's slices, if one is open. */
+  /** Ends the scan: closes the stream of another instance's slices, if one is open. */
   @Override
   public void close() {
-    PeerSliceStream open = this.peerStream;
-    this.peerStream = null;
+    this.closed = true;
+    closeStream();
+  }
+
+  private void closeStream() {
+    PeerSliceStream open;
+    synchronized (this) {
+      open = this.peerStream;
+      this.peerStream = null;
+    }
     this.streamed = null;
     if (open != null) {
       open.close();
@@ -127,15 +156,12 @@ public final class ScanStream implements AutoCloseable {
   }
 
   /**
-   * The next slice at {@code at} from another instance's stream, opened once a partition; {@code
-   * null} when the partition is not read that way or its stream stopped.
+   * The stream of another instance's slices at {@code at}, opened once a partition; {@code null}
+   * when the partition is not read that way or its stream stopped.
    */
-  private @Nullable Slice<ItemLines> streamed(ScanCursor at) {
-    if (this.streamed != null) {
-      return this.streamed;
-    }
+  private synchronized @Nullable PeerSliceStream streamAt(ScanCursor at) {
     if (this.streamedPartition != at.partition()) {
-      close();
+      closeStream();
       this.streamedPartition = at.partition();
       this.peerStream =
           this.slices.openStream(
@@ -148,20 +174,23 @@ public final class ScanStream implements AutoCloseable {
               this.caller,
               this.timeout);
     }
-    PeerSliceStream open = this.peerStream;
-    if (open == null) {
-      return null;
-    }
-    this.streamed = open.next();
-    if (this.streamed == null) {
-      close();
-    }
-    return this.streamed;
+    return this.peerStream;
   }
 
   /** The cursor that resumes the scan where the next slice starts, as a page's cursor does. */
   public String cursor() {
     return this.cursors.encode(this.view, at());
+  }
+
+  private Routed<Slice<ItemLines>> closed(ScanCursor at) {
+    return new Routed.Refused<>(
+        new Refusal(
+            Refusal.Reason.UNAVAILABLE,
+            this.view.name(),
+            null,
+            at.partition(),
+            "The scan was closed",
+            Refusal.REBALANCE_RETRY));
   }
 
   private ScanCursor at() {

@@ -3,10 +3,9 @@ package dev.matview.query.scan;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A partition's slices as one instance streams them to another that coordinates a streamed scan:
@@ -25,11 +24,15 @@ public final class SliceFrames<T> {
   /** The most bytes one frame's body may take. */
   static final int MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
-  private final Slice<T> first;
-
   private final Function<ScanPosition, Routed<Slice<T>>> next;
 
   private final Function<Slice<T>, byte[]> body;
+
+  /** The slice to frame first, until it is framed. */
+  private @Nullable Slice<T> first;
+
+  /** Where the slice after the last one framed starts, or {@code null} when none is to follow. */
+  private @Nullable ScanPosition after;
 
   /**
    * Frames of {@code first}, then of each slice {@code next} reads after the last one's end, each
@@ -45,25 +48,31 @@ public final class SliceFrames<T> {
   }
 
   /**
-   * Writes the frames to {@code out} until the partition's last slice, or until a slice is not read
-   * here.
+   * The next frame, its slice read here; {@code null} once the partition's last slice was framed,
+   * or when the slice after the last one framed is not read here.
    */
-  public void writeTo(OutputStream out) throws IOException {
+  public @Nullable Frame next() {
     Slice<T> slice = this.first;
-    while (true) {
-      byte[] frame = this.body.apply(slice);
-      out.write(Integer.toString(frame.length).getBytes(StandardCharsets.US_ASCII));
-      out.write('\n');
-      out.write(frame);
-      ScanPosition last = slice.last();
-      if (slice.exhausted() || last == null) {
-        break;
-      }
-      if (!(this.next.apply(last) instanceof Routed.Local<Slice<T>> read)) {
-        break;
+    this.first = null;
+    if (slice == null) {
+      ScanPosition from = this.after;
+      if (from == null || !(this.next.apply(from) instanceof Routed.Local<Slice<T>> read)) {
+        this.after = null;
+        return null;
       }
       slice = read.answer();
     }
-    out.flush();
+    ScanPosition last = slice.last();
+    this.after = (slice.exhausted() || last == null) ? null : last;
+    byte[] frame = this.body.apply(slice);
+    return new Frame((frame.length + "\n").getBytes(StandardCharsets.US_ASCII), frame);
   }
+
+  /**
+   * One slice's frame.
+   *
+   * @param length its first line: the length of its body in bytes, then a line break
+   * @param body the slice's body
+   */
+  public record Frame(byte[] length, byte[] body) {}
 }

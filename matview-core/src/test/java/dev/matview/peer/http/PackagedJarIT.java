@@ -32,9 +32,9 @@ class PackagedJarIT {
       List<String> names = jar.stream().map(JarEntry::getName).toList();
       assertThat(names)
           .contains(
-              "dev/matview/peer/http/PeerHttpClient.class",
-              "dev/matview/internal/hc/client5/http/impl/classic/CloseableHttpClient.class",
-              "dev/matview/internal/hc/core5/http/impl/io/DefaultHttpResponseParser.class")
+              "dev/matview/peer/http/PeerAsyncHttpClient.class",
+              "dev/matview/internal/hc/client5/http/impl/async/CloseableHttpAsyncClient.class",
+              "dev/matview/internal/hc/core5/reactor/IOReactorConfig.class")
           .noneMatch((name) -> name.startsWith("org/apache/hc/"));
     }
   }

@@ -1,0 +1,278 @@
+package dev.matview.web;
+
+import dev.matview.query.answer.Futures;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A response written part after part with the Servlet API's non-blocking output, on a request that
+ * goes asynchronous at once: a write never blocks a thread, and the next part is asked for only
+ * once the client has taken every byte of the one before, so that a client that reads slowly slows
+ * the parts down and only one is held. A part that is not there yet, such as a slice another
+ * instance sends, is waited for without a thread; the writing goes on on a container thread once it
+ * came. The container ends a response whose client stops reading once its write timeout has passed.
+ */
+final class NonBlockingBody implements WriteListener, AsyncListener {
+
+  private static final Log logger = LogFactory.getLog(NonBlockingBody.class);
+
+  /** Where the parts of a body come from. */
+  @FunctionalInterface
+  interface Parts {
+
+    /**
+     * The next part's chunks, asked once the client has taken the part before; completes with
+     * {@code null} after the last part.
+     */
+    CompletableFuture<@Nullable List<Chunk>> next();
+  }
+
+  /**
+   * Bytes to write.
+   *
+   * @param bytes the bytes, possibly followed by others that are not the chunk's
+   * @param length how many of them to write
+   * @param written what to do once they are written
+   */
+  record Chunk(byte[] bytes, int length, Runnable written) {
+
+    /** All of {@code bytes}. */
+    static Chunk of(byte[] bytes) {
+      return new Chunk(bytes, bytes.length, () -> {});
+    }
+  }
+
+  private final AsyncContext context;
+
+  private final Runnable ended;
+
+  private final AtomicBoolean over = new AtomicBoolean();
+
+  private final ArrayDeque<Chunk> pending = new ArrayDeque<>();
+
+  private @Nullable ServletOutputStream out;
+
+  private @Nullable Parts parts;
+
+  /** A part was asked for and has not come yet. */
+  private boolean asking;
+
+  /** Every part came. */
+  private boolean lastCame;
+
+  private boolean unflushed;
+
+  private NonBlockingBody(AsyncContext context, Runnable ended) {
+    this.context = context;
+    this.ended = ended;
+  }
+
+  /**
+   * Takes {@code request} asynchronous, without a timeout of its own; {@code ended} runs once its
+   * response is over, written whole or not, also when the client went away.
+   */
+  static NonBlockingBody start(
+      HttpServletRequest request, HttpServletResponse response, Runnable ended) {
+    AsyncContext context = request.startAsync(request, response);
+    context.setTimeout(0);
+    NonBlockingBody body = new NonBlockingBody(context, ended);
+    context.addListener(body);
+    return body;
+  }
+
+  /** Runs {@code step} on a container thread, unless the response is over. */
+  void later(Runnable step) {
+    try {
+      this.context.start(step);
+    } catch (IllegalStateException ex) {
+      end(true);
+    }
+  }
+
+  /** Answers 200 with {@code contentType} and writes {@code parts} as the client takes them. */
+  void write(String contentType, Parts parts) {
+    HttpServletResponse response = (HttpServletResponse) this.context.getResponse();
+    response.setStatus(HttpServletResponse.SC_OK);
+    response.setContentType(contentType);
+    try {
+      ServletOutputStream stream = response.getOutputStream();
+      synchronized (this) {
+        this.out = stream;
+        this.parts = parts;
+      }
+      stream.setWriteListener(this);
+    } catch (IOException | RuntimeException ex) {
+      logger.debug("A streamed response could not start: " + ex);
+      end(true);
+    }
+  }
+
+  /** Answers with what {@code answer} writes into the response, at once, and ends it. */
+  void answer(Answer answer) {
+    try {
+      answer.writeTo((HttpServletResponse) this.context.getResponse());
+    } catch (IOException | RuntimeException ex) {
+      logger.debug("An answer could not be written: " + ex);
+    }
+    end(true);
+  }
+
+  @Override
+  public void onWritePossible() {
+    CompletableFuture<@Nullable List<Chunk>> asked = ask();
+    while (asked != null && asked.isDone()) {
+      asked = took(asked) ? ask() : null;
+    }
+    if (asked != null) {
+      CompletableFuture<@Nullable List<Chunk>> waited = asked;
+      waited.whenComplete(
+          (chunks, failure) ->
+              later(
+                  () -> {
+                    if (took(waited)) {
+                      onWritePossible();
+                    }
+                  }));
+    }
+  }
+
+  /**
+   * Writes what waits while the client takes it; then the next part asked for, or {@code null}
+   * while the client has yet to take what was written, a part is still to come, and after the last
+   * part, when the response is ended.
+   */
+  private @Nullable CompletableFuture<@Nullable List<Chunk>> ask() {
+    synchronized (this) {
+      ServletOutputStream stream = this.out;
+      Parts from = this.parts;
+      if (this.over.get() || stream == null || from == null || this.asking) {
+        return null;
+      }
+      try {
+        if (!written(stream)) {
+          return null;
+        }
+        if (!this.lastCame) {
+          this.asking = true;
+          return from.next();
+        }
+      } catch (IOException ex) {
+        logger.debug("The client of a streamed response went away: " + ex);
+      } catch (RuntimeException ex) {
+        logger.error("A streamed response failed", ex);
+      }
+    }
+    end(true);
+    return null;
+  }
+
+  /** Writes what waits while the client takes it, then flushes: whether all of it is out. */
+  private boolean written(ServletOutputStream stream) throws IOException {
+    while (!this.pending.isEmpty()) {
+      if (!stream.isReady()) {
+        return false;
+      }
+      Chunk chunk = this.pending.poll();
+      stream.write(chunk.bytes(), 0, chunk.length());
+      chunk.written().run();
+      this.unflushed = true;
+    }
+    if (!stream.isReady()) {
+      return false;
+    }
+    if (this.unflushed) {
+      this.unflushed = false;
+      stream.flush();
+      return stream.isReady();
+    }
+    return true;
+  }
+
+  /** Takes the part that {@code done} came with: whether to go on writing. */
+  private boolean took(CompletableFuture<@Nullable List<Chunk>> done) {
+    List<Chunk> chunks;
+    try {
+      chunks = Futures.now(done);
+    } catch (RuntimeException ex) {
+      logger.error("A streamed response failed", ex);
+      end(true);
+      return false;
+    }
+    synchronized (this) {
+      this.asking = false;
+      if (chunks == null) {
+        this.lastCame = true;
+      } else {
+        this.pending.addAll(chunks);
+      }
+    }
+    return !this.over.get();
+  }
+
+  @Override
+  public void onError(Throwable failure) {
+    logger.debug("The client of a streamed response went away: " + failure);
+    end(true);
+  }
+
+  @Override
+  public void onComplete(AsyncEvent event) {
+    end(false);
+  }
+
+  @Override
+  public void onTimeout(AsyncEvent event) {
+    end(true);
+  }
+
+  @Override
+  public void onError(AsyncEvent event) {
+    end(true);
+  }
+
+  @Override
+  public void onStartAsync(AsyncEvent event) {
+    // the context this body listens to is the one it started
+  }
+
+  /**
+   * The response is over: what it held goes, once, and, when {@code complete}, it ends, also when
+   * it was over already: an error's listener that does not end it has the container dispatch the
+   * request to its error page.
+   */
+  private void end(boolean complete) {
+    if (this.over.compareAndSet(false, true)) {
+      synchronized (this) {
+        this.pending.clear();
+      }
+      this.ended.run();
+    }
+    if (complete) {
+      try {
+        this.context.complete();
+      } catch (IllegalStateException ex) {
+        // the request ended already
+      }
+    }
+  }
+
+  /** Writes an answer into a response. */
+  @FunctionalInterface
+  interface Answer {
+
+    void writeTo(HttpServletResponse response) throws IOException;
+  }
+}
