@@ -1,6 +1,7 @@
 package dev.matview.architecture;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -13,9 +14,12 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.matview.autoconfigure.MatviewAutoConfiguration;
 import dev.matview.view.MaterializedView;
 import dev.matview.web.ViewProblemHandler;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.channels.NetworkChannel;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -226,6 +230,19 @@ class ArchitectureTests {
         .that(not(Module.CORE.classes()))
         .should()
         .dependOnClassesThat(resideInAnyPackage("org.apache.hc..", "java.net.http.."))
+        .check(MAIN);
+  }
+
+  @Test
+  void noModuleTalksOverTheJdksHttpClientOrSocketsOfItsOwn() {
+    noClasses()
+        .should()
+        .dependOnClassesThat(
+            resideInAnyPackage("java.net.http..")
+                .or(assignableTo(Socket.class))
+                .or(assignableTo(ServerSocket.class))
+                .or(assignableTo(NetworkChannel.class)))
+        .because("instances talk to each other over the peers' one HTTP client")
         .check(MAIN);
   }
 
