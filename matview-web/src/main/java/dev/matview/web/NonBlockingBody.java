@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.function.ThrowingConsumer;
 
 /**
  * A response written part after part with the Servlet API's non-blocking output, on a request that
@@ -29,43 +30,17 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
 
   private static final Log logger = LogFactory.getLog(NonBlockingBody.class);
 
-  /** Where the parts of a body come from. */
-  @FunctionalInterface
-  interface Parts {
-
-    /**
-     * The next part's chunks, asked once the client has taken the part before; completes with
-     * {@code null} after the last part.
-     */
-    CompletableFuture<@Nullable List<Chunk>> next();
-  }
-
-  /**
-   * Bytes to write.
-   *
-   * @param bytes the bytes, possibly followed by others that are not the chunk's
-   * @param length how many of them to write
-   * @param written what to do once they are written
-   */
-  record Chunk(byte[] bytes, int length, Runnable written) {
-
-    /** All of {@code bytes}. */
-    static Chunk of(byte[] bytes) {
-      return new Chunk(bytes, bytes.length, () -> {});
-    }
-  }
-
   private final AsyncContext context;
 
   private final Runnable ended;
 
   private final AtomicBoolean over = new AtomicBoolean();
 
-  private final ArrayDeque<Chunk> pending = new ArrayDeque<>();
+  private final ArrayDeque<ResponseParts.Chunk> pending = new ArrayDeque<>();
 
   private @Nullable ServletOutputStream out;
 
-  private @Nullable Parts parts;
+  private @Nullable ResponseParts parts;
 
   /** A part was asked for and has not come yet. */
   private boolean asking;
@@ -103,7 +78,7 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
   }
 
   /** Answers 200 with {@code contentType} and writes {@code parts} as the client takes them. */
-  void write(String contentType, Parts parts) {
+  void write(String contentType, ResponseParts parts) {
     HttpServletResponse response = (HttpServletResponse) this.context.getResponse();
     response.setStatus(HttpServletResponse.SC_OK);
     response.setContentType(contentType);
@@ -121,10 +96,10 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
   }
 
   /** Answers with what {@code answer} writes into the response, at once, and ends it. */
-  void answer(Answer answer) {
+  void answer(ThrowingConsumer<HttpServletResponse> answer) {
     try {
-      answer.writeTo((HttpServletResponse) this.context.getResponse());
-    } catch (IOException | RuntimeException ex) {
+      answer.accept((HttpServletResponse) this.context.getResponse());
+    } catch (RuntimeException ex) {
       logger.debug("An answer could not be written: " + ex);
     }
     end(true);
@@ -132,12 +107,12 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
 
   @Override
   public void onWritePossible() {
-    CompletableFuture<@Nullable List<Chunk>> asked = ask();
+    CompletableFuture<@Nullable List<ResponseParts.Chunk>> asked = ask();
     while (asked != null && asked.isDone()) {
       asked = took(asked) ? ask() : null;
     }
     if (asked != null) {
-      CompletableFuture<@Nullable List<Chunk>> waited = asked;
+      CompletableFuture<@Nullable List<ResponseParts.Chunk>> waited = asked;
       waited.whenComplete(
           (chunks, failure) ->
               later(
@@ -154,10 +129,10 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
    * while the client has yet to take what was written, a part is still to come, and after the last
    * part, when the response is ended.
    */
-  private @Nullable CompletableFuture<@Nullable List<Chunk>> ask() {
+  private @Nullable CompletableFuture<@Nullable List<ResponseParts.Chunk>> ask() {
     synchronized (this) {
       ServletOutputStream stream = this.out;
-      Parts from = this.parts;
+      ResponseParts from = this.parts;
       if (this.over.get() || stream == null || from == null || this.asking) {
         return null;
       }
@@ -185,7 +160,7 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
       if (!stream.isReady()) {
         return false;
       }
-      Chunk chunk = this.pending.poll();
+      ResponseParts.Chunk chunk = this.pending.poll();
       stream.write(chunk.bytes(), 0, chunk.length());
       chunk.written().run();
       this.unflushed = true;
@@ -202,8 +177,8 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
   }
 
   /** Takes the part that {@code done} came with: whether to go on writing. */
-  private boolean took(CompletableFuture<@Nullable List<Chunk>> done) {
-    List<Chunk> chunks;
+  private boolean took(CompletableFuture<@Nullable List<ResponseParts.Chunk>> done) {
+    List<ResponseParts.Chunk> chunks;
     try {
       chunks = Futures.now(done);
     } catch (RuntimeException ex) {
@@ -267,12 +242,5 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
         // the request ended already
       }
     }
-  }
-
-  /** Writes an answer into a response. */
-  @FunctionalInterface
-  interface Answer {
-
-    void writeTo(HttpServletResponse response) throws IOException;
   }
 }

@@ -24,7 +24,7 @@ import tools.jackson.databind.ObjectMapper;
  * {"nextCursor": null}}; or, when a slice cannot be read, a last line with the cursor that resumes
  * right after the items sent and the problem detail that stopped the scan, as a page would answer.
  */
-final class ScanLineParts implements NonBlockingBody.Parts {
+final class ScanLineParts implements ResponseParts {
 
   private final String view;
 
@@ -60,7 +60,7 @@ final class ScanLineParts implements NonBlockingBody.Parts {
   }
 
   @Override
-  public CompletableFuture<@Nullable List<NonBlockingBody.Chunk>> next() {
+  public CompletableFuture<@Nullable List<ResponseParts.Chunk>> next() {
     if (this.ended) {
       return CompletableFuture.completedFuture(null);
     }
@@ -88,11 +88,11 @@ final class ScanLineParts implements NonBlockingBody.Parts {
   }
 
   /** The item lines of {@code slice}, each counted as it is written; the scan moves past it. */
-  private List<NonBlockingBody.Chunk> lines(Slice<ItemLines> slice) {
-    List<NonBlockingBody.Chunk> chunks = new ArrayList<>(slice.items().size());
+  private List<ResponseParts.Chunk> lines(Slice<ItemLines> slice) {
+    List<ResponseParts.Chunk> chunks = new ArrayList<>(slice.items().size());
     for (ItemLines lines : slice.items()) {
       chunks.add(
-          new NonBlockingBody.Chunk(
+          new ResponseParts.Chunk(
               lines.bytes(),
               lines.length(),
               () -> this.metrics.streamed(this.view, lines.count())));
@@ -102,7 +102,7 @@ final class ScanLineParts implements NonBlockingBody.Parts {
   }
 
   /** The last line: where to resume, {@code null} at the scan's end, and what stopped it. */
-  private List<NonBlockingBody.Chunk> lastLine(@Nullable String cursor, @Nullable Object problem) {
+  private List<ResponseParts.Chunk> lastLine(@Nullable String cursor, @Nullable Object problem) {
     this.ended = true;
     Map<String, @Nullable Object> end = new LinkedHashMap<>();
     end.put("nextCursor", cursor);
@@ -113,11 +113,11 @@ final class ScanLineParts implements NonBlockingBody.Parts {
     byte[] line = new byte[json.length + 1];
     System.arraycopy(json, 0, line, 0, json.length);
     line[json.length] = '\n';
-    return List.of(NonBlockingBody.Chunk.of(line));
+    return List.of(ResponseParts.Chunk.of(line));
   }
 
   /** The last line of a scan whose slice could not be read for {@code failure}. */
-  private List<NonBlockingBody.Chunk> failed(Throwable failure) {
+  private List<ResponseParts.Chunk> failed(Throwable failure) {
     RuntimeException cause = Futures.unwrapped(failure);
     Object problem =
         (cause instanceof ViewUnavailableException unavailable)

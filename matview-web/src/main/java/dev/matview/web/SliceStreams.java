@@ -51,9 +51,9 @@ final class SliceStreams {
     return null;
   }
 
-  private static @Nullable List<NonBlockingBody.Chunk> chunks(SliceFrames.@Nullable Frame frame) {
+  private static @Nullable List<ResponseParts.Chunk> chunks(SliceFrames.@Nullable Frame frame) {
     return (frame != null)
-        ? List.of(NonBlockingBody.Chunk.of(frame.length()), NonBlockingBody.Chunk.of(frame.body()))
+        ? List.of(ResponseParts.Chunk.of(frame.length()), ResponseParts.Chunk.of(frame.body()))
         : null;
   }
 }
