@@ -246,7 +246,7 @@ class PeerAsyncHttpClientAnswersTests {
   }
 
   private PeerAsyncHttpClient client(PeerHttpSettings settings) {
-    PeerAsyncHttpClient made = new PeerAsyncHttpClient(null, settings);
+    PeerAsyncHttpClient made = new PeerAsyncHttpClient(null, settings, Exchanges.ioThreads());
     this.closing.add(made);
     return made;
   }

@@ -183,7 +183,7 @@ class PeerAsyncHttpClientPoolTests {
   }
 
   private PeerAsyncHttpClient client(PeerHttpSettings settings) {
-    PeerAsyncHttpClient client = new PeerAsyncHttpClient(null, settings);
+    PeerAsyncHttpClient client = new PeerAsyncHttpClient(null, settings, Exchanges.ioThreads());
     this.closing.add(client);
     return client;
   }
