@@ -3,6 +3,7 @@ package dev.matview.peer.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.hc.core5.http.MessageConstraintException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -156,8 +156,8 @@ class PeerAsyncHttpClientAnswersTests {
                     + "a".repeat(2_000)
                     + "\r\nContent-Length: 0\r\n\r\n");
     assertThat(get(server, "/a").status()).as("within the default limit").isEqualTo(200);
-    assertThatExceptionOfType(MessageConstraintException.class)
-        .isThrownBy(() -> get(client(withHeadLimit(1024)), server, "/a"));
+    assertThatThrownBy(() -> get(client(withHeadLimit(1024)), server, "/a"))
+        .satisfies(PeerAsyncHttpClientAnswersTests::isMessageConstraint);
   }
 
   @Test
@@ -167,7 +167,8 @@ class PeerAsyncHttpClientAnswersTests {
     ScriptedServer fewer =
         serve((request) -> "HTTP/1.1 200 OK\r\n" + headers(98) + "Content-Length: 0\r\n\r\n");
     assertThat(get(fewer, "/a").status()).as("within the limit").isEqualTo(200);
-    assertThatExceptionOfType(MessageConstraintException.class).isThrownBy(() -> get(many, "/a"));
+    assertThatThrownBy(() -> get(many, "/a"))
+        .satisfies(PeerAsyncHttpClientAnswersTests::isMessageConstraint);
   }
 
   @Test
@@ -278,5 +279,14 @@ class PeerAsyncHttpClientAnswersTests {
 
     @Override
     public void failed(Exception failure) {}
+  }
+
+  /**
+   * Whether {@code thrown} is HttpClient's refusal of an answer beyond its limits, named, not
+   * typed: the build tests the module's jar, where HttpClient is relocated.
+   */
+  private static void isMessageConstraint(Throwable thrown) {
+    assertThat(thrown).isInstanceOf(java.io.IOException.class);
+    assertThat(thrown.getClass().getSimpleName()).isEqualTo("MessageConstraintException");
   }
 }
