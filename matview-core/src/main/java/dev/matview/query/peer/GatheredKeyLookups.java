@@ -6,14 +6,11 @@ import dev.matview.peer.PeerResponse;
 import dev.matview.position.InputRecord;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.PartitionOwner;
-import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -176,7 +173,7 @@ final class GatheredKeyLookups {
         .<PeerResponse>fetch(
             destination.view(),
             lookup.owner(),
-            keyPath(destination.view(), lookup.rawKey(), lookup.boundQuery()),
+            GatheredAnswers.keyPath(destination.view(), lookup.rawKey(), lookup.boundQuery()),
             lookup.caller(),
             lookup.timeout())
         .handle(
@@ -201,7 +198,7 @@ final class GatheredKeyLookups {
                 batch.stream().map(Lookup::bound).toList()),
             first.caller(),
             first.timeout(),
-            ex -> notSent(destination.view(), ex, failure))
+            ex -> GatheredAnswers.notSent(destination.view(), ex, failure))
         .thenCompose(
             (answer) -> {
               if (failure[0] != null) {
@@ -219,7 +216,7 @@ final class GatheredKeyLookups {
                 return CompletableFuture.<Void>completedFuture(null);
               }
               List<Routed<PeerResponse>> answers =
-                  relayedAnswers(this.mapper, answer, batch.size());
+                  GatheredAnswers.relayedAnswers(this.mapper, answer, batch.size());
               if (answers == null) {
                 return CompletableFuture.allOf(
                     batch.stream()
@@ -252,44 +249,6 @@ final class GatheredKeyLookups {
     } else {
       lookup.answer().completeExceptionally(failure);
     }
-  }
-
-  /** The path of a lookup of {@code rawKey} alone in {@code view}, with {@code query}. */
-  static String keyPath(String view, String rawKey, String query) {
-    return PeerPath.of(view, "keys", rawKey) + query;
-  }
-
-  /**
-   * The refusal that stands for a request that could not be sent, keeping {@code ex} in {@code
-   * failure} so that each lookup it carried can be told why in its own partition's terms.
-   */
-  static Refusal notSent(String view, Exception ex, Exception[] failure) {
-    failure[0] = ex;
-    return new Refusal(
-        Refusal.Reason.UNAVAILABLE, view, null, null, "not sent", Refusal.REBALANCE_RETRY);
-  }
-
-  /**
-   * Each key's answer in {@code answer} to a request that carried {@code expected} keys, as its
-   * lookup alone would have had it relayed, or {@code null} when the answer is not one this
-   * instance reads: then each lookup goes alone.
-   */
-  static @Nullable List<Routed<PeerResponse>> relayedAnswers(
-      ObjectMapper mapper, Routed<PeerResponse> answer, int expected) {
-    if (!(answer instanceof Routed.Relayed<PeerResponse> relayed)
-        || relayed.response().status() != 200) {
-      return null;
-    }
-    List<ForwardedKeys.Answer> answers =
-        ForwardedKeys.answers(mapper, relayed.response().body(), expected);
-    return (answers != null) ? answers.stream().map(GatheredKeyLookups::relayed).toList() : null;
-  }
-
-  private static Routed<PeerResponse> relayed(ForwardedKeys.Answer answer) {
-    Map<String, List<String>> headers = new LinkedHashMap<>();
-    answer.headers().forEach((name, value) -> headers.put(name, List.of(value)));
-    return new Routed.Relayed<>(
-        new PeerResponse(answer.status(), headers, answer.body().getBytes(StandardCharsets.UTF_8)));
   }
 
   /** The lookups for one destination: whether a request is on its way, and who waits for it. */
