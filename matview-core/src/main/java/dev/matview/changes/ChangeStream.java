@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,13 +29,9 @@ final class ChangeStream implements ChangeListener {
 
   private final byte @Nullable [] key;
 
-  private final LinkedBlockingQueue<StoreChange> queue;
+  private final WaitingUpdates queue;
 
-  private final AtomicInteger waiting;
-
-  private final BiFunction<StoreChange, @Nullable String, ChangeEvent> events;
-
-  private final IdWriter ids;
+  private final StreamMark mark;
 
   private final ChangeSink sink;
 
@@ -56,12 +51,6 @@ final class ChangeStream implements ChangeListener {
 
   private volatile boolean heartbeat;
 
-  private long lastOffset = -1;
-
-  private int lastSequence = Integer.MAX_VALUE;
-
-  private @Nullable String lastId;
-
   /**
    * A stream of the updates of {@code key}, or of every key when {@code null}, into {@code sink},
    * that counts the updates it holds for its client in {@code waiting}.
@@ -71,15 +60,13 @@ final class ChangeStream implements ChangeListener {
       int buffer,
       AtomicInteger waiting,
       BiFunction<StoreChange, @Nullable String, ChangeEvent> events,
-      IdWriter ids,
+      StreamMark.IdWriter ids,
       ChangeSink sink,
       Executor dispatcher,
       Runnable onEnd) {
     this.key = key;
-    this.queue = new LinkedBlockingQueue<>(Math.max(1, buffer));
-    this.waiting = waiting;
-    this.events = events;
-    this.ids = ids;
+    this.queue = new WaitingUpdates(buffer, waiting);
+    this.mark = new StreamMark(events, ids);
     this.sink = sink;
     this.dispatcher = dispatcher;
     this.onEnd = onEnd;
@@ -91,9 +78,8 @@ final class ChangeStream implements ChangeListener {
       return;
     }
     if (this.queue.offer(change)) {
-      this.waiting.incrementAndGet();
       if (this.ended.get()) {
-        discardQueued();
+        this.queue.discard();
       }
     } else {
       this.dropped = true;
@@ -134,14 +120,12 @@ final class ChangeStream implements ChangeListener {
       long offset,
       int sequence,
       @Nullable String id) {
-    this.lastOffset = offset;
-    this.lastSequence = sequence;
-    this.lastId = id;
+    this.mark.set(offset, sequence, id);
     try {
       for (ChangeEvent event : first) {
         this.sink.send(event);
       }
-      deliver(missed.stream().filter(this::concerns).toList());
+      this.mark.write(missed.stream().filter(this::concerns).toList(), this.sink);
     } catch (IOException ex) {
       end();
       return;
@@ -164,15 +148,9 @@ final class ChangeStream implements ChangeListener {
   /** Ends the stream: the client went away. */
   void end() {
     if (this.ended.compareAndSet(false, true)) {
-      discardQueued();
+      this.queue.discard();
       this.onEnd.run();
       this.sink.close();
-    }
-  }
-
-  private void discardQueued() {
-    while (this.queue.poll() != null) {
-      this.waiting.decrementAndGet();
     }
   }
 
@@ -229,52 +207,20 @@ final class ChangeStream implements ChangeListener {
     List<StoreChange> batch = new ArrayList<>();
     StoreChange change;
     while (!this.ended.get() && (change = this.queue.poll()) != null) {
-      this.waiting.decrementAndGet();
       batch.add(change);
       if (batch.size() == BATCH) {
-        deliver(batch);
+        this.mark.write(batch, this.sink);
         batch.clear();
         if (!this.sink.isReady()) {
           return;
         }
       }
     }
-    deliver(batch);
-  }
-
-  /** Writes the updates of {@code changes} this stream has not written yet, with one flush. */
-  private void deliver(List<StoreChange> changes) throws IOException {
-    List<ChangeEvent> events = new ArrayList<>(changes.size());
-    long offset = this.lastOffset;
-    int sequence = this.lastSequence;
-    String id = this.lastId;
-    for (StoreChange change : changes) {
-      if (change.isAfter(offset, sequence)) {
-        id = this.ids.id(change);
-        events.add(this.events.apply(change, id));
-        offset = change.offset();
-        sequence = change.sequence();
-      }
-    }
-    if (events.isEmpty()) {
-      return;
-    }
-    this.sink.send(events);
-    this.lastOffset = offset;
-    this.lastSequence = sequence;
-    this.lastId = id;
+    this.mark.write(batch, this.sink);
   }
 
   private void finish(ChangeEvent.Kind kind, String why) throws IOException {
-    this.sink.send(ChangeEvent.ending(kind, why, this.lastId));
+    this.sink.send(ChangeEvent.ending(kind, why, this.mark.id()));
     end();
-  }
-
-  /** Writes the id of an update. */
-  @FunctionalInterface
-  interface IdWriter {
-
-    /** The id of {@code change}, or {@code null}. */
-    @Nullable String id(StoreChange change);
   }
 }
