@@ -1,9 +1,6 @@
 package dev.matview.web;
 
 import dev.matview.query.answer.Futures;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
@@ -26,11 +23,11 @@ import org.springframework.util.function.ThrowingConsumer;
  * instance sends, is waited for without a thread; the writing goes on on a container thread once it
  * came. The container ends a response whose client stops reading once its write timeout has passed.
  */
-final class NonBlockingBody implements WriteListener, AsyncListener {
+final class NonBlockingBody implements WriteListener {
 
   private static final Log logger = LogFactory.getLog(NonBlockingBody.class);
 
-  private final AsyncContext context;
+  private final AsyncResponse async;
 
   private final Runnable ended;
 
@@ -50,8 +47,8 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
 
   private boolean unflushed;
 
-  private NonBlockingBody(AsyncContext context, Runnable ended) {
-    this.context = context;
+  private NonBlockingBody(AsyncResponse async, Runnable ended) {
+    this.async = async;
     this.ended = ended;
   }
 
@@ -61,17 +58,16 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
    */
   static NonBlockingBody start(
       HttpServletRequest request, HttpServletResponse response, Runnable ended) {
-    AsyncContext context = request.startAsync(request, response);
-    context.setTimeout(0);
-    NonBlockingBody body = new NonBlockingBody(context, ended);
-    context.addListener(body);
+    AsyncResponse async = AsyncResponse.start(request, response);
+    NonBlockingBody body = new NonBlockingBody(async, ended);
+    async.whenOver(() -> body.end(false), () -> body.end(true));
     return body;
   }
 
   /** Runs {@code step} on a container thread, unless the response is over. */
   void later(Runnable step) {
     try {
-      this.context.start(step);
+      this.async.run(step);
     } catch (IllegalStateException ex) {
       end(true);
     }
@@ -79,7 +75,7 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
 
   /** Answers 200 with {@code contentType} and writes {@code parts} as the client takes them. */
   void write(String contentType, ResponseParts parts) {
-    HttpServletResponse response = (HttpServletResponse) this.context.getResponse();
+    HttpServletResponse response = this.async.response();
     response.setStatus(HttpServletResponse.SC_OK);
     response.setContentType(contentType);
     try {
@@ -98,7 +94,7 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
   /** Answers with what {@code answer} writes into the response, at once, and ends it. */
   void answer(ThrowingConsumer<HttpServletResponse> answer) {
     try {
-      answer.accept((HttpServletResponse) this.context.getResponse());
+      answer.accept(this.async.response());
     } catch (RuntimeException ex) {
       logger.debug("An answer could not be written: " + ex);
     }
@@ -203,26 +199,6 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
     end(true);
   }
 
-  @Override
-  public void onComplete(AsyncEvent event) {
-    end(false);
-  }
-
-  @Override
-  public void onTimeout(AsyncEvent event) {
-    end(true);
-  }
-
-  @Override
-  public void onError(AsyncEvent event) {
-    end(true);
-  }
-
-  @Override
-  public void onStartAsync(AsyncEvent event) {
-    // the context this body listens to is the one it started
-  }
-
   /**
    * The response is over: what it held goes, once, and, when {@code complete}, it ends, also when
    * it was over already: an error's listener that does not end it has the container dispatch the
@@ -236,11 +212,7 @@ final class NonBlockingBody implements WriteListener, AsyncListener {
       this.ended.run();
     }
     if (complete) {
-      try {
-        this.context.complete();
-      } catch (IllegalStateException ex) {
-        // the request ended already
-      }
+      this.async.complete();
     }
   }
 }

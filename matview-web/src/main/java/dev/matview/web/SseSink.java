@@ -2,9 +2,6 @@ package dev.matview.web;
 
 import dev.matview.changes.ChangeEvent;
 import dev.matview.changes.ChangeSink;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,9 +21,7 @@ import org.jspecify.annotations.Nullable;
  * more than {@code maxPendingEvents} refuses more, so that a writer that ignores readiness cannot
  * grow the heap either.
  */
-final class SseSink implements ChangeSink, WriteListener, AsyncListener {
-
-  private static final byte[] HEARTBEAT = ":\n\n".getBytes(StandardCharsets.UTF_8);
+final class SseSink implements ChangeSink, WriteListener {
 
   private final int maxPendingEvents;
 
@@ -36,7 +31,7 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
 
   private final List<Runnable> onGone = new ArrayList<>();
 
-  private @Nullable AsyncContext async;
+  private @Nullable AsyncResponse async;
 
   private @Nullable ServletOutputStream out;
 
@@ -62,12 +57,11 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
       response.setContentType("text/event-stream");
       response.setCharacterEncoding(StandardCharsets.UTF_8.name());
       response.setHeader("Cache-Control", "no-cache");
-      AsyncContext context = request.startAsync(request, response);
-      context.setTimeout(0);
-      context.addListener(this);
+      AsyncResponse started = AsyncResponse.start(request, response);
+      started.whenOver(this::gone, this::gone);
       ServletOutputStream stream = response.getOutputStream();
       synchronized (this) {
-        this.async = context;
+        this.async = started;
         this.out = stream;
       }
       stream.setWriteListener(this);
@@ -83,11 +77,7 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
 
   @Override
   public void send(List<ChangeEvent> events) throws IOException {
-    StringBuilder text = new StringBuilder();
-    for (ChangeEvent event : events) {
-      append(text, event);
-    }
-    enqueue(new Pending(text.toString().getBytes(StandardCharsets.UTF_8), events.size()));
+    enqueue(new Pending(EventStreamText.of(events), events.size()));
   }
 
   /** Writes a comment, unless the client has yet to take what was written before. */
@@ -98,7 +88,7 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
         return;
       }
     }
-    enqueue(new Pending(HEARTBEAT, 0));
+    enqueue(new Pending(EventStreamText.HEARTBEAT, 0));
   }
 
   private void enqueue(Pending bytes) throws IOException {
@@ -123,7 +113,7 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
   /** Writes what waits while the client takes it, then runs what waited for that. */
   private void writePending() {
     List<Runnable> ready;
-    AsyncContext completing = null;
+    AsyncResponse completing = null;
     synchronized (this) {
       ServletOutputStream stream = this.out;
       if (stream == null || this.gone) {
@@ -160,7 +150,7 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
     }
     ready.forEach(Runnable::run);
     if (completing != null) {
-      complete(completing);
+      completing.complete();
     }
   }
 
@@ -209,26 +199,6 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
     gone();
   }
 
-  @Override
-  public void onComplete(AsyncEvent event) {
-    gone();
-  }
-
-  @Override
-  public void onTimeout(AsyncEvent event) {
-    gone();
-  }
-
-  @Override
-  public void onError(AsyncEvent event) {
-    gone();
-  }
-
-  @Override
-  public void onStartAsync(AsyncEvent event) {
-    // the context this sink listens to is the one it started
-  }
-
   private synchronized boolean isGone() {
     return this.gone;
   }
@@ -236,7 +206,7 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
   /** The client went away or the response ended: whoever waits for that hears it once. */
   private void gone() {
     List<Runnable> listeners;
-    AsyncContext context;
+    AsyncResponse ending;
     synchronized (this) {
       this.gone = true;
       this.pending.clear();
@@ -244,33 +214,13 @@ final class SseSink implements ChangeSink, WriteListener, AsyncListener {
       this.onReady.clear();
       listeners = List.copyOf(this.onGone);
       this.onGone.clear();
-      context = this.async;
+      ending = this.async;
       this.async = null;
     }
     listeners.forEach(Runnable::run);
-    if (context != null) {
-      complete(context);
+    if (ending != null) {
+      ending.complete();
     }
-  }
-
-  private static void complete(AsyncContext context) {
-    try {
-      context.complete();
-    } catch (IllegalStateException ex) {
-      // the container ended the request already, after an error
-    }
-  }
-
-  private static void append(StringBuilder text, ChangeEvent event) {
-    text.append("event:").append(event.kind().label()).append('\n');
-    String id = event.id();
-    if (id != null) {
-      text.append("id:").append(id).append('\n');
-    }
-    for (String line : event.data().split("\n", -1)) {
-      text.append("data:").append(line).append('\n');
-    }
-    text.append('\n');
   }
 
   /** Bytes to write and how many events they hold. */
