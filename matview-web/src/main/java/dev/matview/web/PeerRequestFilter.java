@@ -45,26 +45,22 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
 
   private static final int PENDING_RETRY_SECONDS = 1;
 
-  private final String basePath;
+  private final BasePathProblems problems;
 
   private final PeerRequests requests;
-
-  private final ObjectMapper mapper;
 
   /**
    * A filter of the requests under {@code basePath} (without a trailing slash) that checks
    * signatures with {@code requests} and writes refusals with {@code mapper}.
    */
   public PeerRequestFilter(String basePath, PeerRequests requests, ObjectMapper mapper) {
-    this.basePath = basePath;
+    this.problems = new BasePathProblems(basePath, mapper);
     this.requests = requests;
-    this.mapper = mapper;
   }
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    return !ProblemResolver.underBasePath(
-        this.basePath, request.getRequestURI(), request.getContextPath());
+    return !this.problems.covers(request.getRequestURI(), request.getContextPath());
   }
 
   @Override
@@ -139,7 +135,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
       problem.setProperty("retryAfterSeconds", PENDING_RETRY_SECONDS);
       response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(PENDING_RETRY_SECONDS));
     }
-    ProblemWriter.write(response, this.mapper, problem);
+    this.problems.write(response, problem);
   }
 
   private static void logServedAsAnyCaller(HttpServletRequest request, String reason) {

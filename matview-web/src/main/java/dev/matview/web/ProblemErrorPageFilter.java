@@ -24,17 +24,14 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class ProblemErrorPageFilter implements Filter {
 
-  private final String basePath;
-
-  private final ObjectMapper mapper;
+  private final BasePathProblems problems;
 
   /**
    * A filter for the requests under {@code basePath} (without a trailing slash) that writes JSON
    * with {@code mapper}.
    */
   public ProblemErrorPageFilter(String basePath, ObjectMapper mapper) {
-    this.basePath = basePath;
-    this.mapper = mapper;
+    this.problems = new BasePathProblems(basePath, mapper);
   }
 
   @Override
@@ -43,9 +40,9 @@ public final class ProblemErrorPageFilter implements Filter {
     if (request instanceof HttpServletRequest http
         && response instanceof HttpServletResponse httpResponse
         && request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String uri
-        && ProblemResolver.underBasePath(this.basePath, uri, http.getContextPath())
+        && this.problems.covers(uri, http.getContextPath())
         && !httpResponse.isCommitted()) {
-      ProblemWriter.write(httpResponse, this.mapper, problem(request));
+      this.problems.write(httpResponse, problem(request));
       return;
     }
     chain.doFilter(request, response);

@@ -27,17 +27,14 @@ public final class ProblemResolver implements HandlerExceptionResolver, Ordered 
 
   private static final Log logger = LogFactory.getLog(ProblemResolver.class);
 
-  private final String basePath;
-
-  private final ObjectMapper mapper;
+  private final BasePathProblems problems;
 
   /**
    * A resolver for the requests under {@code basePath} (without a trailing slash) that writes JSON
    * with {@code mapper}.
    */
   public ProblemResolver(String basePath, ObjectMapper mapper) {
-    this.basePath = basePath;
-    this.mapper = mapper;
+    this.problems = new BasePathProblems(basePath, mapper);
   }
 
   @Override
@@ -48,7 +45,7 @@ public final class ProblemResolver implements HandlerExceptionResolver, Ordered 
       Exception ex) {
     if (!(ex instanceof ErrorResponse errorResponse)
         || handler instanceof HandlerMethod
-        || !underBasePath(request)
+        || !this.problems.covers(request.getRequestURI(), request.getContextPath())
         || response.isCommitted()) {
       return null;
     }
@@ -57,26 +54,13 @@ public final class ProblemResolver implements HandlerExceptionResolver, Ordered 
     ProblemDetail problem = answer.getBody();
     try {
       if (problem != null) {
-        ProblemWriter.write(response, this.mapper, problem);
+        this.problems.write(response, problem);
       }
     } catch (IOException writeFailure) {
       logger.debug(
           "Could not write the problem detail of " + request.getRequestURI(), writeFailure);
     }
     return new ModelAndView();
-  }
-
-  private boolean underBasePath(HttpServletRequest request) {
-    return underBasePath(this.basePath, request.getRequestURI(), request.getContextPath());
-  }
-
-  /** Whether {@code requestUri}, less {@code contextPath}, lies under {@code basePath}. */
-  static boolean underBasePath(String basePath, String requestUri, String contextPath) {
-    if (!requestUri.startsWith(contextPath)) {
-      return false;
-    }
-    String path = requestUri.substring(contextPath.length());
-    return path.equals(basePath) || path.startsWith(basePath + "/");
   }
 
   /** Before Spring MVC's own resolvers, which would send these failures to the error page. */

@@ -50,9 +50,7 @@ public class ViewProblemHandler {
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unknownView(UnknownViewException ex) {
-    ProblemDetail problem = problem(HttpStatus.NOT_FOUND, "unknown-view", "Unknown view", ex);
-    problem.setProperty("view", ex.getView());
-    return respond(problem);
+    return respond(problem(HttpStatus.NOT_FOUND, "unknown-view", "Unknown view", ex, ex.getView()));
   }
 
   /** The problem detail of a lookup that found no value for {@code key} in {@code view}. */
@@ -69,24 +67,27 @@ public class ViewProblemHandler {
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> peerOnly(PeerOnlyException ex) {
-    ProblemDetail problem =
-        problem(HttpStatus.FORBIDDEN, "peers-only", "Only for the application's instances", ex);
-    problem.setProperty("view", ex.getView());
-    return respond(problem);
+    return respond(
+        problem(
+            HttpStatus.FORBIDDEN,
+            "peers-only",
+            "Only for the application's instances",
+            ex,
+            ex.getView()));
   }
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> invalidQuery(InvalidQueryException ex) {
-    ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Bad request", ex);
-    problem.setProperty("view", ex.getView());
+    ProblemDetail problem =
+        problem(HttpStatus.BAD_REQUEST, "invalid-request", "Bad request", ex, ex.getView());
     problem.setProperty("parameter", ex.getParameter());
     return respond(problem);
   }
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> keyTooLong(KeyTooLongException ex) {
-    ProblemDetail problem = problem(HttpStatus.URI_TOO_LONG, "key-too-long", "Key too long", ex);
-    problem.setProperty("view", ex.getView());
+    ProblemDetail problem =
+        problem(HttpStatus.URI_TOO_LONG, "key-too-long", "Key too long", ex, ex.getView());
     problem.setProperty("parameter", "key");
     return respond(problem);
   }
@@ -94,8 +95,12 @@ public class ViewProblemHandler {
   @ExceptionHandler
   ResponseEntity<ProblemDetail> bodyTooLarge(BodyTooLargeException ex) {
     ProblemDetail problem =
-        problem(HttpStatus.CONTENT_TOO_LARGE, "body-too-large", "Request body too large", ex);
-    problem.setProperty("view", ex.getView());
+        problem(
+            HttpStatus.CONTENT_TOO_LARGE,
+            "body-too-large",
+            "Request body too large",
+            ex,
+            ex.getView());
     return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
         .header(HttpHeaders.CONNECTION, "close")
         .body(problem);
@@ -104,8 +109,12 @@ public class ViewProblemHandler {
   @ExceptionHandler
   ResponseEntity<ProblemDetail> tooManyStreams(TooManyStreamsException ex) {
     ProblemDetail problem =
-        problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-streams", "Too many change streams", ex);
-    problem.setProperty("view", ex.getView());
+        problem(
+            HttpStatus.TOO_MANY_REQUESTS,
+            "too-many-streams",
+            "Too many change streams",
+            ex,
+            ex.getView());
     problem.setProperty("retryAfterSeconds", 1);
     return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
         .header(HttpHeaders.RETRY_AFTER, "1")
@@ -120,21 +129,15 @@ public class ViewProblemHandler {
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unreadableBody(HttpMessageNotReadableException ex) {
-    ProblemDetail problem =
-        ProblemDetail.forStatusAndDetail(
-            HttpStatus.BAD_REQUEST,
-            "The request body is not the JSON expected, like {\"keys\": [\"a\", \"b\"]}");
-    problem.setType(ProblemTypes.of("invalid-request"));
-    problem.setTitle("Bad request");
-    return respond(problem);
+    return respond(
+        badRequest("The request body is not the JSON expected, like {\"keys\": [\"a\", \"b\"]}"));
   }
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> typeMismatch(TypeMismatchException ex) {
     String name = ex.getPropertyName() != null ? ex.getPropertyName() : "parameter";
     ProblemDetail problem =
-        ProblemDetail.forStatusAndDetail(
-            HttpStatus.BAD_REQUEST,
+        badRequest(
             "'"
                 + name
                 + "' is not a "
@@ -142,8 +145,6 @@ public class ViewProblemHandler {
                 + ": '"
                 + ex.getValue()
                 + "'");
-    problem.setType(ProblemTypes.of("invalid-request"));
-    problem.setTitle("Bad request");
     problem.setProperty("parameter", name);
     logger.debug("Bad request: " + problem.getDetail());
     return respond(problem);
@@ -163,13 +164,10 @@ public class ViewProblemHandler {
       String message =
           ex.getMessage() != null ? ex.getMessage().lines().findFirst().orElse("") : "";
       ProblemDetail problem =
-          ProblemDetail.forStatusAndDetail(
-              HttpStatus.BAD_REQUEST,
+          badRequest(
               "The query string cannot be read; percent-encode its parameters as UTF-8 ("
                   + (message.length() > 200 ? message.substring(0, 200) + "..." : message)
                   + ")");
-      problem.setType(ProblemTypes.of("invalid-request"));
-      problem.setTitle("Bad request");
       logger.debug("Bad request: " + problem.getDetail());
       return respond(problem);
     }
@@ -183,13 +181,12 @@ public class ViewProblemHandler {
   /** The 500 of a lookup that failed for {@code ex}, which is logged here at ERROR. */
   static ResponseEntity<ProblemDetail> internalError(Exception ex) {
     logger.error("A lookup failed unexpectedly", ex);
-    ProblemDetail problem =
-        ProblemDetail.forStatusAndDetail(
+    return respond(
+        typed(
             HttpStatus.INTERNAL_SERVER_ERROR,
-            "The lookup failed unexpectedly; the failure is logged by the instance that answered");
-    problem.setType(ProblemTypes.of("internal-error"));
-    problem.setTitle("Internal error");
-    return respond(problem);
+            "internal-error",
+            "Internal error",
+            "The lookup failed unexpectedly; the failure is logged by the instance that answered"));
   }
 
   /** The problem detail of one of Spring MVC's own failures, with its headers. */
@@ -219,12 +216,25 @@ public class ViewProblemHandler {
     return type != null ? type.getSimpleName() : "value of the expected type";
   }
 
+  /** The problem of {@code ex}, a request to {@code view} that failed: its message the detail. */
   private static ProblemDetail problem(
-      HttpStatus status, String type, String title, RuntimeException ex) {
+      HttpStatus status, String type, String title, RuntimeException ex, String view) {
     if (logger.isDebugEnabled()) {
       logger.debug(title + ": " + ex.getMessage());
     }
-    ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, ex.getMessage());
+    ProblemDetail problem = typed(status, type, title, ex.getMessage());
+    problem.setProperty("view", view);
+    return problem;
+  }
+
+  private static ProblemDetail badRequest(String detail) {
+    return typed(HttpStatus.BAD_REQUEST, "invalid-request", "Bad request", detail);
+  }
+
+  /** The problem of {@code status}, of Matview's {@code type} with its {@code title}. */
+  private static ProblemDetail typed(
+      HttpStatus status, String type, String title, @Nullable String detail) {
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
     problem.setType(ProblemTypes.of(type));
     problem.setTitle(title);
     return problem;
