@@ -17,6 +17,7 @@ import dev.matview.topology.ViewSerdes;
 import dev.matview.web.ChangeStreamController;
 import dev.matview.web.Consistency;
 import dev.matview.web.ForwardedKeysController;
+import dev.matview.web.PartitionSlicesController;
 import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ProblemErrorPageFilter;
 import dev.matview.web.ProblemResolver;
@@ -225,6 +226,13 @@ public final class MatviewWebAutoConfiguration {
         serdes.mapper(),
         metrics.getIfAvailable(() -> ScanMetrics.NONE),
         limits(properties));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  PartitionSlicesController matviewPartitionSlicesController(
+      ViewScanService scanService, Consistency consistency) {
+    return new PartitionSlicesController(scanService, consistency);
   }
 
   @Bean

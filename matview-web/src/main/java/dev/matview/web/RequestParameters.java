@@ -9,6 +9,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
 import org.springframework.web.util.UriUtils;
 
@@ -85,6 +86,13 @@ final class RequestParameters {
       }
     }
     throw new IllegalStateException("The request path has fewer segments than its mapping");
+  }
+
+  /** Whether the path pattern that mapped {@code request} ends with the segment {@code last}. */
+  static boolean mappedTo(HttpServletRequest request, String last) {
+    return request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE)
+            instanceof String pattern
+        && pattern.endsWith("/" + last);
   }
 
   static @Nullable Instant instant(String view, String parameter, @Nullable String value) {

@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.position.ReadBound;
 import dev.matview.position.ViewPosition;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
@@ -48,6 +49,8 @@ public class ViewController {
 
   private final Consistency consistency;
 
+  private final PositionedAnswers answers;
+
   private final ViewBatchService batchService;
 
   private final BatchBodyReader batchBodies;
@@ -91,6 +94,7 @@ public class ViewController {
       Consistency consistency) {
     this.queryService = queryService;
     this.consistency = consistency;
+    this.answers = new PositionedAnswers(consistency);
     this.keyLookups = new KeyLookups(queryService, consistency);
     this.batchService = batchService;
     this.batchBodies = new BatchBodyReader(mapper, limits);
@@ -114,7 +118,7 @@ public class ViewController {
   }
 
   private CallerContext caller(HttpServletRequest request, String view) {
-    return Callers.from(request, view).withBound(this.consistency.bound(request, view));
+    return this.answers.caller(request, view, ReadBound.RECORD_PARAMETER);
   }
 
   /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
@@ -157,17 +161,12 @@ public class ViewController {
   public @Nullable ResponseEntity<?> batch(@PathVariable String view, HttpServletRequest request) {
     List<JsonNode> keys = this.batchBodies.keys(view, request);
     CallerContext caller = caller(request, view);
-    return this.consistency.answer(
+    return this.answers.answer(
         request,
-        caller.bound(),
+        caller,
         () -> this.batchService.lookup(view, keys, caller),
-        (routed) ->
-            Refusals.respond(
-                routed,
-                (items) ->
-                    this.consistency
-                        .withPosition(ResponseEntity.ok(), positionOf(routed))
-                        .body(new BatchAnswer(items))));
+        MediaType.APPLICATION_JSON,
+        BatchAnswer::new);
   }
 
   /**

@@ -31,6 +31,7 @@ import org.springframework.web.util.DisconnectedClientHelper;
     assignableTypes = {
       ViewController.class,
       ViewScanController.class,
+      PartitionSlicesController.class,
       ForwardedKeysController.class,
       ChangeStreamController.class
     })

@@ -1,0 +1,61 @@
+package dev.matview.web;
+
+import dev.matview.query.answer.Routed;
+import dev.matview.query.routing.CallerContext;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Answers what a read found here as a 200 with the position of the replicas it read (a page, a
+ * slice, a batch), another instance's answer as it came, and a refusal as {@link Refusals} tells
+ * it; the read waits as {@link Consistency} says for a replica to apply what the caller asks to
+ * see.
+ */
+final class PositionedAnswers {
+
+  private final Consistency consistency;
+
+  PositionedAnswers(Consistency consistency) {
+    this.consistency = consistency;
+  }
+
+  /**
+   * The caller of a read of {@code view} in {@code request}, with the bound it asks for, the
+   * records it names in the query parameter {@code recordParameter} among them.
+   */
+  CallerContext caller(HttpServletRequest request, String view, String recordParameter) {
+    return Callers.from(request, view)
+        .withBound(this.consistency.bound(request, view, recordParameter));
+  }
+
+  /**
+   * The answer of {@code read} for {@code caller}, as {@code type} with {@code body} of what it
+   * found; or none yet while it waits.
+   */
+  <T> @Nullable ResponseEntity<?> answer(
+      HttpServletRequest request,
+      CallerContext caller,
+      Supplier<CompletableFuture<Routed<T>>> read,
+      MediaType type,
+      Function<T, ?> body) {
+    return this.consistency.answer(
+        request,
+        caller.bound(),
+        read,
+        (routed) ->
+            Refusals.respond(
+                routed,
+                (found) ->
+                    this.consistency
+                        .withPosition(
+                            ResponseEntity.ok(),
+                            (routed instanceof Routed.Local<T> local) ? local.position() : null)
+                        .contentType(type)
+                        .body(body.apply(found))));
+  }
+}
