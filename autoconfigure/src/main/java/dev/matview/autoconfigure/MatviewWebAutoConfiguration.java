@@ -1,7 +1,5 @@
 package dev.matview.autoconfigure;
 
-import dev.matview.changes.ChangeStreams;
-import dev.matview.changes.UpstreamChanges;
 import dev.matview.execution.MatviewExecutors;
 import dev.matview.peer.PeerRequests;
 import dev.matview.position.PositionTokens;
@@ -10,18 +8,13 @@ import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.ViewScanService;
 import dev.matview.query.peer.MomentaryRefusals;
-import dev.matview.query.peer.PeerClient;
-import dev.matview.query.routing.Routing;
-import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ViewSerdes;
-import dev.matview.web.ChangeStreamController;
 import dev.matview.web.Consistency;
 import dev.matview.web.ForwardedKeysController;
 import dev.matview.web.PartitionSlicesController;
 import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ProblemErrorPageFilter;
 import dev.matview.web.ProblemResolver;
-import dev.matview.web.RequestLimits;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
@@ -42,28 +35,23 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
-import org.springframework.core.env.Environment;
-import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /**
  * Registers the HTTP endpoints that serve view lookups, the problem details of every way a request
- * to them can fail, and, on Tomcat, problem details for the server's own errors.
+ * to them can fail, and, on Tomcat, problem details for the server's own errors; the change
+ * streams' endpoints are {@link MatviewChangeStreamsConfiguration}'s.
  */
 @AutoConfiguration(after = MatviewAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBean(ViewQueryService.class)
 @ConditionalOnBooleanProperty(name = "matview.web.enabled", matchIfMissing = true)
+@Import(MatviewChangeStreamsConfiguration.class)
 public final class MatviewWebAutoConfiguration {
-
-  /**
-   * Events a response may hold beyond a stream's buffer: a batch written at once, or what one chunk
-   * of a relayed stream carries.
-   */
-  private static final int RELAYED_CHUNK_EVENTS = 512;
 
   /** The longest wait for a position: a request thread's async time is bounded by it. */
   private static final Duration MAX_WAIT = Duration.ofMinutes(1);
@@ -99,7 +87,7 @@ public final class MatviewWebAutoConfiguration {
       MatviewProperties properties,
       Consistency consistency) {
     return new ViewController(
-        queryService, batchService, serdes.mapper(), limits(properties), consistency);
+        queryService, batchService, serdes.mapper(), WebRequestLimits.of(properties), consistency);
   }
 
   @Bean
@@ -113,103 +101,9 @@ public final class MatviewWebAutoConfiguration {
     return new ForwardedKeysController(
         queryService,
         serdes.mapper(),
-        limits(properties),
+        WebRequestLimits.of(properties),
         () -> handlerAdapter.getObject().getMessageConverters(),
         consistency);
-  }
-
-  @Bean
-  @ConditionalOnMissingBean
-  UpstreamChanges matviewUpstreamChanges(PeerClient peerClient, MatviewProperties properties) {
-    return new UpstreamChanges(peerClient, heartbeat(properties.getChanges().getHeartbeat()));
-  }
-
-  @Bean
-  @ConditionalOnMissingBean
-  ChangeStreams matviewChangeStreams(
-      ViewQueryService queryService,
-      Routing routing,
-      StoreHandles handles,
-      ViewSerdes serdes,
-      PositionTokens tokens,
-      UpstreamChanges upstream,
-      MatviewProperties properties,
-      Environment environment,
-      MatviewExecutors executors) {
-    MatviewProperties.Changes changes = properties.getChanges();
-    refuseReplaced(environment);
-    requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
-    requireAtLeastOne("matview.changes.max-streams", changes.getMaxStreams());
-    handles
-        .positions()
-        .keepHistory(
-            historySize(changes.getHistorySize()), historyLinger(changes.getHistoryLinger()));
-    return new ChangeStreams(
-        queryService,
-        routing,
-        handles.positions(),
-        serdes.mapper(),
-        tokens,
-        upstream,
-        changes.getBuffer(),
-        changes.getMaxStreams(),
-        heartbeat(changes.getHeartbeat()),
-        executors.timer(),
-        executors.workers());
-  }
-
-  @Bean
-  @ConditionalOnMissingBean
-  ChangeStreamController matviewChangeStreamController(
-      ChangeStreams streams, MatviewProperties properties) {
-    int buffer = Math.max(1, properties.getChanges().getBuffer());
-    return new ChangeStreamController(streams, limits(properties), buffer + RELAYED_CHUNK_EVENTS);
-  }
-
-  private static Duration heartbeat(Duration heartbeat) {
-    if (heartbeat.compareTo(Duration.ofMillis(100)) < 0) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.changes.heartbeat", heartbeat, "It must be at least 100ms, for example 15s.");
-    }
-    return heartbeat;
-  }
-
-  /**
-   * Fails start-up on {@code matview.changes.history}, a count of updates that the byte bound
-   * replaced, rather than leave a setting that no longer does anything.
-   */
-  private static void refuseReplaced(Environment environment) {
-    String replaced = "matview.changes.history";
-    if (environment.containsProperty(replaced)) {
-      throw new InvalidConfigurationPropertyValueException(
-          replaced,
-          environment.getProperty(replaced),
-          "The history is now bounded in bytes: remove it and set matview.changes.history-size,"
-              + " for example 1MB, and matview.changes.history-linger, for example 30s.");
-    }
-  }
-
-  private static long historySize(DataSize size) {
-    if (size.toBytes() < 1) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.changes.history-size", size, "It must be at least 1B, for example 1MB.");
-    }
-    return size.toBytes();
-  }
-
-  private static Duration historyLinger(Duration linger) {
-    if (linger.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.changes.history-linger", linger, "It must not be negative, for example 30s.");
-    }
-    return linger;
-  }
-
-  private static void requireAtLeastOne(String property, int value) {
-    if (value < 1) {
-      throw new InvalidConfigurationPropertyValueException(
-          property, value, "It must be at least 1, for example 1000.");
-    }
   }
 
   @Bean
@@ -225,7 +119,7 @@ public final class MatviewWebAutoConfiguration {
         consistency,
         serdes.mapper(),
         metrics.getIfAvailable(() -> ScanMetrics.NONE),
-        limits(properties));
+        WebRequestLimits.of(properties));
   }
 
   @Bean
@@ -267,24 +161,6 @@ public final class MatviewWebAutoConfiguration {
       ViewSerdes serdes, MatviewProperties properties) {
     return ErrorDispatchFilters.problems(
         properties.getWeb().basePathWithoutTrailingSlash(), serdes.mapper());
-  }
-
-  private static RequestLimits limits(MatviewProperties properties) {
-    DataSize maxBatchBody = properties.getWeb().getMaxBatchBody();
-    if (maxBatchBody.toBytes() < 1) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.web.max-batch-body",
-          maxBatchBody,
-          "It must be at least 1 byte, for example 2MB.");
-    }
-    DataSize maxKeyLength = properties.getWeb().getMaxKeyLength();
-    if (maxKeyLength.toBytes() < 1 || maxKeyLength.toBytes() > Integer.MAX_VALUE) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.web.max-key-length",
-          maxKeyLength,
-          "It must be at least 1 byte and below 2GB, for example 1KB.");
-    }
-    return new RequestLimits(maxBatchBody, maxKeyLength);
   }
 
   /** Answers Tomcat's own errors, those no servlet sees, as problem details. */

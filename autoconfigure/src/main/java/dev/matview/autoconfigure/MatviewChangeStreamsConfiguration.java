@@ -1,0 +1,128 @@
+package dev.matview.autoconfigure;
+
+import dev.matview.changes.ChangeStreams;
+import dev.matview.changes.UpstreamChanges;
+import dev.matview.execution.MatviewExecutors;
+import dev.matview.position.PositionTokens;
+import dev.matview.query.ViewQueryService;
+import dev.matview.query.peer.PeerClient;
+import dev.matview.query.routing.Routing;
+import dev.matview.replica.StoreHandles;
+import dev.matview.topology.ViewSerdes;
+import dev.matview.web.ChangeStreamController;
+import java.time.Duration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The change streams' endpoints, the streams they open here and the relays of other instances'
+ * streams, as {@code matview.changes.*} sets them.
+ */
+@Configuration(proxyBeanMethods = false)
+final class MatviewChangeStreamsConfiguration {
+
+  /**
+   * Events a response may hold beyond a stream's buffer: a batch written at once, or what one chunk
+   * of a relayed stream carries.
+   */
+  private static final int RELAYED_CHUNK_EVENTS = 512;
+
+  @Bean
+  @ConditionalOnMissingBean
+  UpstreamChanges matviewUpstreamChanges(PeerClient peerClient, MatviewProperties properties) {
+    return new UpstreamChanges(peerClient, heartbeat(properties.getChanges().getHeartbeat()));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ChangeStreams matviewChangeStreams(
+      ViewQueryService queryService,
+      Routing routing,
+      StoreHandles handles,
+      ViewSerdes serdes,
+      PositionTokens tokens,
+      UpstreamChanges upstream,
+      MatviewProperties properties,
+      Environment environment,
+      MatviewExecutors executors) {
+    MatviewProperties.Changes changes = properties.getChanges();
+    refuseReplaced(environment);
+    requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
+    requireAtLeastOne("matview.changes.max-streams", changes.getMaxStreams());
+    handles
+        .positions()
+        .keepHistory(
+            historySize(changes.getHistorySize()), historyLinger(changes.getHistoryLinger()));
+    return new ChangeStreams(
+        queryService,
+        routing,
+        handles.positions(),
+        serdes.mapper(),
+        tokens,
+        upstream,
+        changes.getBuffer(),
+        changes.getMaxStreams(),
+        heartbeat(changes.getHeartbeat()),
+        executors.timer(),
+        executors.workers());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ChangeStreamController matviewChangeStreamController(
+      ChangeStreams streams, MatviewProperties properties) {
+    int buffer = Math.max(1, properties.getChanges().getBuffer());
+    return new ChangeStreamController(
+        streams, WebRequestLimits.of(properties), buffer + RELAYED_CHUNK_EVENTS);
+  }
+
+  private static Duration heartbeat(Duration heartbeat) {
+    if (heartbeat.compareTo(Duration.ofMillis(100)) < 0) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.changes.heartbeat", heartbeat, "It must be at least 100ms, for example 15s.");
+    }
+    return heartbeat;
+  }
+
+  /**
+   * Fails start-up on {@code matview.changes.history}, a count of updates that the byte bound
+   * replaced, rather than leave a setting that no longer does anything.
+   */
+  private static void refuseReplaced(Environment environment) {
+    String replaced = "matview.changes.history";
+    if (environment.containsProperty(replaced)) {
+      throw new InvalidConfigurationPropertyValueException(
+          replaced,
+          environment.getProperty(replaced),
+          "The history is now bounded in bytes: remove it and set matview.changes.history-size,"
+              + " for example 1MB, and matview.changes.history-linger, for example 30s.");
+    }
+  }
+
+  private static long historySize(DataSize size) {
+    if (size.toBytes() < 1) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.changes.history-size", size, "It must be at least 1B, for example 1MB.");
+    }
+    return size.toBytes();
+  }
+
+  private static Duration historyLinger(Duration linger) {
+    if (linger.isNegative()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "matview.changes.history-linger", linger, "It must not be negative, for example 30s.");
+    }
+    return linger;
+  }
+
+  private static void requireAtLeastOne(String property, int value) {
+    if (value < 1) {
+      throw new InvalidConfigurationPropertyValueException(
+          property, value, "It must be at least 1, for example 1000.");
+    }
+  }
+}
