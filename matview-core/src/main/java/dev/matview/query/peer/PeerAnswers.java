@@ -1,6 +1,7 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.PeerResponse;
+import dev.matview.peer.http.PeerHttpResponse;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.Locale;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
 /** What the answer of another instance to a forwarded lookup means for the lookup. */
@@ -27,6 +29,23 @@ public final class PeerAnswers {
         view,
         owner,
         "could not be reached or did not answer in time a moment ago");
+  }
+
+  /**
+   * What {@code host} answered to {@code target}, as it came, or the refusal of a 404 that is not
+   * Matview's.
+   */
+  static <T> Routed<T> of(
+      String view,
+      HostInfo host,
+      @Nullable Integer partition,
+      String target,
+      PeerHttpResponse response) {
+    PeerResponse answer = new PeerResponse(response.status(), response.headers(), response.body());
+    if (answer.status() == 404 && !answer.namesMatviewProblem()) {
+      return new Routed.Refused<>(PeerFailures.notServedAt(view, host, partition, target));
+    }
+    return new Routed.Relayed<>(answer);
   }
 
   /**

@@ -9,12 +9,8 @@ import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
@@ -33,8 +29,6 @@ public final class PeerClient implements AutoCloseable {
   /** Marks a request that another instance forwarded; it is never forwarded again. */
   public static final String FORWARDED_HEADER = PeerRequests.FORWARDED_HEADER;
 
-  private static final Duration RETRY = Refusal.REBALANCE_RETRY;
-
   private static final String ACCEPT = "application/json, application/problem+json";
 
   private static final String EVENT_STREAM = "text/event-stream";
@@ -45,19 +39,9 @@ public final class PeerClient implements AutoCloseable {
    */
   private static final int MAX_WAITING_CONNECTIONS = 4_096;
 
-  private final PeerRequests requests;
-
-  private final boolean sendsCredentials;
-
-  private final String basePath;
+  private final SignedExchanges exchanges;
 
   private final Duration timeout;
-
-  private final @Nullable SSLContext sslContext;
-
-  private final @Nullable ThreadFactory ioThreads;
-
-  private @Nullable PeerAsyncHttpClient asyncClient;
 
   /**
    * A client that reaches other instances at {@code basePath} (the servlet context path and the
@@ -86,12 +70,19 @@ public final class PeerClient implements AutoCloseable {
       PeerRequests requests,
       boolean trustedNetwork,
       @Nullable ThreadFactory ioThreads) {
-    this.basePath = basePath;
+    this.exchanges =
+        new SignedExchanges(
+            basePath,
+            requests,
+            sslContext != null || trustedNetwork,
+            () ->
+                new PeerAsyncHttpClient(
+                    sslContext,
+                    timeout,
+                    MAX_WAITING_CONNECTIONS,
+                    MAX_WAITING_CONNECTIONS,
+                    ioThreads));
     this.timeout = timeout;
-    this.sslContext = sslContext;
-    this.requests = requests;
-    this.sendsCredentials = sslContext != null || trustedNetwork;
-    this.ioThreads = ioThreads;
   }
 
   /** How long a forwarded request may take. */
@@ -131,72 +122,7 @@ public final class PeerClient implements AutoCloseable {
       String pathAndQuery,
       CallerContext caller,
       Duration timeout) {
-    return exchange(
-        view,
-        owner.host(),
-        owner.partition(),
-        PeerRequests.FORWARDED,
-        pathAndQuery,
-        null,
-        caller,
-        timeout,
-        (failure) -> PeerFailures.ofOwner(view, owner, failure, timeout));
-  }
-
-  /**
-   * Asks {@code owner} for the stream at {@code basePath + pathAndQuery}, answers of {@code type},
-   * as a forwarded request, signed and carrying what a forwarded lookup carries, and hands its body
-   * to {@code listener} as it arrives, without a thread waiting for it; the exchange fails once no
-   * byte has arrived for {@code timeout}.
-   *
-   * @return the exchange, whose cancelling closes its connection, or {@code null} while this
-   *     instance has no secret to sign it with
-   */
-  public @Nullable Future<Void> stream(
-      PartitionOwner owner,
-      String pathAndQuery,
-      String type,
-      CallerContext caller,
-      Duration timeout,
-      BodyListener listener) {
-    return stream(owner.host(), pathAndQuery, type, null, caller, timeout, listener);
-  }
-
-  /**
-   * Asks {@code host} for the event stream at {@code basePath + pathAndQuery} as a forwarded
-   * request, signed and carrying what a forwarded lookup carries, and hands its body to {@code
-   * listener} as it arrives, without a thread waiting for it; the exchange fails once no byte has
-   * arrived for {@code idle}.
-   *
-   * @return the exchange, whose cancelling closes its connection, or {@code null} while this
-   *     instance has no secret to sign it with
-   */
-  public @Nullable Future<Void> stream(
-      HostInfo host,
-      String pathAndQuery,
-      @Nullable String lastEventId,
-      CallerContext caller,
-      Duration idle,
-      BodyListener listener) {
-    return stream(host, pathAndQuery, EVENT_STREAM, lastEventId, caller, idle, listener);
-  }
-
-  private @Nullable Future<Void> stream(
-      HostInfo host,
-      String pathAndQuery,
-      String type,
-      @Nullable String lastEventId,
-      CallerContext caller,
-      Duration idle,
-      BodyListener listener) {
-    String target = this.basePath + pathAndQuery;
-    Map<String, String> headers =
-        headers(
-            "GET", target, null, PeerRequests.FORWARDED, type + ", " + ACCEPT, lastEventId, caller);
-    if (headers == null) {
-      return null;
-    }
-    return asyncClient().stream(host.host(), host.port(), target, headers, idle, listener);
+    return toOwner(view, owner, pathAndQuery, null, caller, timeout);
   }
 
   /**
@@ -208,6 +134,16 @@ public final class PeerClient implements AutoCloseable {
       PartitionOwner owner,
       String pathAndQuery,
       byte[] json,
+      CallerContext caller,
+      Duration timeout) {
+    return toOwner(view, owner, pathAndQuery, json, caller, timeout);
+  }
+
+  private <T> CompletableFuture<Routed<T>> toOwner(
+      String view,
+      PartitionOwner owner,
+      String pathAndQuery,
+      byte @Nullable [] json,
       CallerContext caller,
       Duration timeout) {
     return exchange(
@@ -238,6 +174,43 @@ public final class PeerClient implements AutoCloseable {
         view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
   }
 
+  /**
+   * Asks {@code owner} for the stream at {@code basePath + pathAndQuery}, answers of {@code type},
+   * as a forwarded request, signed and carrying what a forwarded lookup carries, and hands its body
+   * to {@code listener} as it arrives, without a thread waiting for it; the exchange fails once no
+   * byte has arrived for {@code timeout}.
+   *
+   * @return the exchange, whose cancelling closes its connection, or {@code null} while this
+   *     instance has no secret to sign it with
+   */
+  public @Nullable Future<Void> stream(
+      PartitionOwner owner,
+      String pathAndQuery,
+      String type,
+      CallerContext caller,
+      Duration timeout,
+      BodyListener listener) {
+    return this.exchanges.stream(
+        owner.host(), pathAndQuery, type + ", " + ACCEPT, null, caller, timeout, listener);
+  }
+
+  /**
+   * Asks {@code host} for the event stream at {@code basePath + pathAndQuery} as {@link
+   * #stream(PartitionOwner, String, String, CallerContext, Duration, BodyListener)} does, going on
+   * after {@code lastEventId} when given; the exchange fails once no byte has arrived for {@code
+   * idle}.
+   */
+  public @Nullable Future<Void> stream(
+      HostInfo host,
+      String pathAndQuery,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      Duration idle,
+      BodyListener listener) {
+    return this.exchanges.stream(
+        host, pathAndQuery, EVENT_STREAM + ", " + ACCEPT, lastEventId, caller, idle, listener);
+  }
+
   private <T> CompletableFuture<Routed<T>> exchange(
       String view,
       HostInfo host,
@@ -248,115 +221,23 @@ public final class PeerClient implements AutoCloseable {
       CallerContext caller,
       Duration timeout,
       Function<Exception, Refusal> failed) {
-    String method = body != null ? "POST" : "GET";
-    String target = this.basePath + pathAndQuery;
-    Map<String, String> headers = headers(method, target, body, marker, ACCEPT, null, caller);
-    if (headers == null) {
-      return CompletableFuture.completedFuture(notAgreed(view, partition));
+    CompletableFuture<PeerHttpResponse> sent =
+        this.exchanges.exchange(host, marker, pathAndQuery, body, ACCEPT, caller, timeout);
+    if (sent == null) {
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(PeerFailures.notAgreed(view, partition)));
     }
-    return asyncClient()
-        .exchange(host.host(), host.port(), method, target, headers, body, timeout)
-        .handle(
-            (response, failure) ->
-                (failure == null)
-                    ? answered(view, host, partition, target, response)
-                    : new Routed.Refused<>(failed.apply(unwrapped(failure))));
+    String target = this.exchanges.target(pathAndQuery);
+    return sent.handle(
+        (response, failure) ->
+            (failure == null)
+                ? PeerAnswers.of(view, host, partition, target, response)
+                : new Routed.Refused<>(failed.apply(PeerFailures.unwrapped(failure))));
   }
 
   /** Closes the kept-alive connections. */
   @Override
   public void close() {
-    PeerAsyncHttpClient made;
-    synchronized (this) {
-      made = this.asyncClient;
-    }
-    if (made != null) {
-      made.close();
-    }
-  }
-
-  /** The client, made when first needed. */
-  private synchronized PeerAsyncHttpClient asyncClient() {
-    PeerAsyncHttpClient made = this.asyncClient;
-    if (made == null) {
-      made =
-          new PeerAsyncHttpClient(
-              this.sslContext,
-              this.timeout,
-              MAX_WAITING_CONNECTIONS,
-              MAX_WAITING_CONNECTIONS,
-              this.ioThreads);
-      this.asyncClient = made;
-    }
-    return made;
-  }
-
-  /**
-   * The headers of a request to {@code target} carrying {@code marker}, signed, or {@code null}
-   * while this instance has no secret to sign it with.
-   */
-  private @Nullable Map<String, String> headers(
-      String method,
-      String target,
-      byte @Nullable [] body,
-      String marker,
-      String accept,
-      @Nullable String lastEventId,
-      CallerContext caller) {
-    Map<String, String> headers = new LinkedHashMap<>(8);
-    headers.put(FORWARDED_HEADER, marker);
-    headers.put("Accept", accept);
-    if (lastEventId != null) {
-      headers.put(PeerRequests.LAST_EVENT_ID_HEADER, lastEventId);
-    }
-    if (body != null) {
-      headers.put("Content-Type", "application/json");
-    }
-    String authorization = caller.authorization();
-    if (authorization != null && this.sendsCredentials) {
-      headers.put("Authorization", authorization);
-    }
-    String signature = this.requests.sign(method, target, body, headers);
-    if (signature == null) {
-      return null;
-    }
-    headers.put(PeerRequests.SIGNATURE_HEADER, signature);
-    return headers;
-  }
-
-  private static <T> Routed<T> notAgreed(String view, @Nullable Integer partition) {
-    return new Routed.Refused<>(
-        new Refusal(
-            Refusal.Reason.UNAVAILABLE,
-            view,
-            null,
-            partition,
-            "This instance has not agreed on a secret with the other instances yet, so it"
-                + " cannot ask them",
-            RETRY));
-  }
-
-  /**
-   * What {@code host} answered to {@code target}, or the refusal of a 404 that is not Matview's.
-   */
-  private static <T> Routed<T> answered(
-      String view,
-      HostInfo host,
-      @Nullable Integer partition,
-      String target,
-      PeerHttpResponse response) {
-    PeerResponse answer = new PeerResponse(response.status(), response.headers(), response.body());
-    if (answer.status() == 404 && !answer.namesMatviewProblem()) {
-      return new Routed.Refused<>(PeerFailures.notServedAt(view, host, partition, target));
-    }
-    return new Routed.Relayed<>(answer);
-  }
-
-  private static Exception unwrapped(Throwable failure) {
-    Throwable cause =
-        (failure instanceof CompletionException && failure.getCause() != null)
-            ? failure.getCause()
-            : failure;
-    return (cause instanceof Exception exception) ? exception : new IOException(cause);
+    this.exchanges.close();
   }
 }

@@ -2,9 +2,11 @@ package dev.matview.query.peer;
 
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.streams.state.HostInfo;
@@ -88,6 +90,30 @@ public final class PeerFailures {
             + " instance of the application must serve them under the same"
             + " server.servlet.context-path and matview.web.base-path (logged by this instance)",
         RETRY);
+  }
+
+  /**
+   * The refusal of a request to another instance that was not sent: this instance has not agreed on
+   * a secret with the others yet.
+   */
+  static Refusal notAgreed(String view, @Nullable Integer partition) {
+    return new Refusal(
+        Refusal.Reason.UNAVAILABLE,
+        view,
+        null,
+        partition,
+        "This instance has not agreed on a secret with the other instances yet, so it"
+            + " cannot ask them",
+        RETRY);
+  }
+
+  /** The failure that {@code failure}, as a future completes with it, stands for. */
+  static Exception unwrapped(Throwable failure) {
+    Throwable cause =
+        (failure instanceof CompletionException && failure.getCause() != null)
+            ? failure.getCause()
+            : failure;
+    return (cause instanceof Exception exception) ? exception : new IOException(cause);
   }
 
   private static String address(HostInfo host) {

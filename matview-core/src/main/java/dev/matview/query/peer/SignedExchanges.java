@@ -1,0 +1,156 @@
+package dev.matview.query.peer;
+
+import dev.matview.peer.PeerRequests;
+import dev.matview.peer.http.BodyListener;
+import dev.matview.peer.http.PeerAsyncHttpClient;
+import dev.matview.peer.http.PeerHttpResponse;
+import dev.matview.query.routing.CallerContext;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.state.HostInfo;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Requests to other instances as they go on the wire: at the lookups' base path, with the marker
+ * that says what the other instance is to do with them, the caller's credentials where they may go,
+ * signed with the instances' shared secret, over the one asynchronous client, made when first
+ * needed.
+ */
+final class SignedExchanges implements AutoCloseable {
+
+  private final String basePath;
+
+  private final PeerRequests requests;
+
+  private final boolean sendsCredentials;
+
+  private final Supplier<PeerAsyncHttpClient> makeClient;
+
+  private @Nullable PeerAsyncHttpClient client;
+
+  /**
+   * Requests at {@code basePath}, signed with {@code requests}, carrying the caller's credentials
+   * when {@code sendsCredentials}, over the client that {@code makeClient} makes when first needed.
+   */
+  SignedExchanges(
+      String basePath,
+      PeerRequests requests,
+      boolean sendsCredentials,
+      Supplier<PeerAsyncHttpClient> makeClient) {
+    this.basePath = basePath;
+    this.requests = requests;
+    this.sendsCredentials = sendsCredentials;
+    this.makeClient = makeClient;
+  }
+
+  /** The path and query a request for {@code pathAndQuery} within the base path is sent to. */
+  String target(String pathAndQuery) {
+    return this.basePath + pathAndQuery;
+  }
+
+  /**
+   * Sends {@code pathAndQuery} to {@code host} marked {@code marker}, a {@code POST} of {@code
+   * body} when there is one, else a {@code GET}, answered within {@code timeout}.
+   *
+   * @return the answer to come, or {@code null} while this instance has no secret to sign it with
+   */
+  @Nullable CompletableFuture<PeerHttpResponse> exchange(
+      HostInfo host,
+      String marker,
+      String pathAndQuery,
+      byte @Nullable [] body,
+      String accept,
+      CallerContext caller,
+      Duration timeout) {
+    String method = body != null ? "POST" : "GET";
+    String target = target(pathAndQuery);
+    Map<String, String> headers = headers(method, target, body, marker, accept, null, caller);
+    if (headers == null) {
+      return null;
+    }
+    return client().exchange(host.host(), host.port(), method, target, headers, body, timeout);
+  }
+
+  /**
+   * Asks {@code host} for the stream at {@code pathAndQuery} as a forwarded request, going on after
+   * {@code lastEventId} when given, and hands its body to {@code listener} as it arrives; the
+   * exchange fails once no byte has arrived for {@code idle}.
+   *
+   * @return the exchange, or {@code null} while this instance has no secret to sign it with
+   */
+  @Nullable Future<Void> stream(
+      HostInfo host,
+      String pathAndQuery,
+      String accept,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      Duration idle,
+      BodyListener listener) {
+    String target = target(pathAndQuery);
+    Map<String, String> headers =
+        headers("GET", target, null, PeerRequests.FORWARDED, accept, lastEventId, caller);
+    if (headers == null) {
+      return null;
+    }
+    return client().stream(host.host(), host.port(), target, headers, idle, listener);
+  }
+
+  /** Closes the kept-alive connections. */
+  @Override
+  public void close() {
+    PeerAsyncHttpClient made;
+    synchronized (this) {
+      made = this.client;
+    }
+    if (made != null) {
+      made.close();
+    }
+  }
+
+  /** The client, made when first needed. */
+  private synchronized PeerAsyncHttpClient client() {
+    PeerAsyncHttpClient made = this.client;
+    if (made == null) {
+      made = this.makeClient.get();
+      this.client = made;
+    }
+    return made;
+  }
+
+  /**
+   * The headers of a request to {@code target} carrying {@code marker}, signed, or {@code null}
+   * while this instance has no secret to sign it with.
+   */
+  private @Nullable Map<String, String> headers(
+      String method,
+      String target,
+      byte @Nullable [] body,
+      String marker,
+      String accept,
+      @Nullable String lastEventId,
+      CallerContext caller) {
+    Map<String, String> headers = new LinkedHashMap<>(8);
+    headers.put(PeerRequests.FORWARDED_HEADER, marker);
+    headers.put("Accept", accept);
+    if (lastEventId != null) {
+      headers.put(PeerRequests.LAST_EVENT_ID_HEADER, lastEventId);
+    }
+    if (body != null) {
+      headers.put("Content-Type", "application/json");
+    }
+    String authorization = caller.authorization();
+    if (authorization != null && this.sendsCredentials) {
+      headers.put("Authorization", authorization);
+    }
+    String signature = this.requests.sign(method, target, body, headers);
+    if (signature == null) {
+      return null;
+    }
+    headers.put(PeerRequests.SIGNATURE_HEADER, signature);
+    return headers;
+  }
+}
