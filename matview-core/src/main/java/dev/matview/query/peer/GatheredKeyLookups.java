@@ -9,12 +9,8 @@ import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
@@ -23,13 +19,14 @@ import tools.jackson.databind.ObjectMapper;
  * Forwards key lookups to the instances that own them, sending those bound for the same instance at
  * the same time in one request ({@link ForwardedKeys}), each with its own bound (a position or
  * records it asks to see, or none), without a thread waiting: the owner may wait for its replica to
- * apply what they ask. A lookup that finds no request on its way to its destination goes at once,
- * alone; those that arrive meanwhile go together in the next, at most {@link #MAX_KEYS} in one,
- * when that request comes back or after {@link #GATHERING}, whichever is first: a request that
- * waits at the owner for a partition behind a bound holds back no lookup of a partition past it for
- * longer than that. So an idle instance forwards each lookup alone, and a busy one pays one HTTP
- * exchange for many lookups instead of one each. The gathering time is kept on a timer that hands
- * the request to the workers; when they take no more, the request goes at once.
+ * apply what they ask. As {@link GatheredRequests} gathers them, a lookup that finds no request on
+ * its way to its destination goes at once, alone; those that arrive meanwhile go together in the
+ * next, at most {@link #MAX_KEYS} in one, when that request comes back or after {@link #GATHERING},
+ * whichever is first: a request that waits at the owner for a partition behind a bound holds back
+ * no lookup of a partition past it for longer than that. So an idle instance forwards each lookup
+ * alone, and a busy one pays one HTTP exchange for many lookups instead of one each. The gathering
+ * time is kept on a timer that hands the request to the workers; when they take no more, the
+ * request goes at once.
  */
 final class GatheredKeyLookups {
 
@@ -43,9 +40,7 @@ final class GatheredKeyLookups {
 
   private final ObjectMapper mapper;
 
-  private final Map<Destination, Queue> queues = new ConcurrentHashMap<>();
-
-  private final Pause gathering;
+  private final GatheredRequests<Destination, Lookup> requests;
 
   /**
    * Lookups that wait for the request before them to come back at most as long as {@code
@@ -55,7 +50,7 @@ final class GatheredKeyLookups {
   GatheredKeyLookups(PeerClient peers, ObjectMapper mapper, Pause gathering) {
     this.peers = peers;
     this.mapper = mapper;
-    this.gathering = gathering;
+    this.requests = new GatheredRequests<>(MAX_KEYS, gathering, this::send);
   }
 
   /**
@@ -81,91 +76,23 @@ final class GatheredKeyLookups {
             caller,
             timeout,
             new CompletableFuture<>());
-    while (true) {
-      Queue queue = this.queues.computeIfAbsent(destination, ignored -> new Queue());
-      boolean goesNow;
-      boolean startsGathering = false;
-      synchronized (queue) {
-        if (queue.retired) {
-          continue;
-        }
-        goesNow = queue.sending == 0;
-        if (goesNow) {
-          queue.sending = 1;
-        } else {
-          startsGathering = queue.waiting.isEmpty();
-          queue.waiting.add(lookup);
-        }
-      }
-      if (goesNow) {
-        send(destination, queue, List.of(lookup));
-      } else if (startsGathering) {
-        sendAfterGathering(destination, queue);
-      }
-      return lookup.answer();
-    }
+    this.requests.send(destination, lookup);
+    return lookup.answer();
   }
 
   /** How many destinations have lookups on their way or waiting. */
   int destinations() {
-    return this.queues.size();
+    return this.requests.destinations();
   }
 
   /** How many lookups wait for a request to carry them, over every destination. */
   int waiting() {
-    int waiting = 0;
-    for (Queue queue : this.queues.values()) {
-      synchronized (queue) {
-        waiting += queue.waiting.size();
-      }
-    }
-    return waiting;
+    return this.requests.waiting();
   }
 
-  /** Sends {@code batch}, then, once it is answered, what waits for the same destination. */
-  private void send(Destination destination, Queue queue, List<Lookup> batch) {
-    CompletableFuture<Void> sent =
-        (batch.size() == 1) ? alone(destination, batch.get(0)) : together(destination, batch);
-    sent.whenComplete((ignored, failure) -> sendWaiting(destination, queue, true));
-  }
-
-  /**
-   * Sends what waits for {@code destination}, once a request to it came back ({@code returned}) or
-   * the first of them waited {@link #GATHERING}; retires the queue when nothing is on its way.
-   */
-  private void sendWaiting(Destination destination, Queue queue, boolean returned) {
-    List<Lookup> next = new ArrayList<>();
-    boolean more;
-    synchronized (queue) {
-      if (returned) {
-        queue.sending--;
-      }
-      while (!queue.waiting.isEmpty() && next.size() < MAX_KEYS) {
-        next.add(queue.waiting.poll());
-      }
-      more = !queue.waiting.isEmpty();
-      if (!next.isEmpty()) {
-        queue.sending++;
-      } else if (queue.sending == 0) {
-        queue.retired = true;
-        this.queues.remove(destination, queue);
-      }
-    }
-    if (more) {
-      sendAfterGathering(destination, queue);
-    }
-    if (!next.isEmpty()) {
-      send(destination, queue, next);
-    }
-  }
-
-  /**
-   * Sends what waits for {@code destination} once the gathering time has passed; at once when the
-   * threads take no more: sending hands the request to the peers' client and returns.
-   */
-  private void sendAfterGathering(Destination destination, Queue queue) {
-    Runnable send = () -> sendWaiting(destination, queue, false);
-    this.gathering.then(send, send);
+  /** Sends {@code batch}: one lookup alone, several in one request. */
+  private CompletableFuture<Void> send(Destination destination, List<Lookup> batch) {
+    return (batch.size() == 1) ? alone(destination, batch.get(0)) : together(destination, batch);
   }
 
   private CompletableFuture<Void> alone(Destination destination, Lookup lookup) {
@@ -249,18 +176,6 @@ final class GatheredKeyLookups {
     } else {
       lookup.answer().completeExceptionally(failure);
     }
-  }
-
-  /** The lookups for one destination: whether a request is on its way, and who waits for it. */
-  private static final class Queue {
-
-    private final ArrayDeque<Lookup> waiting = new ArrayDeque<>();
-
-    /** Requests on their way. */
-    private int sending;
-
-    /** Set once the queue left the map: a lookup that finds it so takes a new one. */
-    private boolean retired;
   }
 
   /**
