@@ -2,49 +2,35 @@ package dev.matview.query.scan;
 
 import dev.matview.peer.PeerPath;
 import dev.matview.peer.PeerResponse;
-import dev.matview.position.PositionTokenException;
 import dev.matview.position.PositionTokens;
-import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
-import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.WindowItem;
-import dev.matview.query.peer.PeerFailures;
 import dev.matview.topology.ResolvedView;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.ObjectReader;
 
 /**
  * Both ends of a partition slice as instances send it to each other: the path that asks for it, the
  * body a replica of the partition answers ({@link SliceBody}) and the slice the instance that
- * coordinates a scan reads back from it.
+ * coordinates a scan reads back from it ({@link SliceReader}).
  */
 public final class PeerSlices {
 
   private final CursorCodec cursors;
 
-  private final ObjectMapper mapper;
-
-  private final @Nullable PositionTokens tokens;
-
   private final ScanLines lines;
 
-  /** Reads numbers with fractions as written, so that a value passes on as its owner wrote it. */
-  private final ObjectReader itemsReader;
+  private final SliceReader reader;
 
   /** Slices with positions in {@code cursors}' tokens, JSON by {@code mapper}. */
   public PeerSlices(CursorCodec cursors, ObjectMapper mapper) {
@@ -54,10 +40,8 @@ public final class PeerSlices {
   /** Slices as above whose replicas' positions, read with {@code tokens}, come back with them. */
   public PeerSlices(CursorCodec cursors, ObjectMapper mapper, @Nullable PositionTokens tokens) {
     this.cursors = cursors;
-    this.mapper = mapper;
-    this.tokens = tokens;
     this.lines = new ScanLines(mapper);
-    this.itemsReader = mapper.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    this.reader = new SliceReader(cursors, mapper, tokens);
   }
 
   /** The body that answers another instance's request for {@code slice} of keys of a view. */
@@ -107,8 +91,8 @@ public final class PeerSlices {
           (item) ->
               new WindowItem(
                   item.path("key"),
-                  epochMilli(item, "start"),
-                  epochMilli(item, "end"),
+                  SliceReader.epochMilli(item, "start"),
+                  SliceReader.epochMilli(item, "end"),
                   item.path("value")));
 
   /** Keys as the lines of a streamed scan, passed on as they come. */
@@ -116,16 +100,6 @@ public final class PeerSlices {
 
   /** Windows as the lines of a streamed scan, passed on as they come. */
   public static final Kind<ItemLines> WINDOW_LINES = new Lines("windows");
-
-  /** A window bound sent as epoch milliseconds; anything else makes the slice unreadable. */
-  private static Instant epochMilli(JsonNode item, String bound) {
-    JsonNode millis = item.path(bound);
-    if (!millis.isIntegralNumber() || !millis.canConvertToLong()) {
-      throw new IllegalArgumentException(
-          "a window's " + bound + " is not a whole number of epoch milliseconds");
-    }
-    return Instant.ofEpochMilli(millis.asLong());
-  }
 
   /**
    * The path, within the view, that asks an instance for up to {@code limit} items of {@code kind}
@@ -173,99 +147,15 @@ public final class PeerSlices {
         "after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
   }
 
-  /**
-   * The slice of {@code kind} in {@code owner}'s answer to a request for one; the owner's problem
-   * detail to pass on as it is when it refused; or a refusal when the answer cannot be read.
-   */
+  /** The slice of {@code kind} in {@code owner}'s answer, as {@link SliceReader#read} reads it. */
   <T> Routed<Slice<T>> read(
       ResolvedView<?, ?, ?> view, PartitionOwner owner, Kind<T> kind, PeerResponse response) {
-    if (response.status() == 403) {
-      PeerFailures.warn(
-          owner,
-          view.name(),
-          "refused this instance's signed request: the two do not share one secret;"
-              + " give every instance the same matview.peers.secret");
-      return unreadable(
-          view,
-          owner,
-          "refused this instance's request: the instances do not share one secret, so give every"
-              + " instance the same matview.peers.secret");
-    }
-    if (!response.isSuccess()) {
-      return new Routed.Relayed<>(response);
-    }
-    try {
-      return new Routed.Local<>(
-          kind.read(this, view.name(), response.body()), position(view, response));
-    } catch (JacksonException | IllegalArgumentException ex) {
-      PeerFailures.warn(owner, view.name(), "sent a slice that cannot be read: " + ex.getMessage());
-      return unreadable(view, owner, "sent a slice that cannot be read: " + ex.getMessage());
-    }
+    return this.reader.read(view, owner, kind, response);
   }
 
-  /** The slice in a body of items as JSON, each read by {@code reader}. */
-  private <T> Slice<T> jsonItems(String view, byte[] bytes, Function<JsonNode, T> reader) {
-    JsonNode body = this.itemsReader.readTree(bytes);
-    List<T> items = new ArrayList<>();
-    for (JsonNode item : body.path("items")) {
-      items.add(reader.apply(item));
-    }
-    JsonNode last = body.path("last");
-    return new Slice<>(
-        items,
-        last.isString() ? this.cursors.decodePosition(view, last.asString()) : null,
-        body.path("exhausted").asBoolean());
-  }
-
-  /**
-   * The slice in a body of item lines followed by the line of its end ({@link ScanLines#peerBody}):
-   * the item lines are kept as they came, only the last line is read.
-   */
+  /** The slice in a body of item lines, as {@link SliceReader#lines} reads it. */
   Slice<ItemLines> lines(String view, byte[] body) {
-    int end = body.length - 1;
-    if (end < 0 || body[end] != '\n') {
-      throw new IllegalArgumentException("the slice does not end with a line of its own");
-    }
-    int start = end;
-    while (start > 0 && body[start - 1] != '\n') {
-      start--;
-    }
-    JsonNode sliceEnd = this.mapper.readTree(Arrays.copyOfRange(body, start, end));
-    JsonNode last = sliceEnd.path("last");
-    JsonNode count = sliceEnd.path("count");
-    if (!count.canConvertToInt() || count.asInt() < 0) {
-      throw new IllegalArgumentException("the slice does not say how many items it holds");
-    }
-    return new Slice<>(
-        List.of(new ItemLines(body, start, count.asInt())),
-        last.isString() ? this.cursors.decodePosition(view, last.asString()) : null,
-        sliceEnd.path("exhausted").asBoolean());
-  }
-
-  /** The position the replica's answer carries, or {@code null} when it carries none it signed. */
-  private @Nullable ViewPosition position(ResolvedView<?, ?, ?> view, PeerResponse response) {
-    String token = response.header(PositionTokens.HEADER);
-    PositionTokens known = this.tokens;
-    if (token == null || known == null) {
-      return null;
-    }
-    try {
-      return known.read(view.name(), token);
-    } catch (PositionTokenException ex) {
-      return null;
-    }
-  }
-
-  private static <T> Routed<T> unreadable(
-      ResolvedView<?, ?, ?> view, PartitionOwner owner, String what) {
-    return new Routed.Refused<>(
-        new Refusal(
-            Refusal.Reason.UNAVAILABLE,
-            view.name(),
-            null,
-            owner.partition(),
-            "The instance that owns partition " + owner.partition() + " " + what,
-            Refusal.REBALANCE_RETRY));
+    return this.reader.lines(view, body);
   }
 
   /**
@@ -283,7 +173,7 @@ public final class PeerSlices {
     @Nullable String form();
 
     /** The slice in {@code body}, with positions of {@code view}. */
-    Slice<T> read(PeerSlices slices, String view, byte[] body);
+    Slice<T> read(SliceReader reader, String view, byte[] body);
   }
 
   /**
@@ -301,7 +191,7 @@ public final class PeerSlices {
     }
 
     @Override
-    public Slice<T> read(PeerSlices slices, String view, byte[] body) {
+    public Slice<T> read(SliceReader slices, String view, byte[] body) {
       return slices.jsonItems(view, body, this.reader);
     }
   }
@@ -319,7 +209,7 @@ public final class PeerSlices {
     }
 
     @Override
-    public Slice<ItemLines> read(PeerSlices slices, String view, byte[] body) {
+    public Slice<ItemLines> read(SliceReader slices, String view, byte[] body) {
       return slices.lines(view, body);
     }
   }
