@@ -50,13 +50,6 @@ public final class PeerRequests {
 
   private static final String PURPOSE = "request";
 
-  private static final String VERSION = "v2";
-
-  /** The length of a MAC or a SHA-256 digest of 32 bytes in URL-safe Base64 without padding. */
-  private static final int MAC_CHARACTERS = 43;
-
-  private static final String NO_BODY = "none";
-
   private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
 
   private final PeerTrust trust;
@@ -100,10 +93,8 @@ public final class PeerRequests {
     if (key == null) {
       return null;
     }
-    String timestamp = Long.toString(this.clock.millis());
-    String digest = body != null ? digest(body) : NO_BODY;
-    byte[] mac = key.mac(signed(method, pathAndQuery, timestamp, digest, headers::get));
-    return VERSION + "." + timestamp + "." + digest + "." + BASE64.encodeToString(mac);
+    return RequestSignature.sign(key, method, pathAndQuery, this.clock.millis(), body, headers::get)
+        .text();
   }
 
   /**
@@ -148,27 +139,14 @@ public final class PeerRequests {
     if (key == null) {
       return Check.refused(Outcome.PENDING, "this instance does not know the peer secret yet");
     }
-    String[] parts = signature.split("\\.", -1);
-    if (parts.length != 4
-        || !parts[0].equals(VERSION)
-        || parts[1].isEmpty()
-        || parts[1].length() > 19
-        || !(parts[2].equals(NO_BODY) || parts[2].length() == MAC_CHARACTERS)
-        || parts[3].length() != MAC_CHARACTERS) {
+    RequestSignature read = RequestSignature.parse(signature);
+    if (read == null) {
       return Check.refused(Outcome.MALFORMED, "the signature is not one Matview writes");
     }
-    long timestamp;
-    byte[] mac;
-    try {
-      timestamp = Long.parseLong(parts[1]);
-      mac = Base64.getUrlDecoder().decode(parts[3]);
-    } catch (IllegalArgumentException ex) {
-      return Check.refused(Outcome.MALFORMED, "the signature is not one Matview writes");
-    }
-    if (!key.matches(mac, signed(method, pathAndQuery, parts[1], parts[2], headers))) {
+    if (!read.matches(key, method, pathAndQuery, headers)) {
       return Check.refused(Outcome.MAC_MISMATCH, "the signature does not match the request");
     }
-    long age = Math.abs(this.clock.millis() - timestamp);
+    long age = Math.abs(this.clock.millis() - read.millis());
     if (age > this.validity.toMillis()) {
       return Check.refused(
           Outcome.STALE,
@@ -178,22 +156,7 @@ public final class PeerRequests {
               + this.validity.toMillis()
               + " ms");
     }
-    return new Check(Outcome.VALID, parts[2].equals(NO_BODY) ? null : parts[2], "valid");
-  }
-
-  /** The parts a MAC covers: the request line, the timestamp, the body's digest, the headers. */
-  private static byte[][] signed(
-      String method, String pathAndQuery, String timestamp, String digest, HeaderValues headers) {
-    byte[][] parts = new byte[4 + SIGNED_HEADERS.size()][];
-    parts[0] = utf8(method);
-    parts[1] = utf8(pathAndQuery);
-    parts[2] = utf8(timestamp);
-    parts[3] = utf8(digest);
-    for (int i = 0; i < SIGNED_HEADERS.size(); i++) {
-      String value = headers.value(SIGNED_HEADERS.get(i));
-      parts[4 + i] = value == null ? new byte[0] : utf8("=" + value);
-    }
-    return parts;
+    return new Check(Outcome.VALID, read.bodyDigest(), "valid");
   }
 
   /** The SHA-256 of {@code body}, URL-safe Base64 without padding. */
