@@ -1,6 +1,5 @@
 package dev.matview.client;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +14,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the bodies of a view's answers as its key and value types: a key's value, its windows, a
- * batch, the pages of scans and the lines of streamed scans. The answer's own members are read by
- * name, and only keys and values by the mapper, whose settings then apply to them alone; decimals
- * are read exactly, whatever the value type.
+ * batch, the pages of scans and the lines of streamed scans ({@link ChangeReader} reads the events
+ * of change streams with it). The answer's own members are read by name, and only keys and values
+ * by the mapper, whose settings then apply to them alone; decimals are read exactly, whatever the
+ * value type.
  *
  * @param <K> the view's key type
  * @param <V> the view's value type
@@ -48,7 +48,7 @@ final class AnswerReader<K, V> {
 
   /** The value of {@code {"key": …, "value": …}}. */
   V value(RawAnswer answer) {
-    return read(answer, body -> required(body, "value", this.valueType));
+    return read(answer, body -> value(body));
   }
 
   /** The windows of {@code {"key": …, "windows": [{"start", "end", "value"}]}}. */
@@ -59,10 +59,7 @@ final class AnswerReader<K, V> {
           List<Window<V>> windows = new ArrayList<>();
           for (JsonNode window : array(body, "windows")) {
             windows.add(
-                new Window<>(
-                    instant(window, "start"),
-                    instant(window, "end"),
-                    required(window, "value", this.valueType)));
+                new Window<>(instant(window, "start"), instant(window, "end"), value(window)));
           }
           return List.copyOf(windows);
         });
@@ -76,8 +73,8 @@ final class AnswerReader<K, V> {
           List<BatchItem<K, V>> items = new ArrayList<>();
           for (JsonNode item : array(body, "items")) {
             boolean found = item.path("found").asBoolean(false);
-            K key = required(item, "key", this.keyType);
-            V value = found ? required(item, "value", this.valueType) : null;
+            K key = key(item);
+            V value = found ? value(item) : null;
             items.add(new BatchItem<>(key, found, value));
           }
           return List.copyOf(items);
@@ -123,75 +120,12 @@ final class AnswerReader<K, V> {
     return line(line, this::keyWindow);
   }
 
-  /**
-   * The change that an event named {@code kind}, with {@code data} and {@code id}, tells, or {@code
-   * null} for an event this client does not hand on.
-   */
-  @Nullable Change<K, V> change(String kind, String data, @Nullable String id) {
-    RawAnswer answer = new RawAnswer(200, HttpHeaders.EMPTY, data.getBytes(StandardCharsets.UTF_8));
-    return switch (kind) {
-      case "value" ->
-          read(
-              answer,
-              body ->
-                  new Change<>(
-                      Change.Kind.VALUE,
-                      required(body, "key", this.keyType),
-                      required(body, "value", this.valueType),
-                      List.of(),
-                      null,
-                      null,
-                      id));
-      case "deleted" ->
-          read(
-              answer,
-              body ->
-                  new Change<K, V>(
-                      Change.Kind.DELETED,
-                      required(body, "key", this.keyType),
-                      null,
-                      List.of(),
-                      null,
-                      null,
-                      id));
-      case "windows" ->
-          new Change<>(
-              Change.Kind.WINDOWS,
-              read(answer, body -> required(body, "key", this.keyType)),
-              null,
-              windows(answer),
-              null,
-              null,
-              id);
-      case "window", "window-deleted" ->
-          read(
-              answer,
-              body ->
-                  new Change<>(
-                      kind.equals("window") ? Change.Kind.WINDOW : Change.Kind.WINDOW_DELETED,
-                      required(body, "key", this.keyType),
-                      kind.equals("window") ? required(body, "value", this.valueType) : null,
-                      List.of(),
-                      instant(body, "start"),
-                      instant(body, "end"),
-                      id));
-      case "skipped" ->
-          new Change<K, V>(Change.Kind.SKIPPED, null, null, List.of(), null, null, id);
-      default -> null;
-    };
-  }
-
   private KeyValue<K, V> keyValue(JsonNode item) {
-    return new KeyValue<>(
-        required(item, "key", this.keyType), required(item, "value", this.valueType));
+    return new KeyValue<>(key(item), value(item));
   }
 
   private KeyWindow<K, V> keyWindow(JsonNode item) {
-    return new KeyWindow<>(
-        required(item, "key", this.keyType),
-        instant(item, "start"),
-        instant(item, "end"),
-        required(item, "value", this.valueType));
+    return new KeyWindow<>(key(item), instant(item, "start"), instant(item, "end"), value(item));
   }
 
   /**
@@ -228,7 +162,22 @@ final class AnswerReader<K, V> {
         this.mapper.writeValueAsBytes(problem));
   }
 
-  private <T> T read(RawAnswer answer, BodyReader<T> reader) {
+  /** The {@code key} of {@code parent}, required. */
+  K key(JsonNode parent) {
+    return required(parent, "key", this.keyType);
+  }
+
+  /** The {@code value} of {@code parent}, required. */
+  V value(JsonNode parent) {
+    return required(parent, "value", this.valueType);
+  }
+
+  /**
+   * What {@code reader} reads of {@code answer}'s body, a JSON object.
+   *
+   * @throws MatviewClientException when the body is not one or cannot be read so
+   */
+  <T> T read(RawAnswer answer, BodyReader<T> reader) {
     try {
       JsonNode body = this.trees.readTree(answer.body());
       if (body == null || !body.isObject()) {
@@ -266,7 +215,8 @@ final class AnswerReader<K, V> {
     return value;
   }
 
-  private Instant instant(JsonNode parent, String name) {
+  /** The instant {@code name} of {@code parent}, required. */
+  Instant instant(JsonNode parent, String name) {
     return required(parent, name, this.mapper.constructType(Instant.class));
   }
 
@@ -285,8 +235,9 @@ final class AnswerReader<K, V> {
 
   /** Reads a body that is a JSON object. */
   @FunctionalInterface
-  private interface BodyReader<T> {
+  interface BodyReader<T> {
 
+    /** What {@code body} holds. */
     T read(JsonNode body);
   }
 }

@@ -36,7 +36,7 @@ final class ChangeFollower<K, V> implements ChangeSubscription {
 
   private final ViewExchange exchange;
 
-  private final AnswerReader<K, V> reader;
+  private final ChangeReader<K, V> reader;
 
   private final Consumer<Change<K, V>> listener;
 
@@ -53,7 +53,7 @@ final class ChangeFollower<K, V> implements ChangeSubscription {
       String path,
       String keyText,
       ViewExchange exchange,
-      AnswerReader<K, V> reader,
+      ChangeReader<K, V> reader,
       Consumer<Change<K, V>> listener) {
     this.view = view;
     this.path = path;

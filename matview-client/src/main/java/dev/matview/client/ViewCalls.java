@@ -51,7 +51,7 @@ final class ViewCalls<K, V> {
             this.basePath + "/{view}/keys/{key}/changes",
             this.keys.text(key),
             this.exchange,
-            this.reader,
+            new ChangeReader<>(this.reader),
             listener)
         .start();
   }
