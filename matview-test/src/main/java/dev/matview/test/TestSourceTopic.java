@@ -1,10 +1,15 @@
 package dev.matview.test;
 
+import dev.matview.topology.JsonSerde;
+import dev.matview.topology.ResolvedView;
 import java.time.Instant;
 import java.util.Objects;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Pipes records into a source topic of a {@link ViewTestDriver}'s views, serialized as the views
@@ -32,6 +37,30 @@ public final class TestSourceTopic<K, V> {
     this.input = input;
     this.name = name;
     this.valueSerializer = valueSerializer;
+  }
+
+  /**
+   * The source topic {@code topic} of {@code owner}'s views, read by {@code reader}, whose values
+   * are written as a producer would write them: by the view's own serde, or as JSON by the
+   * application's {@code jsonMapper}, without the views' decimal bounds, so that a number out of
+   * bounds reaches the views and becomes a dead letter.
+   */
+  @SuppressWarnings("unchecked")
+  static <K, V> TestSourceTopic<K, V> of(
+      ViewTestDriver owner, String topic, ResolvedView<?, ?, ?> reader, JsonMapper jsonMapper) {
+    Serde<K> keySerde = (Serde<K>) reader.sourceKeySerde();
+    Serde<V> valueSerde = (Serde<V>) reader.valueSerde();
+    Serializer<V> values =
+        (valueSerde instanceof JsonSerde<V> && reader.definition().source().valueSerde() == null)
+            ? new JsonSerde<>((Class<V>) reader.definition().source().valueType(), jsonMapper)
+            : valueSerde.serializer();
+    return new TestSourceTopic<>(
+        owner,
+        owner
+            .topologyTestDriver()
+            .createInputTopic(topic, keySerde.serializer(), new ByteArraySerializer()),
+        topic,
+        values);
   }
 
   /** The topic's name. */

@@ -1,14 +1,5 @@
 package dev.matview.test;
 
-import dev.matview.autoconfigure.ViewDefinitionBeans;
-import dev.matview.deadletter.DeadLetterListener;
-import dev.matview.deadletter.DeadLetterPublisher;
-import dev.matview.deadletter.DeadLetters;
-import dev.matview.deadletter.ViewLocator;
-import dev.matview.topology.EventTimeBounds;
-import dev.matview.topology.JsonSerde;
-import dev.matview.topology.RecordDrops;
-import dev.matview.topology.RecordRules;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
@@ -19,21 +10,11 @@ import dev.matview.view.ViewDefinition;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
-import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
-import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -58,36 +39,16 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ViewTestDriver implements AutoCloseable {
 
-  /** Largest dead letter written, in bytes, as {@code matview.dead-letter.max-size} defaults. */
-  private static final int MAX_DEAD_LETTER_BYTES = 1024 * 1024;
-
   private final ViewRegistry registry;
 
   private final JsonMapper jsonMapper;
 
-  private final DriverClock clock;
+  private final DriverRun run;
 
-  private final MockProducer<byte[], byte[]> deadLetterProducer;
-
-  private final TemporaryDirectory stateDir;
-
-  private final TopologyTestDriver driver;
-
-  private boolean closed;
-
-  private ViewTestDriver(
-      ViewRegistry registry,
-      JsonMapper jsonMapper,
-      DriverClock clock,
-      MockProducer<byte[], byte[]> deadLetterProducer,
-      TemporaryDirectory stateDir,
-      TopologyTestDriver driver) {
+  private ViewTestDriver(ViewRegistry registry, JsonMapper jsonMapper, DriverRun run) {
     this.registry = registry;
     this.jsonMapper = jsonMapper;
-    this.clock = clock;
-    this.deadLetterProducer = deadLetterProducer;
-    this.stateDir = stateDir;
-    this.driver = driver;
+    this.run = run;
   }
 
   /** Starts building a driver. */
@@ -106,27 +67,7 @@ public final class ViewTestDriver implements AutoCloseable {
     requireOpen();
     ResolvedView<?, ?, ?> reader =
         ViewChecks.readerOf(this.registry.all(), topic, keyType, valueType, "pipe");
-    return sourceTopic(topic, reader);
-  }
-
-  /**
-   * A source topic whose values are written as a producer would write them: by the view's own
-   * serde, or as JSON by the application's mapper, without the views' decimal bounds, so that a
-   * number out of bounds reaches the views and becomes a dead letter.
-   */
-  @SuppressWarnings("unchecked")
-  private <K, V> TestSourceTopic<K, V> sourceTopic(String topic, ResolvedView<?, ?, ?> reader) {
-    Serde<K> keySerde = (Serde<K>) reader.sourceKeySerde();
-    Serde<V> valueSerde = (Serde<V>) reader.valueSerde();
-    Serializer<V> values =
-        (valueSerde instanceof JsonSerde<V> && reader.definition().source().valueSerde() == null)
-            ? new JsonSerde<>((Class<V>) reader.definition().source().valueType(), this.jsonMapper)
-            : valueSerde.serializer();
-    return new TestSourceTopic<>(
-        this,
-        this.driver.createInputTopic(topic, keySerde.serializer(), new ByteArraySerializer()),
-        topic,
-        values);
+    return TestSourceTopic.of(this, topic, reader, this.jsonMapper);
   }
 
   /**
@@ -144,12 +85,12 @@ public final class ViewTestDriver implements AutoCloseable {
 
   /** Every dead letter the views wrote, in the order they were written. */
   public List<DeadLetterRecord> deadLetters() {
-    return this.deadLetterProducer.history().stream().map(DeadLetterRecord::new).toList();
+    return this.run.deadLetters();
   }
 
   /** The driver's wall-clock time. */
   public Instant wallClockTime() {
-    return this.clock.instant();
+    return this.run.wallClockTime();
   }
 
   /** Moves the driver's wall-clock time {@code duration} ahead. */
@@ -159,36 +100,22 @@ public final class ViewTestDriver implements AutoCloseable {
       throw new IllegalArgumentException(
           "The wall clock only moves ahead; " + duration + " is negative");
     }
-    requireOpen();
-    this.clock.advance(duration);
-    this.driver.advanceWallClockTime(duration);
+    this.run.advanceWallClockTime(duration);
   }
 
   /** Closes Kafka Streams' test driver and deletes the views' stores. */
   @Override
   public void close() {
-    if (this.closed) {
-      return;
-    }
-    this.closed = true;
-    try {
-      this.driver.close();
-    } finally {
-      this.stateDir.close();
-    }
+    this.run.close();
   }
 
   /** Kafka Streams' test driver, while this driver is open. */
   TopologyTestDriver topologyTestDriver() {
-    requireOpen();
-    return this.driver;
+    return this.run.topologyTestDriver();
   }
 
   void requireOpen() {
-    if (this.closed) {
-      throw new IllegalStateException(
-          "The ViewTestDriver is closed: build a new one for each test, and close it after");
-    }
+    this.run.requireOpen();
   }
 
   /** Builds a {@link ViewTestDriver} from view definitions and the settings they run with. */
@@ -232,19 +159,7 @@ public final class ViewTestDriver implements AutoCloseable {
         throw new IllegalArgumentException(
             "viewsOf needs the configuration classes that declare the views");
       }
-      try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
-        context.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor());
-        context.register(configurations);
-        context.refresh();
-        Map<String, ViewDefinition<?, ?, ?>> found = ViewDefinitionBeans.collect(context);
-        if (found.isEmpty()) {
-          throw new IllegalArgumentException(
-              Arrays.stream(configurations).map(Class::getName).toList()
-                  + " declare no view: annotate methods that return a ViewDefinition with"
-                  + " @MaterializedView, or add views with view(name, definition)");
-        }
-        found.forEach(this::view);
-      }
+      DeclaredViews.of(configurations).forEach(this::view);
       return this;
     }
 
@@ -321,42 +236,15 @@ public final class ViewTestDriver implements AutoCloseable {
       ViewRegistry registry =
           ViewRegistry.of(
               this.views, new ViewSerdes(this.jsonMapper, this.decimalBounds), this.applicationId);
-      DriverClock clock = new DriverClock(this.wallClockTime);
-      RecordRules rules =
-          new RecordRules(
-              new EventTimeBounds(this.maxEventTimeAhead, clock),
-              this.lateRecordsAsDeadLetters,
-              RecordDrops.NONE);
-      StreamsBuilder streams = new StreamsBuilder();
-      new ViewTopologyBuilder(streams, rules).addAll(registry);
-      MockProducer<byte[], byte[]> producer =
-          new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-      TemporaryDirectory stateDir = TemporaryDirectory.create();
-      try {
-        TopologyTestDriver driver =
-            new TopologyTestDriver(
-                streams.build(), config(registry, producer, stateDir), this.wallClockTime);
-        return new ViewTestDriver(registry, this.jsonMapper, clock, producer, stateDir, driver);
-      } catch (RuntimeException ex) {
-        stateDir.close();
-        throw ex;
-      }
-    }
-
-    private Properties config(
-        ViewRegistry registry, MockProducer<byte[], byte[]> producer, TemporaryDirectory stateDir) {
-      Properties config = new Properties();
-      config.put(StreamsConfig.APPLICATION_ID_CONFIG, this.applicationId);
-      config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "test-driver:9092");
-      config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.path().toString());
-      DeadLetterPublisher publisher =
-          new DeadLetterPublisher(
-              DeadLetters.defaultTopic(this.applicationId),
-              () -> producer,
-              DeadLetterListener.NONE,
-              MAX_DEAD_LETTER_BYTES);
-      new DeadLetters(ViewLocator.of(registry), publisher).installIn(config);
-      return config;
+      return new ViewTestDriver(
+          registry,
+          this.jsonMapper,
+          DriverRun.start(
+              registry,
+              this.applicationId,
+              this.wallClockTime,
+              this.maxEventTimeAhead,
+              this.lateRecordsAsDeadLetters));
     }
   }
 }
