@@ -83,27 +83,23 @@ final class AnswerReader<K, V> {
 
   /** The page of {@code {"items": [{"key", "value"}], "nextCursor": …}}. */
   Page<KeyValue<K, V>> keyPage(RawAnswer answer) {
-    return read(
-        answer,
-        body -> {
-          List<KeyValue<K, V>> items = new ArrayList<>();
-          for (JsonNode item : array(body, "items")) {
-            items.add(keyValue(item));
-          }
-          return new Page<>(items, cursor(body));
-        });
+    return page(answer, this::keyValue);
   }
 
   /** The page of {@code {"items": [{"key", "start", "end", "value"}], "nextCursor": …}}. */
   Page<KeyWindow<K, V>> windowPage(RawAnswer answer) {
+    return page(answer, this::keyWindow);
+  }
+
+  private <T> Page<T> page(RawAnswer answer, BodyReader<T> items) {
     return read(
         answer,
         body -> {
-          List<KeyWindow<K, V>> items = new ArrayList<>();
+          List<T> read = new ArrayList<>();
           for (JsonNode item : array(body, "items")) {
-            items.add(keyWindow(item));
+            read.add(items.read(item));
           }
-          return new Page<>(items, cursor(body));
+          return new Page<>(read, cursor(body));
         });
   }
 
