@@ -9,8 +9,12 @@ import org.jspecify.annotations.Nullable;
  * epoch milliseconds, the body's SHA-256 (or {@code none}) and the MAC, joined with dots; the MAC
  * covers the method, the path and query, the timestamp and digest as written, and every signed
  * header.
+ *
+ * @param timestamp when it was made, in epoch milliseconds, as written
+ * @param digest the body's SHA-256 as written, or {@code none}
+ * @param mac the MAC
  */
-final class RequestSignature {
+record RequestSignature(String timestamp, String digest, byte[] mac) {
 
   private static final String VERSION = "v2";
 
@@ -20,18 +24,6 @@ final class RequestSignature {
   private static final String NO_BODY = "none";
 
   private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
-
-  private final String timestamp;
-
-  private final String digest;
-
-  private final byte[] mac;
-
-  private RequestSignature(String timestamp, String digest, byte[] mac) {
-    this.timestamp = timestamp;
-    this.digest = digest;
-    this.mac = mac;
-  }
 
   /**
    * The signature by {@code key}, made at {@code millis}, of a request with {@code body} (or none)
