@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.matview.changes.ChangeStreams;
+import dev.matview.processes.http.HttpProbe;
+import dev.matview.processes.http.RawHttp;
+import dev.matview.processes.http.RawStream;
 import dev.matview.processes.http.ServerSentEvent;
 import dev.matview.processes.http.ServerSentEventReader;
 import dev.matview.view.Aggregation;
@@ -13,18 +16,14 @@ import dev.matview.view.Views;
 import dev.matview.web.ViewController;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -71,12 +70,12 @@ class ChangeStreamIntegrationTests {
 
   private static final String SECRET = "changes-it-shared-secret-0123456789abcdef";
 
+  /** How long a test waits for a stream's next event. */
+  private static final Duration EVENT_WAIT = Duration.ofSeconds(30);
+
   @TempDir static Path stateDirs;
 
   private final JsonMapper json = JsonMapper.builder().build();
-
-  private final HttpClient client =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   private final List<ClusterInstance> instances = new ArrayList<>();
 
@@ -186,20 +185,10 @@ class ChangeStreamIntegrationTests {
 
   @Test
   void aViewsStreamSeesTheChangesOfEveryKeyOnEveryInstance() throws Exception {
-    HttpResponse<Stream<String>> response =
-        this.client.send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        "http://localhost:"
-                            + this.instances.get(0).port()
-                            + "/views/"
-                            + VIEW
-                            + "/changes"))
-                .header("Accept", "text/event-stream")
-                .build(),
-            HttpResponse.BodyHandlers.ofLines());
-    assertThat(response.statusCode()).isEqualTo(200);
-    try (EventReader events = new EventReader(response.body(), this.json)) {
+    ServerSentEventReader stream =
+        this.instances.get(0).http().events("/views/" + VIEW + "/changes");
+    assertThat(stream.status()).isEqualTo(200);
+    try (EventReader events = new EventReader(stream, this.json)) {
       java.util.Set<String> liked = new java.util.TreeSet<>();
       for (int post = 0; post < 8; post++) {
         like("post-" + post);
@@ -216,14 +205,19 @@ class ChangeStreamIntegrationTests {
   }
 
   @Test
-  void refusesALastEventIdItCannotReadWithAProblemDetail() throws Exception {
-    HttpResponse<String> refused =
-        this.client.send(
-            request(this.instances.get(0), "post-3", "garbage-id").build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
-    assertThat(this.json.readTree(refused.body()).path("detail").asString())
-        .contains("Last-Event-ID");
+  void refusesALastEventIdItCannotReadWithAProblemDetail() {
+    HttpProbe.Answer refused =
+        this.instances
+            .get(0)
+            .http()
+            .get(
+                path("post-3") + "/changes",
+                "Accept",
+                "text/event-stream",
+                "Last-Event-ID",
+                "garbage-id");
+    assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+    assertThat(refused.json().path("detail").asString()).contains("Last-Event-ID");
   }
 
   @Test
@@ -234,15 +228,15 @@ class ChangeStreamIntegrationTests {
     String other = otherPostOf(owner, post);
     ChangeStreams streams = owner.bean(ChangeStreams.class);
     await().atMost(Duration.ofSeconds(30)).until(streams::openStreams, (open) -> open == 0);
-    List<RawEventStream> stalled = new ArrayList<>();
+    List<ServerSentEventReader> stalled = new ArrayList<>();
     try {
       for (int i = 0; i < STALLED_CLIENTS; i++) {
-        stalled.add(RawEventStream.open(owner.port(), path(post) + "/changes", 4096));
+        stalled.add(new ServerSentEventReader(rawStream(owner, path(post) + "/changes", 4096)));
       }
       long firstValue = -1;
-      for (RawEventStream stream : stalled) {
+      for (ServerSentEventReader stream : stalled) {
         assertThat(stream.status()).isEqualTo(200);
-        ServerSentEvent first = stream.next();
+        ServerSentEvent first = stream.next(EVENT_WAIT);
         assertThat(first).isNotNull();
         firstValue = this.json.readTree(first.data()).path("value").asLong();
       }
@@ -270,11 +264,11 @@ class ChangeStreamIntegrationTests {
             .as("a reading client's update while the stalled ones have not read theirs")
             .isEqualTo(now + 1);
       }
-      for (RawEventStream stream : stalled) {
+      for (ServerSentEventReader stream : stalled) {
         assertEndsDroppedAfterNoGap(stream, firstValue);
       }
     } finally {
-      stalled.forEach(RawEventStream::close);
+      stalled.forEach(ServerSentEventReader::close);
     }
     await("the dropped streams are counted back and hold nothing")
         .atMost(Duration.ofSeconds(30))
@@ -292,13 +286,16 @@ class ChangeStreamIntegrationTests {
     ChangeStreams streams = owner.bean(ChangeStreams.class);
     await().atMost(Duration.ofSeconds(30)).until(streams::openStreams, (open) -> open == 0);
     for (int i = 0; i < MAX_STREAMS + 100; i++) {
-      try (RawEventStream failed =
-          RawEventStream.open(
-              owner.port(), "/views/" + OPAQUE_VIEW + "/keys/" + post + "/changes", 8192)) {
-        assertThat(failed.status())
-            .as("a stream whose first read fails after it took its slot")
-            .isEqualTo(500);
-      }
+      HttpProbe.Answer failed =
+          owner
+              .http()
+              .get(
+                  "/views/" + OPAQUE_VIEW + "/keys/" + post + "/changes",
+                  "Accept",
+                  "text/event-stream");
+      assertThat(failed.status())
+          .as("a stream whose first read fails after it took its slot")
+          .isEqualTo(500);
     }
     assertThat(streams.openStreams()).isZero();
     try (EventReader events = open(owner, post, null)) {
@@ -317,11 +314,13 @@ class ChangeStreamIntegrationTests {
         .until(streams::openStreams, (open) -> open == 0);
   }
 
-  private void assertEndsDroppedAfterNoGap(RawEventStream stream, long firstValue)
+  private void assertEndsDroppedAfterNoGap(ServerSentEventReader stream, long firstValue)
       throws Exception {
     long expected = firstValue;
     String last = "value";
-    for (ServerSentEvent next = stream.next(); next != null; next = stream.next()) {
+    for (ServerSentEvent next = stream.nextOrEnd(EVENT_WAIT);
+        next != null;
+        next = stream.nextOrEnd(EVENT_WAIT)) {
       last = next.name();
       if (last.equals("value")) {
         assertThat(this.json.readTree(next.data()).path("value").asLong())
@@ -354,14 +353,14 @@ class ChangeStreamIntegrationTests {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long heapBefore = heapAfterGc();
     int threadsBefore = threads.getThreadCount();
-    List<RawEventStream> open = new ArrayList<>();
+    List<ServerSentEventReader> open = new ArrayList<>();
     try {
       for (int i = 0; i < MAX_STREAMS; i++) {
-        open.add(RawEventStream.open(owner.port(), stream, 8192));
+        open.add(new ServerSentEventReader(rawStream(owner, stream, 8192)));
       }
-      for (RawEventStream events : open) {
+      for (ServerSentEventReader events : open) {
         assertThat(events.status()).isEqualTo(200);
-        assertThat(events.next()).isNotNull();
+        assertThat(events.next(EVENT_WAIT)).isNotNull();
       }
       assertThat(streams.openStreams()).isEqualTo(MAX_STREAMS);
       int threadsAdded = threads.getThreadCount() - threadsBefore;
@@ -374,20 +373,20 @@ class ChangeStreamIntegrationTests {
               "heap per open stream in bytes, the client's side in this JVM and Tomcat's buffers"
                   + " of an open request (about 90 KB) included")
           .isLessThan(160 * 1024);
-      try (RawEventStream refused = RawEventStream.open(owner.port(), stream, 8192)) {
+      try (RawStream refused = rawStream(owner, stream, 8192)) {
         assertThat(refused.status()).isEqualTo(429);
-        assertThat(this.json.readTree(refused.body()).path("detail").asString())
+        assertThat(this.json.readTree(refused.rest()).path("detail").asString())
             .contains("matview.changes.max-streams");
       }
     } finally {
-      open.forEach(RawEventStream::close);
+      open.forEach(ServerSentEventReader::close);
     }
     await("abandoned streams are counted back")
         .atMost(Duration.ofSeconds(30))
         .until(streams::openStreams, (count) -> count == 0);
-    try (RawEventStream again = RawEventStream.open(owner.port(), stream, 8192)) {
+    try (ServerSentEventReader again = new ServerSentEventReader(rawStream(owner, stream, 8192))) {
       assertThat(again.status()).isEqualTo(200);
-      assertThat(again.next()).isNotNull();
+      assertThat(again.next(EVENT_WAIT)).isNotNull();
     }
   }
 
@@ -419,21 +418,25 @@ class ChangeStreamIntegrationTests {
     }
   }
 
-  private HttpRequest.Builder request(ClusterInstance instance, String post, String lastEventId) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(
-                URI.create("http://localhost:" + instance.port() + path(post) + "/changes"))
-            .header("Accept", "text/event-stream");
-    return (lastEventId != null) ? request.header("Last-Event-ID", lastEventId) : request;
+  private EventReader open(ClusterInstance instance, String post, String lastEventId) {
+    String changes = path(post) + "/changes";
+    ServerSentEventReader stream =
+        (lastEventId != null)
+            ? instance.http().events(changes, "Last-Event-ID", lastEventId)
+            : instance.http().events(changes);
+    assertThat(stream.status()).isEqualTo(200);
+    return new EventReader(stream, this.json);
   }
 
-  private EventReader open(ClusterInstance instance, String post, String lastEventId)
-      throws Exception {
-    HttpResponse<Stream<String>> response =
-        this.client.send(
-            request(instance, post, lastEventId).build(), HttpResponse.BodyHandlers.ofLines());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return new EventReader(response.body(), this.json);
+  /**
+   * A key's stream asked of {@code instance} on a socket of its own that receives at most about
+   * {@code receiveBuffer} bytes ahead of the test, which reads it only when it likes: raw, since a
+   * client that stops reading, and thousands of open streams whose threads and heap this JVM
+   * counts, are about the socket and nothing else.
+   */
+  private static RawStream rawStream(ClusterInstance instance, String stream, int receiveBuffer) {
+    return new RawHttp(instance.port(), EVENT_WAIT)
+        .open(stream, Map.of("Accept", "text/event-stream"), receiveBuffer);
   }
 
   private static String path(String post) {
@@ -443,20 +446,20 @@ class ChangeStreamIntegrationTests {
   /** One event as read off the stream. */
   record Event(String name, JsonNode data, String id) {}
 
-  /** Reads a stream's events on a thread of its own, one at a time, their data as JSON. */
+  /** Reads a stream's events one at a time, their data as JSON. */
   static final class EventReader implements AutoCloseable {
 
     private final ServerSentEventReader events;
 
     private final JsonMapper json;
 
-    EventReader(Stream<String> lines, JsonMapper json) {
-      this.events = new ServerSentEventReader(lines);
+    EventReader(ServerSentEventReader events, JsonMapper json) {
+      this.events = events;
       this.json = json;
     }
 
     Event next() throws InterruptedException {
-      ServerSentEvent event = this.events.next(Duration.ofSeconds(30));
+      ServerSentEvent event = this.events.next(EVENT_WAIT);
       return new Event(event.name(), this.json.readTree(event.data()), event.id());
     }
 

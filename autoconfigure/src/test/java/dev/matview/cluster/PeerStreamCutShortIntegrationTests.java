@@ -3,17 +3,13 @@ package dev.matview.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.RawHttp;
+import dev.matview.processes.http.RawStream;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,20 +126,18 @@ class PeerStreamCutShortIntegrationTests {
   }
 
   @Test
-  void goesOnSliceBySliceWhenTheOtherInstanceStopsStreamingAndGivesEveryKeyOnce()
-      throws IOException {
+  void goesOnSliceBySliceWhenTheOtherInstanceStopsStreamingAndGivesEveryKeyOnce() {
     String pauseAt = keyOfOwnersPartition(SLICE);
     long asked = sliceRequests();
-    try (Socket socket = streamedScan()) {
-      InputStream in = socket.getInputStream();
-      ByteArrayOutputStream body = new ByteArrayOutputStream();
-      readPast(in, body, "{\"key\":\"" + pauseAt + "\"");
+    try (RawStream scan = streamedScan()) {
+      StringBuilder body = new StringBuilder();
+      readPast(scan, body, "{\"key\":\"" + pauseAt + "\"");
       await("the other instance gave up writing its partition to the paused scan")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))
           .until(() -> sliceRequests() > asked);
-      in.transferTo(body);
-      List<String> keys = keys(body.toString(StandardCharsets.UTF_8));
+      body.append(scan.rest());
+      List<String> keys = keys(body.toString());
       assertThat(keys)
           .hasSize(NOTES)
           .containsExactlyInAnyOrderElementsOf(
@@ -162,19 +156,15 @@ class PeerStreamCutShortIntegrationTests {
         .isLessThan((ownersKeys + SLICE - 1) / SLICE);
   }
 
-  /** Reads {@code in} into {@code body} until what it read holds {@code marker}. */
-  private static void readPast(InputStream in, ByteArrayOutputStream body, String marker)
-      throws IOException {
-    byte[] buffer = new byte[8 * 1024];
-    String tail = "";
-    int read;
-    while ((read = in.read(buffer)) > 0) {
-      body.write(buffer, 0, read);
-      String seen = tail + new String(buffer, 0, read, StandardCharsets.ISO_8859_1);
-      if (seen.contains(marker)) {
+  /** Reads the lines of {@code scan} into {@code body} until one holds {@code marker}. */
+  private static void readPast(RawStream scan, StringBuilder body, String marker) {
+    for (String line = scan.next(Duration.ofSeconds(60));
+        line != null;
+        line = scan.next(Duration.ofSeconds(60))) {
+      body.append(line).append('\n');
+      if (line.contains(marker)) {
         return;
       }
-      tail = seen.substring(Math.max(0, seen.length() - marker.length()));
     }
     throw new AssertionError("The scan ended before " + marker);
   }
@@ -233,25 +223,17 @@ class PeerStreamCutShortIntegrationTests {
   }
 
   /**
-   * A socket with a small receive buffer that has asked the asker for a streamed scan of the view's
-   * keys over HTTP/1.0, so that the body comes as written, until the server closes the connection.
+   * A streamed scan of the view's keys asked of the asker on a socket with a small receive buffer,
+   * which the test stops reading: raw, since the scan must be held at the socket's buffers, which a
+   * client library that reads ahead as fast as the body comes would empty.
    */
-  private Socket streamedScan() throws IOException {
-    Socket socket = new Socket();
-    socket.setReceiveBufferSize(64 * 1024);
-    socket.connect(new InetSocketAddress("localhost", this.asker.port()), 5_000);
-    socket.setSoTimeout(60_000);
-    socket
-        .getOutputStream()
-        .write(
-            ("GET /views/" + VIEW + "/keys HTTP/1.0\r\nAccept: application/x-ndjson\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-    return socket;
+  private RawStream streamedScan() {
+    return new RawHttp(this.asker.port(), Duration.ofSeconds(60))
+        .open("/views/" + VIEW + "/keys", Map.of("Accept", "application/x-ndjson"), 64 * 1024);
   }
 
-  /** The keys of a whole streamed scan's response, which must end with a line without a cursor. */
-  private List<String> keys(String response) {
-    String body = response.substring(response.indexOf("\r\n\r\n") + 4);
+  /** The keys of a whole streamed scan's body, which must end with a line without a cursor. */
+  private List<String> keys(String body) {
     assertThat(body).endsWith("\n");
     String[] lines = body.split("\n");
     assertThat(this.mapper.readTree(lines[lines.length - 1]))

@@ -12,10 +12,6 @@ import dev.matview.view.Views;
 import dev.matview.web.Consistency;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -247,13 +243,11 @@ class PositionIntegrationTests {
       pending.beginTransaction();
       RecordMetadata written = order(pending, "shop-2", customer);
       String after = "after=" + TOPIC + ":" + written.partition() + ":" + written.offset();
-      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-      List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+      HttpProbe ownerHttp = owner.http().withTimeout(Duration.ofSeconds(30));
+      HttpProbe otherHttp = other.http().withTimeout(Duration.ofSeconds(30));
+      List<CompletableFuture<HttpProbe.Answer>> waiting = new ArrayList<>();
       for (int i = 0; i < 1_000; i++) {
-        waiting.add(
-            client.sendAsync(
-                waitingRequest(i, owner, other, customer, after),
-                HttpResponse.BodyHandlers.ofString()));
+        waiting.add(waitingRead(i, ownerHttp, otherHttp, customer, after));
       }
       // a thread may still be on its way back from starting a wait: only one that waits stays busy
       await("1,000 reads wait for a write not committed yet, half of them through the other")
@@ -275,11 +269,11 @@ class PositionIntegrationTests {
       assertThat(waiting).noneMatch(CompletableFuture::isDone);
       pending.commitTransaction();
       long count = this.perCustomer.get(customer);
-      for (CompletableFuture<HttpResponse<String>> answer : waiting) {
-        HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      for (CompletableFuture<HttpProbe.Answer> answer : waiting) {
+        HttpProbe.Answer response = answer.get(30, TimeUnit.SECONDS);
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
         assertThat(response.body())
-            .as(response.request().uri().toString())
+            .as(response.uri().toString())
             .containsPattern(
                 "\"key\":\"" + customer + "\",(\"found\":true,)?\"value\":" + count + "}");
       }
@@ -304,23 +298,21 @@ class PositionIntegrationTests {
    * The {@code i}th of the reads that wait: every other one a lookup of the owner, the rest asked
    * of the other instance: lookups, batches of the key and scans of the view.
    */
-  private static HttpRequest waitingRequest(
-      int i, ClusterInstance owner, ClusterInstance other, String customer, String after) {
+  private static CompletableFuture<HttpProbe.Answer> waitingRead(
+      int i, HttpProbe owner, HttpProbe other, String customer, String after) {
     if (i % 2 == 0) {
-      return HttpRequest.newBuilder(uri(owner, path(PER_CUSTOMER, customer) + "?" + after)).build();
+      return owner.sendAsync("GET", path(PER_CUSTOMER, customer) + "?" + after, null);
     }
     if (i % 10 == 1) {
-      return HttpRequest.newBuilder(uri(other, "/views/" + PER_CUSTOMER + "/batch?" + after))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString("{\"keys\":[\"" + customer + "\"]}"))
-          .build();
+      return other.sendAsync(
+          "POST",
+          "/views/" + PER_CUSTOMER + "/batch?" + after,
+          "{\"keys\":[\"" + customer + "\"]}");
     }
     if (i % 10 == 3) {
-      return HttpRequest.newBuilder(
-              uri(other, "/views/" + PER_CUSTOMER + "/keys?limit=1000&" + after))
-          .build();
+      return other.sendAsync("GET", "/views/" + PER_CUSTOMER + "/keys?limit=1000&" + after, null);
     }
-    return HttpRequest.newBuilder(uri(other, path(PER_CUSTOMER, customer) + "?" + after)).build();
+    return other.sendAsync("GET", path(PER_CUSTOMER, customer) + "?" + after, null);
   }
 
   @Test
@@ -482,10 +474,6 @@ class PositionIntegrationTests {
                   .as(answer.describe())
                   .isEqualTo(expected);
             });
-  }
-
-  private static URI uri(ClusterInstance instance, String pathAndQuery) {
-    return URI.create("http://localhost:" + instance.port() + pathAndQuery);
   }
 
   /** How many of Tomcat's request threads on {@code instance} are busy now. */

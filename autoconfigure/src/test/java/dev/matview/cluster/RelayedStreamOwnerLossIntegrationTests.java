@@ -15,10 +15,6 @@ import dev.matview.view.Views;
 import dev.matview.web.ViewController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,9 +67,6 @@ class RelayedStreamOwnerLossIntegrationTests {
   @TempDir static Path workDir;
 
   private final JsonMapper json = JsonMapper.builder().build();
-
-  private final HttpClient client =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   private EmbeddedKafkaKraftBroker broker;
 
@@ -202,13 +195,10 @@ class RelayedStreamOwnerLossIntegrationTests {
    * ended before a value, such as a relay to an owner that is still gone.
    */
   private long resumedValue(String post, String lastId) throws Exception {
-    HttpResponse<Stream<String>> response =
-        this.client.send(request(post, lastId), HttpResponse.BodyHandlers.ofLines());
-    if (response.statusCode() != 200) {
-      response.body().close();
-      return -1;
-    }
-    try (StreamReader events = new StreamReader(new ServerSentEventReader(response.body()))) {
+    try (StreamReader events = new StreamReader(changes(post, lastId))) {
+      if (events.events().status() != 200) {
+        return -1;
+      }
       long seen = -1;
       for (ServerSentEvent event = events.next(); ; event = events.next()) {
         if (event.name().equals("value")) {
@@ -337,19 +327,19 @@ class RelayedStreamOwnerLossIntegrationTests {
     return count;
   }
 
-  private StreamReader open(String post, @Nullable String lastEventId) throws Exception {
-    HttpResponse<Stream<String>> response =
-        this.client.send(request(post, lastEventId), HttpResponse.BodyHandlers.ofLines());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return new StreamReader(new ServerSentEventReader(response.body()));
+  private StreamReader open(String post, @Nullable String lastEventId) {
+    ServerSentEventReader events = changes(post, lastEventId);
+    assertThat(events.status()).isEqualTo(200);
+    return new StreamReader(events);
   }
 
-  private HttpRequest request(String post, @Nullable String lastEventId) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(
-                URI.create("http://localhost:" + this.relay.port() + path(post) + "/changes"))
-            .header("Accept", "text/event-stream");
-    return ((lastEventId != null) ? request.header("Last-Event-ID", lastEventId) : request).build();
+  /** The key's stream asked of the relay, however long the relay takes to answer its head. */
+  private ServerSentEventReader changes(String post, @Nullable String lastEventId) {
+    String changes = path(post) + "/changes";
+    HttpProbe http = this.relay.http().withTimeout(Duration.ofMinutes(1));
+    return (lastEventId != null)
+        ? http.events(changes, "Last-Event-ID", lastEventId)
+        : http.events(changes);
   }
 
   private long valueOf(ServerSentEvent event) {

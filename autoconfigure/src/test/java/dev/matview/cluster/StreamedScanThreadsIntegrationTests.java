@@ -15,10 +15,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -183,16 +179,12 @@ class StreamedScanThreadsIntegrationTests {
    * request thread of {@code asked} busy, and then each gets every key once.
    */
   private void assertWaitingScansHoldNoRequestThread(ClusterInstance asked) throws Exception {
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    HttpRequest scan =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + asked.port() + SCAN))
-            .header("Accept", NDJSON)
-            .build();
-    List<CompletableFuture<HttpResponse<String>>> scans = new ArrayList<>();
+    HttpProbe http = asked.http().withTimeout(Duration.ofSeconds(60));
+    List<CompletableFuture<HttpProbe.Answer>> scans = new ArrayList<>();
     SliceStreamGate.hold();
     try {
       for (int i = 0; i < SCANS; i++) {
-        scans.add(client.sendAsync(scan, HttpResponse.BodyHandlers.ofString()));
+        scans.add(http.sendAsync("GET", SCAN, null, "Accept", NDJSON));
       }
       await("every scan waits for the partition of the other instance")
           .atMost(Duration.ofSeconds(30))
@@ -207,9 +199,9 @@ class StreamedScanThreadsIntegrationTests {
     } finally {
       SliceStreamGate.open();
     }
-    for (CompletableFuture<HttpResponse<String>> answer : scans) {
-      HttpResponse<String> response = answer.get(60, TimeUnit.SECONDS);
-      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    for (CompletableFuture<HttpProbe.Answer> answer : scans) {
+      HttpProbe.Answer response = answer.get(60, TimeUnit.SECONDS);
+      assertThat(response.status()).as(response.body()).isEqualTo(200);
       assertThat(keys(response.body()))
           .containsExactlyInAnyOrderElementsOf(
               IntStream.range(0, NOTES).mapToObj(n -> key(n)).toList());

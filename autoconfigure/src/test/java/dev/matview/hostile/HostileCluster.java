@@ -5,13 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerTrust;
+import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
-import dev.matview.web.RawHttp;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,32 +88,23 @@ final class HostileCluster implements AutoCloseable {
         .untilAsserted(
             () -> {
               for (int port : ports()) {
-                RawHttp http = new RawHttp(port, Duration.ofSeconds(10));
+                HttpProbe http = HttpProbe.localhost(port);
                 for (int i = 0; i < KEYS.size(); i++) {
                   if (KEYS.get(i).contains("/")) {
                     continue;
                   }
-                  RawHttp.Answer answer =
-                      http.send("GET", keyPath(PER_ITEM, KEYS.get(i)), Map.of(), new byte[0]);
+                  HttpProbe.Answer answer = http.get(keyPath(PER_ITEM, KEYS.get(i)));
                   assertThat(answer.status()).isEqualTo(200);
-                  assertThat(answer.text()).contains("\"value\":" + (i + 1));
-                  RawHttp.Answer byQuantity =
-                      http.send(
-                          "GET",
-                          keyPath(PER_QUANTITY, Long.toString(i + 1)),
-                          Map.of(),
-                          new byte[0]);
+                  assertThat(answer.body()).contains("\"value\":" + (i + 1));
+                  HttpProbe.Answer byQuantity =
+                      http.get(keyPath(PER_QUANTITY, Long.toString(i + 1)));
                   assertThat(byQuantity.status()).isEqualTo(200);
-                  assertThat(byQuantity.text()).contains("\"value\":" + (i + 1));
+                  assertThat(byQuantity.body()).contains("\"value\":" + (i + 1));
                 }
-                RawHttp.Answer windows =
-                    http.send(
-                        "GET",
-                        "/views/" + PER_MINUTE + "/windows?from=1970-01-01T00:00:00Z",
-                        Map.of(),
-                        new byte[0]);
-                assertThat(windows.status()).as(windows.text()).isEqualTo(200);
-                assertThat(this.mapper.readTree(windows.text()).path("items")).hasSize(KEYS.size());
+                HttpProbe.Answer windows =
+                    http.get("/views/" + PER_MINUTE + "/windows?from=1970-01-01T00:00:00Z");
+                assertThat(windows.status()).as(windows.body()).isEqualTo(200);
+                assertThat(this.mapper.readTree(windows.body()).path("items")).hasSize(KEYS.size());
               }
             });
   }
@@ -127,11 +116,7 @@ final class HostileCluster implements AutoCloseable {
   }
 
   static String keyPath(String view, String key) {
-    return "/views/" + view + "/keys/" + encode(key);
-  }
-
-  static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    return "/views/" + view + "/keys/" + HttpProbe.encode(key);
   }
 
   List<Integer> ports() {

@@ -5,7 +5,8 @@ import static dev.matview.hostile.HostileCluster.PER_MINUTE;
 import static dev.matview.hostile.HostileCluster.keyPath;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.matview.web.RawHttp;
+import dev.matview.processes.http.HttpProbe;
+import dev.matview.processes.http.RawHttp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,9 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HostileRequestsIntegrationTests {
 
-  private static final byte[] NO_BODY = new byte[0];
-
   private static final Map<String, String> JSON_BODY = Map.of("Content-Type", "application/json");
+
+  private static final String NDJSON = "application/x-ndjson";
 
   @TempDir static Path stateDirs;
 
@@ -40,12 +41,20 @@ class HostileRequestsIntegrationTests {
 
   private HostileCluster cluster;
 
-  private RawHttp http;
+  private HttpProbe http;
+
+  /**
+   * Requests no client library sends: a target with bytes a URI may not hold, and bodies over the
+   * limit that the server answers before it has read them.
+   */
+  private RawHttp raw;
 
   @BeforeAll
   void startTwoInstances() {
     this.cluster = new HostileCluster(stateDirs);
-    this.http = new RawHttp(this.cluster.ports().get(0), Duration.ofSeconds(20));
+    this.http =
+        HttpProbe.localhost(this.cluster.ports().get(0)).withTimeout(Duration.ofSeconds(20));
+    this.raw = new RawHttp(this.cluster.ports().get(0), Duration.ofSeconds(20));
   }
 
   @AfterAll
@@ -58,43 +67,43 @@ class HostileRequestsIntegrationTests {
   @Test
   void keepsASemicolonAndWhatFollowsItAsPartOfTheKey() {
     for (String target : List.of("/views/per-item/keys/a;b", "/views/per-item/keys/a%3Bb")) {
-      RawHttp.Answer answer = get(target);
+      HttpProbe.Answer answer = get(target);
       assertThat(answer.status()).as(target).isEqualTo(200);
       assertThat(json(answer).path("key").asString()).isEqualTo("a;b");
       assertThat(json(answer).path("value").asLong()).isEqualTo(2);
     }
-    RawHttp.Answer plusIsNotASpace = get("/views/per-item/keys/a+b");
+    HttpProbe.Answer plusIsNotASpace = get("/views/per-item/keys/a+b");
     assertThat(json(plusIsNotASpace).path("key").asString()).isEqualTo("a+b");
   }
 
   @Test
   void refusesInstantsThatKafkaCannotStoreNamingTheParameterAndTheRange() {
     String farFuture = "%2B999999999-12-31T23:59:59Z";
-    RawHttp.Answer lookup = get("/views/per-minute/keys/alpha/windows?to=" + farFuture);
+    HttpProbe.Answer lookup = get("/views/per-minute/keys/alpha/windows?to=" + farFuture);
     assertProblem(lookup, 400);
     assertThat(json(lookup).path("parameter").asString()).isEqualTo("to");
     assertThat(json(lookup).path("detail").asString())
         .contains("1970-01-01T00:00:00Z")
         .contains("+292278994-08-17T07:12:55.807Z")
         .doesNotContain("\tat ");
-    RawHttp.Answer beforeEpoch =
+    HttpProbe.Answer beforeEpoch =
         get("/views/per-minute/keys/alpha/windows?from=1969-12-31T23:59:59Z");
     assertProblem(beforeEpoch, 400);
     assertThat(json(beforeEpoch).path("parameter").asString()).isEqualTo("from");
-    RawHttp.Answer scan = get("/views/per-minute/windows?to=" + farFuture);
+    HttpProbe.Answer scan = get("/views/per-minute/windows?to=" + farFuture);
     assertProblem(scan, 400);
     assertThat(json(scan).path("parameter").asString()).isEqualTo("to");
   }
 
   @Test
   void answersTheWholeStorableRangeWithoutOverflow() {
-    RawHttp.Answer scan =
+    HttpProbe.Answer scan =
         get("/views/per-minute/windows?from=1970-01-01T00:00:00Z&to=9999-12-31T23:59:59Z");
-    assertThat(scan.status()).as(scan.text()).isEqualTo(200);
+    assertThat(scan.status()).as(scan.describe()).isEqualTo(200);
     assertThat(json(scan).path("items")).hasSize(HostileCluster.KEYS.size());
     String local = "localhost:" + this.cluster.ports().get(0);
     String latest = "%2B292278994-08-17T07:12:55.807Z";
-    List<RawHttp.Answer> localLookups =
+    List<HttpProbe.Answer> localLookups =
         HostileCluster.KEYS.stream()
             .filter(key -> !key.contains("/"))
             .map(
@@ -106,13 +115,13 @@ class HostileRequestsIntegrationTests {
             .filter(answer -> answer.header("Matview-Served-By").equals(local))
             .toList();
     assertThat(localLookups).isNotEmpty();
-    for (RawHttp.Answer lookup : localLookups) {
-      assertThat(lookup.status()).as(lookup.text()).isEqualTo(200);
+    for (HttpProbe.Answer lookup : localLookups) {
+      assertThat(lookup.status()).as(lookup.describe()).isEqualTo(200);
       assertThat(json(lookup).path("windows")).hasSize(1);
     }
-    RawHttp.Answer nearTheEpoch =
+    HttpProbe.Answer nearTheEpoch =
         get("/views/per-minute/keys/alpha/windows?to=1970-01-01T00:00:01Z");
-    assertThat(nearTheEpoch.status()).as(nearTheEpoch.text()).isEqualTo(200);
+    assertThat(nearTheEpoch.status()).as(nearTheEpoch.describe()).isEqualTo(200);
     assertThat(json(nearTheEpoch).path("windows")).isEmpty();
   }
 
@@ -125,37 +134,39 @@ class HostileRequestsIntegrationTests {
                 n ->
                     CompletableFuture.supplyAsync(
                         () ->
-                            this.http.send(
+                            this.raw.send(
                                 "POST", "/views/per-item/batch", JSON_BODY, body, n % 2 == 1)))
             .toList();
     for (CompletableFuture<RawHttp.Answer> answer : answers) {
       RawHttp.Answer tooLarge = answer.join();
       assertProblem(tooLarge, 413);
-      assertThat(json(tooLarge).path("detail").asString()).contains("matview.web.max-batch-body");
+      assertThat(json(tooLarge.text()).path("detail").asString())
+          .contains("matview.web.max-batch-body");
     }
     long started = System.nanoTime();
-    RawHttp.Answer lookup = get(keyPath(PER_ITEM, "alpha"));
+    HttpProbe.Answer lookup = get(keyPath(PER_ITEM, "alpha"));
     assertThat(lookup.status()).isEqualTo(200);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
     RawHttp.Answer withinTheLimit =
-        this.http.send(
+        this.raw.send(
             "POST",
             "/views/per-item/batch",
             JSON_BODY,
             "{\"keys\": [\"sl/ash\", \"nobody\"]}".getBytes(StandardCharsets.UTF_8),
             true);
     assertThat(withinTheLimit.status()).as(withinTheLimit.text()).isEqualTo(200);
-    assertThat(json(withinTheLimit).path("items").get(0).path("value").asLong()).isEqualTo(7);
+    assertThat(json(withinTheLimit.text()).path("items").get(0).path("value").asLong())
+        .isEqualTo(7);
   }
 
   @Test
   void refusesKeysOverTheLengthLimit() {
     String longKey = "k".repeat(1025);
-    RawHttp.Answer inPath = get("/views/per-item/keys/" + longKey);
+    HttpProbe.Answer inPath = get("/views/per-item/keys/" + longKey);
     assertProblem(inPath, 414);
     assertThat(json(inPath).path("detail").asString()).contains("matview.web.max-key-length");
     assertThat(get("/views/per-item/keys/" + "k".repeat(1024)).status()).isEqualTo(404);
-    RawHttp.Answer inBatch =
+    HttpProbe.Answer inBatch =
         post("/views/per-item/batch", "{\"keys\": [\"alpha\", \"" + longKey + "\"]}");
     assertProblem(inBatch, 400);
     assertThat(json(inBatch).path("detail").asString()).contains("Key 1 of the batch");
@@ -195,27 +206,21 @@ class HostileRequestsIntegrationTests {
       }
       assertProblem(post("/views/per-item/batch?" + bound, "{\"keys\": [\"alpha\"]}"), 400);
     }
-    assertProblem(
-        this.http.send(
-            "GET", "/views/per-item/keys/alpha", Map.of("Matview-Position", forged), NO_BODY),
-        400);
+    assertProblem(this.http.get("/views/per-item/keys/alpha", "Matview-Position", forged), 400);
   }
 
   @Test
   void refusesChangeStreamsOfBadIdsLongKeysAndUnknownViewsWithProblems() {
     for (String id :
         List.of("garbage", "x.y", "A".repeat(5_000) + ".0", ".0", "token.99999999999")) {
-      assertProblem(
-          this.http.send(
-              "GET", "/views/per-item/keys/alpha/changes", Map.of("Last-Event-ID", id), NO_BODY),
-          400);
+      assertProblem(this.http.get("/views/per-item/keys/alpha/changes", "Last-Event-ID", id), 400);
     }
     assertProblem(get("/views/per-item/keys/" + "k".repeat(1025) + "/changes"), 414);
     assertProblem(get("/views/no-such-view/keys/alpha/changes"), 404);
     assertProblem(get("/views/no-such-view/changes"), 404);
     for (String accept : List.of(";;;", "application/xml")) {
       for (String path : List.of("/views/per-item/keys/alpha/changes", "/views/nope/changes")) {
-        assertProblem(this.http.send("GET", path, Map.of("Accept", accept), NO_BODY), 406);
+        assertProblem(this.http.get(path, "Accept", accept), 406);
       }
     }
   }
@@ -225,14 +230,10 @@ class HostileRequestsIntegrationTests {
     String token = get("/views/per-item/keys/alpha").header("Matview-Position");
     assertThat(token).isNotBlank();
     // a stream opened by mistake sends nothing until its first heartbeat: the read times out
-    RawHttp quick = new RawHttp(this.cluster.ports().get(0), Duration.ofSeconds(5));
+    HttpProbe quick = this.http.withTimeout(Duration.ofSeconds(5));
     for (String place : List.of("-1", "+1", "-2147483648", "2147483648", "1e3", " 1", "")) {
-      RawHttp.Answer answer =
-          quick.send(
-              "GET",
-              "/views/per-item/keys/alpha/changes",
-              Map.of("Last-Event-ID", token + "." + place),
-              NO_BODY);
+      HttpProbe.Answer answer =
+          quick.get("/views/per-item/keys/alpha/changes", "Last-Event-ID", token + "." + place);
       assertProblem(answer, 400);
       assertThat(json(answer).path("parameter").asString()).as(place).isEqualTo("Last-Event-ID");
     }
@@ -246,19 +247,19 @@ class HostileRequestsIntegrationTests {
             "{\"keys\": [\"alpha\"], \"other\": 1, \"other\": 2}",
             "{\"keys\": [{\"id\": 1, \"id\": 2}]}",
             "{\"keys\": [\"alpha\"], \"x\": [{\"a\": {\"b\": 1, \"b\": 1}}]}")) {
-      RawHttp.Answer answer = post("/views/per-item/batch", body);
+      HttpProbe.Answer answer = post("/views/per-item/batch", body);
       assertProblem(answer, 400);
       assertThat(json(answer).path("parameter").asString()).as(body).isEqualTo("body");
       assertThat(json(answer).path("detail").asString()).as(body).contains("Duplicate");
     }
-    RawHttp.Answer once = post("/views/per-item/batch", "{\"keys\": [\"sl/ash\"], \"id\": 1}");
-    assertThat(once.status()).as(once.text()).isEqualTo(200);
+    HttpProbe.Answer once = post("/views/per-item/batch", "{\"keys\": [\"sl/ash\"], \"id\": 1}");
+    assertThat(once.status()).as(once.describe()).isEqualTo(200);
     assertThat(json(once).path("items").get(0).path("value").asLong()).isEqualTo(7);
   }
 
   @Test
   void refusesAKeyScanWhoseFromIsAfterTo() {
-    RawHttp.Answer strings = get("/views/per-item/keys?from=b&to=a");
+    HttpProbe.Answer strings = get("/views/per-item/keys?from=b&to=a");
     assertProblem(strings, 400);
     assertThat(json(strings).path("parameter").asString()).isEqualTo("from");
     assertProblem(get("/views/per-quantity/keys?from=5&to=3"), 400);
@@ -267,7 +268,6 @@ class HostileRequestsIntegrationTests {
 
   @Test
   void refusesWhatAStreamedScanCannotUseWith400NamingTheParameter() {
-    Map<String, String> streamed = Map.of("Accept", "application/x-ndjson");
     Map<String, String> refused = new LinkedHashMap<>();
     refused.put("/views/per-item/keys?limit=5", "limit");
     refused.put("/views/per-item/keys?cursor=" + "A".repeat(7_000), "cursor");
@@ -289,23 +289,22 @@ class HostileRequestsIntegrationTests {
         "afterKey");
     refused.forEach(
         (target, parameter) -> {
-          RawHttp.Answer answer = this.http.send("GET", target, streamed, NO_BODY);
+          HttpProbe.Answer answer = this.http.get(target, "Accept", NDJSON);
           assertProblem(answer, 400);
           assertThat(json(answer).path("parameter").asString())
-              .as(answer.text())
+              .as(answer.describe())
               .isEqualTo(parameter);
         });
-    RawHttp.Answer onAPage = get("/views/per-item/keys?afterKey=alpha");
+    HttpProbe.Answer onAPage = get("/views/per-item/keys?afterKey=alpha");
     assertProblem(onAPage, 400);
     assertThat(json(onAPage).path("parameter").asString()).isEqualTo("afterKey");
-    RawHttp.Answer boundOnAPage = get("/views/per-item/keys?from=" + "k".repeat(1025));
+    HttpProbe.Answer boundOnAPage = get("/views/per-item/keys?from=" + "k".repeat(1025));
     assertProblem(boundOnAPage, 400);
     assertThat(json(boundOnAPage).path("parameter").asString()).isEqualTo("from");
     assertThat(json(boundOnAPage).path("detail").asString()).contains("matview.web.max-key-length");
-    RawHttp.Answer atTheLimit =
-        this.http.send(
-            "GET", "/views/per-item/keys?afterKey=" + "k".repeat(1024), streamed, NO_BODY);
-    assertThat(atTheLimit.status()).as(atTheLimit.text()).isEqualTo(200);
+    HttpProbe.Answer atTheLimit =
+        this.http.get("/views/per-item/keys?afterKey=" + "k".repeat(1024), "Accept", NDJSON);
+    assertThat(atTheLimit.status()).as(atTheLimit.describe()).isEqualTo(200);
   }
 
   @Test
@@ -315,8 +314,7 @@ class HostileRequestsIntegrationTests {
         continue;
       }
       for (String accept : List.of("text/csv", "application/yaml")) {
-        RawHttp.Answer answer =
-            this.http.send("GET", keyPath(PER_ITEM, key), Map.of("Accept", accept), NO_BODY);
+        HttpProbe.Answer answer = this.http.get(keyPath(PER_ITEM, key), "Accept", accept);
         assertProblem(answer, 406);
       }
     }
@@ -326,74 +324,87 @@ class HostileRequestsIntegrationTests {
             "/views/per-item/keys",
             "/views/per-minute/windows",
             "/views/per-minute/keys/alpha/windows")) {
-      assertProblem(this.http.send("GET", path, Map.of("Accept", "text/csv"), NO_BODY), 406);
+      assertProblem(this.http.get(path, "Accept", "text/csv"), 406);
     }
   }
 
   @Test
   void refusesBatchBodiesOfOtherMediaTypes() {
-    byte[] body = "{\"keys\": [\"alpha\"]}".getBytes(StandardCharsets.UTF_8);
     for (String type :
         List.of("*/*", "text/plain", "application/x-www-form-urlencoded", "nonsense")) {
-      RawHttp.Answer answer =
-          this.http.send("POST", "/views/per-item/batch", Map.of("Content-Type", type), body);
+      HttpProbe.Answer answer =
+          this.http.post("/views/per-item/batch", "{\"keys\": [\"alpha\"]}", "Content-Type", type);
       assertProblem(answer, 415);
     }
   }
 
   @Test
   void answersAFormBodyThatCannotBeDecodedOnTheDashboardsPathAsAProblemDetail() {
-    RawHttp.Answer answer =
+    HttpProbe.Answer answer =
         this.http.send(
-            "PATCH",
-            "/matview",
-            Map.of("Content-Type", "application/x-www-form-urlencoded"),
-            "a=%zz&b=%".getBytes(StandardCharsets.UTF_8));
-    assertThat(answer.status()).as(answer.text()).isBetween(400, 499);
+            "PATCH", "/matview", "a=%zz&b=%", "Content-Type", "application/x-www-form-urlencoded");
+    assertThat(answer.status()).as(answer.describe()).isBetween(400, 499);
     assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
   }
 
   @Test
   void answersTheServersOwnErrorsAsProblemDetails() {
-    assertProblem(get("/views/per-item/keys/a|b{c}"), 400);
-    assertProblem(get("/views/per-item/keys/bad%zzescape"), 400);
-    assertProblem(get("/views/per-minute/windows?to=%zz"), 400);
+    assertProblem(rawGet("/views/per-item/keys/a|b{c}"), 400);
+    assertProblem(rawGet("/views/per-item/keys/bad%zzescape"), 400);
+    assertProblem(rawGet("/views/per-minute/windows?to=%zz"), 400);
     assertProblem(get("/views/per-item/keys/sl%2Fash"), 400);
-    RawHttp.Answer notUtf8 = get("/views/per-item/keys/%ff%fe");
+    HttpProbe.Answer notUtf8 = get("/views/per-item/keys/%ff%fe");
     assertProblem(notUtf8, 400);
     assertThat(json(notUtf8).path("detail").asString()).contains("UTF-8");
-    RawHttp.Answer hugeHeader =
-        this.http.send("GET", "/views", Map.of("X-Filler", "x".repeat(20_000)), NO_BODY);
+    HttpProbe.Answer hugeHeader = this.http.get("/views", "X-Filler", "x".repeat(20_000));
     assertProblem(hugeHeader, 400);
-    assertProblem(this.http.send("TRACE", keyPath(PER_ITEM, "alpha"), Map.of(), NO_BODY), 405);
+    assertProblem(this.http.send("TRACE", keyPath(PER_ITEM, "alpha"), null), 405);
   }
 
   @Test
   void answersUnsupportedMethodsAndUnknownPathsAsProblemDetails() {
-    RawHttp.Answer delete = this.http.send("DELETE", keyPath(PER_ITEM, "alpha"), Map.of(), NO_BODY);
+    HttpProbe.Answer delete = this.http.send("DELETE", keyPath(PER_ITEM, "alpha"), null);
     assertProblem(delete, 405);
     assertThat(delete.header("Allow")).contains("GET");
     assertProblem(get("/views/per-item/nothing/here"), 404);
     assertProblem(get("/views/per-item/keys/alpha/windows/more"), 404);
   }
 
-  private RawHttp.Answer get(String target) {
-    return this.http.send("GET", target, Map.of(), NO_BODY);
+  private HttpProbe.Answer get(String target) {
+    return this.http.get(target);
   }
 
-  private RawHttp.Answer post(String target, String json) {
-    return this.http.send("POST", target, JSON_BODY, json.getBytes(StandardCharsets.UTF_8));
+  private HttpProbe.Answer post(String target, String json) {
+    return this.http.post(target, json);
   }
 
-  private JsonNode json(RawHttp.Answer answer) {
-    return this.mapper.readTree(answer.body());
+  /** {@code GET target} with the target's bytes as they are, which a URI may not hold. */
+  private RawHttp.Answer rawGet(String target) {
+    return this.raw.send("GET", target, Map.of(), new byte[0]);
+  }
+
+  private JsonNode json(HttpProbe.Answer answer) {
+    return json(answer.body());
+  }
+
+  private JsonNode json(String body) {
+    return this.mapper.readTree(body);
   }
 
   private void assertProblem(RawHttp.Answer answer, int status) {
     assertThat(answer.failure()).as("the exchange failed").isNull();
-    assertThat(answer.status()).as(answer.text()).isEqualTo(status);
-    assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
-    JsonNode problem = json(answer);
+    assertProblem(answer.status(), answer.header("Content-Type"), answer.text(), status);
+  }
+
+  /** An exchange that failed throws, so that only its answer is left to check. */
+  private void assertProblem(HttpProbe.Answer answer, int status) {
+    assertProblem(answer.status(), answer.header("Content-Type"), answer.body(), status);
+  }
+
+  private void assertProblem(int answered, String contentType, String body, int status) {
+    assertThat(answered).as(body).isEqualTo(status);
+    assertThat(contentType).startsWith("application/problem+json");
+    JsonNode problem = json(body);
     assertThat(problem.path("status").asInt()).isEqualTo(status);
     assertThat(problem.path("type").isString()).isTrue();
     assertThat(problem.path("title").isString()).isTrue();

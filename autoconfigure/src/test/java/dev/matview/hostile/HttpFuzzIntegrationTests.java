@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.matview.peer.PeerRequests;
 import dev.matview.peer.PeerRequests.Outcome;
-import dev.matview.web.RawHttp;
+import dev.matview.processes.http.RawHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;

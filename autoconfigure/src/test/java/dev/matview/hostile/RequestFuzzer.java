@@ -4,7 +4,7 @@ import static dev.matview.hostile.HostileCluster.KEYS;
 import static dev.matview.hostile.HostileCluster.PER_ITEM;
 import static dev.matview.hostile.HostileCluster.PER_MINUTE;
 import static dev.matview.hostile.HostileCluster.PER_QUANTITY;
-import static dev.matview.hostile.HostileCluster.encode;
+import static dev.matview.processes.http.HttpProbe.encode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

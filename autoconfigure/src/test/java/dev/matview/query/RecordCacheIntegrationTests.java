@@ -13,10 +13,6 @@ import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -25,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -413,20 +408,15 @@ class RecordCacheIntegrationTests {
         .until(() -> openedChanges(port, path), Objects::nonNull);
   }
 
-  private static @Nullable ServerSentEventReader openedChanges(int port, String path)
-      throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path + "/changes"))
-            .header("Accept", "text/event-stream")
-            .build();
-    HttpResponse<Stream<String>> response =
-        HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofLines());
-    if (response.statusCode() == 503) {
-      response.body().close();
+  private static @Nullable ServerSentEventReader openedChanges(int port, String path) {
+    ServerSentEventReader events =
+        HttpProbe.localhost(port).withTimeout(Duration.ofSeconds(30)).events(path + "/changes");
+    if (events.status() == 503) {
+      events.close();
       return null;
     }
-    assertThat(response.statusCode()).as("status of the change stream of %s", path).isEqualTo(200);
-    return new ServerSentEventReader(response.body());
+    assertThat(events.status()).as("status of the change stream of %s", path).isEqualTo(200);
+    return events;
   }
 
   record Like(String post, String user) {}

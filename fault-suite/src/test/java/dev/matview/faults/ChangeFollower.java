@@ -2,11 +2,8 @@ package dev.matview.faults;
 
 import dev.matview.processes.http.HttpProbe;
 import dev.matview.processes.http.ServerSentEvent;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import dev.matview.processes.http.ServerSentEventReader;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +28,11 @@ final class ChangeFollower implements AutoCloseable {
   /** How long a follower waits before it tries again after a stream could not be opened. */
   private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
 
-  private static final HttpClient CLIENT =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
-          .build();
+  /**
+   * How long a follower waits for a stream's next event: a followed customer may place no order for
+   * a long while, so until the stream ends or {@link #close()} closes it.
+   */
+  private static final Duration QUIET_STREAM = Duration.ofHours(1);
 
   private final List<SampleInstance> instances;
 
@@ -45,7 +42,7 @@ final class ChangeFollower implements AutoCloseable {
 
   private final List<Thread> threads = new ArrayList<>();
 
-  private final Set<InputStream> bodies = ConcurrentHashMap.newKeySet();
+  private final Set<ServerSentEventReader> streams = ConcurrentHashMap.newKeySet();
 
   private volatile boolean following = true;
 
@@ -71,13 +68,7 @@ final class ChangeFollower implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     this.following = false;
-    for (InputStream body : this.bodies) {
-      try {
-        body.close();
-      } catch (IOException ex) {
-        // it is being closed to stop reading anyway
-      }
-    }
+    this.streams.forEach(ServerSentEventReader::close);
     for (Thread thread : this.threads) {
       thread.interrupt();
       thread.join(TimeUnit.SECONDS.toMillis(10));
@@ -120,58 +111,53 @@ final class ChangeFollower implements AutoCloseable {
 
     /** Opens the stream on {@code instance} and reads it until it ends. */
     void openOn(SampleInstance instance) throws InterruptedException {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(
-                  instance
-                      .http()
-                      .uri("/views/" + VIEW + "/keys/" + HttpProbe.encode(this.key) + "/changes"))
-              .timeout(SampleInstance.REQUEST_TIMEOUT)
-              .header("Accept", "text/event-stream")
-              .GET();
-      if (this.lastId != null) {
-        request.header("Last-Event-ID", this.lastId);
-      }
-      HttpResponse<InputStream> response;
+      String changes = "/views/" + VIEW + "/keys/" + HttpProbe.encode(this.key) + "/changes";
+      ServerSentEventReader events;
       try {
-        response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-      } catch (IOException ex) {
+        events =
+            (this.lastId != null)
+                ? instance.http().events(changes, "Last-Event-ID", this.lastId)
+                : instance.http().events(changes);
+      } catch (UncheckedIOException ex) {
+        if (!ChangeFollower.this.following) {
+          return;
+        }
         ChangeFollower.this.tally.opened(ChangeTally.NO_CONNECTION);
         pause();
         return;
       }
-      ChangeFollower.this.tally.opened(Integer.toString(response.statusCode()));
-      InputStream body = response.body();
-      ChangeFollower.this.bodies.add(body);
-      try (body) {
+      ChangeFollower.this.tally.opened(Integer.toString(events.status()));
+      ChangeFollower.this.streams.add(events);
+      try (events) {
         if (!ChangeFollower.this.following) {
           return;
         }
-        if (response.statusCode() != 200) {
-          body.readAllBytes();
+        if (events.status() != 200) {
           pause();
           return;
         }
         if (this.lastId == null) {
           ChangeFollower.this.tally.freshStart(this.key);
         }
-        if (!read(instance, new ServerSentEvents(body))) {
+        if (!read(instance, events)) {
           pause();
         }
-      } catch (IOException ex) {
+      } catch (UncheckedIOException ex) {
         if (ChangeFollower.this.following) {
           ChangeFollower.this.tally.ended("connection lost");
         }
       } finally {
-        ChangeFollower.this.bodies.remove(body);
+        ChangeFollower.this.streams.remove(events);
       }
     }
 
     /** Reads events until the stream ends: whether it told any. */
-    private boolean read(SampleInstance instance, ServerSentEvents events) throws IOException {
+    private boolean read(SampleInstance instance, ServerSentEventReader events)
+        throws InterruptedException {
       ChangeTally tally = ChangeFollower.this.tally;
       boolean told = false;
       ServerSentEvent event;
-      while (ChangeFollower.this.following && (event = events.next()) != null) {
+      while (ChangeFollower.this.following && (event = events.nextOrEnd(QUIET_STREAM)) != null) {
         JsonNode data = ViewReader.JSON.readTree(event.data());
         String of = data.path("key").asString();
         switch (event.name()) {

@@ -2,8 +2,6 @@ package dev.matview.faults;
 
 import dev.matview.processes.http.HttpProbe;
 import java.io.UncheckedIOException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -125,10 +123,7 @@ final class LookupTally {
 
   /** The outcome of a lookup whose request failed with {@code failure}. */
   static String unansweredOutcome(UncheckedIOException failure) {
-    boolean timedOut =
-        failure.getCause() instanceof HttpTimeoutException
-            && !(failure.getCause() instanceof HttpConnectTimeoutException);
-    return timedOut ? TIMED_OUT : NO_CONNECTION;
+    return HttpProbe.timedOut(failure) ? TIMED_OUT : NO_CONNECTION;
   }
 
   /** Records a lookup that got no HTTP answer. */

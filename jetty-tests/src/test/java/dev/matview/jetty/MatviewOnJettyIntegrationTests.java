@@ -2,6 +2,9 @@ package dev.matview.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.processes.http.HttpProbe;
+import dev.matview.processes.http.RawHttp;
+import dev.matview.processes.http.ServerSentEventReader;
 import dev.matview.test.MatviewIntegrationTest;
 import dev.matview.test.MatviewTestClient;
 import dev.matview.test.MatviewTestPublisher;
@@ -9,15 +12,13 @@ import dev.matview.test.ViewAwaiter;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.util.thread.ThreadPool;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -44,6 +45,8 @@ class MatviewOnJettyIntegrationTests {
 
   private static final String VIEW = "per-item";
 
+  private static final Duration EVENT_WAIT = Duration.ofSeconds(30);
+
   private final JsonMapper json = JsonMapper.builder().build();
 
   @LocalServerPort int port;
@@ -56,6 +59,13 @@ class MatviewOnJettyIntegrationTests {
 
   @Autowired WebServerApplicationContext context;
 
+  private HttpProbe http;
+
+  @BeforeEach
+  void probe() {
+    this.http = HttpProbe.localhost(this.port).withTimeout(Duration.ofSeconds(20));
+  }
+
   @Test
   void runsOnJetty() {
     assertThat(this.context.getWebServer()).isInstanceOf(JettyWebServer.class);
@@ -67,10 +77,10 @@ class MatviewOnJettyIntegrationTests {
     this.views.awaitView(VIEW, "streamed", 1L);
     assertThat(this.client.view(VIEW, String.class, Long.class).get("streamed").body())
         .contains(1L);
-    try (EventStream stream = new EventStream(this.port, changesOf("streamed"))) {
-      assertThat(this.json.readTree(stream.nextData()).path("value").asLong()).isEqualTo(1);
+    try (ServerSentEventReader stream = this.http.events(changesOf("streamed"))) {
+      assertThat(valueOf(stream)).isEqualTo(1);
       this.publisher.publish("items", "streamed", new Item(2));
-      assertThat(this.json.readTree(stream.nextData()).path("value").asLong()).isEqualTo(2);
+      assertThat(valueOf(stream)).isEqualTo(2);
     }
   }
 
@@ -79,20 +89,18 @@ class MatviewOnJettyIntegrationTests {
     this.publisher.publish("items", "idle", new Item(1));
     this.views.awaitView(VIEW, "idle", 1L);
     ThreadPool threads = ((JettyWebServer) this.context.getWebServer()).getServer().getThreadPool();
-    List<EventStream> streams = new ArrayList<>();
+    List<ServerSentEventReader> streams = new ArrayList<>();
     try {
       for (int i = 0; i < 200; i++) {
-        EventStream stream = new EventStream(this.port, changesOf("idle"));
+        ServerSentEventReader stream = this.http.events(changesOf("idle"));
         streams.add(stream);
-        assertThat(this.json.readTree(stream.nextData()).path("value").asLong()).isEqualTo(1);
+        assertThat(valueOf(stream)).isEqualTo(1);
       }
       assertThat(threads.getThreads() - threads.getIdleThreads())
           .as("Jetty's busy threads with 200 streams open")
           .isLessThan(20);
     } finally {
-      for (EventStream stream : streams) {
-        stream.close();
-      }
+      streams.forEach(ServerSentEventReader::close);
     }
   }
 
@@ -102,17 +110,10 @@ class MatviewOnJettyIntegrationTests {
       this.publisher.publish("items", key, new Item(1));
       this.views.awaitView(VIEW, key, 1L);
     }
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + this.port + "/views/" + VIEW + "/keys"))
-                    .header("Accept", "application/x-ndjson")
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type"))
-        .hasValueSatisfying((type) -> assertThat(type).startsWith("application/x-ndjson"));
+    HttpProbe.Answer response =
+        this.http.get("/views/" + VIEW + "/keys", "Accept", "application/x-ndjson");
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    assertThat(response.header("Content-Type")).startsWith("application/x-ndjson");
     List<String> lines = List.of(response.body().split("\n"));
     assertThat(lines.get(lines.size() - 1)).isEqualTo("{\"nextCursor\":null}");
     Map<String, Long> counts = new HashMap<>();
@@ -126,44 +127,63 @@ class MatviewOnJettyIntegrationTests {
         .containsEntry("scanned-3", 1L);
   }
 
+  /**
+   * Targets with bytes a URI may not hold go straight onto a socket ({@link RawHttp}), since no
+   * client library sends them.
+   */
   @Test
   void answersJettysOwnErrorsAsProblemDetails() {
-    RawRequest raw = new RawRequest(this.port);
-    assertProblem(raw.send("GET", "/views/per-item/keys/a|b{c}"), 400, "Illegal Path Character");
-    assertProblem(raw.send("GET", "/views/per-item/keys/bad%zzescape"), 400, "percent-encoded");
-    assertProblem(raw.send("GET", "/views/per-item/keys/sl%2Fash"), 400, "separator");
-    assertProblem(raw.send("GET", "/views/per-item/keys/%ff%fe"), 400, "UTF-8");
+    RawHttp raw = new RawHttp(this.port, Duration.ofSeconds(20));
+    assertProblem(rawGet(raw, "/views/per-item/keys/a|b{c}"), 400, "Illegal Path Character");
+    assertProblem(rawGet(raw, "/views/per-item/keys/bad%zzescape"), 400, "percent-encoded");
+    assertProblem(this.http.get("/views/per-item/keys/sl%2Fash"), 400, "separator");
+    assertProblem(this.http.get("/views/per-item/keys/%ff%fe"), 400, "UTF-8");
     assertProblem(
-        raw.send("GET", "/views/per-item/windows?to=%zz"), 400, "percent-encode its parameters");
+        rawGet(raw, "/views/per-item/windows?to=%zz"), 400, "percent-encode its parameters");
+    assertProblem(this.http.get("/views", "X-Filler", "x".repeat(20_000)), 431, "Header Fields");
     assertProblem(
-        raw.send("GET", "/views", "X-Filler: " + "x".repeat(20_000)), 431, "Header Fields");
-    assertProblem(raw.send("TRACE", "/views/per-item/keys/alpha"), 405, "TRACE is not allowed");
+        this.http.send("TRACE", "/views/per-item/keys/alpha", null), 405, "TRACE is not allowed");
   }
 
   @Test
   void answersSpringsOwnErrorsAsProblemDetailsOfATypeThatIsAUri() {
-    RawRequest raw = new RawRequest(this.port);
-    RawRequest.Answer unknownPath = raw.send("GET", "/views/per-item/nothing/here");
+    HttpProbe.Answer unknownPath = this.http.get("/views/per-item/nothing/here");
     assertProblem(unknownPath, 404, "No static resource");
-    assertThat(problem(unknownPath).path("type").asString()).isEqualTo("about:blank");
-    assertProblem(raw.send("DELETE", "/views/per-item/keys/alpha"), 405, "DELETE");
+    assertThat(unknownPath.json().path("type").asString()).isEqualTo("about:blank");
+    assertProblem(this.http.send("DELETE", "/views/per-item/keys/alpha", null), 405, "DELETE");
   }
 
   private static String changesOf(String key) {
     return "/views/" + VIEW + "/keys/" + key + "/changes";
   }
 
-  private void assertProblem(RawRequest.Answer answer, int status, String detailPart) {
-    assertThat(answer.status()).as(answer.text()).isEqualTo(status);
-    assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
-    JsonNode problem = problem(answer);
+  private long valueOf(ServerSentEventReader stream) throws InterruptedException {
+    return this.json.readTree(stream.next(EVENT_WAIT).data()).path("value").asLong();
+  }
+
+  private static RawHttp.Answer rawGet(RawHttp raw, String target) {
+    return raw.send("GET", target, Map.of(), new byte[0]);
+  }
+
+  private void assertProblem(RawHttp.Answer answer, int status, String detailPart) {
+    assertThat(answer.failure()).as("the exchange failed").isNull();
+    assertProblem(
+        answer.status(), answer.header("Content-Type"), answer.text(), status, detailPart);
+  }
+
+  private void assertProblem(HttpProbe.Answer answer, int status, String detailPart) {
+    assertProblem(
+        answer.status(), answer.header("Content-Type"), answer.body(), status, detailPart);
+  }
+
+  private void assertProblem(
+      int answered, String contentType, String body, int status, String detailPart) {
+    assertThat(answered).as(body).isEqualTo(status);
+    assertThat(contentType).startsWith("application/problem+json");
+    JsonNode problem = this.json.readTree(body);
     assertThat(problem.path("status").asInt()).isEqualTo(status);
     assertThat(problem.path("title").asString()).isNotBlank();
     assertThat(problem.path("detail").asString()).contains(detailPart).doesNotContain("\tat ");
-  }
-
-  private JsonNode problem(RawRequest.Answer answer) {
-    return this.json.readTree(answer.body());
   }
 
   record Item(long quantity) {}

@@ -1,9 +1,10 @@
 package dev.matview.sample;
 
+import static dev.matview.processes.http.HttpProbe.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
+import dev.matview.processes.http.HttpProbe;
+import dev.matview.processes.http.HttpProbe.Answer;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,10 +14,6 @@ import java.util.Map;
 import org.assertj.core.api.RecursiveComparisonAssert;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ThrowingRunnable;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.util.StreamUtils;
-import org.springframework.web.client.RestClient;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,10 +34,10 @@ final class OrderViewsClient {
   private static final JsonMapper json =
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
-  private final RestClient http;
+  private final HttpProbe http;
 
   OrderViewsClient(int port) {
-    this.http = RestClient.create("http://localhost:" + port);
+    this.http = HttpProbe.localhost(port).withTimeout(TIMEOUT);
   }
 
   /** Retries {@code assertion} until it passes, for at most a minute. */
@@ -65,16 +62,13 @@ final class OrderViewsClient {
     String order =
         json.writeValueAsString(
             Map.of("customerId", customerId, "amount", new BigDecimal(amount), "ts", ts));
-    Response response =
-        exchange(
-            this.http.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).body(order));
+    Answer response = postOrder(order);
     assertThat(response.status()).as("POST /orders %s: %s", order, response.body()).isEqualTo(202);
   }
 
   /** Posts {@code json} to {@code POST /orders} as it is. */
-  Response postOrder(String json) {
-    return exchange(
-        this.http.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).body(json));
+  Answer postOrder(String json) {
+    return this.http.post("/orders", json);
   }
 
   /** The number of orders the {@code orders-per-customer} view holds for {@code customerId}. */
@@ -89,13 +83,13 @@ final class OrderViewsClient {
 
   /** The one-minute windows of {@code customerId} whose start lies in [from, to]. */
   List<CountWindow> ordersPerMinute(String customerId, Instant from, Instant to) {
-    Response response =
+    Answer response =
         windows(ORDERS_PER_CUSTOMER_PER_MINUTE, customerId, from.toString(), to.toString());
     assertThat(response.status())
         .as("windows of %s: %s", customerId, response.body())
         .isEqualTo(200);
     List<CountWindow> windows = new ArrayList<>();
-    for (JsonNode window : response.body().required("windows")) {
+    for (JsonNode window : response.json().required("windows")) {
       windows.add(
           new CountWindow(
               Instant.parse(window.required("start").stringValue()),
@@ -106,68 +100,44 @@ final class OrderViewsClient {
   }
 
   /** {@code GET /views}. */
-  Response views() {
-    return exchange(this.http.get().uri("/views"));
+  Answer views() {
+    return this.http.get("/views");
   }
 
   /** {@code GET /v3/api-docs}, the OpenAPI document springdoc serves. */
-  Response apiDocs() {
-    return exchange(this.http.get().uri("/v3/api-docs"));
+  Answer apiDocs() {
+    return this.http.get("/v3/api-docs");
   }
 
   /** {@code GET /actuator/matviews}. */
-  Response matviews() {
-    return exchange(this.http.get().uri("/actuator/matviews"));
+  Answer matviews() {
+    return this.http.get("/actuator/matviews");
   }
 
   /** {@code GET /views/{view}/keys/{key}}. */
-  Response key(String view, String key) {
-    return exchange(this.http.get().uri("/views/{view}/keys/{key}", view, key));
+  Answer key(String view, String key) {
+    return this.http.get(keyPath(view, key));
   }
 
   /** {@code GET /views/{view}/keys/{key}?after=}, answered once that record is in the view. */
-  Response keyAfter(String view, String key, String after) {
-    return exchange(
-        this.http.get().uri("/views/{view}/keys/{key}?after={after}", view, key, after));
+  Answer keyAfter(String view, String key, String after) {
+    return this.http.get(keyPath(view, key) + "?after=" + encode(after));
   }
 
   /** {@code GET /views/{view}/keys/{key}/windows?from=&to=}, the bounds sent as written. */
-  Response windows(String view, String key, String from, String to) {
-    return exchange(
-        this.http
-            .get()
-            .uri("/views/{view}/keys/{key}/windows?from={from}&to={to}", view, key, from, to));
+  Answer windows(String view, String key, String from, String to) {
+    return this.http.get(
+        keyPath(view, key) + "/windows?from=" + encode(from) + "&to=" + encode(to));
   }
 
-  private static JsonNode found(Response response) {
+  private static String keyPath(String view, String key) {
+    return "/views/" + encode(view) + "/keys/" + encode(key);
+  }
+
+  /** The value a lookup found, its amounts read as {@code BigDecimal}s. */
+  private static JsonNode found(Answer response) {
     assertThat(response.status()).as("lookup answer %s", response.body()).isEqualTo(200);
-    return response.body().required("value");
-  }
-
-  private static Response exchange(RestClient.RequestHeadersSpec<?> request) {
-    return request.exchangeForRequiredValue(
-        (sent, answer) ->
-            new Response(
-                answer.getStatusCode().value(), answer.getHeaders(), read(answer.getBody())));
-  }
-
-  private static JsonNode read(InputStream body) throws IOException {
-    return json.readTree(StreamUtils.copyToByteArray(body));
-  }
-
-  /**
-   * An HTTP answer.
-   *
-   * @param status its status code
-   * @param headers its headers
-   * @param body its JSON body, a missing node when it had none
-   */
-  record Response(int status, HttpHeaders headers, JsonNode body) {
-
-    /** The first value of header {@code name}, or {@code null}. */
-    String header(String name) {
-      return this.headers.getFirst(name);
-    }
+    return json.readTree(response.body()).required("value");
   }
 
   /**

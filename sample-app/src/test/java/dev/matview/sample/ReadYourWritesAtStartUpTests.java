@@ -3,9 +3,9 @@ package dev.matview.sample;
 import static dev.matview.sample.OrderViewsClient.ORDERS_PER_CUSTOMER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.processes.http.HttpProbe.Answer;
 import dev.matview.query.ViewQueryService;
 import dev.matview.replica.StorePositions;
-import dev.matview.sample.OrderViewsClient.Response;
 import dev.matview.topology.ResolvedView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,19 +79,19 @@ class ReadYourWritesAtStartUpTests {
   private static void writeAndReadBack(
       OrderViewsClient client, int n, StoreOpenings openings, AtomicInteger readBeforeOpen) {
     String customer = "fresh-customer-" + n;
-    Response placed = client.postOrder("{\"customerId\":\"" + customer + "\",\"amount\":1.25}");
+    Answer placed = client.postOrder("{\"customerId\":\"" + customer + "\",\"amount\":1.25}");
     assertThat(placed.status()).as("POST /orders: %s", placed.body()).isEqualTo(202);
-    String after = placed.body().required("after").asString();
+    String after = placed.json().required("after").asString();
     if (openings.noneOpen()) {
       readBeforeOpen.incrementAndGet();
     }
     long asked = System.nanoTime();
-    Response answer = client.keyAfter(ORDERS_PER_CUSTOMER, customer, after);
+    Answer answer = client.keyAfter(ORDERS_PER_CUSTOMER, customer, after);
     Duration took = Duration.ofNanos(System.nanoTime() - asked);
     assertThat(answer.status())
         .as("pair %d, answered after %s: %s", n, took, answer.body())
         .isEqualTo(200);
-    assertThat(answer.body().required("value").asLong()).isEqualTo(1);
+    assertThat(answer.json().required("value").asLong()).isEqualTo(1);
     assertThat(answer.header("Matview-Position")).as("pair %d", n).isNotBlank();
   }
 

@@ -3,13 +3,10 @@ package dev.matview.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.processes.http.HttpProbe;
 import java.io.IOException;
-import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,18 +86,13 @@ class ReadmeAppTests {
                     "--matview.advertised-host=localhost")) {
       publishThreeOrdersOfCustomer1(broker);
       int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-      HttpClient http = HttpClient.newHttpClient();
-      HttpRequest lookup =
-          HttpRequest.newBuilder(
-                  URI.create(
-                      "http://localhost:" + port + "/views/orders-per-customer/keys/customer-1"))
-              .build();
+      HttpProbe http = HttpProbe.localhost(port);
       await("the README's answer")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(200))
           .untilAsserted(
               () ->
-                  assertThat(http.send(lookup, HttpResponse.BodyHandlers.ofString()).body())
+                  assertThat(http.get("/views/orders-per-customer/keys/customer-1").body())
                       .isEqualToIgnoringWhitespace(promisedAnswer()));
     } finally {
       broker.destroy();

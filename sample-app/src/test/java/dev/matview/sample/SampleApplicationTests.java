@@ -8,8 +8,8 @@ import static dev.matview.sample.OrderViewsClient.eventually;
 import static dev.matview.sample.OrderViewsClient.revenue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.processes.http.HttpProbe.Answer;
 import dev.matview.sample.OrderViewsClient.CountWindow;
-import dev.matview.sample.OrderViewsClient.Response;
 import dev.matview.test.MatviewIntegrationTest;
 import dev.matview.test.ViewAwaiter;
 import dev.matview.test.WindowedValue;
@@ -84,10 +84,10 @@ class SampleApplicationTests {
 
   @Test
   void describesEachViewsLookupsTypedInTheOpenApiDocument() {
-    Response docs = client.apiDocs();
+    Answer docs = client.apiDocs();
 
     assertThat(docs.status()).isEqualTo(200);
-    JsonNode paths = docs.body().required("paths");
+    JsonNode paths = docs.json().required("paths");
     assertThat(paths.has("/views/{view}/keys/{key}")).isFalse();
     assertThat(
             paths
@@ -104,7 +104,7 @@ class SampleApplicationTests {
                 .asString())
         .isEqualTo("#/components/schemas/Revenue");
     assertThat(
-            docs.body()
+            docs.json()
                 .path("components")
                 .path("schemas")
                 .path("Revenue")
@@ -122,7 +122,7 @@ class SampleApplicationTests {
   void aLookupAfterThePlacedOrderSeesItAtOnce() {
     String customer = "dave-" + MINUTE_0.toEpochMilli();
     for (int n = 1; n <= 5; n++) {
-      Response placed =
+      Answer placed =
           client.postOrder(
               "{\"customerId\":\""
                   + customer
@@ -130,17 +130,17 @@ class SampleApplicationTests {
                   + MINUTE_0.plusSeconds(1)
                   + "\"}");
       assertThat(placed.status()).as("%s", placed.body()).isEqualTo(202);
-      String after = placed.body().required("after").asString();
+      String after = placed.json().required("after").asString();
       assertThat(after)
           .isEqualTo(
-              placed.body().required("topic").asString()
+              placed.json().required("topic").asString()
                   + ":"
-                  + placed.body().required("partition").asInt()
+                  + placed.json().required("partition").asInt()
                   + ":"
-                  + placed.body().required("offset").asLong());
-      Response answer = client.keyAfter(ORDERS_PER_CUSTOMER, customer, after);
+                  + placed.json().required("offset").asLong());
+      Answer answer = client.keyAfter(ORDERS_PER_CUSTOMER, customer, after);
       assertThat(answer.status()).as("%s", answer.body()).isEqualTo(200);
-      assertThat(answer.body().required("value").asLong()).isEqualTo(n);
+      assertThat(answer.json().required("value").asLong()).isEqualTo(n);
       assertThat(answer.headers().getFirst("Matview-Position")).isNotBlank();
     }
   }
@@ -207,10 +207,10 @@ class SampleApplicationTests {
   @Test
   void refusesAnAmountOutsideTheDecimalBoundsAndAnOrderWithoutCustomerWith400() {
     for (String amount : List.of("1e100000000", "1e2000", "0.0000000000000000001")) {
-      Response response =
+      Answer response =
           client.postOrder("{\"customerId\": \"mallory\", \"amount\": " + amount + "}");
       assertProblem(response, 400);
-      assertThat(response.body().path("detail").stringValue()).contains("amount is out of range");
+      assertThat(response.json().path("detail").stringValue()).contains("amount is out of range");
     }
     assertProblem(client.postOrder("{\"amount\": 1}"), 400);
     assertProblem(
@@ -221,9 +221,9 @@ class SampleApplicationTests {
 
   @Test
   void listsTheThreeViews() {
-    Response response = client.views();
+    Answer response = client.views();
     assertThat(response.status()).isEqualTo(200);
-    assertThat(response.body())
+    assertThat(response.json())
         .isEqualTo(
             JsonMapper.shared()
                 .readTree(
@@ -291,37 +291,37 @@ class SampleApplicationTests {
 
   @Test
   void answersNotFoundForAnUnknownView() {
-    Response response = client.key("orders-per-planet", "alice");
+    Answer response = client.key("orders-per-planet", "alice");
     assertProblem(response, 404);
-    assertThat(response.body().path("view").stringValue()).isEqualTo("orders-per-planet");
+    assertThat(response.json().path("view").stringValue()).isEqualTo("orders-per-planet");
   }
 
   @Test
   void answersNotFoundForACustomerWithoutOrders() {
-    Response response = client.key(ORDERS_PER_CUSTOMER, "zoe");
+    Answer response = client.key(ORDERS_PER_CUSTOMER, "zoe");
     assertProblem(response, 404);
-    assertThat(response.body().path("key").stringValue()).isEqualTo("zoe");
+    assertThat(response.json().path("key").stringValue()).isEqualTo("zoe");
   }
 
-  private static void assertBadRequest(Response response, String parameter) {
+  private static void assertBadRequest(Answer response, String parameter) {
     assertProblem(response, 400);
-    assertThat(response.body().path("parameter").stringValue()).isEqualTo(parameter);
-    assertThat(response.body().path("detail").stringValue()).contains("'" + parameter + "'");
+    assertThat(response.json().path("parameter").stringValue()).isEqualTo(parameter);
+    assertThat(response.json().path("detail").stringValue()).contains("'" + parameter + "'");
   }
 
-  private static void assertProblem(Response response, int status) {
+  private static void assertProblem(Answer response, int status) {
     assertThat(response.status()).as("status of %s", response.body()).isEqualTo(status);
     assertThat(response.headers().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
-    JsonNode body = response.body();
+    JsonNode body = response.json();
     assertThat(body.path("status").asInt()).isEqualTo(status);
     assertThat(body.path("detail").stringValue()).isNotBlank();
   }
 
   @Test
   void exposesTheMatviewsEndpointWithEveryViewAndThisInstanceHoldingEveryPartition() {
-    Response response = client.matviews();
+    Answer response = client.matviews();
     assertThat(response.status()).isEqualTo(200);
-    JsonNode body = response.body();
+    JsonNode body = response.json();
     assertThat(body.path("views").findValuesAsString("name"))
         .containsExactly(
             "orders-per-customer", "revenue-per-customer", "orders-per-customer-per-minute");

@@ -1,29 +1,36 @@
 package dev.matview.processes.http;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.nio.charset.Charset;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.web.client.ResourceAccessException;
-import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClient.RequestHeadersSpec.ConvertibleClientHttpResponse;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.MissingNode;
 
 /**
- * Requests to one HTTP server for tests and for the benchmarks' set-up and checks: Spring's {@link
- * RestClient} on the JDK's {@link HttpClient}, each answer a value whatever its status.
+ * Requests to one HTTP server, the one HTTP client of every module's tests, the fault suite and the
+ * benchmarks' set-up: each answer a value whatever its status, read whole within the timeout
+ * ({@link #send}), without a thread waiting for it ({@link #sendAsync}), or line by line as it
+ * arrives ({@link #open}). It runs on the JDK's {@link HttpClient} over HTTP/1.1 and adds no header
+ * of its own (no {@code Accept}, no {@code Accept-Encoding}); a request no client library sends, or
+ * a socket a test handles itself, goes through {@link RawHttp}.
  */
 public final class HttpProbe {
 
@@ -44,16 +51,9 @@ public final class HttpProbe {
 
   private final Duration timeout;
 
-  private final RestClient client;
-
   private HttpProbe(String baseUrl, Duration timeout) {
     this.baseUrl = baseUrl;
     this.timeout = timeout;
-    JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(CLIENT);
-    requests.setReadTimeout(timeout);
-    // Answers come as the server writes them, without an Accept-Encoding of the client's own.
-    requests.enableCompression(false);
-    this.client = RestClient.builder().requestFactory(requests).build();
   }
 
   /**
@@ -94,7 +94,7 @@ public final class HttpProbe {
 
   /** GETs {@code pathAndQuery} with the given header names and values, in pairs. */
   public Answer get(String pathAndQuery, String... headers) {
-    return send(HttpMethod.GET, pathAndQuery, null, headers);
+    return send("GET", pathAndQuery, null, headers);
   }
 
   /**
@@ -102,12 +102,71 @@ public final class HttpProbe {
    * as it is, anything else as Jackson writes it.
    */
   public Answer post(String pathAndQuery, Object body, String... headers) {
-    return send(HttpMethod.POST, pathAndQuery, body, headers);
+    return send("POST", pathAndQuery, body, headers);
   }
 
   /** POSTs an empty body to {@code pathAndQuery}. */
   public Answer post(String pathAndQuery) {
-    return send(HttpMethod.POST, pathAndQuery, null);
+    return send("POST", pathAndQuery, null);
+  }
+
+  /**
+   * Sends {@code method} to {@code pathAndQuery} and reads the whole answer within the timeout.
+   *
+   * @param body {@code null} for none, a {@code String} as it is, anything else as Jackson writes
+   *     it; sent as JSON unless the headers name a {@code Content-Type}
+   * @param headers header names and values, in pairs
+   * @throws UncheckedIOException when no whole answer came: its cause is the JDK client's own
+   *     exception, an {@link HttpTimeoutException} when the timeout ran out first
+   */
+  public Answer send(String method, String pathAndQuery, @Nullable Object body, String... headers) {
+    HttpRequest request = request(method, pathAndQuery, body, headers);
+    CompletableFuture<HttpResponse<byte[]>> exchange = exchange(request);
+    try {
+      return Answer.of(request, exchange.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (TimeoutException ex) {
+      exchange.cancel(true);
+      throw failed(request, new HttpTimeoutException("No whole answer within " + this.timeout));
+    } catch (InterruptedException ex) {
+      exchange.cancel(true);
+      Thread.currentThread().interrupt();
+      throw failed(request, new InterruptedIOException("Interrupted while waiting for the answer"));
+    } catch (ExecutionException ex) {
+      if (ex.getCause() instanceof IOException io) {
+        throw failed(request, io);
+      }
+      throw new IllegalStateException(describe(request) + " failed", ex.getCause());
+    }
+  }
+
+  /**
+   * Sends {@code method} as {@link #send} does, with no thread waiting for its answer: the future
+   * completes with the whole answer, however long it takes, or with the JDK client's exception.
+   */
+  public CompletableFuture<Answer> sendAsync(
+      String method, String pathAndQuery, @Nullable Object body, String... headers) {
+    HttpRequest request = request(method, pathAndQuery, body, headers);
+    return exchange(request).thenApply(response -> Answer.of(request, response));
+  }
+
+  /**
+   * GETs {@code pathAndQuery} and hands its body out line by line as it arrives, once its status
+   * and headers came within the timeout; closing it goes away from the answer mid-body.
+   */
+  public StreamedAnswer open(String pathAndQuery, String... headers) {
+    return StreamedAnswer.open(CLIENT, request("GET", pathAndQuery, null, headers), this.timeout);
+  }
+
+  /**
+   * Opens the change stream at {@code pathAndQuery} ({@code Accept: text/event-stream} and the
+   * given headers), to read its events one at a time.
+   */
+  public ServerSentEventReader events(String pathAndQuery, String... headers) {
+    String[] all = new String[headers.length + 2];
+    all[0] = "Accept";
+    all[1] = "text/event-stream";
+    System.arraycopy(headers, 0, all, 2, headers.length);
+    return new ServerSentEventReader(open(pathAndQuery, all));
   }
 
   /** {@code value} encoded for a URL's path segment or query parameter. */
@@ -115,28 +174,50 @@ public final class HttpProbe {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  private Answer send(
-      HttpMethod method, String pathAndQuery, @Nullable Object body, String... headers) {
+  /**
+   * Whether a request that got no answer ran out of time waiting for it, rather than failing to
+   * connect or losing its connection.
+   */
+  public static boolean timedOut(UncheckedIOException failure) {
+    return failure.getCause() instanceof HttpTimeoutException
+        && !(failure.getCause() instanceof HttpConnectTimeoutException);
+  }
+
+  private HttpRequest request(
+      String method, String pathAndQuery, @Nullable Object body, String... headers) {
     if (headers.length % 2 != 0) {
       throw new IllegalArgumentException(
           "Header names and values come in pairs: " + headers.length);
     }
-    URI uri = uri(pathAndQuery);
-    RestClient.RequestBodySpec request = this.client.method(method).uri(uri);
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri(pathAndQuery)).timeout(this.timeout);
+    boolean typed = false;
     for (int i = 0; i < headers.length; i += 2) {
-      request = request.header(headers[i], headers[i + 1]);
+      request.header(headers[i], headers[i + 1]);
+      typed |= headers[i].equalsIgnoreCase(HttpHeaders.CONTENT_TYPE);
     }
-    if (body != null) {
-      request = request.contentType(MediaType.APPLICATION_JSON).body(body);
+    if (body == null) {
+      return request.method(method, HttpRequest.BodyPublishers.noBody()).build();
     }
-    try {
-      return request.exchange((sent, response) -> Answer.of(method + " " + uri, uri, response));
-    } catch (ResourceAccessException ex) {
-      if (ex.getCause() instanceof IOException io) {
-        throw new UncheckedIOException(method + " " + uri + " failed", io);
-      }
-      throw ex;
+    if (!typed) {
+      request.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
     }
+    String text = (body instanceof String string) ? string : JSON.writeValueAsString(body);
+    return request
+        .method(method, HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8))
+        .build();
+  }
+
+  /** Sends {@code request}; cancelling the future aborts the exchange. */
+  private static CompletableFuture<HttpResponse<byte[]>> exchange(HttpRequest request) {
+    return CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static UncheckedIOException failed(HttpRequest request, IOException cause) {
+    return new UncheckedIOException(describe(request) + " failed", cause);
+  }
+
+  private static String describe(HttpRequest request) {
+    return request.method() + " " + request.uri();
   }
 
   /**
@@ -152,12 +233,16 @@ public final class HttpProbe {
   public record Answer(
       String request, URI uri, int status, HttpHeaders headers, String body, JsonNode json) {
 
-    static Answer of(String request, URI uri, ConvertibleClientHttpResponse response)
-        throws IOException {
-      HttpHeaders headers = HttpHeaders.copyOf(response.getHeaders());
-      String body = new String(response.getBody().readAllBytes(), charset(headers));
+    static Answer of(HttpRequest request, HttpResponse<byte[]> response) {
+      HttpHeaders headers = ReceivedHeaders.of(response.headers());
+      String body = new String(response.body(), ReceivedHeaders.charset(headers));
       return new Answer(
-          request, uri, response.getStatusCode().value(), headers, body, readJson(body));
+          HttpProbe.describe(request),
+          request.uri(),
+          response.statusCode(),
+          headers,
+          body,
+          readJson(body));
     }
 
     /** The first value of the header {@code name}, or an empty string when there is none. */
@@ -171,12 +256,6 @@ public final class HttpProbe {
       String shown =
           (this.body.length() > 2_000) ? this.body.substring(0, 2_000) + "..." : this.body;
       return this.request + " -> " + this.status + " " + shown;
-    }
-
-    private static Charset charset(HttpHeaders headers) {
-      MediaType type = headers.getContentType();
-      Charset charset = (type != null) ? type.getCharset() : null;
-      return (charset != null) ? charset : StandardCharsets.UTF_8;
     }
 
     private static JsonNode readJson(String body) {

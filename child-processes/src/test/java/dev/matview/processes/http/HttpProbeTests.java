@@ -2,10 +2,12 @@ package dev.matview.processes.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +32,8 @@ class HttpProbeTests {
   private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
 
   private final CountDownLatch released = new CountDownLatch(1);
+
+  private final CompletableFuture<IOException> writeFailed = new CompletableFuture<>();
 
   private HttpServer server;
 
@@ -123,6 +128,93 @@ class HttpProbeTests {
     assertThat(HttpProbe.encode("a b/c")).isEqualTo("a%20b%2Fc");
   }
 
+  @Test
+  void sendsAnyMethodWithTheCallersContentTypeInPlaceOfJson() throws InterruptedException {
+    HttpProbe.Answer answer =
+        this.probe.send(
+            "PATCH", "/echo", "a=%zz", "Content-Type", "application/x-www-form-urlencoded");
+
+    assertThat(answer.status()).isEqualTo(200);
+    Received request = this.received.take();
+    assertThat(request.method()).isEqualTo("PATCH");
+    assertThat(request.headers().get("Content-type"))
+        .containsExactly("application/x-www-form-urlencoded");
+    assertThat(request.body()).isEqualTo("a=%zz");
+  }
+
+  @Test
+  void answersWithoutAThreadWaitingOnceTheServerAnswers() throws Exception {
+    CompletableFuture<HttpProbe.Answer> answer = this.probe.sendAsync("GET", "/never", null);
+
+    this.received.take();
+    assertThat(answer).isNotDone();
+    this.released.countDown();
+    assertThat(answer.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+  }
+
+  @Test
+  void stopsWaitingForABodyThatDoesNotEndAfterItsTimeoutAndClosesItsConnection() throws Exception {
+    HttpProbe impatient = this.probe.withTimeout(Duration.ofMillis(500));
+
+    assertThatExceptionOfType(UncheckedIOException.class)
+        .isThrownBy(() -> impatient.get("/endless"))
+        .withCauseInstanceOf(HttpTimeoutException.class)
+        .satisfies(failure -> assertThat(HttpProbe.timedOut(failure)).isTrue());
+    assertThat(this.writeFailed.get(10, TimeUnit.SECONDS)).isNotNull();
+  }
+
+  @Test
+  void handsAStreamedBodyOutLineByLineAsItArrivesUntilItEnds() throws Exception {
+    try (StreamedAnswer lines = this.probe.open("/lines", "Accept", "text/plain")) {
+      assertThat(lines.status()).isEqualTo(200);
+      assertThat(lines.header("content-type")).isEqualTo("text/plain;charset=UTF-8");
+      assertThat(lines.next(Duration.ofSeconds(10))).isEqualTo("first");
+      assertThatIllegalStateException()
+          .isThrownBy(() -> lines.next(Duration.ofMillis(200)))
+          .withMessageStartingWith("No line within PT0.2S of GET http://127.0.0.1:");
+      this.released.countDown();
+      assertThat(lines.next(Duration.ofSeconds(10))).isEqualTo("second");
+      assertThat(lines.next(Duration.ofSeconds(10))).isNull();
+      assertThat(lines.next(Duration.ofSeconds(10))).isNull();
+    }
+    assertThat(this.received.take().header("Accept")).isEqualTo("text/plain");
+  }
+
+  @Test
+  void closesTheConnectionOfAStreamedAnswerItGoesAwayFrom() throws Exception {
+    try (StreamedAnswer endless = this.probe.open("/endless")) {
+      assertThat(endless.next(Duration.ofSeconds(10))).isEqualTo("more");
+    }
+
+    assertThat(this.writeFailed.get(10, TimeUnit.SECONDS)).isNotNull();
+  }
+
+  @Test
+  void readsTheEventsOfAChangeStreamReadingPastHeartbeatsUntilItEnds() throws Exception {
+    try (ServerSentEventReader events = this.probe.events("/events", "Last-Event-ID", "abc.0")) {
+      assertThat(events.status()).isEqualTo(200);
+      assertThat(events.next(Duration.ofSeconds(10)))
+          .isEqualTo(new ServerSentEvent("value", "abc.0", "{\"key\":\"a\",\"value\":1}"));
+      assertThat(events.next(Duration.ofSeconds(10)))
+          .isEqualTo(new ServerSentEvent("reconnect", null, "{\"lastEventId\":\"abc.0\"}"));
+      assertThat(events.next(Duration.ofSeconds(10)))
+          .isEqualTo(new ServerSentEvent("message", null, "one\ntwo"));
+      assertThat(events.nextOrEnd(Duration.ofSeconds(10)))
+          .as("an event cut off before its blank line")
+          .isNull();
+      assertThatIllegalStateException().isThrownBy(() -> events.next(Duration.ofSeconds(10)));
+    }
+    Received request = this.received.take();
+    assertThat(request.header("Accept")).isEqualTo("text/event-stream");
+    assertThat(request.header("Last-Event-ID")).isEqualTo("abc.0");
+  }
+
+  @Test
+  void refusesHeadersThatDoNotComeInPairs() {
+    assertThatExceptionOfType(IllegalArgumentException.class)
+        .isThrownBy(() -> this.probe.get("/", "Accept"));
+  }
+
   private void answer(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -144,11 +236,51 @@ class HttpProbeTests {
         exchange.getResponseHeaders().add("Content-Type", "application/problem+json");
         respond(exchange, 503, "{\"title\":\"Service Unavailable\"}");
       }
+      case "/lines" -> {
+        OutputStream lines = streaming(exchange, "text/plain;charset=UTF-8");
+        lines.write("first\n".getBytes(StandardCharsets.UTF_8));
+        lines.flush();
+        awaitRelease();
+        lines.write("second\n".getBytes(StandardCharsets.UTF_8));
+        exchange.close();
+      }
+      case "/endless" -> writeUntilTheClientGoesAway(streaming(exchange, "text/plain"));
+      case "/events" -> {
+        OutputStream events = streaming(exchange, "text/event-stream");
+        events.write(
+            ("event:value\nid:abc.0\ndata:{\"key\":\"a\",\"value\":1}\n\n"
+                    + ":\n\n"
+                    + "event: reconnect\ndata: {\"lastEventId\":\"abc.0\"}\n\n"
+                    + "data:one\ndata:two\n\n"
+                    + "event:value\nid:abc.1\ndata:{\"value\":2}\n")
+                .getBytes(StandardCharsets.UTF_8));
+        exchange.close();
+      }
       case "/text" -> {
         exchange.getResponseHeaders().add("Content-Type", "text/plain;charset=UTF-8");
         respond(exchange, 200, "plain words");
       }
       default -> respond(exchange, 200, "{}");
+    }
+  }
+
+  private static OutputStream streaming(HttpExchange exchange, String contentType)
+      throws IOException {
+    exchange.getResponseHeaders().add("Content-Type", contentType);
+    exchange.sendResponseHeaders(200, 0);
+    return exchange.getResponseBody();
+  }
+
+  private void writeUntilTheClientGoesAway(OutputStream body) {
+    try {
+      while (!this.released.await(10, TimeUnit.MILLISECONDS)) {
+        body.write("more\n".getBytes(StandardCharsets.UTF_8));
+        body.flush();
+      }
+    } catch (IOException ex) {
+      this.writeFailed.complete(ex);
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.matview.web;
+package dev.matview.processes.http;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,13 +12,18 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
- * An HTTP/1.1 client for tests that writes the request exactly as given, bytes the JDK client would
- * refuse included (raw control characters, bad percent-escapes, any method), one connection per
- * request. A large body is written while the answer is read, and a request the server cut short
- * (say, headers over its limit) is still read for its answer, so that a server that answers before
- * it reads the whole request is heard.
+ * HTTP written straight onto a socket, for the tests that are about what goes over the socket
+ * rather than about an answer, which {@link HttpProbe} gets for every other test. It is raw because
+ * no client library does what these tests need: {@link #send} writes a request exactly as given,
+ * bytes the JDK client refuses included (raw control characters, bad percent-escapes, any method, a
+ * fuzzer's damage), one connection per request, writing a large body while it reads the answer so
+ * that a server that answers before it reads the whole request is heard; {@link #open} asks for a
+ * streamed answer over HTTP/1.0 on a socket whose receive buffer the test sizes and which it reads
+ * when it likes, or not at all, or closes without a word: a client that stops reading, and
+ * thousands of open streams that hold no client library's thread or buffer.
  */
 public final class RawHttp {
 
@@ -28,6 +33,7 @@ public final class RawHttp {
 
   private final Duration timeout;
 
+  /** Requests to {@code 127.0.0.1:port}, each connect and read waiting at most {@code timeout}. */
   public RawHttp(int port, Duration timeout) {
     this.port = port;
     this.timeout = timeout;
@@ -60,8 +66,8 @@ public final class RawHttp {
       }
       head.append("\r\n");
       OutputStream out = socket.getOutputStream();
-      IOException writeFailure = null;
-      Thread writer = null;
+      @Nullable IOException writeFailure = null;
+      @Nullable Thread writer = null;
       try {
         out.write(head.toString().getBytes(StandardCharsets.UTF_8));
         if (body.length > STREAMED_BODY || chunked) {
@@ -97,6 +103,15 @@ public final class RawHttp {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(ex);
     }
+  }
+
+  /**
+   * Asks for {@code target} over HTTP/1.0, so that the body comes as the server writes it until it
+   * closes the connection, on a socket that receives at most about {@code receiveBuffer} bytes
+   * ahead of the reader (the system's default when 0), and reads the answer's head.
+   */
+  public RawStream open(String target, Map<String, String> headers, int receiveBuffer) {
+    return RawStream.open(this.port, this.timeout, target, headers, receiveBuffer);
   }
 
   private static void writeQuietly(OutputStream out, byte[] body, boolean chunked) {
@@ -165,7 +180,7 @@ public final class RawHttp {
     }
   }
 
-  private static String line(InputStream in) throws IOException {
+  private static @Nullable String line(InputStream in) throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     int next;
     while ((next = in.read()) != -1) {
@@ -184,16 +199,19 @@ public final class RawHttp {
    * One answer: its status, headers (names in lower case) and body, or the I/O failure that ended
    * the exchange before an answer came.
    */
-  public record Answer(int status, Map<String, String> headers, byte[] body, IOException failure) {
+  public record Answer(
+      int status, Map<String, String> headers, byte[] body, @Nullable IOException failure) {
 
     static Answer broken(IOException failure) {
       return new Answer(-1, Map.of(), new byte[0], failure);
     }
 
+    /** The value of the header {@code name}, its lines joined by commas, or an empty string. */
     public String header(String name) {
       return this.headers.getOrDefault(name.toLowerCase(Locale.ROOT), "");
     }
 
+    /** The body as UTF-8 text. */
     public String text() {
       return new String(this.body, StandardCharsets.UTF_8);
     }
