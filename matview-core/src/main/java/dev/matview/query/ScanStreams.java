@@ -200,8 +200,7 @@ public final class ScanStreams {
       ScanSlices.LocalSlice<ItemLines> local,
       CallerContext caller,
       ScanCursor start) {
-    Duration timeout =
-        caller.bound().isBound() ? this.timeout.plus(caller.bound().maxWait()) : this.timeout;
+    Duration timeout = caller.bound().waited(this.timeout);
     return new ScanStream(
         view,
         owners,
