@@ -1,15 +1,11 @@
 package dev.matview.topology;
 
-import dev.matview.replica.StoreHandles;
 import dev.matview.replica.WindowHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.kstream.Aggregator;
-import org.apache.kafka.streams.kstream.Initializer;
-import org.apache.kafka.streams.kstream.Merger;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -28,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * the record aggregated and the merged session kept. It goes through Kafka's record cache, which
  * writes a session's updates between two commits to RocksDB and the changelog once.
  *
- * <p>Around each update and removal it keeps, the {@link AggregateUpdates} serialize and check it
+ * <p>Around each update and removal it keeps, the {@link StoreAggregation} serialize and check it
  * and tell the change feed, and the store is given those bytes ({@link SerializedAggregate}); just
  * before, the processor tells the partition's {@link WindowHandle} that RocksDB lacks the session,
  * so that reads of the key go through the cache until it is written.
@@ -39,19 +35,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, K, Long> {
 
-  private final ResolvedView<K, V, A> view;
+  private final StoreAggregation<K, V, A> aggregation;
 
   private final SessionWindows sessions;
-
-  private final Initializer<A> initializer;
-
-  private final Aggregator<? super K, ? super V, A> aggregator;
-
-  private final Merger<? super K, A> merger;
-
-  private final AggregateUpdates<A> updates;
-
-  private final StoreHandles handles;
 
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
 
@@ -61,29 +47,19 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, K, Lon
 
   private @Nullable WindowHandle<?> handle;
 
-  SessionAggregateProcessor(
-      ResolvedView<K, V, A> view,
-      SessionWindows sessions,
-      Initializer<A> initializer,
-      Aggregator<? super K, ? super V, A> aggregator,
-      Merger<? super K, A> merger,
-      AggregateUpdates<A> updates,
-      StoreHandles handles) {
-    this.view = view;
+  SessionAggregateProcessor(StoreAggregation<K, V, A> aggregation, SessionWindows sessions) {
+    this.aggregation = aggregation;
     this.sessions = sessions;
-    this.initializer = initializer;
-    this.aggregator = aggregator;
-    this.merger = merger;
-    this.updates = updates;
-    this.handles = handles;
   }
 
   @Override
   public void init(ProcessorContext<K, Long> context) {
     this.context = context;
-    this.store = context.getStateStore(this.view.storeName());
-    this.handle = this.handles.sessionHandle(this.view.storeName(), context.taskId().partition());
-    this.updates.init(context, this.handles.positions());
+    this.store = this.aggregation.init(context);
+    this.handle =
+        this.aggregation
+            .handles()
+            .sessionHandle(this.aggregation.storeName(), context.taskId().partition());
   }
 
   @Override
@@ -101,13 +77,13 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, K, Lon
     List<Windowed<K>> merged = new ArrayList<>();
     long start = timestamp;
     long end = timestamp;
-    A aggregate = this.initializer.apply();
+    A aggregate = this.aggregation.initial();
     try (KeyValueIterator<Windowed<K>, Object> found =
         kept.findSessions(key, timestamp - gap, timestamp + gap)) {
       while (found.hasNext()) {
         KeyValue<Windowed<K>, Object> next = found.next();
         merged.add(next.key);
-        aggregate = this.merger.apply(key, aggregate, SerializedAggregate.aggregate(next.value));
+        aggregate = this.aggregation.merged(key, aggregate, next.value);
         start = Math.min(start, next.key.window().start());
         end = Math.max(end, next.key.window().end());
       }
@@ -117,21 +93,21 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, K, Lon
           .forward(record.withValue(this.streamTime));
       return;
     }
-    byte[] keyBytes = this.view.serializedKey(this.updates.changelogTopic(), key);
+    byte[] keyBytes = this.aggregation.key(key);
     if (start != timestamp || end != timestamp) {
       for (Windowed<K> session : merged) {
         long mergedStart = session.window().start();
         long mergedEnd = session.window().end();
         mark(keyBytes, mergedStart, mergedEnd);
         kept.remove(session);
-        this.updates.kept(keyBytes, timestamp, null, mergedStart, mergedEnd);
+        this.aggregation.kept(keyBytes, timestamp, null, mergedStart, mergedEnd);
       }
     }
-    A updated = this.aggregator.apply(key, value, aggregate);
-    byte[] valueBytes = this.updates.serialized(keyBytes, updated);
+    byte[] valueBytes =
+        this.aggregation.serialized(keyBytes, this.aggregation.add(key, value, aggregate));
     mark(keyBytes, start, end);
     kept.put(new Windowed<>(key, new SessionSpan(start, end)), SerializedAggregate.of(valueBytes));
-    this.updates.kept(keyBytes, timestamp, valueBytes, start, end);
+    this.aggregation.kept(keyBytes, timestamp, valueBytes, start, end);
   }
 
   private void mark(byte[] keyBytes, long start, long end) {

@@ -2,10 +2,7 @@ package dev.matview.topology;
 
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreChange;
-import dev.matview.replica.StoreHandles;
 import java.util.Objects;
-import org.apache.kafka.streams.kstream.Aggregator;
-import org.apache.kafka.streams.kstream.Initializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -18,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * initializer for a new key, the record's timestamp or the stored one if later), through Kafka's
  * record cache, which writes a key's updates between two commits to RocksDB and the changelog once.
  *
- * <p>Around each update it keeps, the {@link AggregateUpdates} serialize and check it and tell the
+ * <p>Around each update it keeps, the {@link StoreAggregation} serialize and check it and tell the
  * change feed, and the store is given those bytes ({@link SerializedAggregate}); just before, the
  * processor tells the partition's {@link ReplicaHandle} that RocksDB lacks it, so that lookups read
  * the key through the cache until it is written.
@@ -29,38 +26,23 @@ import org.jspecify.annotations.Nullable;
  */
 final class TableAggregateProcessor<K, V, A> implements Processor<K, V, Void, Void> {
 
-  private final ResolvedView<K, V, A> view;
-
-  private final Initializer<A> initializer;
-
-  private final Aggregator<? super K, ? super V, A> aggregator;
-
-  private final AggregateUpdates<A> updates;
-
-  private final StoreHandles handles;
+  private final StoreAggregation<K, V, A> aggregation;
 
   private @Nullable TimestampedKeyValueStore<K, Object> store;
 
   private @Nullable ReplicaHandle handle;
 
-  TableAggregateProcessor(
-      ResolvedView<K, V, A> view,
-      Initializer<A> initializer,
-      Aggregator<? super K, ? super V, A> aggregator,
-      AggregateUpdates<A> updates,
-      StoreHandles handles) {
-    this.view = view;
-    this.initializer = initializer;
-    this.aggregator = aggregator;
-    this.updates = updates;
-    this.handles = handles;
+  TableAggregateProcessor(StoreAggregation<K, V, A> aggregation) {
+    this.aggregation = aggregation;
   }
 
   @Override
   public void init(ProcessorContext<Void, Void> context) {
-    this.store = context.getStateStore(this.view.storeName());
-    this.handle = this.handles.handle(this.view.storeName(), context.taskId().partition());
-    this.updates.init(context, this.handles.positions());
+    this.store = this.aggregation.init(context);
+    this.handle =
+        this.aggregation
+            .handles()
+            .handle(this.aggregation.storeName(), context.taskId().partition());
   }
 
   @Override
@@ -73,23 +55,16 @@ final class TableAggregateProcessor<K, V, A> implements Processor<K, V, Void, Vo
     TimestampedKeyValueStore<K, Object> kept =
         Objects.requireNonNull(this.store, "not initialized");
     ValueAndTimestamp<Object> previous = kept.get(key);
-    A aggregate =
-        (previous != null)
-            ? SerializedAggregate.aggregate(previous.value())
-            : this.initializer.apply();
-    long timestamp =
-        (previous != null)
-            ? Math.max(record.timestamp(), previous.timestamp())
-            : record.timestamp();
-    A updated = this.aggregator.apply(key, value, aggregate);
-    byte[] keyBytes = this.view.serializedKey(this.updates.changelogTopic(), key);
-    byte[] valueBytes = this.updates.serialized(keyBytes, updated);
+    long timestamp = StoreAggregation.updatedAt(record.timestamp(), previous);
+    A updated = this.aggregation.added(key, value, previous);
+    byte[] keyBytes = this.aggregation.key(key);
+    byte[] valueBytes = this.aggregation.serialized(keyBytes, updated);
     ReplicaHandle open = this.handle;
     if (open != null) {
       open.cached(keyBytes);
     }
     kept.put(key, ValueAndTimestamp.make(SerializedAggregate.of(valueBytes), timestamp));
-    this.updates.kept(
+    this.aggregation.kept(
         keyBytes, timestamp, valueBytes, StoreChange.NO_WINDOW, StoreChange.NO_WINDOW);
   }
 }

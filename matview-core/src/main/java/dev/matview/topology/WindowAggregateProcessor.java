@@ -1,12 +1,9 @@
 package dev.matview.topology;
 
-import dev.matview.replica.StoreHandles;
 import dev.matview.replica.WindowHandle;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.streams.kstream.Aggregator;
-import org.apache.kafka.streams.kstream.Initializer;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Window;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -23,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * through Kafka's record cache, which writes a window's updates between two commits to RocksDB and
  * the changelog once.
  *
- * <p>Around each update it keeps, the {@link AggregateUpdates} serialize and check it and tell the
+ * <p>Around each update it keeps, the {@link StoreAggregation} serialize and check it and tell the
  * change feed, and the store is given those bytes ({@link SerializedAggregate}); just before, the
  * processor tells the partition's {@link WindowHandle} that RocksDB lacks the window, so that reads
  * of the key go through the cache until it is written.
@@ -34,17 +31,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, Void> {
 
-  private final ResolvedView<K, V, A> view;
+  private final StoreAggregation<K, V, A> aggregation;
 
   private final TimeWindows windows;
-
-  private final Initializer<A> initializer;
-
-  private final Aggregator<? super K, ? super V, A> aggregator;
-
-  private final AggregateUpdates<A> updates;
-
-  private final StoreHandles handles;
 
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
 
@@ -52,26 +41,18 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
 
   private @Nullable WindowHandle<?> handle;
 
-  WindowAggregateProcessor(
-      ResolvedView<K, V, A> view,
-      TimeWindows windows,
-      Initializer<A> initializer,
-      Aggregator<? super K, ? super V, A> aggregator,
-      AggregateUpdates<A> updates,
-      StoreHandles handles) {
-    this.view = view;
+  WindowAggregateProcessor(StoreAggregation<K, V, A> aggregation, TimeWindows windows) {
+    this.aggregation = aggregation;
     this.windows = windows;
-    this.initializer = initializer;
-    this.aggregator = aggregator;
-    this.updates = updates;
-    this.handles = handles;
   }
 
   @Override
   public void init(ProcessorContext<Void, Void> context) {
-    this.store = context.getStateStore(this.view.storeName());
-    this.handle = this.handles.windowHandle(this.view.storeName(), context.taskId().partition());
-    this.updates.init(context, this.handles.positions());
+    this.store = this.aggregation.init(context);
+    this.handle =
+        this.aggregation
+            .handles()
+            .windowHandle(this.aggregation.storeName(), context.taskId().partition());
   }
 
   @Override
@@ -89,7 +70,7 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
     for (Map.Entry<Long, ? extends Window> window : all.entrySet()) {
       if (window.getValue().end() > closeTime) {
         if (keyBytes == null) {
-          keyBytes = this.view.serializedKey(this.updates.changelogTopic(), key);
+          keyBytes = this.aggregation.key(key);
         }
         update(key, keyBytes, value, timestamp, window.getKey(), window.getValue().end());
       }
@@ -99,18 +80,14 @@ final class WindowAggregateProcessor<K, V, A> implements Processor<K, V, Void, V
   private void update(K key, byte[] keyBytes, V value, long timestamp, long start, long end) {
     TimestampedWindowStore<K, Object> kept = Objects.requireNonNull(this.store, "not initialized");
     ValueAndTimestamp<Object> previous = kept.fetch(key, start);
-    A aggregate =
-        (previous != null)
-            ? SerializedAggregate.aggregate(previous.value())
-            : this.initializer.apply();
-    long updatedAt = (previous != null) ? Math.max(timestamp, previous.timestamp()) : timestamp;
-    A updated = this.aggregator.apply(key, value, aggregate);
-    byte[] valueBytes = this.updates.serialized(keyBytes, updated);
+    long updatedAt = StoreAggregation.updatedAt(timestamp, previous);
+    byte[] valueBytes =
+        this.aggregation.serialized(keyBytes, this.aggregation.added(key, value, previous));
     WindowHandle<?> open = this.handle;
     if (open != null) {
       open.cached(keyBytes, start, end);
     }
     kept.put(key, ValueAndTimestamp.make(SerializedAggregate.of(valueBytes), updatedAt), start);
-    this.updates.kept(keyBytes, updatedAt, valueBytes, start, end);
+    this.aggregation.kept(keyBytes, updatedAt, valueBytes, start, end);
   }
 }
