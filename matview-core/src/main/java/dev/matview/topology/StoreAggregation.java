@@ -43,6 +43,8 @@ final class StoreAggregation<K, V, A> {
 
   private @Nullable AppliedOffset applied;
 
+  private int partition = -1;
+
   /**
    * The aggregation of {@code view} into its store, whose partitions are known to {@code handles}
    * and whose values carry Kafka Streams' 8-byte timestamp unless it is a session store.
@@ -59,19 +61,15 @@ final class StoreAggregation<K, V, A> {
 
   /** Serves the store partition of the task whose processor {@code context} is; its store. */
   <S extends StateStore> S init(ProcessorContext<?, ?> context) {
+    this.partition = context.taskId().partition();
     this.changelogTopic = this.view.changelogTopic(context.applicationId());
-    this.applied = this.handles.positions().of(this.view.storeName(), context.taskId().partition());
+    this.applied = this.handles.positions().of(this.view.storeName(), this.partition);
     return context.getStateStore(this.view.storeName());
   }
 
-  /** The handles of the store's open partitions. */
-  StoreHandles handles() {
-    return this.handles;
-  }
-
-  /** The name of the view's store. */
-  String storeName() {
-    return this.view.storeName();
+  /** The handle of the partition served that {@code lookup} finds, if it is open. */
+  <H> @Nullable H handle(HandleLookup<H> lookup) {
+    return lookup.find(this.handles, this.view.storeName(), this.partition);
   }
 
   /** The aggregate of a key or window that has no records yet. */
@@ -137,5 +135,15 @@ final class StoreAggregation<K, V, A> {
       byte[] stored = this.timestamped ? StoredValues.timestamped(timestamp, aggregate) : aggregate;
       offset.updated(key, stored, windowStart, windowEnd);
     }
+  }
+
+  /**
+   * Finds the handle of an open partition of a store, by store name and partition.
+   *
+   * @param <H> the kind of handle
+   */
+  @FunctionalInterface
+  interface HandleLookup<H> {
+    @Nullable H find(StoreHandles handles, String storeName, int partition);
   }
 }
