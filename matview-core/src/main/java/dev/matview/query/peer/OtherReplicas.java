@@ -74,69 +74,61 @@ final class OtherReplicas {
         return CompletableFuture.completedFuture(answer);
       }
     }
-    InTurn<T> others =
-        new InTurn<>(
+    Round<T> round =
+        new Round<>(
             asked,
             asked.caller().forwarded() ? List.of() : remote,
             stale,
             activeRefusal,
             localBehind,
             refusals);
-    return others.from(0);
+    return from(round, 0);
   }
 
-  /** The replicas on other instances, asked in turn until one answers the read. */
-  private final class InTurn<T> {
-
-    private final Asked<T> asked;
-
-    private final List<PartitionOwner> remote;
-
-    private final StaleReads stale;
-
-    private final Refusal activeRefusal;
-
-    private final @Nullable Refusal localBehind;
-
-    private final List<String> refusals;
-
-    InTurn(
-        Asked<T> asked,
-        List<PartitionOwner> remote,
-        StaleReads stale,
-        Refusal activeRefusal,
-        @Nullable Refusal localBehind,
-        List<String> refusals) {
-      this.asked = asked;
-      this.remote = remote;
-      this.stale = stale;
-      this.activeRefusal = activeRefusal;
-      this.localBehind = localBehind;
-      this.refusals = refusals;
+  /** The first answer of the replicas from the {@code next}th on, or why none answered. */
+  private <T> CompletableFuture<Routed<T>> from(Round<T> round, int next) {
+    if (next == round.remote().size()) {
+      return CompletableFuture.completedFuture(round.noneAnswered());
     }
+    return this.forwards
+        .ask(round.asked(), round.remote().get(next), round.stale())
+        .thenCompose(
+            (answer) -> {
+              if (answer instanceof Routed.Refused<T> refused) {
+                round
+                    .refusals()
+                    .add("a replica on another instance: " + refused.refusal().detail());
+              } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
+                return CompletableFuture.completedFuture(answer);
+              } else {
+                round
+                    .refusals()
+                    .add(
+                        "a replica on another instance answered "
+                            + ((Routed.Relayed<T>) answer).response().status());
+              }
+              return from(round, next + 1);
+            });
+  }
 
-    /** The first answer of the replicas from the {@code next}th on, or why none answered. */
-    CompletableFuture<Routed<T>> from(int next) {
-      if (next == this.remote.size()) {
-        return CompletableFuture.completedFuture(noneAnswered());
-      }
-      return OtherReplicas.this
-          .forwards
-          .ask(this.asked, this.remote.get(next), this.stale)
-          .thenCompose(
-              (answer) -> {
-                if (answer instanceof Routed.Refused<T> refused) {
-                  this.refusals.add("a replica on another instance: " + refused.refusal().detail());
-                } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
-                  return CompletableFuture.completedFuture(answer);
-                } else {
-                  this.refusals.add(
-                      "a replica on another instance answered "
-                          + ((Routed.Relayed<T>) answer).response().status());
-                }
-                return from(next + 1);
-              });
-    }
+  /**
+   * One read asked of the replicas on other instances in turn, until one answers it.
+   *
+   * @param asked the read
+   * @param remote the replicas on other instances, in the order asked
+   * @param stale the caller's lag bound
+   * @param activeRefusal why the active replica did not answer
+   * @param localBehind why this instance's replica did not answer, when it is behind a bound
+   * @param refusals what each replica asked said
+   * @param <T> the type of this instance's answer
+   */
+  private record Round<T>(
+      Asked<T> asked,
+      List<PartitionOwner> remote,
+      StaleReads stale,
+      Refusal activeRefusal,
+      @Nullable Refusal localBehind,
+      List<String> refusals) {
 
     /**
      * Why no replica answered: the active replica's or this instance's refusal when either is
