@@ -71,7 +71,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
    * it when {@code sizeCheck} refuses its changelog record.
    */
   public KeyValueBytesStoreSupplier keyValueStore(String name, ChangelogSizeCheck sizeCheck) {
-    return new RegisteringStoreSupplier(new RocksDBKeyValueStoreSupplier(name), this, sizeCheck);
+    return OpenSignallingStores.keyValue(new RocksDBKeyValueStoreSupplier(name), this, sizeCheck);
   }
 
   /**
