@@ -70,7 +70,7 @@ class AppliedOffsetTests {
   void aForgottenWaiterIsNeverWokenAndAClosedStoreWakesTheRest() {
     AppliedOffset offset = offset(0);
     AtomicInteger woken = new AtomicInteger();
-    List<AppliedOffset.Waiter> waiters = new ArrayList<>();
+    List<OffsetWaiters.Waiter> waiters = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       waiters.add(offset.await(100, woken::incrementAndGet));
     }
@@ -161,17 +161,17 @@ class AppliedOffsetTests {
   void waitsThatEndForAnotherReasonLeaveTheIndex() {
     AppliedOffset offset = offset(0);
     AtomicInteger woken = new AtomicInteger();
-    List<AppliedOffset.Waiter> waiters = new ArrayList<>();
+    List<OffsetWaiters.Waiter> waiters = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       waiters.add(offset.await(50 + (i % 7), woken::incrementAndGet));
     }
     waiters.subList(0, 600).forEach(offset::forget);
     assertThat(offset.waiting()).isEqualTo(400);
-    waiters.subList(600, 700).forEach(AppliedOffset.Waiter::cancel);
+    waiters.subList(600, 700).forEach(OffsetWaiters.Waiter::cancel);
     offset.complete(100);
     assertThat(woken).as("cancelled ones are taken out without waking").hasValue(300);
     assertThat(offset.waiting()).isZero();
-    AppliedOffset.Waiter late = offset.await(200, woken::incrementAndGet);
+    OffsetWaiters.Waiter late = offset.await(200, woken::incrementAndGet);
     offset.forget(late);
     offset.forget(late);
     assertThat(offset.waiting()).isZero();

@@ -200,7 +200,7 @@ class StoreHandlesTests {
   @Test
   void isReadyOnceItsRestoreEndsAndNotWhileARestoreOrStandbyUpdateRuns() {
     KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore("clicks").get();
-    handles.opened("clicks", 0, store);
+    handles.tables().opened("clicks", 0, store);
     ReplicaHandle handle = this.handles.handle("clicks", 0);
     assertThat(handle.ready()).as("opened, not yet known to run").isFalse();
     handles.onRestoreStart(CHANGELOG, "clicks", 0, 10);
@@ -215,7 +215,7 @@ class StoreHandlesTests {
 
   @Test
   void aLookupMarksItReadyOnlyIfNothingChangedSinceItLooked() {
-    handles.opened("clicks", 0, Stores.inMemoryKeyValueStore("clicks").get());
+    handles.tables().opened("clicks", 0, Stores.inMemoryKeyValueStore("clicks").get());
     ReplicaHandle handle = this.handles.handle("clicks", 0);
 
     long seen = handle.readiness();
@@ -234,12 +234,12 @@ class StoreHandlesTests {
   void aStoreClosedAfterAnotherOpenedTheSamePartitionLeavesTheNewOneRegistered() {
     KeyValueStore<Bytes, byte[]> first = Stores.inMemoryKeyValueStore("clicks").get();
     KeyValueStore<Bytes, byte[]> second = Stores.inMemoryKeyValueStore("clicks").get();
-    handles.opened("clicks", 3, first);
-    handles.opened("clicks", 3, second);
-    handles.closed("clicks", 3, first);
+    handles.tables().opened("clicks", 3, first);
+    handles.tables().opened("clicks", 3, second);
+    handles.tables().closed("clicks", 3, first);
     assertThat(this.handles.handle("clicks", 3).store()).isSameAs(second);
     assertThat(this.handles.handle("clicks", 2)).isNull();
-    handles.closed("clicks", 3, second);
+    handles.tables().closed("clicks", 3, second);
     assertThat(this.handles.handle("clicks", 3)).isNull();
   }
 

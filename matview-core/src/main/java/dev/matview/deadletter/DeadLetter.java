@@ -2,9 +2,11 @@ package dev.matview.deadletter;
 
 import dev.matview.topology.RecordDecodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,6 +34,28 @@ public record DeadLetter(
     byte @Nullable [] value,
     Headers headers,
     Throwable exception) {
+
+  /**
+   * A dead letter of the source record that {@code context} describes, as read from its topic, that
+   * {@code view} could not use for {@code reason}.
+   */
+  static DeadLetter ofSource(
+      @Nullable String view,
+      DeadLetterReason reason,
+      ErrorHandlerContext context,
+      Throwable exception) {
+    return new DeadLetter(
+        view,
+        reason,
+        Objects.toString(context.topic(), ""),
+        context.partition(),
+        context.offset(),
+        context.processorNodeId(),
+        context.sourceRawKey(),
+        context.sourceRawValue(),
+        context.headers(),
+        exception);
+  }
 
   /**
    * The exception to report: the cause of a {@link RecordDecodingException}, else the exception.

@@ -2,7 +2,6 @@ package dev.matview.deadletter;
 
 import dev.matview.topology.RecordDecodingException;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
@@ -27,17 +26,7 @@ public final class DeadLetterProcessingExceptionHandler implements ProcessingExc
     DeadLetters deadLetters = DeadLetters.configured(this.deadLetters);
     ViewLocator.Step step = deadLetters.locator().processor(context.processorNodeId());
     DeadLetter letter =
-        new DeadLetter(
-            view(step, exception),
-            reason(step, exception),
-            Objects.toString(context.topic(), ""),
-            context.partition(),
-            context.offset(),
-            context.processorNodeId(),
-            context.sourceRawKey(),
-            context.sourceRawValue(),
-            context.headers(),
-            exception);
+        DeadLetter.ofSource(view(step, exception), reason(step, exception), context, exception);
     return deadLetters.publisher().publish(letter)
         ? ProcessingHandlerResponse.CONTINUE
         : ProcessingHandlerResponse.FAIL;

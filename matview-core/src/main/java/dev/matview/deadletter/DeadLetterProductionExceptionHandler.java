@@ -2,7 +2,6 @@ package dev.matview.deadletter;
 
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -91,17 +90,7 @@ public final class DeadLetterProductionExceptionHandler implements ProductionExc
     DeadLetterReason reason = (known != null) ? known : DeadLetterReason.PRODUCTION;
     DeadLetter letter =
         isContextOf(context, record)
-            ? new DeadLetter(
-                view,
-                reason,
-                Objects.toString(context.topic(), ""),
-                context.partition(),
-                context.offset(),
-                context.processorNodeId(),
-                context.sourceRawKey(),
-                context.sourceRawValue(),
-                context.headers(),
-                exception)
+            ? DeadLetter.ofSource(view, reason, context, exception)
             : new DeadLetter(
                 view,
                 reason,

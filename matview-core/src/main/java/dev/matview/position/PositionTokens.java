@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The token is Base64url without padding of: a version byte, a 4-byte checksum of the
  * application id, the view's name, the number of partitions, then each partition (as the step from
- * the one before) and its offset as variable-length integers, and 12 bytes of HMAC-SHA256 over the
- * application id and all that precedes.
+ * the one before) and its offset as variable-length integers ({@link TokenBytes}), and 12 bytes of
+ * HMAC-SHA256 over the application id and all that precedes.
  */
 public final class PositionTokens {
 
@@ -88,15 +88,13 @@ public final class PositionTokens {
   private String sign(HmacKey key, ViewPosition position) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(32 + position.size() * 6);
     out.write(VERSION);
-    writeInt(out, this.applicationChecksum);
-    byte[] view = position.view().getBytes(StandardCharsets.UTF_8);
-    writeVarLong(out, view.length);
-    out.write(view, 0, view.length);
-    writeVarLong(out, position.size());
+    TokenBytes.writeInt(out, this.applicationChecksum);
+    TokenBytes.writeString(out, position.view());
+    TokenBytes.writeVarLong(out, position.size());
     int previous = 0;
     for (int i = 0; i < position.size(); i++) {
-      writeVarLong(out, position.partitionAt(i) - previous);
-      writeVarLong(out, position.offsetAt(i));
+      TokenBytes.writeVarLong(out, position.partitionAt(i) - previous);
+      TokenBytes.writeVarLong(out, position.offsetAt(i));
       previous = position.partitionAt(i);
     }
     byte[] body = out.toByteArray();
@@ -160,15 +158,15 @@ public final class PositionTokens {
     try {
       bytes = Base64.getUrlDecoder().decode(token);
     } catch (IllegalArgumentException ex) {
-      throw malformed("it is not Base64url text");
+      throw TokenBytes.malformed("it is not Base64url text");
     }
     if (bytes.length < 1 + Integer.BYTES + MAC_BYTES + 2) {
-      throw malformed("it is too short");
+      throw TokenBytes.malformed("it is too short");
     }
     if (bytes[0] != VERSION) {
-      throw malformed("its version " + bytes[0] + " is not one this instance reads");
+      throw TokenBytes.malformed("its version " + bytes[0] + " is not one this instance reads");
     }
-    Reader in = new Reader(bytes, bytes.length - MAC_BYTES);
+    TokenBytes in = new TokenBytes(bytes, bytes.length - MAC_BYTES);
     in.skip(1);
     if (in.readInt() != this.applicationChecksum) {
       throw new PositionTokenException(
@@ -201,99 +199,8 @@ public final class PositionTokens {
       offsets.put(partition, in.readVarLong());
     }
     if (!in.atEnd()) {
-      throw malformed("bytes follow its last partition");
+      throw TokenBytes.malformed("bytes follow its last partition");
     }
     return ViewPosition.of(view, offsets);
-  }
-
-  private static PositionTokenException malformed(String why) {
-    return new PositionTokenException(
-        "The position token is malformed ("
-            + why
-            + "); send back the Matview-Position header of an answer as it came");
-  }
-
-  private static void writeInt(ByteArrayOutputStream out, int value) {
-    out.write(value >>> 24);
-    out.write(value >>> 16);
-    out.write(value >>> 8);
-    out.write(value);
-  }
-
-  private static void writeVarLong(ByteArrayOutputStream out, long value) {
-    long rest = value;
-    while ((rest & ~0x7FL) != 0) {
-      out.write((int) ((rest & 0x7F) | 0x80));
-      rest >>>= 7;
-    }
-    out.write((int) rest);
-  }
-
-  /** Reads a token's body, refusing to read past its end. */
-  private static final class Reader {
-
-    private final byte[] bytes;
-
-    private final int end;
-
-    private int at;
-
-    Reader(byte[] bytes, int end) {
-      this.bytes = bytes;
-      this.end = end;
-    }
-
-    void skip(int count) {
-      require(count);
-      this.at += count;
-    }
-
-    int readInt() {
-      require(Integer.BYTES);
-      int value = 0;
-      for (int i = 0; i < Integer.BYTES; i++) {
-        value = (value << 8) | (this.bytes[this.at++] & 0xFF);
-      }
-      return value;
-    }
-
-    String readString() {
-      int length = readCount();
-      require(length);
-      String text = new String(this.bytes, this.at, length, StandardCharsets.UTF_8);
-      this.at += length;
-      return text;
-    }
-
-    int readCount() {
-      long value = readVarLong();
-      if (value > MAX_LENGTH) {
-        throw malformed("it names a count or partition of " + value);
-      }
-      return (int) value;
-    }
-
-    long readVarLong() {
-      long value = 0;
-      for (int shift = 0; shift < 63; shift += 7) {
-        require(1);
-        byte next = this.bytes[this.at++];
-        value |= (long) (next & 0x7F) << shift;
-        if ((next & 0x80) == 0) {
-          return value;
-        }
-      }
-      throw malformed("a number in it is too long");
-    }
-
-    boolean atEnd() {
-      return this.at == this.end;
-    }
-
-    private void require(int count) {
-      if (count < 0 || this.end - this.at < count) {
-        throw malformed("it ends early");
-      }
-    }
   }
 }

@@ -56,6 +56,14 @@ public record ReadBound(
     return bounded;
   }
 
+  /**
+   * How long to wait for another instance that may itself wait for what this bound asks: {@code
+   * timeout}, and {@code maxWait} on top when it asks for anything.
+   */
+  public Duration waited(Duration timeout) {
+    return isBound() ? timeout.plus(this.maxWait) : timeout;
+  }
+
   /** Whether it asks for anything. */
   public boolean isBound() {
     return (this.position != null && !this.position.isEmpty()) || !this.records.isEmpty();

@@ -1,6 +1,5 @@
 package dev.matview.query;
 
-import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.PartitionOwner;
@@ -20,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -115,10 +113,10 @@ public final class ScanStreams {
         view,
         owners,
         PeerSlices.KEY_LINES,
-        path -> path.param("from", from).param("to", to),
+        from,
+        to,
         (partition, position, limit, exact) ->
-            this.lines.of(
-                this.localStores.keys(view, partition, fromKey, toKey, position, limit, exact)),
+            this.localStores.keys(view, partition, fromKey, toKey, position, limit, exact),
         caller,
         start);
   }
@@ -183,35 +181,39 @@ public final class ScanStreams {
         view,
         owners,
         PeerSlices.WINDOW_LINES,
-        path -> path.param("from", startTime).param("to", stopTime),
+        startTime,
+        stopTime,
         (partition, position, limit, exact) ->
-            this.lines.of(
-                this.localStores.windowItems(
-                    view, window, partition, startTime, stopTime, position, limit, exact)),
+            this.localStores.windowItems(
+                view, window, partition, startTime, stopTime, position, limit, exact),
         caller,
         start);
   }
 
-  private ScanStream stream(
+  /**
+   * A stream of {@code kind} within [from, to] from {@code start}, whose slices of this instance's
+   * partitions {@code items} reads.
+   */
+  private <T> ScanStream stream(
       ResolvedView<?, ?, ?> view,
       List<PartitionOwner> owners,
       PeerSlices.Kind<ItemLines> kind,
-      Consumer<PeerPath> query,
-      ScanSlices.LocalSlice<ItemLines> local,
+      @Nullable Object from,
+      @Nullable Object to,
+      ScanSlices.LocalSlice<T> items,
       CallerContext caller,
       ScanCursor start) {
-    Duration timeout =
-        caller.bound().isBound() ? this.timeout.plus(caller.bound().maxWait()) : this.timeout;
     return new ScanStream(
         view,
         owners,
         this.slices,
         this.cursors,
         kind,
-        query,
-        local,
+        path -> path.param("from", from).param("to", to),
+        (partition, position, limit, exact) ->
+            this.lines.of(items.read(partition, position, limit, exact)),
         caller,
-        timeout,
+        caller.bound().waited(this.timeout),
         this.sliceSize,
         start);
   }

@@ -3,9 +3,7 @@ package dev.matview.query;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.BatchItem;
-import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
-import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
@@ -16,11 +14,9 @@ import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
@@ -130,105 +126,27 @@ public final class ViewBatchService {
     List<OwnerKeys> groups = new ArrayList<>(remote.values());
     List<CompletableFuture<Routed<Void>>> requests =
         groups.stream().map(group -> ask(view, group, rawKeys, caller)).toList();
-    BatchRead<K> batch = new BatchRead<>(view, keys, rawKeys, caller, alone);
+    BatchRead<K> batch =
+        new BatchRead<>(
+            this.views,
+            this.answers,
+            view,
+            keys,
+            rawKeys,
+            caller,
+            alone,
+            new MergedPosition(view.name(), this.tokens));
     CompletableFuture<Void> owners =
         CompletableFuture.allOf(requests.toArray(CompletableFuture<?>[]::new));
     return owners.thenCompose(
         (answered) -> {
           for (int i = 0; i < groups.size(); i++) {
-            batch.fill(groups.get(i), requests.get(i).join());
+            Routed<Void> answer = requests.get(i).join();
+            this.marks.observed(groups.get(i).owner().host(), answer);
+            batch.fill(groups.get(i), answer);
           }
           return batch.aloneFrom(0);
         });
-  }
-
-  /** One batch's answers, gathered from the owners asked and then key by key. */
-  private final class BatchRead<K> {
-
-    private final ResolvedView<K, ?, ?> view;
-
-    private final List<K> keys;
-
-    private final List<JsonNode> rawKeys;
-
-    private final CallerContext caller;
-
-    private final List<Integer> alone;
-
-    private final @Nullable BatchItem[] items;
-
-    private final MergedPosition position;
-
-    BatchRead(
-        ResolvedView<K, ?, ?> view,
-        List<K> keys,
-        List<JsonNode> rawKeys,
-        CallerContext caller,
-        List<Integer> alone) {
-      this.view = view;
-      this.keys = keys;
-      this.rawKeys = rawKeys;
-      this.caller = caller;
-      this.alone = alone;
-      this.items = new BatchItem[keys.size()];
-      this.position = new MergedPosition(view.name(), ViewBatchService.this.tokens);
-    }
-
-    /** Fills the items of {@code group} from its owner's {@code answer}, or looks them up alone. */
-    void fill(OwnerKeys group, Routed<Void> answer) {
-      ViewBatchService.this.marks.observed(group.owner().host(), answer);
-      if (!(answer instanceof Routed.Relayed<Void> relayed)
-          || !ViewBatchService.this.answers.fill(
-              this.view, group, relayed.response(), this.items)) {
-        this.alone.addAll(group.indexes());
-      } else {
-        this.position.add(relayed.response());
-      }
-    }
-
-    /**
-     * The batch, once every key looked up alone from the {@code first}th on has an answer, or the
-     * first refusal among them: in this thread while they are answered at once, then on from where
-     * an answer that waits for another instance completes.
-     */
-    CompletableFuture<Routed<List<BatchItem>>> aloneFrom(int first) {
-      for (int next = first; next < this.alone.size(); next++) {
-        int index = this.alone.get(next);
-        K key = this.keys.get(index);
-        String rawKey = rawKey(this.rawKeys.get(index));
-        CompletableFuture<Routed<KeyAnswer>> answer =
-            ViewBatchService.this.views.route(this.view, key, rawKey, this.caller);
-        if (!answer.isDone()) {
-          int waited = next;
-          return answer.thenCompose(
-              (routed) -> {
-                Routed.@Nullable Refused<List<BatchItem>> refused = add(index, routed);
-                return (refused != null)
-                    ? CompletableFuture.completedFuture(refused)
-                    : aloneFrom(waited + 1);
-              });
-        }
-        Routed.@Nullable Refused<List<BatchItem>> refused = add(index, Futures.now(answer));
-        if (refused != null) {
-          return CompletableFuture.completedFuture(refused);
-        }
-      }
-      List<BatchItem> ordered = new ArrayList<>(this.items.length);
-      Arrays.stream(this.items).forEach(item -> ordered.add(Objects.requireNonNull(item)));
-      return CompletableFuture.completedFuture(new Routed.Local<>(ordered, this.position.merged()));
-    }
-
-    /** Adds the answer of the key at {@code index}; its refusal when no replica could answer. */
-    private Routed.@Nullable Refused<List<BatchItem>> add(int index, Routed<KeyAnswer> answer) {
-      Routed<BatchItem> item =
-          ViewBatchService.this.answers.item(this.view, this.keys.get(index), answer);
-      if (item instanceof Routed.Refused<BatchItem> refused) {
-        return new Routed.Refused<>(refused.refusal());
-      }
-      this.position.add(answer);
-      this.items[index] = ((Routed.Local<BatchItem>) item).answer();
-      return null;
-    }
   }
 
   /**
@@ -259,15 +177,9 @@ public final class ViewBatchService {
                 PeerPath.of(view.name(), "batch")
                     .param("allowStale", caller.allowStale())
                     .param("maxLag", caller.maxLag()));
-    Duration timeout = this.peers.timeout();
-    Duration waited = caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout;
+    Duration waited = caller.bound().waited(this.peers.timeout());
     byte[] body = this.answers.body(keys);
     return this.peers.post(view.name(), ownerKeys.owner(), path.toString(), body, caller, waited);
-  }
-
-  /** The key as a path segment would carry it: a JSON string's text, any other JSON as written. */
-  private static String rawKey(JsonNode key) {
-    return key.isString() ? key.asString() : key.toString();
   }
 
   /**

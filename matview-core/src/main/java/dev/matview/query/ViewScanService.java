@@ -2,14 +2,11 @@ package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
-import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPage;
-import dev.matview.query.answer.ScanPosition;
-import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.local.LocalStores;
@@ -20,30 +17,24 @@ import dev.matview.query.scan.CursorCodec;
 import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursor;
 import dev.matview.query.scan.ScanCursors;
-import dev.matview.query.scan.ScanDeadline;
 import dev.matview.query.scan.ScanLines;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * Scans all keys, or all windows, of a view across every partition on every instance, a page at a
- * time: each page walks the partitions in order and asks each owner for its slice.
+ * time: it reads what a page asks for (key bounds or a time range, a cursor) and has the {@link
+ * ScanPages} read it.
  */
 public final class ViewScanService {
-
-  private static final Log logger = LogFactory.getLog(ViewScanService.class);
 
   /** What to do instead when a table's windows are scanned. */
   static final String SCAN_KEYS = "scan its keys at .../keys";
@@ -57,13 +48,11 @@ public final class ViewScanService {
 
   private final LocalStores localStores;
 
-  private final PeerClient peers;
-
   private final ScanBounds bounds;
 
   private final ScanCursors scanCursors;
 
-  private final ScanSlices slices;
+  private final ScanPages pages;
 
   private final Clock clock;
 
@@ -105,16 +94,16 @@ public final class ViewScanService {
     this.views = views;
     this.routing = routing;
     this.localStores = localStores;
-    this.peers = peers;
     this.bounds = new ScanBounds(keyParser, maxPageSize);
     this.scanCursors = new ScanCursors(cursors);
-    PeerSlices slices = new PeerSlices(cursors, mapper, tokens);
-    this.slices = new ScanSlices(routing, views.fallbacks(), slices);
+    PeerSlices peerSlices = new PeerSlices(cursors, mapper, tokens);
+    ScanSlices slices = new ScanSlices(routing, views.fallbacks(), peerSlices);
+    this.pages = new ScanPages(slices, this.scanCursors, this.bounds, peers.timeout(), clock);
     this.clock = clock;
     this.maxPageSize = maxPageSize;
     this.localSlices =
         new LocalSlices(
-            views, routing, localStores, this.bounds, this.scanCursors, slices, this.slices);
+            views, routing, localStores, this.bounds, this.scanCursors, peerSlices, slices);
     this.streams =
         new ScanStreams(
             views,
@@ -122,7 +111,7 @@ public final class ViewScanService {
             localStores,
             this.bounds,
             this.scanCursors,
-            this.slices,
+            slices,
             new ScanLines(mapper),
             peers.timeout(),
             maxPageSize,
@@ -178,7 +167,7 @@ public final class ViewScanService {
     ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
     Consumer<PeerPath> query = path -> path.param("from", from).param("to", to);
     List<PartitionOwner> owners = this.routing.owners(view);
-    return scan(
+    return this.pages.read(
         view,
         owners,
         this.scanCursors.start(view, owners, "keys:" + from + ":" + to, cursor, 0, 0),
@@ -231,7 +220,7 @@ public final class ViewScanService {
     Instant start = Instant.ofEpochMilli(first.rangeFrom());
     Instant stop = Instant.ofEpochMilli(first.rangeTo());
     Consumer<PeerPath> query = path -> path.param("from", start).param("to", stop);
-    return scan(
+    return this.pages.read(
         view,
         owners,
         first,
@@ -242,136 +231,6 @@ public final class ViewScanService {
         (partition, after, sliceLimit, exact) ->
             this.localStores.windowItems(
                 view, window, partition, start, stop, after, sliceLimit, exact));
-  }
-
-  private <T> CompletableFuture<Routed<ScanPage<T>>> scan(
-      ResolvedView<?, ?, ?> view,
-      List<PartitionOwner> owners,
-      ScanCursor cursor,
-      int limit,
-      CallerContext caller,
-      PeerSlices.Kind<T> kind,
-      Consumer<PeerPath> query,
-      ScanSlices.LocalSlice<T> local) {
-    this.bounds.limit(view, limit);
-    Duration timeout = this.peers.timeout();
-    ScanDeadline deadline =
-        ScanDeadline.startingNow(
-            this.clock,
-            caller.bound().isBound() ? timeout.plus(caller.bound().maxWait()) : timeout);
-    return new PageRead<>(view, owners, cursor, limit, caller, kind, query, local, deadline)
-        .from(cursor.partition());
-  }
-
-  /** One page of a scan, read partition after partition until it is full or the view ends. */
-  private final class PageRead<T> {
-
-    private final ResolvedView<?, ?, ?> view;
-
-    private final List<PartitionOwner> owners;
-
-    private final ScanCursor cursor;
-
-    private final int limit;
-
-    private final CallerContext caller;
-
-    private final PeerSlices.Kind<T> kind;
-
-    private final Consumer<PeerPath> query;
-
-    private final ScanSlices.LocalSlice<T> local;
-
-    private final ScanDeadline deadline;
-
-    private final MergedPosition position;
-
-    private final List<T> items = new ArrayList<>();
-
-    PageRead(
-        ResolvedView<?, ?, ?> view,
-        List<PartitionOwner> owners,
-        ScanCursor cursor,
-        int limit,
-        CallerContext caller,
-        PeerSlices.Kind<T> kind,
-        Consumer<PeerPath> query,
-        ScanSlices.LocalSlice<T> local,
-        ScanDeadline deadline) {
-      this.view = view;
-      this.owners = owners;
-      this.cursor = cursor;
-      this.limit = limit;
-      this.caller = caller;
-      this.kind = kind;
-      this.query = query;
-      this.local = local;
-      this.deadline = deadline;
-      this.position = new MergedPosition(view.name(), null);
-    }
-
-    /**
-     * The page, read from partition {@code first} on: in this thread while slices are answered at
-     * once, then on from where an answer that waits for another instance completes.
-     */
-    CompletableFuture<Routed<ScanPage<T>>> from(int first) {
-      for (int partition = first; partition < this.owners.size(); partition++) {
-        ScanPosition after = partition == this.cursor.partition() ? this.cursor.after() : null;
-        PartitionOwner owner = this.owners.get(partition);
-        Duration remaining = this.deadline.remaining();
-        if (remaining == null) {
-          return CompletableFuture.completedFuture(
-              new Routed.Refused<>(this.deadline.outOfTime(this.view, owner)));
-        }
-        CompletableFuture<Routed<Slice<T>>> read =
-            ViewScanService.this.slices.read(
-                this.view,
-                owner,
-                this.kind,
-                this.query,
-                after,
-                this.limit - this.items.size(),
-                this.caller,
-                remaining,
-                this.local);
-        if (!read.isDone()) {
-          int waited = partition;
-          return read.thenCompose(
-              (slice) -> {
-                @Nullable Routed<ScanPage<T>> page = add(waited, slice);
-                return (page != null) ? CompletableFuture.completedFuture(page) : from(waited + 1);
-              });
-        }
-        @Nullable Routed<ScanPage<T>> page = add(partition, Futures.now(read));
-        if (page != null) {
-          return CompletableFuture.completedFuture(page);
-        }
-      }
-      return CompletableFuture.completedFuture(
-          new Routed.Local<>(new ScanPage<>(this.items, null), this.position.merged()));
-    }
-
-    /**
-     * Adds {@code read}, the slice of {@code partition}, to the page; the page when it is full, the
-     * outcome to pass on when the slice was not read, else {@code null} to read on.
-     */
-    private @Nullable Routed<ScanPage<T>> add(int partition, Routed<Slice<T>> read) {
-      if (!(read instanceof Routed.Local<Slice<T>> here)) {
-        return Routed.passedOn(read);
-      }
-      Slice<T> slice = here.answer();
-      this.position.add(here);
-      this.items.addAll(slice.items());
-      if (this.items.size() < this.limit) {
-        return null;
-      }
-      ScanCursor next = ScanCursors.next(this.cursor, partition, this.owners.size(), slice);
-      return new Routed.Local<>(
-          new ScanPage<>(
-              this.items,
-              next != null ? ViewScanService.this.scanCursors.encode(this.view, next) : null),
-          this.position.merged());
-    }
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {

@@ -1,8 +1,6 @@
 package dev.matview.replica;
 
-import java.util.Comparator;
 import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.kafka.streams.processor.StateStore;
@@ -17,8 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The stream thread moves both as it processes records; a restore or standby update moves them
  * to Kafka's own position of the store after each batch. Offsets only grow. The lookups that wait
- * are kept in the order of the offsets they wait for, so that completing a record looks at the
- * lowest of them alone unless it is due: the stream thread pays the same whatever their number.
+ * are {@link OffsetWaiters}.
  */
 public final class AppliedOffset {
 
@@ -33,12 +30,7 @@ public final class AppliedOffset {
 
   private final AtomicLong applied = new AtomicLong(NONE);
 
-  private final ConcurrentSkipListMap<Waiter, Boolean> waiters =
-      new ConcurrentSkipListMap<>(Waiter.ORDER);
-
-  private final AtomicLong registered = new AtomicLong();
-
-  private final AtomicLong examined = new AtomicLong();
+  private final OffsetWaiters waiters = new OffsetWaiters();
 
   private volatile AtomicLongArray inputs = new AtomicLongArray(0);
 
@@ -127,7 +119,7 @@ public final class AppliedOffset {
   public void complete(long offset) {
     this.applied.accumulateAndGet(offset, Math::max);
     if (!this.waiters.isEmpty()) {
-      wakeDue();
+      this.waiters.wakeDue(this.applied.get());
     }
   }
 
@@ -162,21 +154,19 @@ public final class AppliedOffset {
    * closes; at once when either has happened. {@code wake} runs on the thread that moved the
    * offset, a stream thread: it must hand its work to another.
    */
-  public Waiter await(long offset, Runnable wake) {
-    Waiter waiter = new Waiter(offset, this.registered.incrementAndGet(), wake);
-    this.waiters.put(waiter, Boolean.TRUE);
+  public OffsetWaiters.Waiter await(long offset, Runnable wake) {
+    OffsetWaiters.Waiter waiter = this.waiters.add(offset, wake);
     if (this.closed) {
-      wakeAll();
+      this.waiters.wakeAll();
     } else if (this.applied.get() >= offset) {
-      wakeDue();
+      this.waiters.wakeDue(this.applied.get());
     }
     return waiter;
   }
 
   /** Forgets {@code waiter}, whose wait ended for another reason. */
-  public void forget(Waiter waiter) {
-    waiter.cancel();
-    this.waiters.remove(waiter);
+  public void forget(OffsetWaiters.Waiter waiter) {
+    this.waiters.forget(waiter);
   }
 
   /** How many lookups wait here. */
@@ -186,79 +176,12 @@ public final class AppliedOffset {
 
   /** How many waiters the completions of records looked at, woken or not: for tests of the cost. */
   long examined() {
-    return this.examined.get();
+    return this.waiters.examined();
   }
 
   void close() {
     this.closed = true;
-    wakeAll();
+    this.waiters.wakeAll();
     this.changes.close();
-  }
-
-  /** Wakes the waiters whose offset has been applied, lowest first, looking at no other. */
-  private void wakeDue() {
-    long reached = this.applied.get();
-    Waiter lowest;
-    while ((lowest = lowest()) != null) {
-      this.examined.incrementAndGet();
-      if (lowest.offset > reached) {
-        return;
-      }
-      wake(lowest);
-    }
-  }
-
-  private void wakeAll() {
-    Waiter lowest;
-    while ((lowest = lowest()) != null) {
-      wake(lowest);
-    }
-  }
-
-  private @Nullable Waiter lowest() {
-    Map.Entry<Waiter, Boolean> first = this.waiters.firstEntry();
-    return (first != null) ? first.getKey() : null;
-  }
-
-  /** Takes {@code waiter} out and wakes it, unless another thread took it or it was cancelled. */
-  private void wake(Waiter waiter) {
-    if (this.waiters.remove(waiter) != null && waiter.claim()) {
-      waiter.wake.run();
-    }
-  }
-
-  /** One wait for an offset; {@link #cancel()} it when the wait ends for another reason. */
-  public static final class Waiter {
-
-    /** By the offset waited for, then by the order of registration. */
-    private static final Comparator<Waiter> ORDER =
-        Comparator.<Waiter>comparingLong((waiter) -> waiter.offset)
-            .thenComparingLong((waiter) -> waiter.number);
-
-    private final long offset;
-
-    private final long number;
-
-    private final Runnable wake;
-
-    private final AtomicLong state = new AtomicLong();
-
-    Waiter(long offset, long number, Runnable wake) {
-      this.offset = offset;
-      this.number = number;
-      this.wake = wake;
-    }
-
-    private boolean claim() {
-      return this.state.compareAndSet(0, 1);
-    }
-
-    /**
-     * Ends the wait without waking it: true when it had not been woken, so the caller owns the
-     * outcome.
-     */
-    public boolean cancel() {
-      return this.state.compareAndSet(0, 2);
-    }
   }
 }

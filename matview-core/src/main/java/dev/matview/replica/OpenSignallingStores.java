@@ -1,16 +1,18 @@
 package dev.matview.replica;
 
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * Suppliers of Kafka's window and session stores, unchanged but for two things: once Kafka Streams
- * has opened a partition of one, it registers a {@link WindowHandle}, as the table stores'
- * partitions register theirs, and it refuses updates too large for its changelog ({@link
- * SignallingWindowStore}, {@link SignallingSessionStore}).
+ * Suppliers of the views' stores, those of another supplier unchanged but for two things: once
+ * Kafka Streams has opened a partition of one, it registers its handle, and it refuses updates too
+ * large for its changelog ({@link RegisteredKeyValueStore}, {@link SignallingWindowStore}, {@link
+ * SignallingSessionStore}).
  */
 final class OpenSignallingStores {
 
@@ -20,6 +22,27 @@ final class OpenSignallingStores {
    * {@code supplier}, whose stores register with {@code handles} once opened and refuse updates
    * that {@code sizeCheck} refuses.
    */
+  static KeyValueBytesStoreSupplier keyValue(
+      KeyValueBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
+    return new KeyValueBytesStoreSupplier() {
+      @Override
+      public String name() {
+        return supplier.name();
+      }
+
+      @Override
+      public KeyValueStore<Bytes, byte[]> get() {
+        return new RegisteredKeyValueStore(supplier.get(), handles, sizeCheck);
+      }
+
+      @Override
+      public String metricsScope() {
+        return supplier.metricsScope();
+      }
+    };
+  }
+
+  /** As {@link #keyValue}, for window stores. */
   static WindowBytesStoreSupplier window(
       WindowBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     return new WindowBytesStoreSupplier() {
@@ -60,10 +83,7 @@ final class OpenSignallingStores {
     };
   }
 
-  /**
-   * {@code supplier}, whose stores register with {@code handles} once opened and refuse updates
-   * that {@code sizeCheck} refuses.
-   */
+  /** As {@link #keyValue}, for session stores. */
   static SessionBytesStoreSupplier session(
       SessionBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     return new SessionBytesStoreSupplier() {

@@ -17,30 +17,16 @@ import org.jspecify.annotations.Nullable;
  * {@link TimestampedBytesStore} like the store it wraps, so Kafka Streams stores timestamps in it
  * as usual. The table view's aggregation, above the cache, tells the change feed of each update.
  */
-final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, byte[]>>
+final class RegisteredKeyValueStore
+    extends WrappedStore<KeyValueStore<Bytes, byte[]>, ReplicaHandle>
     implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
-
-  private final StoreHandles handles;
 
   private final ChangelogSizeCheck sizeCheck;
 
-  private volatile @Nullable ReplicaHandle handle;
-
   RegisteredKeyValueStore(
       KeyValueStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
-    super(requireTimestamped(store), handles.positions());
-    this.handles = handles;
+    super(requireTimestamped(store), handles.positions(), handles.tables());
     this.sizeCheck = sizeCheck;
-  }
-
-  @Override
-  void opened(int partition) {
-    this.handle = this.handles.opened(name(), partition, this.store);
-  }
-
-  @Override
-  void closing(int partition) {
-    this.handles.closed(name(), partition, this.store);
   }
 
   @Override
@@ -78,7 +64,7 @@ final class RegisteredKeyValueStore extends WrappedStore<KeyValueStore<Bytes, by
 
   /** RocksDB has the latest update of {@code key}: lookups may read it there again. */
   private void written(Bytes key) {
-    ReplicaHandle open = this.handle;
+    ReplicaHandle open = handle();
     if (open != null) {
       open.written(key);
     }

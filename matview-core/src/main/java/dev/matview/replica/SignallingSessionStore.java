@@ -16,30 +16,16 @@ import org.jspecify.annotations.Nullable;
  * each as Kafka's own would. The session aggregation, above the cache, tells the change feed of
  * each update.
  */
-final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte[]>>
+final class SignallingSessionStore
+    extends WrappedStore<SessionStore<Bytes, byte[]>, WindowHandle<SessionStore<Bytes, byte[]>>>
     implements SessionStore<Bytes, byte[]> {
-
-  private final StoreHandles handles;
 
   private final ChangelogSizeCheck sizeCheck;
 
-  private volatile @Nullable WindowHandle<SessionStore<Bytes, byte[]>> handle;
-
   SignallingSessionStore(
       SessionStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
-    super(store, handles.positions());
-    this.handles = handles;
+    super(store, handles.positions(), handles.sessions());
     this.sizeCheck = sizeCheck;
-  }
-
-  @Override
-  void opened(int partition) {
-    this.handle = this.handles.opened(name(), partition, this.store);
-  }
-
-  @Override
-  void closing(int partition) {
-    this.handles.closed(name(), partition, this.store);
   }
 
   @Override
@@ -59,7 +45,7 @@ final class SignallingSessionStore extends WrappedStore<SessionStore<Bytes, byte
 
   /** RocksDB has the latest update of the session: reads of its key may read it there again. */
   private void written(Windowed<Bytes> sessionKey) {
-    WindowHandle<?> open = this.handle;
+    WindowHandle<?> open = handle();
     if (open != null) {
       open.written(sessionKey.key(), sessionKey.window().start(), sessionKey.window().end());
     }

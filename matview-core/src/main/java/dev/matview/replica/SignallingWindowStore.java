@@ -18,36 +18,22 @@ import org.jspecify.annotations.Nullable;
  * each as Kafka's own would. The windowed aggregation, above the cache, tells the change feed of
  * each update.
  */
-final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]>>
+final class SignallingWindowStore
+    extends WrappedStore<WindowStore<Bytes, byte[]>, WindowHandle<WindowStore<Bytes, byte[]>>>
     implements WindowStore<Bytes, byte[]>, TimestampedBytesStore {
-
-  private final StoreHandles handles;
 
   private final ChangelogSizeCheck sizeCheck;
 
   private final long windowSize;
-
-  private volatile @Nullable WindowHandle<WindowStore<Bytes, byte[]>> handle;
 
   SignallingWindowStore(
       WindowStore<Bytes, byte[]> store,
       StoreHandles handles,
       ChangelogSizeCheck sizeCheck,
       long windowSize) {
-    super(requireTimestamped(store), handles.positions());
-    this.handles = handles;
+    super(requireTimestamped(store), handles.positions(), handles.windows());
     this.sizeCheck = sizeCheck;
     this.windowSize = windowSize;
-  }
-
-  @Override
-  void opened(int partition) {
-    this.handle = this.handles.opened(name(), partition, this.store);
-  }
-
-  @Override
-  void closing(int partition) {
-    this.handles.closed(name(), partition, this.store);
   }
 
   @Override
@@ -56,7 +42,7 @@ final class SignallingWindowStore extends WrappedStore<WindowStore<Bytes, byte[]
       this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
     }
     this.store.put(key, value, windowStartTimestamp);
-    WindowHandle<?> open = this.handle;
+    WindowHandle<?> open = handle();
     if (open != null) {
       open.written(key, windowStartTimestamp, windowStartTimestamp + this.windowSize);
     }

@@ -1,10 +1,7 @@
 package dev.matview.replica;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -29,14 +26,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StoreHandles implements StateRestoreListener, StandbyUpdateListener {
 
-  private final ConcurrentMap<String, PartitionSlots<ReplicaHandle>> stores =
-      new ConcurrentHashMap<>();
+  private final OpenPartitions<KeyValueStore<Bytes, byte[]>, ReplicaHandle> tables =
+      new OpenPartitions<>(ReplicaHandle::new, this::announce);
 
-  private final ConcurrentMap<String, PartitionSlots<WindowHandle<WindowStore<Bytes, byte[]>>>>
-      windowStores = new ConcurrentHashMap<>();
+  private final OpenPartitions<WindowStore<Bytes, byte[]>, WindowHandle<WindowStore<Bytes, byte[]>>>
+      windows = new OpenPartitions<>(WindowHandle::new, this::announce);
 
-  private final ConcurrentMap<String, PartitionSlots<WindowHandle<SessionStore<Bytes, byte[]>>>>
-      sessionStores = new ConcurrentHashMap<>();
+  private final OpenPartitions<
+          SessionStore<Bytes, byte[]>, WindowHandle<SessionStore<Bytes, byte[]>>>
+      sessions = new OpenPartitions<>(WindowHandle::new, this::announce);
 
   private final StorePositions positions;
 
@@ -73,7 +71,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
    * it when {@code sizeCheck} refuses its changelog record.
    */
   public KeyValueBytesStoreSupplier keyValueStore(String name, ChangelogSizeCheck sizeCheck) {
-    return new RegisteringStoreSupplier(new RocksDBKeyValueStoreSupplier(name), this, sizeCheck);
+    return OpenSignallingStores.keyValue(new RocksDBKeyValueStoreSupplier(name), this, sizeCheck);
   }
 
   /**
@@ -108,14 +106,12 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
    * files, over its open partitions, active and standby.
    */
   public Map<String, Long> tableStoreBytes() {
-    Map<String, Long> bytes = new HashMap<>();
-    this.stores.forEach((name, slots) -> bytes.put(name, slots.sum(ReplicaHandle::liveDataBytes)));
-    return bytes;
+    return this.tables.sums(ReplicaHandle::liveDataBytes);
   }
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
   public @Nullable ReplicaHandle handle(String name, int partition) {
-    return handleOf(this.stores, name, partition);
+    return this.tables.get(name, partition);
   }
 
   /**
@@ -123,7 +119,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
    */
   public @Nullable WindowHandle<WindowStore<Bytes, byte[]>> windowHandle(
       String name, int partition) {
-    return handleOf(this.windowStores, name, partition);
+    return this.windows.get(name, partition);
   }
 
   /**
@@ -131,59 +127,27 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
    */
   public @Nullable WindowHandle<SessionStore<Bytes, byte[]>> sessionHandle(
       String name, int partition) {
-    return handleOf(this.sessionStores, name, partition);
+    return this.sessions.get(name, partition);
   }
 
-  private static <H extends PartitionHandle> @Nullable H handleOf(
-      ConcurrentMap<String, PartitionSlots<H>> stores, String name, int partition) {
-    PartitionSlots<H> slots = stores.get(name);
-    return (slots != null) ? slots.get(partition) : null;
+  /** The open partitions of the table views' stores. */
+  OpenPartitions<KeyValueStore<Bytes, byte[]>, ReplicaHandle> tables() {
+    return this.tables;
   }
 
-  ReplicaHandle opened(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
-    return registered(this.stores, name, new ReplicaHandle(store, partition));
+  /** The open partitions of the time-windowed views' stores. */
+  OpenPartitions<WindowStore<Bytes, byte[]>, WindowHandle<WindowStore<Bytes, byte[]>>> windows() {
+    return this.windows;
   }
 
-  WindowHandle<WindowStore<Bytes, byte[]>> opened(
-      String name, int partition, WindowStore<Bytes, byte[]> store) {
-    return registered(this.windowStores, name, new WindowHandle<>(store, partition));
+  /** The open partitions of the session views' stores. */
+  OpenPartitions<SessionStore<Bytes, byte[]>, WindowHandle<SessionStore<Bytes, byte[]>>>
+      sessions() {
+    return this.sessions;
   }
 
-  WindowHandle<SessionStore<Bytes, byte[]>> opened(
-      String name, int partition, SessionStore<Bytes, byte[]> store) {
-    return registered(this.sessionStores, name, new WindowHandle<>(store, partition));
-  }
-
-  private <H extends PartitionHandle> H registered(
-      ConcurrentMap<String, PartitionSlots<H>> stores, String name, H handle) {
-    stores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
-    announce(name, handle.partition());
-    return handle;
-  }
-
-  void announce(String name, int partition) {
+  private void announce(String name, int partition) {
     this.whenOpened.accept(name, partition);
-  }
-
-  void closed(String name, int partition, KeyValueStore<Bytes, byte[]> store) {
-    PartitionSlots<ReplicaHandle> slots = this.stores.get(name);
-    if (slots != null) {
-      slots.remove(partition, store);
-    }
-  }
-
-  void closed(String name, int partition, WindowStore<Bytes, byte[]> store) {
-    PartitionSlots<?> slots = this.windowStores.get(name);
-    if (slots != null) {
-      slots.remove(partition, store);
-    }
-  }
-
-  void closed(String name, int partition, SessionStore<Bytes, byte[]> store) {
-    PartitionSlots<?> slots = this.sessionStores.get(name);
-    if (slots != null) {
-      slots.remove(partition, store);
-    }
   }
 
   @Override

@@ -81,7 +81,7 @@ public final class StorePositions {
   private PartitionProgress.Wait await(String name, int partition, long offset, Runnable wake) {
     AppliedOffset open = of(name, partition);
     if (open != null) {
-      AppliedOffset.Waiter waiter = open.await(offset, wake);
+      OffsetWaiters.Waiter waiter = open.await(offset, wake);
       return () -> open.forget(waiter);
     }
     StorePartition key = new StorePartition(name, partition);

@@ -12,24 +12,30 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The store of one partition (Kafka's, or Matview's own for a table) behind one of Matview's
- * wrappers: passes on what every state store does, hears the partition once Kafka Streams has
- * opened the store, and registers how far the store has applied its topic with the {@link
- * StorePositions} from open to close.
+ * wrappers: passes on what every state store does and, from the moment Kafka Streams has opened the
+ * store until it closes it, registers its handle with the {@link OpenPartitions} of its kind and
+ * how far it has applied its topic with the {@link StorePositions}.
  *
  * @param <S> the kind of store wrapped
+ * @param <H> the kind of handle it registers
  */
-abstract class WrappedStore<S extends StateStore> implements StateStore {
+abstract class WrappedStore<S extends StateStore, H extends PartitionHandle> implements StateStore {
 
   /** The store wrapped, to which every call is passed on. */
   protected final S store;
 
   private final StorePositions positions;
 
+  private final OpenPartitions<S, H> partitions;
+
   private volatile @Nullable AppliedOffset applied;
 
-  WrappedStore(S store, StorePositions positions) {
+  private volatile @Nullable H handle;
+
+  WrappedStore(S store, StorePositions positions, OpenPartitions<S, H> partitions) {
     this.store = store;
     this.positions = positions;
+    this.partitions = partitions;
   }
 
   /** {@code store}, refused unless Kafka Streams keeps timestamps in it. */
@@ -41,25 +47,24 @@ abstract class WrappedStore<S extends StateStore> implements StateStore {
     return store;
   }
 
-  /** Kafka Streams opened the store of {@code partition}. */
-  abstract void opened(int partition);
-
-  /** Kafka Streams is about to close the store of {@code partition}, once it was opened. */
-  void closing(int partition) {}
+  /** The handle of the partition, once Kafka Streams has opened it. */
+  protected @Nullable H handle() {
+    return this.handle;
+  }
 
   @Override
   public final void init(StateStoreContext context, StateStore root) {
     this.store.init(context, root);
     int partition = context.taskId().partition();
     this.applied = this.positions.opened(this.store.name(), partition, this.store);
-    opened(partition);
+    this.handle = this.partitions.opened(this.store.name(), partition, this.store);
   }
 
   @Override
   public final void close() {
     AppliedOffset open = this.applied;
     if (open != null) {
-      closing(open.partition());
+      this.partitions.closed(this.store.name(), open.partition(), this.store);
       this.positions.closed(this.store.name(), open);
     }
     this.store.close();

@@ -12,13 +12,12 @@ import org.jspecify.annotations.Nullable;
  * ProcessorStateException}) rather than grow past {@code totalBytes}; without it the cache may
  * briefly exceed the bound while blocks are pinned.
  *
- * @param totalBytes bytes shared by block cache, index and filter blocks, and memtables
- *     <p>When the ratio is Matview's default rather than the user's, the stores the instance may
- *     open ({@code plannedStores}, from the start-up checks) can raise the memtables' share: to
- *     {@link #PLANNED_STORE_WRITE_BUFFER_BYTES} per store, at most {@link
- *     #MAX_PLANNED_WRITE_BUFFER_RATIO} of the total. Under a fixed share RocksDB flushes the
- *     memtable of whichever store is written once all memtables together near it, so hundreds of
- *     stores flush memtables of a few dozen kilobytes.
+ * <p>When the ratio is Matview's default rather than the user's, the stores the instance may open
+ * ({@code plannedStores}, from the start-up checks) can raise the memtables' share: to {@link
+ * #PLANNED_STORE_WRITE_BUFFER_BYTES} per store, at most {@link #MAX_PLANNED_WRITE_BUFFER_RATIO} of
+ * the total. Under a fixed share RocksDB flushes the memtable of whichever store is written once
+ * all memtables together near it, so hundreds of stores flush memtables of a few dozen kilobytes.
+ *
  * @param totalBytes bytes shared by block cache, index and filter blocks, and memtables
  * @param writeBufferRatio share of {@code totalBytes} that memtables may use, in (0, 1]
  * @param strictLimit whether the block cache refuses to grow past {@code totalBytes}

@@ -34,9 +34,12 @@ public final class RecordDecodingException extends RuntimeException {
 
   private final Problem problem;
 
+  /**
+   * {@code problem} with a record of {@code view}, {@code what} saying what the view did with it.
+   */
   private RecordDecodingException(
-      String view, Problem problem, String message, @Nullable Throwable cause) {
-    super(message, cause);
+      String view, Problem problem, String what, @Nullable Throwable cause) {
+    super("View '" + view + "' " + what, cause);
     this.view = view;
     this.problem = problem;
   }
@@ -44,25 +47,19 @@ public final class RecordDecodingException extends RuntimeException {
   /** The record's value cannot be read by the view's value deserializer. */
   public static RecordDecodingException unreadableValue(String view, RuntimeException cause) {
     return new RecordDecodingException(
-        view,
-        Problem.UNREADABLE_VALUE,
-        "View '" + view + "' cannot read the record's value: " + cause,
-        cause);
+        view, Problem.UNREADABLE_VALUE, "cannot read the record's value: " + cause, cause);
   }
 
   /** The view's event time function threw. */
   public static RecordDecodingException unreadableEventTime(String view, RuntimeException cause) {
     return new RecordDecodingException(
-        view,
-        Problem.EVENT_TIME,
-        "View '" + view + "' cannot read the record's event time: " + cause,
-        cause);
+        view, Problem.EVENT_TIME, "cannot read the record's event time: " + cause, cause);
   }
 
   /** The view's event time function returned null. */
   public static RecordDecodingException missingEventTime(String view) {
     return new RecordDecodingException(
-        view, Problem.EVENT_TIME, "View '" + view + "' found no event time in the record", null);
+        view, Problem.EVENT_TIME, "found no event time in the record", null);
   }
 
   /** The record's event time is before 1970 or further ahead than {@code maxAhead}. */
@@ -79,9 +76,7 @@ public final class RecordDecodingException extends RuntimeException {
     return new RecordDecodingException(
         view,
         Problem.EVENT_TIME,
-        "View '"
-            + view
-            + "' refused the record's event time "
+        "refused the record's event time "
             + time
             + ": it must lie between 1970-01-01T00:00:00Z (Kafka stores no earlier timestamp) and "
             + maxAhead
@@ -97,9 +92,7 @@ public final class RecordDecodingException extends RuntimeException {
     return new RecordDecodingException(
         view,
         Problem.NULL_KEY,
-        "View '"
-            + view
-            + "' cannot group the record: "
+        "cannot group the record: "
             + (computed ? "the grouping key computed from its value" : "its key")
             + " is null",
         null);
@@ -108,26 +101,19 @@ public final class RecordDecodingException extends RuntimeException {
   /** The record's value reads as null, such as the JSON {@code null}. */
   public static RecordDecodingException nullValue(String view) {
     return new RecordDecodingException(
-        view, Problem.NULL_VALUE, "View '" + view + "' read a null value from the record", null);
+        view, Problem.NULL_VALUE, "read a null value from the record", null);
   }
 
   /** Every window of the record had closed: its end plus grace was not after stream time. */
   public static RecordDecodingException late(
       String view, long eventTime, long streamTime, Duration grace) {
-    return new RecordDecodingException(
+    return late(
         view,
-        Problem.LATE,
-        "View '"
-            + view
-            + "' received the record after its window closed: its event time "
+        "window closed: its event time "
             + Instant.ofEpochMilli(eventTime)
             + " lies more than the grace of "
-            + grace
-            + " behind the stream time "
-            + Instant.ofEpochMilli(streamTime)
-            + "; a record whose event time lies far ahead moves stream time on, and records after"
-            + " it count as late",
-        null);
+            + grace,
+        streamTime);
   }
 
   /**
@@ -137,17 +123,24 @@ public final class RecordDecodingException extends RuntimeException {
    */
   public static RecordDecodingException lateForSession(
       String view, long eventTime, long streamTime, Duration inactivityGap, Duration grace) {
-    return new RecordDecodingException(
+    return late(
         view,
-        Problem.LATE,
-        "View '"
-            + view
-            + "' received the record after its session closed: its event time "
+        "session closed: its event time "
             + Instant.ofEpochMilli(eventTime)
             + ", and the end of any session it would join, lie more than the inactivity gap of "
             + inactivityGap
             + " plus the grace of "
-            + grace
+            + grace,
+        streamTime);
+  }
+
+  /** The record came after its {@code closed}, that far behind {@code streamTime}. */
+  private static RecordDecodingException late(String view, String closed, long streamTime) {
+    return new RecordDecodingException(
+        view,
+        Problem.LATE,
+        "received the record after its "
+            + closed
             + " behind the stream time "
             + Instant.ofEpochMilli(streamTime)
             + "; a record whose event time lies far ahead moves stream time on, and records after"

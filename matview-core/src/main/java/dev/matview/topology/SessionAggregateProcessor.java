@@ -4,20 +4,13 @@ import dev.matview.replica.StoreHandles;
 import dev.matview.replica.WindowHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.kstream.Aggregator;
-import org.apache.kafka.streams.kstream.Initializer;
-import org.apache.kafka.streams.kstream.Merger;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.SessionStore;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Folds a session view's records into its store, as Kafka Streams' own session aggregation does:
@@ -28,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * the record aggregated and the merged session kept. It goes through Kafka's record cache, which
  * writes a session's updates between two commits to RocksDB and the changelog once.
  *
- * <p>Around each update and removal it keeps, the {@link AggregateUpdates} serialize and check it
- * and tell the change feed, and the store is given those bytes ({@link SerializedAggregate}); just
+ * <p>Around each update and removal it keeps, the {@link StoreAggregation} serializes and checks it
+ * and tells the change feed, and the store is given those bytes ({@link SerializedAggregate}); just
  * before, the processor tells the partition's {@link WindowHandle} that RocksDB lacks the session,
  * so that reads of the key go through the cache until it is written.
  *
@@ -37,63 +30,20 @@ import org.jspecify.annotations.Nullable;
  * @param <V> the record value type
  * @param <A> the aggregate type
  */
-final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, K, Long> {
-
-  private final ResolvedView<K, V, A> view;
+final class SessionAggregateProcessor<K, V, A>
+    extends AggregateProcessor<K, V, A, SessionStore<K, Object>, WindowHandle<?>, K, Long> {
 
   private final SessionWindows sessions;
 
-  private final Initializer<A> initializer;
-
-  private final Aggregator<? super K, ? super V, A> aggregator;
-
-  private final Merger<? super K, A> merger;
-
-  private final AggregateUpdates<A> updates;
-
-  private final StoreHandles handles;
-
   private long streamTime = ConsumerRecord.NO_TIMESTAMP;
 
-  private @Nullable ProcessorContext<K, Long> context;
-
-  private @Nullable SessionStore<K, Object> store;
-
-  private @Nullable WindowHandle<?> handle;
-
-  SessionAggregateProcessor(
-      ResolvedView<K, V, A> view,
-      SessionWindows sessions,
-      Initializer<A> initializer,
-      Aggregator<? super K, ? super V, A> aggregator,
-      Merger<? super K, A> merger,
-      AggregateUpdates<A> updates,
-      StoreHandles handles) {
-    this.view = view;
+  SessionAggregateProcessor(StoreAggregation<K, V, A> aggregation, SessionWindows sessions) {
+    super(aggregation, StoreHandles::sessionHandle);
     this.sessions = sessions;
-    this.initializer = initializer;
-    this.aggregator = aggregator;
-    this.merger = merger;
-    this.updates = updates;
-    this.handles = handles;
   }
 
   @Override
-  public void init(ProcessorContext<K, Long> context) {
-    this.context = context;
-    this.store = context.getStateStore(this.view.storeName());
-    this.handle = this.handles.sessionHandle(this.view.storeName(), context.taskId().partition());
-    this.updates.init(context, this.handles.positions());
-  }
-
-  @Override
-  public void process(Record<K, V> record) {
-    K key = record.key();
-    V value = record.value();
-    if (key == null || value == null) {
-      return;
-    }
-    SessionStore<K, Object> kept = Objects.requireNonNull(this.store, "not initialized");
+  void aggregate(Record<K, V> record, K key, V value, SessionStore<K, Object> store) {
     long timestamp = record.timestamp();
     this.streamTime = Math.max(this.streamTime, timestamp);
     long gap = this.sessions.inactivityGap();
@@ -101,41 +51,40 @@ final class SessionAggregateProcessor<K, V, A> implements Processor<K, V, K, Lon
     List<Windowed<K>> merged = new ArrayList<>();
     long start = timestamp;
     long end = timestamp;
-    A aggregate = this.initializer.apply();
+    A aggregate = this.aggregation.initial();
     try (KeyValueIterator<Windowed<K>, Object> found =
-        kept.findSessions(key, timestamp - gap, timestamp + gap)) {
+        store.findSessions(key, timestamp - gap, timestamp + gap)) {
       while (found.hasNext()) {
         KeyValue<Windowed<K>, Object> next = found.next();
         merged.add(next.key);
-        aggregate = this.merger.apply(key, aggregate, SerializedAggregate.aggregate(next.value));
+        aggregate = this.aggregation.merged(key, aggregate, next.value);
         start = Math.min(start, next.key.window().start());
         end = Math.max(end, next.key.window().end());
       }
     }
     if (end < closeTime) {
-      Objects.requireNonNull(this.context, "not initialized")
-          .forward(record.withValue(this.streamTime));
+      context().forward(record.withValue(this.streamTime));
       return;
     }
-    byte[] keyBytes = this.view.serializedKey(this.updates.changelogTopic(), key);
+    byte[] keyBytes = this.aggregation.key(key);
     if (start != timestamp || end != timestamp) {
       for (Windowed<K> session : merged) {
         long mergedStart = session.window().start();
         long mergedEnd = session.window().end();
         mark(keyBytes, mergedStart, mergedEnd);
-        kept.remove(session);
-        this.updates.kept(keyBytes, timestamp, null, mergedStart, mergedEnd);
+        store.remove(session);
+        this.aggregation.kept(keyBytes, timestamp, null, mergedStart, mergedEnd);
       }
     }
-    A updated = this.aggregator.apply(key, value, aggregate);
-    byte[] valueBytes = this.updates.serialized(keyBytes, updated);
+    byte[] valueBytes =
+        this.aggregation.serialized(keyBytes, this.aggregation.add(key, value, aggregate));
     mark(keyBytes, start, end);
-    kept.put(new Windowed<>(key, new SessionSpan(start, end)), SerializedAggregate.of(valueBytes));
-    this.updates.kept(keyBytes, timestamp, valueBytes, start, end);
+    store.put(new Windowed<>(key, new SessionSpan(start, end)), SerializedAggregate.of(valueBytes));
+    this.aggregation.kept(keyBytes, timestamp, valueBytes, start, end);
   }
 
   private void mark(byte[] keyBytes, long start, long end) {
-    WindowHandle<?> open = this.handle;
+    WindowHandle<?> open = handle();
     if (open != null) {
       open.cached(keyBytes, start, end);
     }

@@ -6,6 +6,7 @@ import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
 import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.OffsetWaiters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -156,7 +157,7 @@ public final class StreamThreadBenchmark implements Benchmark {
     for (int key = 0; key < keys.length; key++) {
       keys[key] = ViewStreamsRig.keyBytes(applicationId, page(key));
     }
-    List<AppliedOffset.Waiter> waiters = new ArrayList<>();
+    List<OffsetWaiters.Waiter> waiters = new ArrayList<>();
     List<KeyFollower> followers = new ArrayList<>();
     AtomicLong heard = new AtomicLong();
     AtomicLong started = new AtomicLong();

@@ -76,17 +76,7 @@ final class InputEnds {
       this.partitions.put(record.topic(), count);
     }
     if (record.partition() >= count) {
-      throw new InvalidQueryException(
-          view,
-          "after",
-          "after="
-              + record
-              + " names partition "
-              + record.partition()
-              + " of '"
-              + record.topic()
-              + "', which does not exist: it has partitions 0 to "
-              + (count - 1));
+      throw noSuchPartition(view, record, ": it has partitions 0 to " + (count - 1));
     }
   }
 
@@ -118,16 +108,7 @@ final class InputEnds {
           .offset();
     } catch (ExecutionException ex) {
       if (ex.getCause() instanceof UnknownTopicOrPartitionException) {
-        throw new InvalidQueryException(
-            view,
-            "after",
-            "after="
-                + record
-                + " names partition "
-                + record.partition()
-                + " of '"
-                + record.topic()
-                + "', which does not exist");
+        throw noSuchPartition(view, record, "");
       }
       return null;
     } catch (TimeoutException ex) {
@@ -136,5 +117,21 @@ final class InputEnds {
       Thread.currentThread().interrupt();
       return null;
     }
+  }
+
+  /** The refusal of {@code record}, whose partition does not exist, {@code more} saying why. */
+  private static InvalidQueryException noSuchPartition(
+      String view, InputRecord record, String more) {
+    return new InvalidQueryException(
+        view,
+        "after",
+        "after="
+            + record
+            + " names partition "
+            + record.partition()
+            + " of '"
+            + record.topic()
+            + "', which does not exist"
+            + more);
   }
 }

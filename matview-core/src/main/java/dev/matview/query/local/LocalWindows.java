@@ -14,27 +14,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.query.WindowKeyQuery;
 import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlySessionStore;
-import org.apache.kafka.streams.state.ReadOnlyWindowStore;
-import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
-import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the windows and sessions of one partition of a windowed view's store on this instance: a
- * key's windows through IQv2, a scan's page segment by segment. The store has Kafka's record cache,
- * which IQv2 does not read: while the cache holds an update of a key that RocksDB lacks, its
- * windows are read through the store API, which does; a scan reads the partition's RocksDB directly
- * unless the cache holds such an update of any key, and else through the store API.
+ * key's windows through IQv2, a scan's page segment by segment ({@link WindowPage}, from the {@link
+ * WindowScanSources}). The store has Kafka's record cache, which IQv2 does not read: while the
+ * cache holds an update of a key that RocksDB lacks, its windows are read through the store API,
+ * which does.
  */
 final class LocalWindows {
 
@@ -45,6 +40,8 @@ final class LocalWindows {
   private final StoreHandles handles;
 
   private final Function<ResolvedView<?, ?, ?>, String> storeTopics;
+
+  private final WindowScanSources scanSources;
 
   /**
    * Reads through {@code handles}, where each view's store keys and values are serialized for the
@@ -58,6 +55,7 @@ final class LocalWindows {
     this.stores = new WindowStores(refusals);
     this.handles = handles;
     this.storeTopics = storeTopics;
+    this.scanSources = new WindowScanSources(refusals, this.stores, handles, storeTopics);
   }
 
   /**
@@ -176,96 +174,8 @@ final class LocalWindows {
             to,
             after);
     return page.read(
-        windowIterators(view, window, partition, fromKey, after, from, to, runningActive), limit);
-  }
-
-  /**
-   * Opens iterators over the windows of {@code partition} from {@code fromKey} (or the first key)
-   * on whose segment time lies in a range (not before {@code from}) and that may start in [from,
-   * to]: a superset the caller narrows to the windows that start in it.
-   */
-  private <K> WindowPage.SegmentReads<K> windowIterators(
-      ResolvedView<K, ?, ?> view,
-      ViewWindow window,
-      int partition,
-      @Nullable K fromKey,
-      @Nullable ScanPosition after,
-      Instant from,
-      Instant to,
-      boolean runningActive) {
-    long earliest = from.toEpochMilli();
-    try {
-      Bytes lower = (after != null) ? Bytes.wrap(after.key()) : null;
-      long latest = to.toEpochMilli();
-      if (window.type() == ViewWindow.Type.SESSION) {
-        ReadOnlySessionStore<K, Object> store =
-            this.stores.sessionStore(view, null, partition, runningActive);
-        WindowHandle<SessionStore<Bytes, byte[]>> handle =
-            this.handles.sessionHandle(view.storeName(), partition);
-        if (handle != null && !handle.hasUnwritten()) {
-          return stored(
-              view,
-              false,
-              (segmentFrom, segmentTo) ->
-                  handle
-                      .store()
-                      .findSessions(lower, null, Math.max(segmentFrom, earliest), latest));
-        }
-        return (segmentFrom, segmentTo) ->
-            sessionsThatMayStartIn(store, fromKey, Math.max(segmentFrom, earliest), to);
-      }
-      ReadOnlyWindowStore<K, Object> store =
-          this.stores.windowStore(view, null, partition, runningActive);
-      WindowHandle<WindowStore<Bytes, byte[]>> handle =
-          this.handles.windowHandle(view.storeName(), partition);
-      if (handle != null && !handle.hasUnwritten()) {
-        return stored(
-            view,
-            true,
-            (segmentFrom, segmentTo) ->
-                handle
-                    .store()
-                    .fetch(
-                        lower, null, Math.max(segmentFrom, earliest), Math.min(segmentTo, latest)));
-      }
-      return (segmentFrom, segmentTo) ->
-          store.fetch(
-              fromKey,
-              null,
-              Instant.ofEpochMilli(Math.max(segmentFrom, earliest)),
-              Instant.ofEpochMilli(Math.min(segmentTo, latest)));
-    } catch (InvalidStateStoreException ex) {
-      throw this.refusals.unavailable(view, null, partition, ex.getMessage());
-    }
-  }
-
-  /**
-   * The iterators {@code raw} opens over a partition's RocksDB, read with the view's serdes, values
-   * past Kafka Streams' 8-byte timestamp when {@code timestamped}.
-   */
-  private <K> WindowPage.SegmentReads<K> stored(
-      ResolvedView<K, ?, ?> view, boolean timestamped, StoredSegmentReads raw) {
-    String topic = this.storeTopics.apply(view);
-    return (segmentFrom, segmentTo) ->
-        new StoredWindows<>(view, topic, timestamped, raw.open(segmentFrom, segmentTo));
-  }
-
-  /**
-   * The sessions from {@code fromKey} (or the first key) on that end at or after {@code
-   * earliestEnd} and start at or before {@code to}: every session that starts in [from, to] ends at
-   * or after its start, so this holds them all, and some that start before {@code from}, which the
-   * caller drops. Kafka Streams' read-only session store answers a key range only through the
-   * variant in epoch milliseconds; the one taking instants is not implemented and throws.
-   */
-  private static <K> KeyValueIterator<Windowed<K>, Object> sessionsThatMayStartIn(
-      ReadOnlySessionStore<K, Object> store, @Nullable K fromKey, long earliestEnd, Instant to) {
-    return store.findSessions(fromKey, null, earliestEnd, to.toEpochMilli());
-  }
-
-  /** Opens a partition's RocksDB as {@link WindowPage.SegmentReads} does its windows. */
-  @FunctionalInterface
-  private interface StoredSegmentReads {
-    KeyValueIterator<Windowed<Bytes>, byte[]> open(long segmentFrom, long segmentTo);
+        this.scanSources.open(view, window, partition, fromKey, after, from, to, runningActive),
+        limit);
   }
 
   /** Whether a window that starts at {@code start} lies in the range [from, to] asked. */

@@ -1,7 +1,5 @@
 package dev.matview.query.peer;
 
-import dev.matview.peer.PeerResponse;
-import dev.matview.peer.http.BodyListener;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Placement;
@@ -19,30 +17,22 @@ import dev.matview.query.routing.Routing;
 import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Supplier;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Chooses the replica that answers a key lookup. The active replica first, here or on its instance;
- * when it refuses and the caller allows stale reads, at once: this instance's own replica, then the
- * standbys on other instances, then, while the instances rebalance, the instance that held the
- * active replica before; each only within the caller's lag bound. While this instance cannot place
- * the key at all, {@link Relays} asks another instance to route it. Instances that refused a
- * connection or did not answer in time are skipped while {@link PeerMarks} says they are down.
- * Every outcome is a value; nothing here signals a refusal by throwing.
+ * when it refuses and the caller allows stale reads, at once, the {@link OtherReplicas}: this
+ * instance's own replica, then the standbys on other instances, then, while the instances
+ * rebalance, the instance that held the active replica before. While this instance cannot place the
+ * key at all, {@link Relays} asks another instance to route it. Instances that refused a connection
+ * or did not answer in time are skipped while {@link PeerMarks} says they are down. Every outcome
+ * is a value; nothing here signals a refusal by throwing.
  */
 public final class Fallbacks {
-
-  private static final Log logger = LogFactory.getLog(Fallbacks.class);
 
   private final Routing routing;
 
@@ -52,13 +42,15 @@ public final class Fallbacks {
 
   private final StaleReads staleReads;
 
-  private final PeerMarks marks;
-
   private final LookupGate gate;
 
   private final Relays relays;
 
   private final PeerReads forwards;
+
+  private final OtherReplicas others;
+
+  private final ActiveReplicaStreams streams;
 
   private final MomentaryRefusals momentary;
 
@@ -136,16 +128,22 @@ public final class Fallbacks {
     this.local = new LocalReads(localStores, localInstance, localReplicas);
     this.peers = peers;
     this.staleReads = staleReads;
-    this.marks = marks;
     this.gate = gate;
     this.relays = new Relays(routing, peers, marks);
     JsonMapper mapper = JsonMapper.builder().build();
     this.forwards = new PeerReads(peers, marks, new GatheredKeyLookups(peers, mapper, gathering));
+    this.others = new OtherReplicas(routing, this.local, this.forwards);
+    this.streams = new ActiveReplicaStreams(routing, peers, staleReads, marks, gate);
   }
 
   /** Whether lookups are refused because this instance shuts down. */
   public LookupGate gate() {
     return this.gate;
+  }
+
+  /** The streams of slices asked of an active replica's instance without fallbacks. */
+  public ActiveReplicaStreams streams() {
+    return this.streams;
   }
 
   /**
@@ -170,7 +168,10 @@ public final class Fallbacks {
       CallerContext caller,
       PeerTarget pathInView,
       LocalRead<T> read) {
-    Placement placement = placement(view, key);
+    Placement placement =
+        this.gate.isClosed()
+            ? this.gate.refusal(view.name(), key)
+            : this.routing.placeKey(view, key);
     if (placement instanceof Refusal refusal) {
       return Relays.applies(refusal, caller)
           ? this.relays.relay(view, caller, pathInView, refusal)
@@ -179,15 +180,6 @@ public final class Fallbacks {
     return fromReplicas(
         new Asked<>(
             view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout()));
-  }
-
-  /**
-   * The replicas of {@code key}, or why none is known: this instance shuts down or cannot place it.
-   */
-  private <K> Placement placement(ResolvedView<K, ?, ?> view, K key) {
-    return this.gate.isClosed()
-        ? this.gate.refusal(view.name(), key)
-        : this.routing.placeKey(view, key);
   }
 
   /**
@@ -210,41 +202,6 @@ public final class Fallbacks {
   }
 
   /**
-   * Asks the instance of {@code replicas}' active replica for a stream of slices with {@code
-   * pathAndQuery}, answers of {@code type}, its body handed to {@code listener} as it arrives, when
-   * that replica is the only one a read may go to: it is on another instance not marked down, the
-   * caller's request was not forwarded here, asks for no position and allows no stale read. Else,
-   * or when the stream cannot be asked for, {@code null}: the read then goes as {@link
-   * #routePartition} routes it.
-   *
-   * @return the exchange, whose cancelling closes its connection
-   */
-  public @Nullable Future<Void> openStream(
-      KeyReplicas replicas,
-      CallerContext caller,
-      Supplier<String> pathAndQuery,
-      String type,
-      Duration timeout,
-      BodyListener listener) {
-    PartitionOwner active = replicas.active();
-    if (this.gate.isClosed()
-        || this.routing.isLocal(active)
-        || caller.forwarded()
-        || caller.bound().isBound()
-        || this.staleReads.forCaller(caller).enabled()
-        || this.marks.isDown(active.host())) {
-      return null;
-    }
-    try {
-      return this.peers.stream(active, pathAndQuery.get(), type, caller, timeout, listener);
-    } catch (RuntimeException ex) {
-      logger.debug(
-          "A stream of slices could not be asked of " + active.describe() + ": " + ex.getMessage());
-      return null;
-    }
-  }
-
-  /**
    * The first answer of the replicas; one that another instance gives is waited for without a
    * thread.
    */
@@ -255,7 +212,7 @@ public final class Fallbacks {
       return afterActive(asked, stale, now);
     }
     CompletableFuture<Routed<T>> answer =
-        this.forwards.ask(asked, asked.replicas().active(), forwardedStale(stale));
+        this.forwards.ask(asked, asked.replicas().active(), stale.enabled() ? stale : null);
     return stale.enabled()
         ? answer.thenCompose((first) -> afterActive(asked, stale, first))
         : answer;
@@ -265,7 +222,7 @@ public final class Fallbacks {
   private <T> CompletableFuture<Routed<T>> afterActive(
       Asked<T> asked, StaleReads stale, Routed<T> first) {
     return (stale.enabled() && first instanceof Routed.Refused<T> refused)
-        ? fromOthers(asked, stale, refused.refusal())
+        ? this.others.answer(asked, stale, refused.refusal())
         : CompletableFuture.completedFuture(first);
   }
 
@@ -285,149 +242,5 @@ public final class Fallbacks {
           Refusal.of(ViewUnavailableException.notOwner(asked.view().name(), asked.key(), active)));
     }
     return null;
-  }
-
-  /** The lag bound that goes with a request to another instance, when stale reads are allowed. */
-  private static @Nullable StaleReads forwardedStale(StaleReads stale) {
-    return stale.enabled() ? stale : null;
-  }
-
-  private <T> CompletableFuture<Routed<T>> fromOthers(
-      Asked<T> asked, StaleReads stale, Refusal activeRefusal) {
-    KeyReplicas replicas = asked.replicas();
-    List<String> refusals = new ArrayList<>();
-    List<PartitionOwner> remote = new ArrayList<>(replicas.standbys().size() + 1);
-    boolean localNamed = false;
-    for (PartitionOwner standby : replicas.standbys()) {
-      if (this.routing.isLocal(standby)) {
-        localNamed = true;
-      } else {
-        remote.add(standby);
-      }
-    }
-    PartitionOwner previous = replicas.previousActive();
-    if (previous != null && this.routing.isLocal(previous)) {
-      localNamed = true;
-    } else if (previous != null) {
-      remote.add(previous);
-    }
-    @Nullable Refusal localBehind = null;
-    if (!this.routing.isLocal(replicas.active())) {
-      Routed<T> answer =
-          this.local.replica(
-              asked.view(),
-              asked.key(),
-              replicas.partition(),
-              localNamed,
-              stale,
-              asked.caller().bound(),
-              asked.read(),
-              refusals);
-      if (answer instanceof Routed.Refused<T> behind && behind.refusal().behind() != null) {
-        localBehind = behind.refusal();
-      } else if (answer != null) {
-        return CompletableFuture.completedFuture(answer);
-      }
-    }
-    Refusal behind = localBehind;
-    OtherReplicas<T> others =
-        new OtherReplicas<>(
-            asked,
-            asked.caller().forwarded() ? List.of() : remote,
-            stale,
-            refusals,
-            () ->
-                noneAnswered(
-                    asked.view(), asked.key(), replicas, stale, activeRefusal, behind, refusals));
-    return others.from(0);
-  }
-
-  private static <T> Routed<T> noneAnswered(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      KeyReplicas replicas,
-      StaleReads stale,
-      Refusal activeRefusal,
-      @Nullable Refusal localBehind,
-      List<String> refusals) {
-    if (activeRefusal.behind() != null) {
-      return new Routed.Refused<>(activeRefusal);
-    }
-    if (localBehind != null) {
-      return new Routed.Refused<>(localBehind);
-    }
-    return new Routed.Refused<>(
-        new Refusal(
-            activeRefusal.reason() == Refusal.Reason.FAILED
-                ? Refusal.Reason.FAILED
-                : Refusal.Reason.UNAVAILABLE,
-            view.name(),
-            key,
-            replicas.partition(),
-            "The active replica of partition "
-                + replicas.partition()
-                + " of view '"
-                + view.name()
-                + "' cannot answer ("
-                + activeRefusal.detail()
-                + ") and no other replica within "
-                + stale.maxLag()
-                + " offsets could"
-                + (refusals.isEmpty() ? " (there is none)" : ": " + String.join("; ", refusals)),
-            activeRefusal.retryAfter()));
-  }
-
-  /** The replicas on other instances, asked in turn until one answers the lookup. */
-  private final class OtherReplicas<T> {
-
-    private final Asked<T> asked;
-
-    private final List<PartitionOwner> remote;
-
-    private final StaleReads stale;
-
-    private final List<String> refusals;
-
-    private final Supplier<Routed<T>> noneAnswered;
-
-    OtherReplicas(
-        Asked<T> asked,
-        List<PartitionOwner> remote,
-        StaleReads stale,
-        List<String> refusals,
-        Supplier<Routed<T>> noneAnswered) {
-      this.asked = asked;
-      this.remote = remote;
-      this.stale = stale;
-      this.refusals = refusals;
-      this.noneAnswered = noneAnswered;
-    }
-
-    /** The first answer of the replicas from the {@code next}th on, or why none answered. */
-    CompletableFuture<Routed<T>> from(int next) {
-      if (next == this.remote.size()) {
-        return CompletableFuture.completedFuture(this.noneAnswered.get());
-      }
-      return Fallbacks.this
-          .forwards
-          .ask(this.asked, this.remote.get(next), this.stale)
-          .thenCompose(
-              (answer) -> {
-                if (answer instanceof Routed.Refused<T> refused) {
-                  this.refusals.add("a replica on another instance: " + refused.refusal().detail());
-                } else if (answeredLookup(((Routed.Relayed<T>) answer).response())) {
-                  return CompletableFuture.completedFuture(answer);
-                } else {
-                  this.refusals.add(
-                      "a replica on another instance answered "
-                          + ((Routed.Relayed<T>) answer).response().status());
-                }
-                return from(next + 1);
-              });
-    }
-  }
-
-  private static boolean answeredLookup(PeerResponse response) {
-    return response.isSuccess() || response.status() == 404;
   }
 }

@@ -45,7 +45,7 @@ final class PeerReads {
     }
     CallerContext caller = asked.caller();
     ReadBound bound = caller.bound();
-    Duration timeout = waited(asked.timeout(), bound);
+    Duration timeout = bound.waited(asked.timeout());
     String key = asked.pathInView().key();
     CompletableFuture<Routed<T>> answer =
         (key != null)
@@ -60,11 +60,6 @@ final class PeerReads {
   private static String boundedPath(
       PeerTarget pathInView, ReadBound bound, @Nullable StaleReads stale) {
     return bound.addTo(withStale(pathInView.get(), stale), pathInView.recordParameter()).toString();
-  }
-
-  /** How long to wait for another instance that may itself wait for what {@code bound} asks. */
-  static Duration waited(Duration timeout, ReadBound bound) {
-    return bound.isBound() ? timeout.plus(bound.maxWait()) : timeout;
   }
 
   private <T> Routed<T> checked(

@@ -88,7 +88,7 @@ final class Relays {
                       .param("allowStale", caller.allowStale())
                       .param("maxLag", caller.maxLag()))
               .toString();
-      this.timeout = PeerReads.waited(Relays.this.peers.timeout(), caller.bound());
+      this.timeout = caller.bound().waited(Relays.this.peers.timeout());
     }
 
     /** The first answer below a 5xx of the instances from the {@code next}th on, or the refusal. */

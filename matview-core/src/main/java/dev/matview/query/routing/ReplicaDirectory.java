@@ -3,11 +3,8 @@ package dev.matview.query.routing;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -169,9 +166,8 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
   }
 
   /**
-   * Builds and swaps in a new snapshot; called with the rebuilding lock held. While the instances
-   * rebalance, each partition whose active replica moved since the last complete snapshot built
-   * while running names the instance that held it as its previous owner.
+   * Builds and swaps in a new snapshot ({@link DirectorySnapshot#next}); called with the rebuilding
+   * lock held.
    */
   private void rebuild(DirectorySource followed) {
     this.nextRefresh = this.nanoTime.getAsLong() + this.refreshNanos;
@@ -191,46 +187,10 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
       }
       return;
     }
-    boolean running = state == KafkaStreams.State.RUNNING;
-    Map<String, ViewReplicas> views = new HashMap<>();
-    Map<String, ViewReplicas> stable = new HashMap<>(previous.stable());
-    Map<String, ViewReplicas> stableByTopic = new HashMap<>();
-    if (!running) {
-      this.inputTopics.forEach(
-          (store, topic) -> {
-            ViewReplicas before = previous.stable().get(store);
-            if (before != null) {
-              stableByTopic.put(topic, before);
-            }
-          });
-    }
-    Map<String, ViewReplicas> byTopic =
-        ViewReplicas.ofEach(this.inputTopics.values(), metadata, stableByTopic::get);
-    for (Map.Entry<String, String> view : this.inputTopics.entrySet()) {
-      ViewReplicas chosen = Objects.requireNonNull(byTopic.get(view.getValue()));
-      ViewReplicas kept = previous.views().get(view.getKey());
-      if (kept != null && kept.complete() && !chosen.complete() && !running) {
-        if (logger.isDebugEnabled()) {
-          logger.debug(
-              "Not every partition of view '"
-                  + view.getKey()
-                  + "' has a known owner while Kafka Streams is "
-                  + state
-                  + "; lookups keep routing by the last complete snapshot");
-        }
-        chosen = kept;
-      }
-      views.put(view.getKey(), chosen);
-      if (running && chosen.complete()) {
-        stable.put(view.getKey(), chosen);
-      }
-    }
-    Set<HostInfo> hosts = new HashSet<>();
-    metadata.forEach((instance) -> hosts.add(instance.hostInfo()));
-    this.snapshot =
-        new DirectorySnapshot(state, Map.copyOf(views), Map.copyOf(stable), Set.copyOf(hosts));
-    if (running) {
-      this.memory.remember(hosts);
+    DirectorySnapshot next = previous.next(state, metadata, this.inputTopics);
+    this.snapshot = next;
+    if (state == KafkaStreams.State.RUNNING) {
+      this.memory.remember(next.hosts());
     }
   }
 

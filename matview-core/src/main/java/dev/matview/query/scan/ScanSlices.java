@@ -8,6 +8,7 @@ import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.local.LocalRead;
+import dev.matview.query.peer.ActiveReplicaStreams;
 import dev.matview.query.peer.Fallbacks;
 import dev.matview.query.peer.PeerTarget;
 import dev.matview.query.routing.CallerContext;
@@ -73,7 +74,7 @@ public final class ScanSlices {
    * Every slice of up to {@code limit} lines of {@code kind} in {@code owner}'s partition after
    * {@code after}, within {@code bounds}, streamed by the instance that holds its active replica
    * and read as it arrives, each next byte waited for at most {@code timeout}, when {@link
-   * Fallbacks#openStream} finds that the only place to read them; else {@code null}.
+   * ActiveReplicaStreams} find that the only place to read them; else {@code null}.
    */
   @Nullable PeerSliceStream openStream(
       ResolvedView<?, ?, ?> view,
@@ -86,16 +87,18 @@ public final class ScanSlices {
       Duration timeout) {
     PeerSliceStream stream = new PeerSliceStream(this.slices, view.name());
     Future<Void> exchange =
-        this.fallbacks.openStream(
-            this.routing.replicasOf(view, owner),
-            caller,
-            () ->
-                this.slices
-                    .streamPath(view, owner.partition(), kind, bounds, after, limit)
-                    .toString(),
-            SliceFrames.TYPE,
-            timeout,
-            stream);
+        this.fallbacks
+            .streams()
+            .open(
+                this.routing.replicasOf(view, owner),
+                caller,
+                () ->
+                    this.slices
+                        .streamPath(view, owner.partition(), kind, bounds, after, limit)
+                        .toString(),
+                SliceFrames.TYPE,
+                timeout,
+                stream);
     if (exchange == null) {
       return null;
     }

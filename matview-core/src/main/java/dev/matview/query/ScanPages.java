@@ -1,0 +1,184 @@
+package dev.matview.query;
+
+import dev.matview.peer.PeerPath;
+import dev.matview.query.answer.Futures;
+import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ScanPage;
+import dev.matview.query.answer.ScanPosition;
+import dev.matview.query.answer.Slice;
+import dev.matview.query.routing.CallerContext;
+import dev.matview.query.scan.PeerSlices;
+import dev.matview.query.scan.ScanCursor;
+import dev.matview.query.scan.ScanCursors;
+import dev.matview.query.scan.ScanDeadline;
+import dev.matview.query.scan.ScanSlices;
+import dev.matview.topology.ResolvedView;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads the pages of scans: each page walks the partitions in order from its cursor and asks each
+ * owner for its slice, until the page is full or the view ends, within one deadline for the page.
+ */
+final class ScanPages {
+
+  private final ScanSlices slices;
+
+  private final ScanCursors cursors;
+
+  private final ScanBounds bounds;
+
+  private final Duration timeout;
+
+  private final Clock clock;
+
+  /**
+   * Pages whose slices are read with {@code slices}, each asked of another instance for at most
+   * {@code timeout}, and whose next cursors {@code cursors} write.
+   */
+  ScanPages(
+      ScanSlices slices, ScanCursors cursors, ScanBounds bounds, Duration timeout, Clock clock) {
+    this.slices = slices;
+    this.cursors = cursors;
+    this.bounds = bounds;
+    this.timeout = timeout;
+    this.clock = clock;
+  }
+
+  /**
+   * A page of up to {@code limit} items of {@code kind}, read from {@code cursor} on: here by
+   * {@code local}, else asked of other instances within {@code query}'s bounds; an owner's problem
+   * detail to pass on; or why no replica of a partition could serve its part of the page.
+   */
+  <T> CompletableFuture<Routed<ScanPage<T>>> read(
+      ResolvedView<?, ?, ?> view,
+      List<PartitionOwner> owners,
+      ScanCursor cursor,
+      int limit,
+      CallerContext caller,
+      PeerSlices.Kind<T> kind,
+      Consumer<PeerPath> query,
+      ScanSlices.LocalSlice<T> local) {
+    this.bounds.limit(view, limit);
+    ScanDeadline deadline =
+        ScanDeadline.startingNow(this.clock, caller.bound().waited(this.timeout));
+    return new PageRead<>(view, owners, cursor, limit, caller, kind, query, local, deadline)
+        .from(cursor.partition());
+  }
+
+  /** One page of a scan, read partition after partition until it is full or the view ends. */
+  private final class PageRead<T> {
+
+    private final ResolvedView<?, ?, ?> view;
+
+    private final List<PartitionOwner> owners;
+
+    private final ScanCursor cursor;
+
+    private final int limit;
+
+    private final CallerContext caller;
+
+    private final PeerSlices.Kind<T> kind;
+
+    private final Consumer<PeerPath> query;
+
+    private final ScanSlices.LocalSlice<T> local;
+
+    private final ScanDeadline deadline;
+
+    private final MergedPosition position;
+
+    private final List<T> items = new ArrayList<>();
+
+    PageRead(
+        ResolvedView<?, ?, ?> view,
+        List<PartitionOwner> owners,
+        ScanCursor cursor,
+        int limit,
+        CallerContext caller,
+        PeerSlices.Kind<T> kind,
+        Consumer<PeerPath> query,
+        ScanSlices.LocalSlice<T> local,
+        ScanDeadline deadline) {
+      this.view = view;
+      this.owners = owners;
+      this.cursor = cursor;
+      this.limit = limit;
+      this.caller = caller;
+      this.kind = kind;
+      this.query = query;
+      this.local = local;
+      this.deadline = deadline;
+      this.position = new MergedPosition(view.name(), null);
+    }
+
+    /**
+     * The page, read from partition {@code first} on: in this thread while slices are answered at
+     * once, then on from where an answer that waits for another instance completes.
+     */
+    CompletableFuture<Routed<ScanPage<T>>> from(int first) {
+      for (int partition = first; partition < this.owners.size(); partition++) {
+        ScanPosition after = partition == this.cursor.partition() ? this.cursor.after() : null;
+        PartitionOwner owner = this.owners.get(partition);
+        Duration remaining = this.deadline.remaining();
+        if (remaining == null) {
+          return CompletableFuture.completedFuture(
+              new Routed.Refused<>(this.deadline.outOfTime(this.view, owner)));
+        }
+        CompletableFuture<Routed<Slice<T>>> read =
+            ScanPages.this.slices.read(
+                this.view,
+                owner,
+                this.kind,
+                this.query,
+                after,
+                this.limit - this.items.size(),
+                this.caller,
+                remaining,
+                this.local);
+        if (!read.isDone()) {
+          int waited = partition;
+          return read.thenCompose(
+              (slice) -> {
+                @Nullable Routed<ScanPage<T>> page = add(waited, slice);
+                return (page != null) ? CompletableFuture.completedFuture(page) : from(waited + 1);
+              });
+        }
+        @Nullable Routed<ScanPage<T>> page = add(partition, Futures.now(read));
+        if (page != null) {
+          return CompletableFuture.completedFuture(page);
+        }
+      }
+      return CompletableFuture.completedFuture(
+          new Routed.Local<>(new ScanPage<>(this.items, null), this.position.merged()));
+    }
+
+    /**
+     * Adds {@code read}, the slice of {@code partition}, to the page; the page when it is full, the
+     * outcome to pass on when the slice was not read, else {@code null} to read on.
+     */
+    private @Nullable Routed<ScanPage<T>> add(int partition, Routed<Slice<T>> read) {
+      if (!(read instanceof Routed.Local<Slice<T>> here)) {
+        return Routed.passedOn(read);
+      }
+      Slice<T> slice = here.answer();
+      this.position.add(here);
+      this.items.addAll(slice.items());
+      if (this.items.size() < this.limit) {
+        return null;
+      }
+      ScanCursor next = ScanCursors.next(this.cursor, partition, this.owners.size(), slice);
+      return new Routed.Local<>(
+          new ScanPage<>(
+              this.items, next != null ? ScanPages.this.cursors.encode(this.view, next) : null),
+          this.position.merged());
+    }
+  }
+}

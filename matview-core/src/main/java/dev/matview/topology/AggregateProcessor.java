@@ -1,0 +1,73 @@
+package dev.matview.topology;
+
+import java.util.Objects;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A processor that folds a view's records into one partition of its store with the view's {@link
+ * StoreAggregation}: what the table, window and session aggregations share. It opens the
+ * partition's store and handle, and passes over a record without a key or a value, as Kafka
+ * Streams' own aggregations do.
+ *
+ * @param <K> the view's key type
+ * @param <V> the record value type
+ * @param <A> the aggregate type
+ * @param <S> the kind of store
+ * @param <H> the kind of handle of the partition
+ * @param <KO> the key type of the records it forwards
+ * @param <VO> the value type of the records it forwards
+ */
+abstract class AggregateProcessor<K, V, A, S extends StateStore, H, KO, VO>
+    implements Processor<K, V, KO, VO> {
+
+  /** The view's aggregation into the partition. */
+  final StoreAggregation<K, V, A> aggregation;
+
+  private final StoreAggregation.HandleLookup<H> handles;
+
+  private @Nullable ProcessorContext<KO, VO> context;
+
+  private @Nullable S store;
+
+  private @Nullable H handle;
+
+  /** A processor of {@code aggregation}, whose partition's handle {@code handles} finds. */
+  AggregateProcessor(
+      StoreAggregation<K, V, A> aggregation, StoreAggregation.HandleLookup<H> handles) {
+    this.aggregation = aggregation;
+    this.handles = handles;
+  }
+
+  @Override
+  public final void init(ProcessorContext<KO, VO> context) {
+    this.context = context;
+    this.store = this.aggregation.init(context);
+    this.handle = this.aggregation.handle(this.handles);
+  }
+
+  @Override
+  public final void process(Record<K, V> record) {
+    K key = record.key();
+    V value = record.value();
+    if (key != null && value != null) {
+      aggregate(record, key, value, Objects.requireNonNull(this.store, "not initialized"));
+    }
+  }
+
+  /** Folds {@code record}, whose key is {@code key} and value {@code value}, into {@code store}. */
+  abstract void aggregate(Record<K, V> record, K key, V value, S store);
+
+  /** The handle of the partition, which the processor marks before each update it keeps. */
+  final @Nullable H handle() {
+    return this.handle;
+  }
+
+  /** The context of the processor's task. */
+  final ProcessorContext<KO, VO> context() {
+    return Objects.requireNonNull(this.context, "not initialized");
+  }
+}
