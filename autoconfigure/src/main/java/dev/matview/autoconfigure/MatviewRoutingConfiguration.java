@@ -5,6 +5,7 @@ import dev.matview.kafka.MatviewConfigs;
 import dev.matview.query.local.BrokerAdmin;
 import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
+import dev.matview.query.local.ReadIsolation;
 import dev.matview.query.local.SourceRecords;
 import dev.matview.query.routing.InstanceMemory;
 import dev.matview.query.routing.LocalInstance;
@@ -24,6 +25,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * This instance's store partitions, the directory of every view's replicas that Kafka Streams'
@@ -84,7 +86,15 @@ final class MatviewRoutingConfiguration {
         localReplicas.getIfAvailable(() -> LocalReplicas.NONE),
         handles,
         registry,
-        sourceRecords);
+        sourceRecords,
+        ReadIsolation.of(
+            Objects.requireNonNull(
+                factoryBean.getStreamsConfiguration(), "Kafka Streams has no configuration")));
+  }
+
+  @Bean
+  StreamsBuilderFactoryBeanConfigurer matviewTransactionCommitsConfigurer(StoreHandles handles) {
+    return new TransactionCommitsConfigurer(handles);
   }
 
   @Bean

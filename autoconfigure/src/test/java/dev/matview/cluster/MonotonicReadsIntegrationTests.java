@@ -40,8 +40,9 @@ import org.springframework.kafka.test.utils.KafkaTestUtils;
  * answer carries: the standby waits for it or says 503. Without the position it does go back.
  *
  * <p>The standby lags by construction: under {@code exactly_once_v2} the active replica's store
- * holds every update at once, while the changelog the standby reads shows them only when the active
- * commits, every {@value #COMMIT_MS} ms.
+ * holds every update at once, which the client reads with {@code isolation=uncommitted}, while the
+ * changelog the standby reads shows them only when the active commits, every {@value #COMMIT_MS}
+ * ms.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MonotonicReadsIntegrationTests {
@@ -157,8 +158,11 @@ class MonotonicReadsIntegrationTests {
           (position != null)
               ? asked
                   .http()
-                  .get(path("?allowStale=true&maxLag=1000000"), "Matview-Position", position)
-              : asked.http().get(path("?allowStale=true&maxLag=1000000"));
+                  .get(
+                      path("?allowStale=true&maxLag=1000000&isolation=uncommitted"),
+                      "Matview-Position",
+                      position)
+              : asked.http().get(path("?allowStale=true&maxLag=1000000&isolation=uncommitted"));
       assertThat(answer.status()).as(answer.describe()).isIn(200, 404, 503);
       if (answer.status() == 503) {
         if (answer.json().path("type").asString().endsWith("position-not-reached")) {
@@ -175,7 +179,8 @@ class MonotonicReadsIntegrationTests {
           fromStandby++;
         }
       }
-      HttpProbe.Answer without = asked.http().get(path("?allowStale=true&maxLag=1000000"));
+      HttpProbe.Answer without =
+          asked.http().get(path("?allowStale=true&maxLag=1000000&isolation=uncommitted"));
       if (without.status() == 200) {
         long value = without.json().path("value").asLong();
         if (value < seenWithout) {
@@ -192,6 +197,38 @@ class MonotonicReadsIntegrationTests {
                 + " with one refused as behind it (%d)",
             wentBackWithout, refused)
         .isPositive();
+  }
+
+  @Test
+  void theActiveAnswersCommittedStateByDefaultUnderExactlyOnce() throws Exception {
+    CompletableFuture<Void> clicks = CompletableFuture.runAsync(this::publishClicks);
+    long committedSeen = 0;
+    int aheadOfCommitted = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(12);
+    while (System.nanoTime() < deadline) {
+      HttpProbe.Answer committed = this.active.http().get(path(""));
+      HttpProbe.Answer uncommitted = this.active.http().get(path("?isolation=uncommitted"));
+      assertThat(committed.status()).as(committed.describe()).isIn(200, 404);
+      assertThat(uncommitted.status()).as(uncommitted.describe()).isIn(200, 404);
+      long value = (committed.status() == 200) ? committed.json().path("value").asLong() : 0;
+      long applied = (uncommitted.status() == 200) ? uncommitted.json().path("value").asLong() : 0;
+      assertThat(value).as("committed answers never go back").isGreaterThanOrEqualTo(committedSeen);
+      assertThat(value)
+          .as("a committed answer read before an uncommitted one is not newer")
+          .isLessThanOrEqualTo(applied);
+      committedSeen = value;
+      if (applied > value) {
+        aheadOfCommitted++;
+      }
+    }
+    clicks.get(60, TimeUnit.SECONDS);
+    assertThat(aheadOfCommitted)
+        .as("uncommitted answers that held updates the active had not committed yet")
+        .isPositive();
+    HttpProbe.Answer bogus = this.active.http().get(path("?isolation=dirty"));
+    assertThat(bogus.status()).as(bogus.describe()).isEqualTo(400);
+    assertThat(bogus.json().path("detail").asString())
+        .contains("'isolation' must be committed or uncommitted, was 'dirty'");
   }
 
   private void publishClicks() {

@@ -48,7 +48,7 @@ class ConsistencyTests {
     request.addHeader(
         Consistency.POSITION_HEADER,
         this.tokens.write(ViewPosition.of(VIEW, Map.of(0, 40L, 1, 7L))));
-    ReadBound bound = this.consistency.bound(request, VIEW);
+    ReadBound bound = this.consistency.bounds().bound(request, VIEW);
 
     ResponseEntity<?> answer =
         this.consistency.answer(

@@ -248,6 +248,28 @@ class ViewLookupIntegrationTests {
   }
 
   @Test
+  void readsAsAppliedUnderAtLeastOnceAndRefusesToAskForCommittedState() {
+    assertThat(value("/views/sales-per-shop/keys/shop-1?isolation=uncommitted")).isEqualTo("2");
+    HttpProbe.Answer committed =
+        this.http.get("/views/sales-per-shop/keys/shop-1?isolation=committed");
+    assertThat(committed.status()).as(committed.describe()).isEqualTo(400);
+    assertThat(committed.json().path("parameter").asString()).isEqualTo("isolation");
+    assertThat(committed.json().path("detail").asString())
+        .contains("needs exactly-once processing")
+        .contains("processing.guarantee=exactly_once_v2");
+    HttpProbe.Answer batch =
+        this.http.post(
+            "/views/revenue-per-customer/batch?isolation=committed", "{\"keys\": [\"bob\"]}");
+    assertThat(batch.status()).as(batch.describe()).isEqualTo(400);
+    HttpProbe.Answer scan = this.http.get("/views/per-quantity/keys?isolation=committed");
+    assertThat(scan.status()).as(scan.describe()).isEqualTo(400);
+    HttpProbe.Answer unknown = this.http.get("/views/sales-per-shop/keys/shop-1?isolation=maybe");
+    assertThat(unknown.status()).as(unknown.describe()).isEqualTo(400);
+    assertThat(unknown.json().path("detail").asString())
+        .isEqualTo("'isolation' must be committed or uncommitted, was 'maybe'");
+  }
+
+  @Test
   void setsApplicationServerToTheRealPort() {
     assertThat(this.streams.getStreamsConfiguration())
         .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "localhost:" + this.port);

@@ -15,15 +15,26 @@ import org.jspecify.annotations.Nullable;
  * @param token the position written as a token, to send on to another instance, or {@code null}
  * @param records the input records named with {@code after=}
  * @param maxWait how long a replica that has not applied it yet may wait before it refuses
+ * @param isolation which state the answer may come from, {@code null} for the instance's default
  */
 public record ReadBound(
     @Nullable ViewPosition position,
     @Nullable String token,
     List<InputRecord> records,
-    Duration maxWait) {
+    Duration maxWait,
+    @Nullable Isolation isolation) {
 
   /** A request that asks for nothing in particular. */
   public static final ReadBound NONE = new ReadBound(null, null, List.of(), Duration.ZERO);
+
+  /** A bound that leaves the isolation to the instance's default. */
+  public ReadBound(
+      @Nullable ViewPosition position,
+      @Nullable String token,
+      List<InputRecord> records,
+      Duration maxWait) {
+    this(position, token, records, maxWait, null);
+  }
 
   /** Copies the records. */
   public ReadBound {
@@ -49,7 +60,11 @@ public record ReadBound(
 
   /** {@code path} with this bound as query parameters, each record as {@code recordParameter}. */
   public PeerPath addTo(PeerPath path, String recordParameter) {
-    PeerPath bounded = path.param("position", this.token);
+    PeerPath bounded =
+        path.param("position", this.token)
+            .param(
+                Isolation.PARAMETER,
+                (this.isolation != null) ? this.isolation.parameterValue() : null);
     for (InputRecord record : this.records) {
       bounded = bounded.param(recordParameter, record.toString());
     }
@@ -64,7 +79,12 @@ public record ReadBound(
     return isBound() ? timeout.plus(this.maxWait) : timeout;
   }
 
-  /** Whether it asks for anything. */
+  /** This bound, asking for {@code isolation}, or the instance's default when {@code null}. */
+  public ReadBound withIsolation(@Nullable Isolation isolation) {
+    return new ReadBound(this.position, this.token, this.records, this.maxWait, isolation);
+  }
+
+  /** Whether it asks for any position or record: the isolation alone makes no read wait. */
   public boolean isBound() {
     return (this.position != null && !this.position.isEmpty()) || !this.records.isEmpty();
   }

@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyItem;
@@ -88,7 +89,7 @@ public final class LocalSlices {
           after,
           limit,
           caller,
-          keyReader(view, from, to),
+          keyReader(view, from, to, caller.bound()),
           form,
           (slice) -> this.slices.keysBody(viewName, slice));
     } catch (ViewUnavailableException ex) {
@@ -97,11 +98,12 @@ public final class LocalSlices {
   }
 
   private <K> ScanSlices.LocalSlice<KeyItem> keyReader(
-      ResolvedView<K, ?, ?> view, @Nullable String from, @Nullable String to) {
+      ResolvedView<K, ?, ?> view, @Nullable String from, @Nullable String to, ReadBound bound) {
     K fromKey = this.bounds.key(view, "from", from);
     K toKey = this.bounds.key(view, "to", to);
+    boolean committed = this.localStores.isolation().committed(view, bound);
     return (partition, position, limit, exact) ->
-        this.localStores.keys(view, partition, fromKey, toKey, position, limit, exact);
+        this.localStores.keys(view, partition, fromKey, toKey, position, limit, exact, committed);
   }
 
   /**
@@ -122,6 +124,7 @@ public final class LocalSlices {
     try {
       ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
       ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
+      this.localStores.isolation().committed(view, caller.bound());
       TimeRange range = TimeRange.exactly(viewName, from, to);
       return inForm(
           view,

@@ -109,6 +109,7 @@ public final class ScanStreams {
     } else {
       start = this.cursors.start(view, owners, scanBounds, cursor, 0, 0);
     }
+    boolean committed = this.localStores.isolation().committed(view, caller.bound());
     return stream(
         view,
         owners,
@@ -116,7 +117,8 @@ public final class ScanStreams {
         from,
         to,
         (partition, position, limit, exact) ->
-            this.localStores.keys(view, partition, fromKey, toKey, position, limit, exact),
+            this.localStores.keys(
+                view, partition, fromKey, toKey, position, limit, exact, committed),
         caller,
         start);
   }

@@ -196,13 +196,16 @@ public final class ViewQueryService {
    */
   <K> CompletableFuture<Routed<KeyAnswer>> route(
       ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
+    this.localStores.isolation().committed(view, caller.bound());
     return this.fallbacks.route(
-        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key));
+        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key, caller));
   }
 
-  private <K> LocalRead<KeyAnswer> keyRead(ResolvedView<K, ?, ?> view, K key) {
+  private <K> LocalRead<KeyAnswer> keyRead(
+      ResolvedView<K, ?, ?> view, K key, CallerContext caller) {
     return (partition, replica, exact) ->
-        new KeyAnswer(key, this.localStores.get(view, key, partition, exact), replica);
+        new KeyAnswer(
+            key, this.localStores.get(view, key, partition, exact, caller.bound()), replica);
   }
 
   /**
@@ -242,6 +245,7 @@ public final class ViewQueryService {
       Instant to,
       CallerContext caller) {
     K key = parseKey(view, rawKey);
+    this.localStores.isolation().committed(view, caller.bound());
     PeerTarget path =
         () ->
             PeerPath.of(view.name(), "keys", rawKey, "windows").param("from", from).param("to", to);

@@ -167,6 +167,7 @@ public final class ViewScanService {
     ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
     Consumer<PeerPath> query = path -> path.param("from", from).param("to", to);
     List<PartitionOwner> owners = this.routing.owners(view);
+    boolean committed = this.localStores.isolation().committed(view, caller.bound());
     return this.pages.read(
         view,
         owners,
@@ -176,7 +177,8 @@ public final class ViewScanService {
         PeerSlices.KEYS,
         query,
         (partition, after, sliceLimit, exact) ->
-            this.localStores.keys(view, partition, fromKey, toKey, after, sliceLimit, exact));
+            this.localStores.keys(
+                view, partition, fromKey, toKey, after, sliceLimit, exact, committed));
   }
 
   /**

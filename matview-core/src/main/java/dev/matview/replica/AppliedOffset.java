@@ -96,6 +96,11 @@ public final class AppliedOffset {
     return (partition < known.length()) ? known.get(partition) : NONE;
   }
 
+  /** How many partitions of the view's source topic {@link #inputApplied(int)} knows of. */
+  int inputPartitions() {
+    return this.inputs.length();
+  }
+
   /**
    * The stream thread is about to complete a record that came from {@code offset} of {@code
    * partition} of the view's source topic through the repartition topic.

@@ -65,7 +65,7 @@ final class ChangelogRestore implements RecordBatchingStateRestoreCallback {
             record, this.positionsInChangelog, restored);
         open.add(batch, record.key(), record.value());
       }
-      open.write(batch);
+      open.writeRestored(batch);
     } catch (RocksDBException ex) {
       throw new ProcessorStateException("Error restoring batch to store " + this.storeName, ex);
     }

@@ -1,12 +1,6 @@
 package dev.matview.replica;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.utils.Bytes;
@@ -14,7 +8,6 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.jspecify.annotations.Nullable;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -34,13 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 final class KeyValueRocksDB {
 
-  /** The directory of the task's state dir that holds Kafka Streams' key-value stores. */
-  private static final String PARENT_DIRECTORY = "rocksdb";
-
-  /** The column family of Kafka Streams' timestamped key-value store. */
-  private static final byte[] VALUES_COLUMN_FAMILY =
-      "keyValueWithTimestamp".getBytes(StandardCharsets.UTF_8);
-
   private static final Logger log = LoggerFactory.getLogger(KeyValueRocksDB.class);
 
   private final String name;
@@ -55,50 +41,14 @@ final class KeyValueRocksDB {
 
   private final Set<RocksDBRange> ranges = ConcurrentHashMap.newKeySet();
 
-  private KeyValueRocksDB(
-      String name, RocksDBStoreOptions options, RocksDB db, ColumnFamilyHandle values) {
+  private final CommittedReads committed;
+
+  KeyValueRocksDB(String name, RocksDBStoreOptions options, RocksDB db, ColumnFamilyHandle values) {
     this.name = name;
     this.options = options;
     this.db = db;
     this.values = values;
-  }
-
-  /**
-   * Opens the database of the store {@code name} under {@code stateDir} with the options that
-   * {@code configs}, Kafka Streams' config, give it, creating it when missing.
-   */
-  static KeyValueRocksDB open(String name, File stateDir, Map<String, Object> configs) {
-    File directory = new File(new File(stateDir, PARENT_DIRECTORY), name);
-    try {
-      Files.createDirectories(directory.toPath());
-    } catch (IOException ex) {
-      throw new ProcessorStateException("Cannot create the directory of store " + name, ex);
-    }
-    RocksDBStoreOptions options = RocksDBStoreOptions.of(name, configs);
-    List<ColumnFamilyHandle> handles = new ArrayList<>(2);
-    RocksDB db;
-    try {
-      db =
-          RocksDB.open(
-              options.dbOptions(),
-              directory.getAbsolutePath(),
-              List.of(
-                  new ColumnFamilyDescriptor(
-                      RocksDB.DEFAULT_COLUMN_FAMILY, options.columnFamilyOptions()),
-                  new ColumnFamilyDescriptor(VALUES_COLUMN_FAMILY, options.columnFamilyOptions())),
-              handles);
-    } catch (RocksDBException ex) {
-      options.close();
-      throw new ProcessorStateException("Error opening store " + name + " at " + directory, ex);
-    }
-    KeyValueRocksDB opened = new KeyValueRocksDB(name, options, db, handles.get(1));
-    try (ColumnFamilyHandle plainValues = handles.get(0)) {
-      PlainValues.moveInto(name, db, plainValues, opened.values, options.flushOptions());
-    } catch (RocksDBException | RuntimeException ex) {
-      opened.close();
-      throw new ProcessorStateException("Error upgrading the values of store " + name, ex);
-    }
-    return opened;
+    this.committed = new CommittedReads(name, db, values);
   }
 
   /** The stored value of {@code key}, or {@code null}; on any thread, without a lock. */
@@ -114,12 +64,53 @@ final class KeyValueRocksDB {
     }
   }
 
+  /** The value of {@code key} as the last committed transaction left it, or {@code null}. */
+  byte @Nullable [] committedGet(byte[] key) {
+    int stripe = enter();
+    try {
+      return this.committed.get(key);
+    } finally {
+      this.reads.leave(stripe);
+    }
+  }
+
+  /** Makes the database as it is now what {@link #committedGet} reads, unless it is closed. */
+  void pinCommitted() {
+    whileOpen(this.committed::pin);
+  }
+
+  /** Keeps the state the database opened with, to count as committed once confirmed. */
+  void pinOpened() {
+    whileOpen(this.committed::opened);
+  }
+
+  /** The state the database opened with is committed. */
+  void confirmOpened() {
+    whileOpen(this.committed::confirmOpened);
+  }
+
+  private void whileOpen(Runnable action) {
+    int stripe = this.reads.enter();
+    if (stripe != ReadGate.CLOSED) {
+      try {
+        action.run();
+      } finally {
+        this.reads.leave(stripe);
+      }
+    }
+  }
+
   /**
    * The entries from {@code from} to {@code to}, either {@code null} for no bound, {@code to}
-   * included unless {@code toExcluded}, on any thread; closed with the database if not before.
+   * included unless {@code toExcluded}, on any thread, as they are now or, when {@code committed},
+   * as the last committed transaction left them; closed with the database if not before.
    */
   KeyValueIterator<Bytes, byte[]> range(
-      @Nullable Bytes from, @Nullable Bytes to, boolean forward, boolean toExcluded) {
+      @Nullable Bytes from,
+      @Nullable Bytes to,
+      boolean forward,
+      boolean toExcluded,
+      boolean committed) {
     if (from != null && to != null && from.compareTo(to) > 0) {
       log.warn(
           "Returning an empty range of store {}: its lower bound lies above its upper bound, as"
@@ -129,15 +120,22 @@ final class KeyValueRocksDB {
     }
     int stripe = enter();
     try {
+      CommittedReads.Iteration iteration =
+          committed
+              ? this.committed.iterate()
+              : new CommittedReads.Iteration(this.db.newIterator(this.values), null);
       RocksDBRange range =
           new RocksDBRange(
               this.name,
-              this.db.newIterator(this.values),
+              iteration.iterator(),
               from,
               to,
               forward,
               toExcluded,
-              this.ranges::remove);
+              (closed) -> {
+                this.ranges.remove(closed);
+                iteration.release();
+              });
       this.ranges.add(range);
       return range;
     } finally {
@@ -196,9 +194,23 @@ final class KeyValueRocksDB {
     }
   }
 
+  /**
+   * Writes a batch of changelog records at once: they are committed, so that from now on reads of
+   * committed state read them.
+   */
+  void writeRestored(WriteBatch batch) throws RocksDBException {
+    write(batch);
+    this.committed.pin();
+  }
+
   /** Writes {@code batch} at once. */
   void write(WriteBatch batch) throws RocksDBException {
     this.db.write(this.options.writeOptions(), batch);
+  }
+
+  /** The column family that holds the values. */
+  ColumnFamilyHandle values() {
+    return this.values;
   }
 
   /** Writes the memtables to SST files and waits for it: what makes writes durable. */
@@ -218,6 +230,7 @@ final class KeyValueRocksDB {
       log.warn("Closing {} open iterators for store {}", open.size(), this.name);
       open.forEach(RocksDBRange::close);
     }
+    this.committed.close();
     this.values.close();
     this.db.close();
     this.options.close();

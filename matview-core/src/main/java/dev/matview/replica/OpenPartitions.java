@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiConsumer;
-import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.streams.processor.StateStore;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +22,7 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
 
   private final ConcurrentMap<String, PartitionSlots<H>> stores = new ConcurrentHashMap<>();
 
-  private final BiFunction<S, Integer, H> handles;
+  private final Handles<S, H> handles;
 
   private final BiConsumer<String, Integer> opened;
 
@@ -30,14 +30,14 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
    * Partitions whose handles {@code handles} makes of the store and its partition, each opening
    * told to {@code opened} by store name and partition.
    */
-  OpenPartitions(BiFunction<S, Integer, H> handles, BiConsumer<String, Integer> opened) {
+  OpenPartitions(Handles<S, H> handles, BiConsumer<String, Integer> opened) {
     this.handles = handles;
     this.opened = opened;
   }
 
   /** Registers {@code store}, just opened as {@code partition} of the store {@code name}. */
   H opened(String name, int partition, S store) {
-    H handle = this.handles.apply(store, partition);
+    H handle = this.handles.of(name, store, partition);
     this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
     this.opened.accept(name, partition);
     return handle;
@@ -57,10 +57,28 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
     return (slots != null) ? slots.get(partition) : null;
   }
 
+  /** Tells {@code action} of each open partition's handle. */
+  void forEach(Consumer<H> action) {
+    this.stores.forEach((name, slots) -> slots.forEach(action));
+  }
+
   /** The sum of {@code measure} over the open partitions of each store, by store name. */
   Map<String, Long> sums(ToLongFunction<H> measure) {
     Map<String, Long> sums = new HashMap<>();
     this.stores.forEach((name, slots) -> sums.put(name, slots.sum(measure)));
     return sums;
+  }
+
+  /**
+   * Makes the handle of a store just opened.
+   *
+   * @param <S> the kind of store
+   * @param <H> the kind of handle
+   */
+  @FunctionalInterface
+  interface Handles<S, H> {
+
+    /** The handle of {@code store}, just opened as {@code partition} of the store {@code name}. */
+    H of(String name, S store, int partition);
   }
 }

@@ -1,6 +1,7 @@
 package dev.matview.replica;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.streams.processor.StateStore;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +29,16 @@ final class PartitionSlots<H extends PartitionHandle> {
       sum += (handle != null) ? measure.applyAsLong((H) handle) : 0;
     }
     return sum;
+  }
+
+  /** Tells {@code action} of each handle held. */
+  @SuppressWarnings("unchecked")
+  void forEach(Consumer<H> action) {
+    for (PartitionHandle handle : this.handles) {
+      if (handle != null) {
+        action.accept((H) handle);
+      }
+    }
   }
 
   synchronized void put(H handle) {

@@ -3,7 +3,9 @@ package dev.matview.replica;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jspecify.annotations.Nullable;
 
@@ -33,9 +35,20 @@ public final class ReplicaHandle implements PartitionHandle {
 
   private final Set<Bytes> unwritten = ConcurrentHashMap.newKeySet();
 
-  ReplicaHandle(KeyValueStore<Bytes, byte[]> store, int partition) {
+  /** The thread that writes the store: the one that opened it, then the last that wrote it. */
+  private volatile Thread writer = Thread.currentThread();
+
+  private volatile CommittedOffsets committed = CommittedOffsets.NONE;
+
+  private final Supplier<@Nullable AppliedOffset> offset;
+
+  private volatile boolean writtenSinceOpen;
+
+  ReplicaHandle(
+      KeyValueStore<Bytes, byte[]> store, int partition, Supplier<@Nullable AppliedOffset> offset) {
     this.store = store;
     this.partition = partition;
+    this.offset = offset;
   }
 
   /**
@@ -49,6 +62,68 @@ public final class ReplicaHandle implements PartitionHandle {
   }
 
   /**
+   * The stored value of {@code key} as the last committed transaction left it, or {@code null}:
+   * never an update that an abort may take back. A store other than Matview's RocksDB store keeps
+   * no committed state apart, and answers what it holds.
+   *
+   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException when the store is closed
+   */
+  public byte @Nullable [] committedGet(byte[] key) {
+    return (this.store instanceof RocksDBKeyValueStore rocksdb)
+        ? rocksdb.open().committedGet(key)
+        : this.store.get(Bytes.wrap(key));
+  }
+
+  /** The entries in [from, to] as the last committed transaction left them, in key order. */
+  public KeyValueIterator<Bytes, byte[]> committedRange(@Nullable Bytes from, @Nullable Bytes to) {
+    return (this.store instanceof RocksDBKeyValueStore rocksdb)
+        ? rocksdb.open().range(from, to, true, false, true)
+        : this.store.range(from, to);
+  }
+
+  /** How far the partition had applied its topic when its last transaction committed. */
+  public CommittedOffsets committedOffsets() {
+    return this.committed;
+  }
+
+  /**
+   * What the store holds now, which {@code offset} says how far it applied, is committed: its
+   * writer's transaction committed, or a batch of its changelog was written. Its snapshot moves
+   * before its offsets, so that offsets read first are never newer than the snapshot read next.
+   */
+  void committed() {
+    if (this.store instanceof RocksDBKeyValueStore rocksdb) {
+      rocksdb.ifOpen(KeyValueRocksDB::pinCommitted);
+    }
+    AppliedOffset applied = this.offset.get();
+    if (applied != null) {
+      this.committed = CommittedOffsets.of(applied);
+    }
+  }
+
+  /**
+   * Kafka Streams kept the state the store opened with: it starts to restore or update it, or runs
+   * it, and the store has not been written since it opened.
+   */
+  void keptOpened() {
+    if (this.writtenSinceOpen) {
+      return;
+    }
+    if (this.store instanceof RocksDBKeyValueStore rocksdb) {
+      rocksdb.ifOpen(KeyValueRocksDB::confirmOpened);
+    }
+    AppliedOffset applied = this.offset.get();
+    if (applied != null && this.committed.applied() == AppliedOffset.NONE) {
+      this.committed = CommittedOffsets.of(applied);
+    }
+  }
+
+  /** Whether {@code thread} writes the store, so that its transactions' commits commit it. */
+  boolean writtenBy(Thread thread) {
+    return this.writer == thread;
+  }
+
+  /**
    * The stream thread is about to keep an update of {@code key} in the record cache, which writes
    * it to RocksDB when it flushes; until then {@link #isUnwritten} says so.
    */
@@ -58,6 +133,13 @@ public final class ReplicaHandle implements PartitionHandle {
 
   /** The record cache wrote the update of {@code key} to RocksDB, on the stream thread. */
   void written(Bytes key) {
+    Thread current = Thread.currentThread();
+    if (this.writer != current) {
+      this.writer = current;
+    }
+    if (!this.writtenSinceOpen) {
+      this.writtenSinceOpen = true;
+    }
     if (!this.unwritten.isEmpty()) {
       this.unwritten.remove(key);
     }
@@ -110,14 +192,15 @@ public final class ReplicaHandle implements PartitionHandle {
 
   /** Marks it ready, unless its readiness changed since {@code seen} was read. */
   public void markReady(long seen) {
-    if (!isReady(seen)) {
-      this.readiness.compareAndSet(seen, seen + 1);
+    if (!isReady(seen) && this.readiness.compareAndSet(seen, seen + 1)) {
+      keptOpened();
     }
   }
 
   /** Marks it ready: Kafka Streams ended its restore. */
   void restored() {
     this.readiness.updateAndGet((mark) -> mark | 1);
+    keptOpened();
   }
 
   /** Marks it not ready: a restore or a standby update of it starts. */

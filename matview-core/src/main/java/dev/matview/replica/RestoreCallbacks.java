@@ -55,7 +55,7 @@ final class RestoreCallbacks {
         for (KeyValue<byte[], byte[]> record : records) {
           open.add(batch, record.key, record.value);
         }
-        open.write(batch);
+        open.writeRestored(batch);
       } catch (RocksDBException ex) {
         throw new ProcessorStateException("Error restoring batch to store " + storeName, ex);
       }

@@ -2,6 +2,7 @@ package dev.matview.replica;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -24,20 +25,18 @@ import org.rocksdb.WriteBatch;
 
 /**
  * Matview's persistent key-value store of one table view partition, on RocksDB's public API: a
- * drop-in for Kafka Streams' timestamped RocksDB store (same directory, column families and value
- * format: Kafka Streams' 8-byte timestamp, then the value), opened with the same options and the
- * application's {@code rocksdb.config.setter}, and wrapped by Kafka Streams' caching and
- * change-logging stores as Kafka's would be.
+ * drop-in for Kafka Streams' timestamped RocksDB store (same directory, column families, value
+ * format and options, the application's {@code rocksdb.config.setter} included), wrapped by Kafka
+ * Streams' caching and change-logging stores as Kafka's would be.
  *
- * <p>Unlike Kafka's store, no method takes a monitor: a lookup on a request thread reads RocksDB
- * while the stream thread writes it. What keeps the database open meanwhile is the store's {@link
- * ReadGate}: its close waits for the reads under way, and a read after the close is refused with an
- * {@link InvalidStateStoreException}, which a {@link ReplicaHandle} passes on as the partition no
- * longer served here.
+ * <p>No method takes a monitor: a lookup on a request thread reads RocksDB while the stream thread
+ * writes it. The store's {@link ReadGate} keeps the database open meanwhile: its close waits for
+ * the reads under way, and a later read is refused with an {@link InvalidStateStoreException}. It
+ * also reads what the last committed transaction left ({@link CommittedReads}).
  *
- * <p>It keeps its {@link Position} as Kafka's store does: moved by each write to the record being
- * processed, by a restore to the positions of the changelog records ({@link ChangelogRestore}), and
- * kept from one commit to the next opening ({@link PositionCheckpoint}).
+ * <p>Its {@link Position} moves as Kafka's store's does: by each write to the record processed, by
+ * a restore to the changelog records' ({@link ChangelogRestore}), and is kept from one commit to
+ * the next opening ({@link PositionCheckpoint}).
  */
 public final class RocksDBKeyValueStore
     implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
@@ -63,7 +62,7 @@ public final class RocksDBKeyValueStore
       throw new IllegalStateException("Store " + this.name + " is already open");
     }
     KeyValueRocksDB opened =
-        KeyValueRocksDB.open(this.name, context.stateDir(), context.appConfigs());
+        KeyValueRocksDBOpener.open(this.name, context.stateDir(), context.appConfigs());
     try {
       PositionCheckpoint checkpoint =
           new PositionCheckpoint(context.stateDir().toPath().resolve(this.name + ".position"));
@@ -100,18 +99,21 @@ public final class RocksDBKeyValueStore
 
   @Override
   public void put(Bytes key, byte @Nullable [] value) {
+    put(key, value, null);
+  }
+
+  /** Writes {@code value} of {@code key}, and answers {@code previous}. */
+  private byte @Nullable [] put(Bytes key, byte @Nullable [] value, byte @Nullable [] previous) {
     Objects.requireNonNull(key, "key cannot be null");
     open().put(key.get(), value);
     advancePosition();
+    return previous;
   }
 
   @Override
   public byte @Nullable [] putIfAbsent(Bytes key, byte @Nullable [] value) {
     byte[] previous = get(key);
-    if (previous == null) {
-      put(key, value);
-    }
-    return previous;
+    return (previous == null) ? put(key, value, null) : previous;
   }
 
   @Override
@@ -131,9 +133,7 @@ public final class RocksDBKeyValueStore
 
   @Override
   public byte @Nullable [] delete(Bytes key) {
-    byte[] previous = get(key);
-    put(key, null);
-    return previous;
+    return put(key, null, get(key));
   }
 
   /** The stored value of {@code key}, or {@code null}: on any thread, without a lock. */
@@ -145,22 +145,22 @@ public final class RocksDBKeyValueStore
 
   @Override
   public KeyValueIterator<Bytes, byte[]> range(@Nullable Bytes from, @Nullable Bytes to) {
-    return open().range(from, to, true, false);
+    return open().range(from, to, true, false, false);
   }
 
   @Override
   public KeyValueIterator<Bytes, byte[]> reverseRange(@Nullable Bytes from, @Nullable Bytes to) {
-    return open().range(from, to, false, false);
+    return open().range(from, to, false, false, false);
   }
 
   @Override
   public KeyValueIterator<Bytes, byte[]> all() {
-    return open().range(null, null, true, false);
+    return open().range(null, null, true, false, false);
   }
 
   @Override
   public KeyValueIterator<Bytes, byte[]> reverseAll() {
-    return open().range(null, null, false, false);
+    return open().range(null, null, false, false, false);
   }
 
   @Override
@@ -169,7 +169,7 @@ public final class RocksDBKeyValueStore
     Objects.requireNonNull(prefix, "prefix cannot be null");
     Objects.requireNonNull(prefixKeySerializer, "prefixKeySerializer cannot be null");
     Bytes from = Bytes.wrap(prefixKeySerializer.serialize(null, prefix));
-    return open().range(from, afterPrefix(from), true, true);
+    return open().range(from, RocksDBRange.afterPrefix(from), true, true, false);
   }
 
   @Override
@@ -220,21 +220,20 @@ public final class RocksDBKeyValueStore
     }
   }
 
-  /** The open database, which a restore writes into. */
+  /** Runs {@code action} on the database unless the store is closed. */
+  void ifOpen(Consumer<KeyValueRocksDB> action) {
+    KeyValueRocksDB open = this.database;
+    if (open != null) {
+      action.accept(open);
+    }
+  }
+
+  /** The open database, which a restore writes into and committed reads read. */
   KeyValueRocksDB open() {
     KeyValueRocksDB open = this.database;
     if (open == null) {
       throw new InvalidStateStoreException("Store " + this.name + " is currently closed");
     }
     return open;
-  }
-
-  /** The first key after every key that starts with {@code prefix}, or none. */
-  private static @Nullable Bytes afterPrefix(Bytes prefix) {
-    try {
-      return Bytes.increment(prefix);
-    } catch (IndexOutOfBoundsException ex) {
-      return null;
-    }
   }
 }

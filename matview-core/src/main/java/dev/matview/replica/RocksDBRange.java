@@ -181,4 +181,13 @@ final class RocksDBRange implements KeyValueIterator<Bytes, byte[]> {
     @Override
     public void close() {}
   }
+
+  /** The first key after every key that starts with {@code prefix}, or none. */
+  static @Nullable Bytes afterPrefix(Bytes prefix) {
+    try {
+      return Bytes.increment(prefix);
+    } catch (IndexOutOfBoundsException ex) {
+      return null;
+    }
+  }
 }

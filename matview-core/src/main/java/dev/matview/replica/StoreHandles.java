@@ -27,14 +27,18 @@ import org.jspecify.annotations.Nullable;
 public final class StoreHandles implements StateRestoreListener, StandbyUpdateListener {
 
   private final OpenPartitions<KeyValueStore<Bytes, byte[]>, ReplicaHandle> tables =
-      new OpenPartitions<>(ReplicaHandle::new, this::announce);
+      new OpenPartitions<>(this::replicaHandle, this::announce);
 
   private final OpenPartitions<WindowStore<Bytes, byte[]>, WindowHandle<WindowStore<Bytes, byte[]>>>
-      windows = new OpenPartitions<>(WindowHandle::new, this::announce);
+      windows =
+          new OpenPartitions<>(
+              (name, store, partition) -> new WindowHandle<>(store, partition), this::announce);
 
   private final OpenPartitions<
           SessionStore<Bytes, byte[]>, WindowHandle<SessionStore<Bytes, byte[]>>>
-      sessions = new OpenPartitions<>(WindowHandle::new, this::announce);
+      sessions =
+          new OpenPartitions<>(
+              (name, store, partition) -> new WindowHandle<>(store, partition), this::announce);
 
   private final StorePositions positions;
 
@@ -109,22 +113,23 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return this.tables.sums(ReplicaHandle::liveDataBytes);
   }
 
+  /** What a stream thread's producer runs on that thread once its transaction commits. */
+  public Runnable transactionCommits() {
+    return new CommittedTransactions(this.tables);
+  }
+
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
   public @Nullable ReplicaHandle handle(String name, int partition) {
     return this.tables.get(name, partition);
   }
 
-  /**
-   * The open handle of {@code partition} of the window store {@code name} here, or {@code null}.
-   */
+  /** The open handle of {@code partition} of the window store {@code name}, or {@code null}. */
   public @Nullable WindowHandle<WindowStore<Bytes, byte[]>> windowHandle(
       String name, int partition) {
     return this.windows.get(name, partition);
   }
 
-  /**
-   * The open handle of {@code partition} of the session store {@code name} here, or {@code null}.
-   */
+  /** The open handle of {@code partition} of the session store {@code name}, or {@code null}. */
   public @Nullable WindowHandle<SessionStore<Bytes, byte[]>> sessionHandle(
       String name, int partition) {
     return this.sessions.get(name, partition);
@@ -146,6 +151,14 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return this.sessions;
   }
 
+  /**
+   * The handle of {@code store}, just opened as {@code partition} of the table store {@code name}.
+   */
+  private ReplicaHandle replicaHandle(
+      String name, KeyValueStore<Bytes, byte[]> store, int partition) {
+    return new ReplicaHandle(store, partition, () -> this.positions.of(name, partition));
+  }
+
   private void announce(String name, int partition) {
     this.whenOpened.accept(name, partition);
   }
@@ -157,18 +170,28 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     ReplicaHandle handle = handle(store, changelog.partition());
     if (handle != null) {
       handle.updating();
+      handle.keptOpened();
     }
   }
 
   @Override
   public void onBatchRestored(
       TopicPartition changelog, String store, long batchEndOffset, long numRestored) {
-    this.positions.batchWritten(store, changelog.partition());
+    batchWritten(store, changelog.partition());
+  }
+
+  /** A batch of committed changelog records was written to {@code partition} of {@code store}. */
+  private void batchWritten(String store, int partition) {
+    this.positions.batchWritten(store, partition);
+    ReplicaHandle handle = handle(store, partition);
+    if (handle != null) {
+      handle.committed();
+    }
   }
 
   @Override
   public void onRestoreEnd(TopicPartition changelog, String store, long totalRestored) {
-    this.positions.batchWritten(store, changelog.partition());
+    batchWritten(store, changelog.partition());
     ReplicaHandle handle = handle(store, changelog.partition());
     if (handle != null) {
       handle.restored();
@@ -188,7 +211,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
       long batchEndOffset,
       long batchSize,
       long currentEndOffset) {
-    this.positions.batchWritten(store, changelog.partition());
+    batchWritten(store, changelog.partition());
   }
 
   @Override

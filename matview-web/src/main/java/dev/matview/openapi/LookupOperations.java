@@ -13,6 +13,7 @@ import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The parts every lookup operation shares: its parameters, headers and problem answers. */
@@ -40,9 +41,16 @@ final class LookupOperations {
         .description(description);
   }
 
-  /** {@code allowStale} and {@code maxLag}, the per-request stale-read options. */
+  /** {@code allowStale}, {@code maxLag} and {@code isolation}, the per-request read options. */
   static Operation staleReads(Operation operation) {
     return operation
+        .addParametersItem(
+            query(
+                "isolation",
+                new StringSchema()._enum(List.of("committed", "uncommitted")),
+                "committed: only state that committed transactions left, the default for table"
+                    + " views under exactly_once_v2; uncommitted: state as applied, the default"
+                    + " otherwise"))
         .addParametersItem(
             query(
                 "allowStale",

@@ -1,20 +1,13 @@
 package dev.matview.web;
 
-import dev.matview.peer.ForwardedKeys;
 import dev.matview.peer.PeerTrust;
-import dev.matview.position.InputRecord;
-import dev.matview.position.PositionTokenException;
 import dev.matview.position.PositionTokens;
 import dev.matview.position.ReadBound;
 import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.Futures;
-import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Routed;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Enumeration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +45,8 @@ public final class Consistency {
 
   private final Duration routingTime;
 
+  private final RequestBounds bounds;
+
   /** The waits of lookups behind what they ask, or {@code null} when none may wait. */
   private final @Nullable BoundWaits waits;
 
@@ -76,6 +71,7 @@ public final class Consistency {
     this.maxWait = maxWait;
     this.routingTime = routingTime;
     this.waits = waits;
+    this.bounds = new RequestBounds(tokens, maxWait);
   }
 
   /**
@@ -90,95 +86,9 @@ public final class Consistency {
         null);
   }
 
-  /**
-   * What {@code request} asks its answer of {@code view} to include.
-   *
-   * @throws InvalidQueryException when a position or an {@code after=} record cannot be read, or
-   *     too many records are named
-   */
-  ReadBound bound(HttpServletRequest request, String view) {
-    return bound(request, view, ReadBound.RECORD_PARAMETER);
-  }
-
-  /**
-   * What {@code request} asks, its records named by the query parameter {@code recordParameter}.
-   */
-  ReadBound bound(HttpServletRequest request, String view, String recordParameter) {
-    List<String> sent = new ArrayList<>();
-    Enumeration<String> headers = request.getHeaders(POSITION_HEADER);
-    while (headers != null && headers.hasMoreElements()) {
-      addNonBlank(sent, headers.nextElement());
-    }
-    String[] params = request.getParameterValues("position");
-    for (String param : (params != null) ? params : new String[0]) {
-      addNonBlank(sent, param);
-    }
-    return bound(view, sent, request.getParameterValues(recordParameter));
-  }
-
-  /**
-   * What one key's lookup among those another instance forwarded together asks, as {@code sent}
-   * carries it.
-   *
-   * @throws InvalidQueryException when its position or a record cannot be read
-   */
-  ReadBound bound(String view, ForwardedKeys.Bound sent) {
-    List<String> tokens = new ArrayList<>(1);
-    addNonBlank(tokens, sent.position());
-    return bound(view, tokens, sent.after().isEmpty() ? null : sent.after().toArray(String[]::new));
-  }
-
-  private ReadBound bound(String view, List<String> sent, String @Nullable [] afters) {
-    if (sent.isEmpty() && afters == null) {
-      return ReadBound.NONE;
-    }
-    ViewPosition position = null;
-    for (String token : sent) {
-      ViewPosition read = read(view, token);
-      position = (position != null) ? position.merge(read) : read;
-    }
-    String token =
-        (sent.size() == 1) ? sent.get(0) : (position != null) ? this.tokens.write(position) : null;
-    return new ReadBound(position, token, records(view, afters), this.maxWait);
-  }
-
-  private ViewPosition read(String view, String token) {
-    try {
-      return this.tokens.read(view, token);
-    } catch (PositionTokenException ex) {
-      throw new InvalidQueryException(view, "position", String.valueOf(ex.getMessage()));
-    }
-  }
-
-  private static List<InputRecord> records(String view, String @Nullable [] afters) {
-    if (afters == null) {
-      return List.of();
-    }
-    if (afters.length > MAX_RECORDS) {
-      throw new InvalidQueryException(
-          view,
-          "after",
-          "A request may name at most "
-              + MAX_RECORDS
-              + " records with after=, this one names "
-              + afters.length
-              + "; name the last record of each partition written, which covers those before it");
-    }
-    List<InputRecord> records = new ArrayList<>(afters.length);
-    for (String after : afters) {
-      try {
-        records.add(InputRecord.parse(after.strip()));
-      } catch (IllegalArgumentException ex) {
-        throw new InvalidQueryException(view, "after", "after=" + ex.getMessage());
-      }
-    }
-    return records;
-  }
-
-  private static void addNonBlank(List<String> tokens, @Nullable String token) {
-    if (token != null && !token.isBlank()) {
-      tokens.add(token.strip());
-    }
+  /** Reads what a request asks its answer to include. */
+  RequestBounds bounds() {
+    return this.bounds;
   }
 
   /** {@code response} with the {@value #POSITION_HEADER} of {@code position}, when known. */

@@ -2,6 +2,7 @@ package dev.matview.web;
 
 import dev.matview.peer.ForwardedKeys;
 import dev.matview.peer.PeerPath;
+import dev.matview.position.Isolation;
 import dev.matview.position.ReadBound;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.Futures;
@@ -104,10 +105,12 @@ public class ForwardedKeysController {
           view, "bounds", "Forwarded keys that ask for positions carry one bound per key");
     }
     String viewPath = viewPath(request, ForwardedKeys.SEGMENT);
+    Isolation isolation = RequestBounds.isolation(view, request);
     List<CompletableFuture<ResponseEntity<?>>> pending = new ArrayList<>(keys.size());
     ReadBound waitLimit = ReadBound.NONE;
     for (int i = 0; i < keys.size(); i++) {
-      ReadBound bound = this.consistency.bound(view, bounds.get(i));
+      ReadBound bound =
+          this.consistency.bounds().bound(view, bounds.get(i)).withIsolation(isolation);
       if (bound.isBound()) {
         waitLimit = bound; // every bound waits as long: matview.consistency.max-wait
       }

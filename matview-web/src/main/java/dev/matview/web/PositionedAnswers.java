@@ -30,7 +30,7 @@ final class PositionedAnswers {
    */
   CallerContext caller(HttpServletRequest request, String view, String recordParameter) {
     return Callers.from(request, view)
-        .withBound(this.consistency.bound(request, view, recordParameter));
+        .withBound(this.consistency.bounds().bound(request, view, recordParameter));
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.matview.query.local;
 
+import dev.matview.position.Isolation;
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
@@ -27,6 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
 final class MatviewReads {
 
   private static final int WHOLE = 1_000_000;
+
+  private static final ReadBound COMMITTED = ReadBound.NONE.withIsolation(Isolation.COMMITTED);
+
+  private static final ReadBound UNCOMMITTED = ReadBound.NONE.withIsolation(Isolation.UNCOMMITTED);
 
   /** More pages than any scan here can take, but for one that never ends. */
   private static final int MAX_PAGES = 100_000;
@@ -66,10 +72,26 @@ final class MatviewReads {
     return answers;
   }
 
+  /**
+   * What a table view's key lookups and scan answer of the state its last committed transaction
+   * left (of partition 0), by path.
+   */
+  Map<String, Map<String, String>> committed(ResolvedView<String, ?, ?> view, List<String> keys) {
+    Map<String, Map<String, String>> answers = new LinkedHashMap<>();
+    answers.put("committed key lookups", tableLookups(view, keys, COMMITTED));
+    answers.put("committed scan", tableScan(view, WHOLE, true));
+    return answers;
+  }
+
   private Map<String, String> tableLookups(ResolvedView<String, ?, ?> view, List<String> keys) {
+    return tableLookups(view, keys, UNCOMMITTED);
+  }
+
+  private Map<String, String> tableLookups(
+      ResolvedView<String, ?, ?> view, List<String> keys, ReadBound bound) {
     Map<String, String> found = new TreeMap<>();
     for (String key : keys) {
-      Object value = this.stores.get(view, key, 0);
+      Object value = this.stores.get(view, key, 0, true, bound);
       if (value != null) {
         add(found, key, value);
       }
@@ -78,10 +100,16 @@ final class MatviewReads {
   }
 
   private Map<String, String> tableScan(ResolvedView<String, ?, ?> view, int pageSize) {
+    return tableScan(view, pageSize, false);
+  }
+
+  private Map<String, String> tableScan(
+      ResolvedView<String, ?, ?> view, int pageSize, boolean committed) {
     Map<String, String> found = new TreeMap<>();
     ScanPosition after = null;
     for (int pages = 0; pages < MAX_PAGES; pages++) {
-      Slice<KeyItem> slice = this.stores.keys(view, 0, null, null, after, pageSize, true);
+      Slice<KeyItem> slice =
+          this.stores.keys(view, 0, null, null, after, pageSize, true, committed);
       slice.items().forEach(item -> add(found, String.valueOf(item.key()), item.value()));
       if (slice.exhausted() || slice.last() == null) {
         return found;

@@ -2,6 +2,7 @@ package dev.matview.query.local;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.kafka.FilteringClientSupplier;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
@@ -14,17 +15,21 @@ import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.topology.ViewTopologyBuilder;
 import dev.matview.view.ViewWindow;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,7 +43,12 @@ final class MatviewRun implements AutoCloseable {
 
   private final ViewRegistry registry;
 
+  /** The key of a commits record that fails the stream thread once armed. */
+  static final String ABORT = "abort";
+
   private final StoreHandles handles = new StoreHandles();
+
+  private final AtomicBoolean abortArmed = new AtomicBoolean();
 
   private final KafkaStreams streams;
 
@@ -55,6 +65,22 @@ final class MatviewRun implements AutoCloseable {
       String commits,
       String applicationId,
       JsonMapper mapper) {
+    this(bootstrap, stateDir, topic, commits, applicationId, mapper, false);
+  }
+
+  /**
+   * The views as above, processed exactly once when {@code exactlyOnce}: then a record {@value
+   * #ABORT} of the commits topic, once armed with {@link #armAbort()}, fails the stream thread in
+   * the middle of its transaction, which aborts, and Kafka Streams replaces the thread.
+   */
+  MatviewRun(
+      String bootstrap,
+      Path stateDir,
+      String topic,
+      String commits,
+      String applicationId,
+      JsonMapper mapper,
+      boolean exactlyOnce) {
     this.registry =
         ViewRegistry.of(
             DifferentialViews.definitions(topic), new ViewSerdes(mapper), applicationId);
@@ -65,7 +91,7 @@ final class MatviewRun implements AutoCloseable {
             this.handles)
         .addAll(this.registry);
     builder.stream(commits, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
-        .process(CommitRequests::new);
+        .process(() -> new CommitRequests(this.abortArmed));
     Properties config = new Properties();
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -73,9 +99,53 @@ final class MatviewRun implements AutoCloseable {
     config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Duration.ofDays(1).toMillis());
     config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
     config.put("consumer.auto.offset.reset", "earliest");
-    this.streams = new KafkaStreams(builder.build(), config);
+    if (exactlyOnce) {
+      config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+      config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Duration.ofMinutes(5).toMillis());
+      config.put("producer.transaction.timeout.ms", (int) Duration.ofMinutes(10).toMillis());
+      config.put(
+          FilteringClientSupplier.TRANSACTION_COMMITS_CONFIG, this.handles.transactionCommits());
+    }
+    this.streams =
+        new KafkaStreams(
+            builder.build(), config, new FilteringClientSupplier(new DefaultKafkaClientSupplier()));
+    this.streams.setGlobalStateRestoreListener(this.handles);
+    this.streams.setStandbyUpdateListener(this.handles);
+    this.streams.setUncaughtExceptionHandler(
+        (ex) -> StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD);
     this.stores =
-        new LocalStores(() -> this.streams, LocalReplicas.NONE, this.handles, this.registry);
+        new LocalStores(
+            () -> this.streams,
+            LocalReplicas.NONE,
+            this.handles,
+            this.registry,
+            null,
+            ReadIsolation.of(config));
+  }
+
+  /** Has the next {@value #ABORT} record of the commits topic fail the stream thread. */
+  void armAbort() {
+    this.abortArmed.set(true);
+  }
+
+  /** Whether the armed abort has happened. */
+  boolean aborted() {
+    return !this.abortArmed.get();
+  }
+
+  /** Waits until every table view's last commit includes the record at {@code offset}. */
+  void awaitCommitted(long offset) {
+    await("every table view committed the step's records")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                this.registry.all().stream()
+                    .filter(view -> view.window() == null)
+                    .allMatch(
+                        view -> {
+                          ReplicaHandle handle = this.handles.handle(view.storeName(), 0);
+                          return handle != null && handle.committedOffsets().applied() >= offset;
+                        }));
   }
 
   /** Starts Kafka Streams and waits until it runs with every view's store open. */
@@ -101,14 +171,17 @@ final class MatviewRun implements AutoCloseable {
   void awaitApplied(long offset) {
     await("every view applied the step's records")
         .atMost(Duration.ofSeconds(60))
-        .until(
-            () ->
-                this.registry.all().stream()
-                    .allMatch(
-                        view -> {
-                          AppliedOffset applied = this.handles.positions().of(view.storeName(), 0);
-                          return applied != null && applied.applied() >= offset;
-                        }));
+        .until(() -> appliedAll(offset));
+  }
+
+  /** Whether every view has applied the record at {@code offset} of its topic. */
+  boolean appliedAll(long offset) {
+    return this.registry.all().stream()
+        .allMatch(
+            view -> {
+              AppliedOffset applied = this.handles.positions().of(view.storeName(), 0);
+              return applied != null && applied.applied() >= offset;
+            });
   }
 
   /** Waits until the record cache has written every update to RocksDB, as a commit does. */
@@ -152,10 +225,19 @@ final class MatviewRun implements AutoCloseable {
     this.streams.cleanUp();
   }
 
-  /** Asks Kafka Streams to commit, which flushes every task's record cache to RocksDB. */
+  /**
+   * Asks Kafka Streams to commit, which flushes every task's record cache to RocksDB; but at an
+   * {@value #ABORT} record, once armed, fails the stream thread, and else goes on without a commit.
+   */
   private static final class CommitRequests implements Processor<byte[], byte[], Void, Void> {
 
+    private final AtomicBoolean abortArmed;
+
     private @Nullable ProcessorContext<Void, Void> context;
+
+    CommitRequests(AtomicBoolean abortArmed) {
+      this.abortArmed = abortArmed;
+    }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
@@ -164,6 +246,12 @@ final class MatviewRun implements AutoCloseable {
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+      if (record.key() != null && ABORT.equals(new String(record.key(), StandardCharsets.UTF_8))) {
+        if (this.abortArmed.compareAndSet(true, false)) {
+          throw new IllegalStateException("The test fails the stream thread mid-transaction");
+        }
+        return;
+      }
       if (this.context != null) {
         this.context.commit();
       }

@@ -6,7 +6,10 @@ import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Refusal;
 import dev.matview.replica.AppliedOffset;
+import dev.matview.replica.CommittedOffsets;
 import dev.matview.replica.PartitionProgress;
+import dev.matview.replica.ReplicaHandle;
+import dev.matview.replica.StoreHandles;
 import dev.matview.replica.StorePositions;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
@@ -19,22 +22,29 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LocalPositions {
 
-  /** Positions that know of no store: every bound refuses, no answer carries a position. */
-  public static final LocalPositions NONE = new LocalPositions(new StorePositions(), null);
-
   private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+  private final StoreHandles handles;
 
   private final StorePositions positions;
 
   private final @Nullable SourceRecords sources;
 
+  private final ReadIsolation isolation;
+
+  private final BoundRecords records;
+
   /**
-   * Positions of the store partitions in {@code positions}, which ask {@code sources}, when given,
-   * of the source records that a bound names.
+   * Positions of the store partitions of {@code handles}, which ask {@code sources}, when given, of
+   * the source records that a bound names, and judge a read of committed state, as {@code
+   * isolation} decides which are, by how far the partition had applied when it last committed.
    */
-  public LocalPositions(StorePositions positions, @Nullable SourceRecords sources) {
-    this.positions = positions;
+  LocalPositions(StoreHandles handles, @Nullable SourceRecords sources, ReadIsolation isolation) {
+    this.handles = handles;
+    this.positions = handles.positions();
     this.sources = sources;
+    this.isolation = isolation;
+    this.records = new BoundRecords(sources);
   }
 
   /**
@@ -66,30 +76,39 @@ public final class LocalPositions {
           new Refusal.Behind(
               progress(view, partition, required), AppliedOffset.NONE, required, true));
     }
-    long applied = offset.applied();
+    SeenOffsets seen =
+        new SeenOffsets(
+            offset,
+            active ? committed(view, partition, bound) : null,
+            (needed) -> progress(view, partition, needed));
+    long applied = seen.applied();
+    String state = seen.state();
     if (required > applied) {
       return refusal(
           view,
           key,
           partition,
-          "its replica here has applied its topic up to offset "
+          "its replica here has "
+              + state
+              + " its topic up to offset "
               + applied
               + ", the position asked for needs offset "
               + required,
-          new Refusal.Behind(progress(view, partition, required), applied, required, false));
+          seen.behind(required, false));
     }
     boolean rekeyed = view.definition().isRekeyed();
     for (InputRecord record : bound.records()) {
-      requireSourceTopic(view, record);
-      requireWritten(view, record);
+      this.records.requireReadable(view, record);
       if (rekeyed) {
-        long reached = offset.inputApplied(record.partition());
+        long reached = seen.inputApplied(record.partition());
         if (reached < record.offset() && !followed(view, record, partition, applied, active)) {
           return refusal(
               view,
               key,
               partition,
-              "its replica here has applied records of partition "
+              "its replica here has "
+                  + state
+                  + " records of partition "
                   + record.partition()
                   + " of '"
                   + record.topic()
@@ -98,15 +117,16 @@ public final class LocalPositions {
                   + " through the repartition topic, "
                   + record
                   + " is not yet known to be in",
-              new Refusal.Behind(
-                  progress(view, partition, applied + 1), applied, applied + 1, true));
+              seen.behind(applied + 1, true));
         }
       } else if (record.partition() == partition && record.offset() > applied) {
         return refusal(
             view,
             key,
             partition,
-            "its replica here has applied '"
+            "its replica here has "
+                + state
+                + " '"
                 + record.topic()
                 + "' up to offset "
                 + applied
@@ -115,11 +135,23 @@ public final class LocalPositions {
                 + " ("
                 + record
                 + ") is not in yet",
-            new Refusal.Behind(
-                progress(view, partition, record.offset()), applied, record.offset(), false));
+            seen.behind(record.offset(), false));
       }
     }
     return null;
+  }
+
+  /**
+   * How far {@code partition}'s active replica here had applied when it last committed, when a read
+   * under {@code bound} reads committed state only; else {@code null}.
+   */
+  private @Nullable CommittedOffsets committed(
+      ResolvedView<?, ?, ?> view, int partition, ReadBound bound) {
+    if (!this.isolation.committed(view, bound)) {
+      return null;
+    }
+    ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
+    return (handle != null) ? handle.committedOffsets() : CommittedOffsets.NONE;
   }
 
   /**
@@ -158,8 +190,7 @@ public final class LocalPositions {
    */
   public void requireReadable(ResolvedView<?, ?, ?> view, ReadBound bound) {
     for (InputRecord record : bound.records()) {
-      requireSourceTopic(view, record);
-      requireWritten(view, record);
+      this.records.requireReadable(view, record);
     }
   }
 
@@ -169,12 +200,16 @@ public final class LocalPositions {
    * last; another, Kafka's own position of the store, which a restore moves before it writes.
    */
   public @Nullable ViewPosition position(
-      ResolvedView<?, ?, ?> view, int partition, boolean runningActive) {
+      ResolvedView<?, ?, ?> view, int partition, boolean runningActive, ReadBound bound) {
     AppliedOffset offset = this.positions.of(view.storeName(), partition);
     if (offset == null) {
       return null;
     }
-    long at = runningActive ? offset.begun() : Math.max(offset.begun(), offset.storePosition());
+    CommittedOffsets committed = runningActive ? committed(view, partition, bound) : null;
+    long at =
+        (committed != null)
+            ? committed.applied()
+            : runningActive ? offset.begun() : Math.max(offset.begun(), offset.storePosition());
     return (at >= 0)
         ? ViewPosition.of(view.name(), partition, at)
         : ViewPosition.empty(view.name());
@@ -188,30 +223,6 @@ public final class LocalPositions {
       ResolvedView<?, ?, ?> view, InputRecord record, int partition, long applied, boolean active) {
     SourceRecords known = this.sources;
     return known != null && known.rekeyedHolds(view, record, partition, applied, active);
-  }
-
-  private void requireWritten(ResolvedView<?, ?, ?> view, InputRecord record) {
-    SourceRecords known = this.sources;
-    if (known != null) {
-      known.requireWritten(view, record);
-    }
-  }
-
-  private static void requireSourceTopic(ResolvedView<?, ?, ?> view, InputRecord record) {
-    if (!record.topic().equals(view.sourceTopic())) {
-      throw new InvalidQueryException(
-          view.name(),
-          "after",
-          "after="
-              + record
-              + " names a record of topic '"
-              + record.topic()
-              + "', but view '"
-              + view.name()
-              + "' reads topic '"
-              + view.sourceTopic()
-              + "'");
-    }
   }
 
   private static Refusal refusal(

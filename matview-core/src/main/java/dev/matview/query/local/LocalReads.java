@@ -61,7 +61,7 @@ public final class LocalReads {
     try {
       if (state == null || (state.role() == Replica.Role.ACTIVE && lag == 0)) {
         try {
-          return answer(view, partition, read.read(partition, replica(0), true), true);
+          return answer(view, partition, read.read(partition, replica(0), true), true, bound);
         } catch (ViewUnavailableException ex) {
           if (!staleAllowed) {
             throw ex;
@@ -69,9 +69,9 @@ public final class LocalReads {
         }
       } else if (!staleAllowed) {
         this.stores.requireCaughtUp(view, key, partition);
-        return answer(view, partition, read.read(partition, replica(lag), true), true);
+        return answer(view, partition, read.read(partition, replica(lag), true), true, bound);
       }
-      return answer(view, partition, read.read(partition, replica(lag), false), false);
+      return answer(view, partition, read.read(partition, replica(lag), false), false, bound);
     } catch (ViewUnavailableException ex) {
       return notNow(view, partition, bound, Refusal.of(ex));
     } catch (InvalidStateStoreException ex) {
@@ -95,9 +95,9 @@ public final class LocalReads {
 
   /** {@code value}, just read, with the position of the replica it was read from. */
   private <T> Routed<T> answer(
-      ResolvedView<?, ?, ?> view, int partition, T value, boolean runningActive) {
+      ResolvedView<?, ?, ?> view, int partition, T value, boolean runningActive, ReadBound bound) {
     return new Routed.Local<>(
-        value, this.stores.positions().position(view, partition, runningActive));
+        value, this.stores.positions().position(view, partition, runningActive, bound));
   }
 
   private Replica replica(long lag) {
@@ -138,7 +138,7 @@ public final class LocalReads {
     }
     Replica replica = new Replica(this.instance.describe(), state.role(), state.lag());
     try {
-      return answer(view, partition, read.read(partition, replica, false), false);
+      return answer(view, partition, read.read(partition, replica, false), false, bound);
     } catch (ViewUnavailableException ex) {
       refusals.add("this instance's replica: " + ex.getMessage());
     } catch (InvalidStateStoreException ex) {

@@ -1,32 +1,21 @@
 package dev.matview.query.local;
 
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.answer.WindowValue;
-import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,8 +26,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LocalStores {
 
-  private static final int TIMESTAMP_BYTES = Long.BYTES;
-
   private final StoreHandles handles;
 
   private final LocalRefusals refusals;
@@ -47,11 +34,23 @@ public final class LocalStores {
 
   private final LocalPositions positions;
 
-  private final Map<String, String> storeTopics;
+  private final StoreTopics storeTopics;
+
+  private final ReadIsolation isolation;
+
+  private final TableLookups lookups;
+
+  private final TableScans scans;
 
   /** Reads the stores of {@code streams}, without knowing whether they are caught up. */
   public LocalStores(Supplier<@Nullable KafkaStreams> streams) {
-    this(streams, LocalReplicas.NONE, new StoreHandles(), Map.of(), null);
+    this(
+        streams,
+        LocalReplicas.NONE,
+        new StoreHandles(),
+        StoreTopics.NONE,
+        null,
+        ReadIsolation.AT_LEAST_ONCE);
   }
 
   /**
@@ -64,50 +63,48 @@ public final class LocalStores {
       LocalReplicas replicas,
       StoreHandles handles,
       ViewRegistry registry) {
-    this(streams, replicas, handles, storeTopics(registry), null);
+    this(streams, replicas, handles, StoreTopics.of(registry), null, ReadIsolation.AT_LEAST_ONCE);
   }
 
   /**
    * Stores as above that ask {@code sources} of the source records a lookup names with {@code
-   * after=}.
+   * after=}, and whose key lookups read committed state as {@code isolation} decides.
    */
   public LocalStores(
       Supplier<@Nullable KafkaStreams> streams,
       LocalReplicas replicas,
       StoreHandles handles,
       ViewRegistry registry,
-      SourceRecords sources) {
-    this(streams, replicas, handles, storeTopics(registry), sources);
+      @Nullable SourceRecords sources,
+      ReadIsolation isolation) {
+    this(streams, replicas, handles, StoreTopics.of(registry), sources, isolation);
   }
 
   private LocalStores(
       Supplier<@Nullable KafkaStreams> streams,
       LocalReplicas replicas,
       StoreHandles handles,
-      Map<String, String> storeTopics,
-      @Nullable SourceRecords sources) {
+      StoreTopics storeTopics,
+      @Nullable SourceRecords sources,
+      ReadIsolation isolation) {
     this.handles = handles;
     this.storeTopics = storeTopics;
+    this.isolation = isolation;
     this.refusals = new LocalRefusals(streams, replicas);
-    this.windows = new LocalWindows(this.refusals, handles, this::storeTopic);
-    this.positions = new LocalPositions(handles.positions(), sources);
+    this.windows = new LocalWindows(this.refusals, handles, this.storeTopics);
+    this.lookups = new TableLookups(this.refusals, handles, this.storeTopics);
+    this.scans = new TableScans(this.refusals, handles, this.storeTopics);
+    this.positions = new LocalPositions(handles, sources, isolation);
+  }
+
+  /** Which key lookups read committed state only. */
+  public ReadIsolation isolation() {
+    return this.isolation;
   }
 
   /** How far the store partitions here have applied their topics. */
   public LocalPositions positions() {
     return this.positions;
-  }
-
-  /**
-   * The topic that Kafka Streams names when it serializes each store's keys and values: the store's
-   * changelog topic, which a topic-aware serde (a schema registry's, say) may write differently.
-   */
-  private static Map<String, String> storeTopics(ViewRegistry registry) {
-    Map<String, String> topics = new HashMap<>();
-    for (ResolvedView<?, ?, ?> view : registry.all()) {
-      topics.put(view.storeName(), view.changelogTopic(registry.applicationId()));
-    }
-    return Map.copyOf(topics);
   }
 
   /**
@@ -136,51 +133,24 @@ public final class LocalStores {
   }
 
   /**
+   * The value of {@code key} in {@code partition}, or {@code null}, as {@link #get(ResolvedView,
+   * Object, int, boolean)} reads it, or, when {@code bound} reads committed state, as the last
+   * committed transaction left it.
+   */
+  public <K> @Nullable Object get(
+      ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive, ReadBound bound) {
+    return this.isolation.committed(view, bound)
+        ? this.lookups.committed(view, key, partition, runningActive)
+        : this.lookups.get(view, key, partition, runningActive);
+  }
+
+  /**
    * The value of {@code key} in {@code partition}, or {@code null}; from a running active replica
    * only when {@code runningActive}, else also from a standby or restoring one.
    */
   public <K> @Nullable Object get(
       ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive) {
-    ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
-    try {
-      if (handle == null) {
-        return tableStore(view, key, partition, runningActive).get(key);
-      }
-      long readiness = handle.readiness();
-      if (runningActive && !ReplicaHandle.isReady(readiness)) {
-        Object value = tableStore(view, key, partition, true).get(key);
-        handle.markReady(readiness);
-        return value;
-      }
-      String topic = storeTopic(view);
-      byte[] serialized = view.serializedKey(topic, key);
-      if (handle.isUnwritten(serialized)) {
-        return tableStore(view, key, partition, runningActive).get(key);
-      }
-      return value(view, topic, handle.get(serialized));
-    } catch (InvalidStateStoreException ex) {
-      throw this.refusals.notServing(view, key, partition, ex);
-    }
-  }
-
-  private String storeTopic(ResolvedView<?, ?, ?> view) {
-    String topic = this.storeTopics.get(view.storeName());
-    if (topic == null) {
-      throw new IllegalStateException(
-          "View '" + view.name() + "' is not one of the views whose stores this instance reads");
-    }
-    return topic;
-  }
-
-  /** The aggregate in a timestamped store's value: Kafka Streams' 8-byte timestamp, then it. */
-  static @Nullable Object value(
-      ResolvedView<?, ?, ?> view, String topic, byte @Nullable [] stored) {
-    if (stored == null) {
-      return null;
-    }
-    return view.aggregateSerde()
-        .deserializer()
-        .deserialize(topic, Arrays.copyOfRange(stored, TIMESTAMP_BYTES, stored.length));
+    return this.lookups.get(view, key, partition, runningActive);
   }
 
   /**
@@ -200,9 +170,7 @@ public final class LocalStores {
   /**
    * Up to {@code limit} keys of {@code partition} in [from, to] that come after {@code after}, in
    * stored key order; from a running active replica only when {@code runningActive}, else also from
-   * a standby or restoring one. The partition's RocksDB is read directly while the record cache
-   * holds no update it lacks; else Kafka Streams merges the cache into the range, which copies the
-   * cached keys of the range on each call.
+   * a standby or restoring one; as the last committed transaction left them when {@code committed}.
    */
   public <K> Slice<KeyItem> keys(
       ResolvedView<K, ?, ?> view,
@@ -211,60 +179,18 @@ public final class LocalStores {
       @Nullable K to,
       @Nullable ScanPosition after,
       int limit,
-      boolean runningActive) {
-    Serde<K> keySerde = view.keySerde();
-    K lower =
-        after != null ? keySerde.deserializer().deserialize(view.storeName(), after.key()) : from;
-    ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
-    try (KeyValueIterator<K, Object> range =
-        (handle != null
-                && !handle.hasUnwritten()
-                && (!runningActive || ReplicaHandle.isReady(handle.readiness())))
-            ? storedRange(view, handle, lower, to)
-            : tableStore(view, null, partition, runningActive).range(lower, to)) {
-      return slice(view, range, after, limit);
-    } catch (InvalidStateStoreException ex) {
-      throw this.refusals.notServing(view, null, partition, ex);
-    }
-  }
-
-  private static <K> Slice<KeyItem> slice(
-      ResolvedView<K, ?, ?> view,
-      KeyValueIterator<K, Object> range,
-      @Nullable ScanPosition after,
-      int limit) {
-    Serde<K> keySerde = view.keySerde();
-    List<KeyItem> items = new ArrayList<>(Math.min(limit, 1024));
-    K lastKey = null;
-    boolean first = true;
-    while (items.size() < limit && range.hasNext()) {
-      KeyValue<K, Object> next = range.next();
-      boolean isAfter =
-          first
-              && after != null
-              && Arrays.equals(
-                  keySerde.serializer().serialize(view.storeName(), next.key), after.key());
-      first = false;
-      if (next.value == null || isAfter) {
-        continue;
-      }
-      items.add(new KeyItem(next.key, next.value));
-      lastKey = next.key;
-    }
-    ScanPosition last =
-        (lastKey != null)
-            ? new ScanPosition(keySerde.serializer().serialize(view.storeName(), lastKey), 0)
-            : null;
-    return new Slice<>(items, last, !range.hasNext());
-  }
-
-  /** The keys of the partition's RocksDB in [from, to], read as Kafka Streams would read them. */
-  private <K> KeyValueIterator<K, Object> storedRange(
-      ResolvedView<K, ?, ?> view, ReplicaHandle handle, @Nullable K from, @Nullable K to) {
-    String topic = storeTopic(view);
-    Bytes lower = (from != null) ? Bytes.wrap(view.serializedKey(topic, from)) : null;
-    Bytes upper = (to != null) ? Bytes.wrap(view.serializedKey(topic, to)) : null;
-    return new StoredEntries<>(view, topic, handle.store().range(lower, upper));
+      boolean runningActive,
+      boolean committed) {
+    return this.scans.keys(
+        view,
+        partition,
+        from,
+        to,
+        after,
+        limit,
+        runningActive,
+        committed,
+        () -> this.lookups.tableStore(view, null, partition, runningActive));
   }
 
   /**
@@ -282,24 +208,5 @@ public final class LocalStores {
       int limit,
       boolean runningActive) {
     return this.windows.windowItems(view, window, partition, from, to, after, limit, runningActive);
-  }
-
-  /**
-   * One partition of a table view's store, through the store API rather than IQv2: Kafka 4.1.2's
-   * IQv2 key and range queries of RocksDB key-value stores can deadlock with the stream thread
-   * (KAFKA-19629). Only a running active replica answers unless {@code runningActive} is false.
-   */
-  private <K> ReadOnlyKeyValueStore<K, Object> tableStore(
-      ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
-    KafkaStreams kafkaStreams = this.refusals.running(view, key, partition);
-    StoreQueryParameters<ReadOnlyKeyValueStore<K, Object>> parameters =
-        StoreQueryParameters.fromNameAndType(
-                view.storeName(), QueryableStoreTypes.<K, Object>keyValueStore())
-            .withPartition(partition);
-    try {
-      return kafkaStreams.store(runningActive ? parameters : parameters.enableStaleStores());
-    } catch (InvalidStateStoreException ex) {
-      throw this.refusals.notServing(view, key, partition, ex);
-    }
   }
 }

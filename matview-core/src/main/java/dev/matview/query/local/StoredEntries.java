@@ -1,9 +1,11 @@
 package dev.matview.query.local;
 
 import dev.matview.topology.ResolvedView;
+import java.util.Arrays;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A table view's stored entries, read from the bytes store of one partition: each key read with the
@@ -34,7 +36,7 @@ final class StoredEntries<K> implements KeyValueIterator<K, Object> {
   public KeyValue<K, Object> next() {
     KeyValue<Bytes, byte[]> entry = this.stored.next();
     K key = this.view.keySerde().deserializer().deserialize(this.topic, entry.key.get());
-    return KeyValue.pair(key, LocalStores.value(this.view, this.topic, entry.value));
+    return KeyValue.pair(key, value(this.view, this.topic, entry.value));
   }
 
   @Override
@@ -48,5 +50,16 @@ final class StoredEntries<K> implements KeyValueIterator<K, Object> {
   @Override
   public void close() {
     this.stored.close();
+  }
+
+  /** The aggregate in a timestamped store's value: Kafka Streams' 8-byte timestamp, then it. */
+  static @Nullable Object value(
+      ResolvedView<?, ?, ?> view, String topic, byte @Nullable [] stored) {
+    if (stored == null) {
+      return null;
+    }
+    return view.aggregateSerde()
+        .deserializer()
+        .deserialize(topic, Arrays.copyOfRange(stored, Long.BYTES, stored.length));
   }
 }

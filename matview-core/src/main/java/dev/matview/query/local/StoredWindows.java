@@ -48,7 +48,7 @@ final class StoredWindows<K> implements KeyValueIterator<Windowed<K>, Object> {
     KeyValue<Windowed<Bytes>, byte[]> entry = this.stored.next();
     Object value =
         this.timestamped
-            ? LocalStores.value(this.view, this.topic, entry.value)
+            ? StoredEntries.value(this.view, this.topic, entry.value)
             : this.view.aggregateSerde().deserializer().deserialize(this.topic, entry.value);
     return KeyValue.pair(key(entry.key), value);
   }

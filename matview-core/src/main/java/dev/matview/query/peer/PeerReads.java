@@ -1,6 +1,7 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.position.Isolation;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
@@ -50,7 +51,7 @@ final class PeerReads {
     CompletableFuture<Routed<T>> answer =
         (key != null)
             ? this.keyLookups
-                .fetch(view.name(), owner, key, withStale(PeerPath.of(), stale), caller, timeout)
+                .fetch(view.name(), owner, key, gathered(stale, bound), caller, timeout)
                 .thenApply(Routed::passedOn)
             : this.peers.fetch(
                 view.name(), owner, boundedPath(asked.pathInView(), bound, stale), caller, timeout);
@@ -72,6 +73,16 @@ final class PeerReads {
       return answer;
     }
     return PeerAnswers.checked(view.name(), owner, answer, stale != null);
+  }
+
+  /**
+   * The query of a gathered key lookup, which every lookup sent with it shares: the lag bound of
+   * {@code stale}, when given, and the isolation {@code bound} asks for.
+   */
+  private static PeerPath gathered(@Nullable StaleReads stale, ReadBound bound) {
+    Isolation isolation = bound.isolation();
+    return withStale(PeerPath.of(), stale)
+        .param(Isolation.PARAMETER, (isolation != null) ? isolation.parameterValue() : null);
   }
 
   /** {@code path} with the lag bound of {@code stale}, when given, as query parameters. */
