@@ -9,13 +9,16 @@ import dev.matview.kafka.CompositeStateListener;
 import dev.matview.kafka.StreamsListeners;
 import dev.matview.peer.TestPeers;
 import dev.matview.query.KeyParser;
+import dev.matview.query.LookupMetrics;
 import dev.matview.query.ViewQueryService;
+import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.routing.InstanceMemory;
 import dev.matview.query.routing.LocalInstance;
 import dev.matview.query.routing.ReplicaDirectory;
 import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
 import dev.matview.query.routing.StreamsRouting;
 import dev.matview.rocksdb.BoundedMemoryRocksDBConfigSetter;
 import dev.matview.startup.StartupSummary;
@@ -808,7 +811,10 @@ class MatviewAutoConfigurationTests {
           new PeerClient("/views", Duration.ofSeconds(1), null, TestPeers.requests(), false),
           localInstance,
           new KeyParser(serdes.mapper()),
-          Clock.systemUTC());
+          Clock.systemUTC(),
+          StaleReads.disabled(),
+          LocalReplicas.NONE,
+          LookupMetrics.NONE);
     }
   }
 

@@ -11,11 +11,13 @@ import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
+import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.LocalInstance;
 import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
 import dev.matview.query.scan.CursorCodec;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
@@ -269,7 +271,10 @@ class ForwardingTests {
         new PeerClient("/views", timeout, null, TestPeers.requests(), trustedNetwork),
         self,
         new KeyParser(serdes.mapper()),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        StaleReads.disabled(),
+        LocalReplicas.NONE,
+        LookupMetrics.NONE);
   }
 
   record Event(String id) {}

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.matview.peer.TestPeers;
 import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.peer.PeerMarks;
@@ -12,6 +13,7 @@ import dev.matview.query.routing.InstanceMemory;
 import dev.matview.query.routing.LocalInstance;
 import dev.matview.query.routing.ReplicaDirectory;
 import dev.matview.query.routing.Routing;
+import dev.matview.query.routing.StaleReads;
 import dev.matview.query.routing.StreamsRouting;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
@@ -50,7 +52,10 @@ class ViewBatchServiceTests {
             peers,
             self,
             new KeyParser(serdes.mapper()),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            StaleReads.disabled(),
+            LocalReplicas.NONE,
+            LookupMetrics.NONE);
     ViewBatchService batches =
         new ViewBatchService(
             views, routing, peers, PeerMarks.lasting(Duration.ofSeconds(2)), serdes.mapper(), 2);

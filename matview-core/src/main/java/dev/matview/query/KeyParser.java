@@ -1,5 +1,7 @@
 package dev.matview.query;
 
+import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.topology.ResolvedView;
 import java.util.UUID;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
@@ -38,6 +40,20 @@ public final class KeyParser {
     } catch (IllegalArgumentException ex) {
       throw new IllegalArgumentException(
           "'" + raw + "' is not a " + type.getSimpleName() + ": " + ex.getMessage(), ex);
+    }
+  }
+
+  /**
+   * The key {@code raw}, written in a path, as {@code view}'s key type.
+   *
+   * @throws InvalidQueryException saying why it is not one
+   */
+  public <K> K key(ResolvedView<K, ?, ?> view, String raw) {
+    try {
+      return parse(view.definition().keyType(), raw);
+    } catch (IllegalArgumentException ex) {
+      throw new InvalidQueryException(
+          view.name(), "key", "Key " + ex.getMessage() + " as view '" + view.name() + "' needs");
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
-import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowsAnswer;
@@ -50,28 +49,6 @@ public final class ViewQueryService {
   private final LookupTimer timer;
 
   private final ServedViews served;
-
-  /** A service without stale reads or metrics. */
-  public ViewQueryService(
-      ViewRegistry registry,
-      Routing routing,
-      LocalStores localStores,
-      PeerClient peers,
-      LocalInstance localInstance,
-      KeyParser keyParser,
-      Clock clock) {
-    this(
-        registry,
-        routing,
-        localStores,
-        peers,
-        localInstance,
-        keyParser,
-        clock,
-        StaleReads.disabled(),
-        LocalReplicas.NONE,
-        LookupMetrics.NONE);
-  }
 
   /**
    * A service that finds replicas through {@code routing}, reaches them with {@code peers}, lets
@@ -174,16 +151,20 @@ public final class ViewQueryService {
 
   private CompletableFuture<Routed<KeyAnswer>> getIn(
       String viewName, String rawKey, CallerContext caller) {
-    if (this.fallbacks.gate().isClosed()) {
-      return CompletableFuture.completedFuture(
-          new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
-    }
-    return getFrom(tableOf(viewName), rawKey, caller);
+    return this.fallbacks.gate().isClosed()
+        ? gateClosed(viewName)
+        : getFrom(tableOf(viewName), rawKey, caller);
   }
 
   private <K> CompletableFuture<Routed<KeyAnswer>> getFrom(
       ResolvedView<K, ?, ?> view, String rawKey, CallerContext caller) {
-    return route(view, parseKey(view, rawKey), rawKey, caller);
+    return route(view, this.keyParser.key(view, rawKey), rawKey, caller);
+  }
+
+  /** The refusal of a lookup while this instance serves none, as it starts or stops. */
+  private <T> CompletableFuture<Routed<T>> gateClosed(String viewName) {
+    return CompletableFuture.completedFuture(
+        new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
   }
 
   private ResolvedView<?, ?, ?> tableOf(String viewName) {
@@ -228,8 +209,7 @@ public final class ViewQueryService {
       @Nullable Instant to,
       CallerContext caller) {
     if (this.fallbacks.gate().isClosed()) {
-      return CompletableFuture.completedFuture(
-          new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
+      return gateClosed(viewName);
     }
     ResolvedView<?, ?, ?> view = view(viewName);
     ViewWindow window = ServedViews.windowOf(view, "ask for its key at .../keys/{key}");
@@ -244,7 +224,7 @@ public final class ViewQueryService {
       Instant from,
       Instant to,
       CallerContext caller) {
-    K key = parseKey(view, rawKey);
+    K key = this.keyParser.key(view, rawKey);
     this.localStores.isolation().committed(view, caller.bound());
     PeerTarget path =
         () ->
@@ -256,14 +236,5 @@ public final class ViewQueryService {
                 this.localStores.windows(view, window, key, partition, from, to, exact),
                 replica);
     return this.fallbacks.route(view, key, caller, path, read);
-  }
-
-  private <K> K parseKey(ResolvedView<K, ?, ?> view, String rawKey) {
-    try {
-      return this.keyParser.parse(view.definition().keyType(), rawKey);
-    } catch (IllegalArgumentException ex) {
-      throw new InvalidQueryException(
-          view.name(), "key", "Key " + ex.getMessage() + " as view '" + view.name() + "' needs");
-    }
   }
 }

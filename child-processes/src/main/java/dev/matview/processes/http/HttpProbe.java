@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -135,7 +134,7 @@ public final class HttpProbe {
       if (ex.getCause() instanceof IOException io) {
         throw failed(request, io);
       }
-      throw new IllegalStateException(describe(request) + " failed", ex.getCause());
+      throw new IllegalStateException(ProbeRequests.describe(request) + " failed", ex.getCause());
     }
   }
 
@@ -185,26 +184,7 @@ public final class HttpProbe {
 
   private HttpRequest request(
       String method, String pathAndQuery, @Nullable Object body, String... headers) {
-    if (headers.length % 2 != 0) {
-      throw new IllegalArgumentException(
-          "Header names and values come in pairs: " + headers.length);
-    }
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri(pathAndQuery)).timeout(this.timeout);
-    boolean typed = false;
-    for (int i = 0; i < headers.length; i += 2) {
-      request.header(headers[i], headers[i + 1]);
-      typed |= headers[i].equalsIgnoreCase(HttpHeaders.CONTENT_TYPE);
-    }
-    if (body == null) {
-      return request.method(method, HttpRequest.BodyPublishers.noBody()).build();
-    }
-    if (!typed) {
-      request.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
-    }
-    String text = (body instanceof String string) ? string : JSON.writeValueAsString(body);
-    return request
-        .method(method, HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8))
-        .build();
+    return ProbeRequests.request(uri(pathAndQuery), this.timeout, method, body, headers);
   }
 
   /** Sends {@code request}; cancelling the future aborts the exchange. */
@@ -213,11 +193,7 @@ public final class HttpProbe {
   }
 
   private static UncheckedIOException failed(HttpRequest request, IOException cause) {
-    return new UncheckedIOException(describe(request) + " failed", cause);
-  }
-
-  private static String describe(HttpRequest request) {
-    return request.method() + " " + request.uri();
+    return new UncheckedIOException(ProbeRequests.describe(request) + " failed", cause);
   }
 
   /**
@@ -237,7 +213,7 @@ public final class HttpProbe {
       HttpHeaders headers = ReceivedHeaders.of(response.headers());
       String body = new String(response.body(), ReceivedHeaders.charset(headers));
       return new Answer(
-          HttpProbe.describe(request),
+          ProbeRequests.describe(request),
           request.uri(),
           response.statusCode(),
           headers,
