@@ -1,5 +1,7 @@
 package dev.matview.changes;
 
+import dev.matview.position.Isolation;
+import dev.matview.position.ReadBound;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
@@ -119,6 +121,7 @@ final class KeyStreamStart {
   /**
    * The event of the key's current value, or windows, read here: a read for a forwarded caller is
    * answered by a replica here or refused, never asked of another instance, so it is there at once.
+   * It reads the state as applied, committed or not, as the change feed it leads into follows it.
    */
   private ChangeEvent current(
       ResolvedView<?, ?, ?> view,
@@ -127,7 +130,9 @@ final class KeyStreamStart {
       CallerContext caller,
       ChangeDecoder decoder,
       @Nullable String id) {
-    CallerContext here = new CallerContext(true, caller.authorization(), false, null, false);
+    CallerContext here =
+        new CallerContext(true, caller.authorization(), false, null, false)
+            .withBound(ReadBound.NONE.withIsolation(Isolation.UNCOMMITTED));
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("key", key);
     if (view.window() == null) {
