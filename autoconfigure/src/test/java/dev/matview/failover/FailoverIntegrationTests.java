@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,6 +27,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -392,25 +396,55 @@ class FailoverIntegrationTests {
     owner.close();
     try {
       assertThat(gate.awaitHeld(TIMEOUT)).as("a restore batch held").isTrue();
+      List<String> customers = new ArrayList<>();
+      for (int partition : moved) {
+        customers.addAll(HISTORY.customersByPartition(PARTITIONS).get(partition).subList(0, 20));
+      }
       Answers answers = new Answers();
       List<String> wrong = new ArrayList<>();
-      for (int partition : moved) {
-        List<String> customers = HISTORY.customersByPartition(PARTITIONS).get(partition);
-        for (String customer : customers.subList(0, 20)) {
-          HttpProbe.Answer answer =
-              survivor.http().get("/views/" + PER_CUSTOMER + "/keys/" + encode(customer));
-          answers.record(answer);
-          if (answer.status() == 200
-              && answer.json().path("value").asLong() != HISTORY.perCustomer().get(customer)) {
-            wrong.add(answer.describe() + ", expected " + HISTORY.perCustomer().get(customer));
-          }
-        }
-      }
+      lookUpTogether(survivor, customers)
+          .forEach(
+              (customer, answer) -> {
+                answers.record(answer);
+                if (answer.status() == 200
+                    && answer.json().path("value").asLong()
+                        != HISTORY.perCustomer().get(customer)) {
+                  wrong.add(
+                      answer.describe() + ", expected " + HISTORY.perCustomer().get(customer));
+                }
+              });
       assertThat(gate.held()).as("the restore still held after the lookups").isTrue();
       answers.assertOnlyRetryableRefusals();
       assertThat(wrong).as("values answered from a partial store").isEmpty();
     } finally {
       gate.release();
+    }
+  }
+
+  /**
+   * Looks up the count of each of {@code customers} on {@code instance}, all at once: a lookup of a
+   * partition that is still restoring is routed again for up to {@code
+   * matview.lookups.retry-within} (a second) before it is refused, and one after the other they
+   * would wait out that second each.
+   */
+  private static Map<String, HttpProbe.Answer> lookUpTogether(
+      ViewInstance instance, List<String> customers) throws Exception {
+    ExecutorService clients = Executors.newFixedThreadPool(customers.size());
+    try {
+      Map<String, Future<HttpProbe.Answer>> asked = new LinkedHashMap<>();
+      for (String customer : customers) {
+        asked.put(
+            customer,
+            clients.submit(
+                () -> instance.http().get("/views/" + PER_CUSTOMER + "/keys/" + encode(customer))));
+      }
+      Map<String, HttpProbe.Answer> answers = new LinkedHashMap<>();
+      for (Map.Entry<String, Future<HttpProbe.Answer>> lookup : asked.entrySet()) {
+        answers.put(lookup.getKey(), lookup.getValue().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+      }
+      return answers;
+    } finally {
+      clients.shutdownNow();
     }
   }
 

@@ -3,6 +3,7 @@ package dev.matview.failover;
 import dev.matview.failover.OrderHistory.Order;
 import dev.matview.health.PartitionLag;
 import dev.matview.health.RestoreLagTracker;
+import dev.matview.kafka.ActivePartitions;
 import dev.matview.processes.http.HttpProbe;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
@@ -12,10 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.TaskMetadata;
-import org.apache.kafka.streams.ThreadMetadata;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -82,19 +80,8 @@ final class ViewInstance {
 
   /** The partitions of {@code topic} that this instance's stream threads hold as active tasks. */
   Set<Integer> activePartitions(String topic) {
-    Set<Integer> partitions = new TreeSet<>();
     KafkaStreams streams = streams();
-    if (streams == null) {
-      return partitions;
-    }
-    for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
-      for (TaskMetadata task : thread.activeTasks()) {
-        task.topicPartitions().stream()
-            .filter(partition -> partition.topic().equals(topic))
-            .forEach(partition -> partitions.add(partition.partition()));
-      }
-    }
-    return partitions;
+    return streams != null ? ActivePartitions.of(streams, topic) : Set.of();
   }
 
   /** What this instance's tracker knows about each local store partition. */

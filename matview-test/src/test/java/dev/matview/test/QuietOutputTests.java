@@ -13,12 +13,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A passing test that uses the kit prints no ERROR, no stack trace and no INFO of Kafka's, until
  * its JVM has gone: each runs in a JVM of its own, which exits as a build's test JVM does, closing
- * the slice's application and broker in a shutdown hook.
+ * the slice's application and broker in a shutdown hook. The three test JVMs mostly wait for their
+ * brokers and applications, so they run at once.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class QuietOutputTests {
 
   /**
