@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  * HTTP.
  */
 @MatviewIntegrationTest(
-    properties = {"sample.embedded-kafka.enabled=false", "sample.generator.enabled=false"})
+    properties = {"matview.dev-broker.enabled=false", "sample.generator.enabled=false"})
 @DirtiesContext
 class SampleApplicationTests {
 
