@@ -71,6 +71,12 @@ public final class DevBroker implements KafkaConnectionDetails, AutoCloseable {
     return List.of(this.broker.bootstrapServers());
   }
 
+  /** Plaintext, the broker's one listener, whatever security the application's properties set. */
+  @Override
+  public String getSecurityProtocol() {
+    return "PLAINTEXT";
+  }
+
   /** The directory that holds the broker's data. */
   public Path dataDir() {
     return this.broker.logDir();

@@ -58,12 +58,13 @@ class DevBrokerAutoConfigurationTests {
   }
 
   @Test
-  void givesEveryKafkaClientTheAddressOfTheBrokerItStarted() {
+  void givesEveryKafkaClientTheAddressOfTheBrokerItStartedOverPlaintext() {
     this.runner
         .withPropertyValues(
             "matview.dev-broker.enabled=true",
             "matview.dev-broker.data-dir=" + this.dir.resolve("kafka"),
-            "spring.kafka.bootstrap-servers=127.0.0.1:1")
+            "spring.kafka.bootstrap-servers=127.0.0.1:1",
+            "spring.kafka.security.protocol=SSL")
         .run(
             context -> {
               assertThat(context).hasNotFailed().hasSingleBean(KafkaConnectionDetails.class);
@@ -72,7 +73,8 @@ class DevBrokerAutoConfigurationTests {
               List<String> address = broker.getBootstrapServers();
               assertThat(address).singleElement().asString().startsWith("127.0.0.1:");
               assertThat(context.getBean(KafkaAdmin.class).getConfigurationProperties())
-                  .containsEntry("bootstrap.servers", address);
+                  .containsEntry("bootstrap.servers", address)
+                  .containsEntry("security.protocol", "PLAINTEXT");
               assertThat(
                       context
                           .getBean(DefaultKafkaProducerFactory.class)
