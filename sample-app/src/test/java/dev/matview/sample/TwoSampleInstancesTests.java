@@ -54,12 +54,12 @@ class TwoSampleInstancesTests {
     int kafkaPort = freePort();
     first =
         instance(
-            "--sample.embedded-kafka.port=" + kafkaPort,
-            "--sample.embedded-kafka.data-dir=" + tempDir.resolve("kafka"),
+            "--matview.dev-broker.port=" + kafkaPort,
+            "--matview.dev-broker.data-dir=" + tempDir.resolve("kafka"),
             "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-1"));
     secondArguments =
         new String[] {
-          "--sample.embedded-kafka.enabled=false",
+          "--matview.dev-broker.enabled=false",
           "--spring.kafka.bootstrap-servers=127.0.0.1:" + kafkaPort,
           "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-2")
         };
