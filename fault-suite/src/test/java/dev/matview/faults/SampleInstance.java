@@ -41,7 +41,7 @@ final class SampleInstance {
                 "--spring.main.banner-mode=off",
                 "--server.address=127.0.0.1",
                 "--server.port=" + this.port,
-                "--matview.dev-broker.enabled=false",
+                "--sample.embedded-kafka.enabled=false",
                 "--sample.generator.enabled=false",
                 "--spring.kafka.bootstrap-servers=" + bootstrapServers,
                 "--spring.kafka.streams.state-dir=" + workDir.resolve("streams-" + number),

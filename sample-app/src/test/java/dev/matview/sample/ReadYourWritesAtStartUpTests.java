@@ -100,7 +100,7 @@ class ReadYourWritesAtStartUpTests {
         .run(
             "--server.port=0",
             "--sample.generator.enabled=false",
-            "--matview.dev-broker.port=" + freePort(),
+            "--sample.embedded-kafka.port=" + freePort(),
             "--matview.dev-broker.data-dir=" + this.tempDir.resolve("kafka"),
             "--spring.kafka.streams.state-dir=" + this.tempDir.resolve("streams"),
             "--matview.advertised-host=localhost",

@@ -54,12 +54,12 @@ class TwoSampleInstancesTests {
     int kafkaPort = freePort();
     first =
         instance(
-            "--matview.dev-broker.port=" + kafkaPort,
+            "--sample.embedded-kafka.port=" + kafkaPort,
             "--matview.dev-broker.data-dir=" + tempDir.resolve("kafka"),
             "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-1"));
     secondArguments =
         new String[] {
-          "--matview.dev-broker.enabled=false",
+          "--sample.embedded-kafka.enabled=false",
           "--spring.kafka.bootstrap-servers=127.0.0.1:" + kafkaPort,
           "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-2")
         };
