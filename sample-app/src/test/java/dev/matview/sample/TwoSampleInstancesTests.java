@@ -30,8 +30,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * Two copies of the sample against one broker, as the README runs them: every key of every view
- * gives the same answer from both, whichever holds it; then the dashboard shows them in a browser.
+ * Two copies of the sample against one broker, as the guide runs them (docs/ha.md): every key of
+ * every view gives the same answer from both, whichever holds it; then the dashboard shows them in
+ * a browser.
  */
 class TwoSampleInstancesTests {
 
