@@ -98,6 +98,14 @@ class RunningAppsTests {
       List<String> problems = new ArrayList<>();
       requests.forEach(request -> CurlChecks.problem(http, request).ifPresent(problems::add));
       assertThat(problems).isEmpty();
+      for (String wrong :
+          List.of("curl localhost:8080/viewz", "curl localhost:8080/views/v/kees/1")) {
+        assertThat(
+                CurlChecks.problem(
+                    http, CurlRequest.of("a made-up page", ShellCommands.of(wrong).get(0))))
+            .as("the check of %s, which names no endpoint", wrong)
+            .isPresent();
+      }
     }
     assertThat(requests).as("curl commands sent").hasSize(CurlChecks.curlLines());
   }
