@@ -47,6 +47,7 @@ class ArchitectureTests {
   private static final Map<String, Part> MAP =
       Map.ofEntries(
           core("view"),
+          core("avro"),
           core("execution"),
           core("replica"),
           core("rocksdb"),
@@ -226,6 +227,15 @@ class ArchitectureTests {
         .should()
         .dependOnClassesThat(
             resideInAnyPackage("org.springframework.boot..", "org.apache.hc..", "java.net.http.."))
+        .check(MAIN);
+  }
+
+  @Test
+  void noPackageButAvroUsesApacheAvroWhichApplicationsMayLack() {
+    noClasses()
+        .that(not(resideInAPackage(ROOT + "avro")))
+        .should()
+        .dependOnClassesThat(resideInAPackage("org.apache.avro.."))
         .check(MAIN);
   }
 
