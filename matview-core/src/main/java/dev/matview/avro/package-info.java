@@ -1,7 +1,8 @@
 /**
  * Avro values, for applications that add Apache Avro themselves (an optional dependency, used by no
- * other package): serdes of specific and generic records as plain Avro binary ({@link
- * dev.matview.avro.AvroSerdes}).
+ * other package): plain Avro binary serdes of specific and generic records ({@link
+ * dev.matview.avro.AvroSerdes}) and the Jackson module that writes an Avro record as a JSON object
+ * of its fields ({@link dev.matview.avro.AvroJacksonModule}).
  */
 @NullMarked
 package dev.matview.avro;
