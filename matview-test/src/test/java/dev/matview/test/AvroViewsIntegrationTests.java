@@ -2,6 +2,7 @@ package dev.matview.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.avro.AvroSerdes;
 import dev.matview.processes.http.HttpProbe;
 import dev.matview.processes.http.ServerSentEventReader;
 import example.shipping.Shipment;
@@ -12,11 +13,13 @@ import java.util.List;
 import java.util.Map;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.serialization.Serde;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -57,6 +60,15 @@ class AvroViewsIntegrationTests {
         .isEqualTo(
             "{\"key\":\"s-1\",\"value\":{\"id\":\"s-1\",\"city\":\"Paris\",\"weight\":2.500,"
                 + "\"sentAt\":\"2026-03-01T10:15:30.250Z\"}}");
+  }
+
+  @Test
+  void readsATopicWithTheSerdeBeanAViewIsGiven() {
+    this.publisher.publish("registered-shipments", "s-30", shipment("s-30", "Lille", "1.000"));
+
+    this.views.awaitView("registered-shipments-per-city", "Lille", 1L);
+    assertThat(http().get("/views/registered-shipments-per-city/keys/Lille").body())
+        .isEqualTo("{\"key\":\"Lille\",\"value\":1}");
   }
 
   @Test
@@ -116,9 +128,18 @@ class AvroViewsIntegrationTests {
     return scan;
   }
 
-  /** An application of the README's views over Avro values. */
+  /**
+   * An application of the README's views over Avro values, with plain Avro binary standing in for a
+   * schema registry's serde.
+   */
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  @Import(ShipmentViews.class)
-  static class Shipping {}
+  @Import({ShipmentViews.class, RegisteredShipmentViews.class})
+  static class Shipping {
+
+    @Bean
+    Serde<Shipment> shipmentSerde() {
+      return AvroSerdes.specific(Shipment.class);
+    }
+  }
 }
