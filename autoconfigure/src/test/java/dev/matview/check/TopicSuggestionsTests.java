@@ -2,6 +2,7 @@ package dev.matview.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.topology.NearestNames;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -10,13 +11,13 @@ class TopicSuggestionsTests {
 
   @Test
   void countsAnAddedDroppedChangedOrSwappedCharacterAsOneEdit() {
-    assertThat(TopicSuggestions.distance("orders", "order", 2)).isEqualTo(1);
-    assertThat(TopicSuggestions.distance("orders", "orderss", 2)).isEqualTo(1);
-    assertThat(TopicSuggestions.distance("orders", "orkers", 2)).isEqualTo(1);
-    assertThat(TopicSuggestions.distance("orders", "odrers", 2)).isEqualTo(1);
-    assertThat(TopicSuggestions.distance("orders", "ORDERS", 2)).isEqualTo(1);
-    assertThat(TopicSuggestions.distance("order-events", "order_events", 2)).isEqualTo(1);
-    assertThat(TopicSuggestions.distance("orders", "odrerz", 2)).isEqualTo(2);
+    assertThat(NearestNames.distance("orders", "order", 2)).isEqualTo(1);
+    assertThat(NearestNames.distance("orders", "orderss", 2)).isEqualTo(1);
+    assertThat(NearestNames.distance("orders", "orkers", 2)).isEqualTo(1);
+    assertThat(NearestNames.distance("orders", "odrers", 2)).isEqualTo(1);
+    assertThat(NearestNames.distance("orders", "ORDERS", 2)).isEqualTo(1);
+    assertThat(NearestNames.distance("order-events", "order_events", 2)).isEqualTo(1);
+    assertThat(NearestNames.distance("orders", "odrerz", 2)).isEqualTo(2);
   }
 
   @Test
