@@ -61,7 +61,8 @@ public final class MatviewWebAutoConfiguration {
       PositionTokens tokens,
       MatviewProperties properties,
       MomentaryRefusals momentaryRefusals,
-      MatviewExecutors executors) {
+      MatviewExecutors executors,
+      ViewQueryService queries) {
     Duration maxWait = properties.getConsistency().getMaxWait();
     if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
       throw InvalidMatviewPropertyException.outside(
@@ -75,7 +76,8 @@ public final class MatviewWebAutoConfiguration {
         maxWait,
         properties.getForwarding().getTimeout().plus(momentaryRefusals.within()),
         executors.timer(),
-        executors.workers());
+        executors.workers(),
+        queries::written);
   }
 
   @Bean

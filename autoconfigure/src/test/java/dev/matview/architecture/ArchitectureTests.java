@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.matview.autoconfigure.MatviewAutoConfiguration;
 import dev.matview.view.MaterializedView;
@@ -24,8 +25,12 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.kafka.common.KafkaFuture;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -243,6 +248,43 @@ class ArchitectureTests {
                 .or(assignableTo(ServerSocket.class))
                 .or(assignableTo(NetworkChannel.class)))
         .because("instances talk to each other over the peers' one HTTP client")
+        .check(MAIN);
+  }
+
+  /**
+   * Classes that may wait for another thread's work, none of them on a request thread: a store's
+   * close for its reads, the start-up checks and the peers' secret agreement for the broker, the
+   * polls' own broker calls, a dead letter's send on the stream thread (nothing is lost), the
+   * peers' client's future that delegates its get, and the executors at shutdown.
+   */
+  private static final String MAY_WAIT =
+      "dev\\.matview\\.(replica\\.ReadGate|check\\..*|peer\\.SecretTopic|query\\.local\\."
+          + "RekeyedRecords.*|deadletter\\.DeadLetterPublisher|peer\\.http\\.AbortingFuture|"
+          + "execution\\.MatviewExecutors.*)";
+
+  @Test
+  void noRequestPathWaitsForAnotherThreadsWork() {
+    noClasses()
+        .that(not(HasName.Predicates.nameMatching(MAY_WAIT)))
+        .should()
+        .callMethod(Thread.class, "sleep", long.class)
+        .orShould()
+        .callMethod(Thread.class, "yield")
+        .orShould()
+        .callMethod(Future.class, "get")
+        .orShould()
+        .callMethod(Future.class, "get", long.class, TimeUnit.class)
+        .orShould()
+        .callMethod(CompletableFuture.class, "get")
+        .orShould()
+        .callMethod(CompletableFuture.class, "get", long.class, TimeUnit.class)
+        .orShould()
+        .callMethod(KafkaFuture.class, "get")
+        .orShould()
+        .callMethod(KafkaFuture.class, "get", long.class, TimeUnit.class)
+        .because(
+            "no request thread waits on another's work: a future is composed, a retry handed to"
+                + " an executor")
         .check(MAIN);
   }
 

@@ -79,6 +79,9 @@ class PositionIntegrationTests {
    */
   private static final Duration MAX_WAIT = Duration.ofSeconds(10);
 
+  /** How long a read that waits its whole bound takes at most to answer its 503. */
+  private static final Duration WAIT_ANSWERED = MAX_WAIT.plusSeconds(10);
+
   private static final String SECRET = "position-it-shared-secret-0123456789abcdef";
 
   @TempDir static Path stateDirs;
@@ -471,7 +474,8 @@ class PositionIntegrationTests {
         .pollInterval(Duration.ofMillis(50))
         .untilAsserted(
             () -> {
-              HttpProbe.Answer answer = instance.http().get(path(view, key) + "?" + after);
+              HttpProbe.Answer answer =
+                  instance.http().withTimeout(WAIT_ANSWERED).get(path(view, key) + "?" + after);
               assertThat(answer.status()).as(answer.describe()).isNotIn(400, 404, 500, 504);
               assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
               assertThat(answer.json().path("value").asLong())

@@ -34,7 +34,8 @@ class ConsistencyTests {
           Duration.ofSeconds(2),
           Consistency.DEFAULT_FORWARDING_TIMEOUT,
           this.executors.timer(),
-          this.executors.workers());
+          this.executors.workers(),
+          WrittenRecords.UNCHECKED);
 
   @AfterEach
   void stopExecutors() {
@@ -53,6 +54,7 @@ class ConsistencyTests {
     ResponseEntity<?> answer =
         this.consistency.answer(
             request,
+            VIEW,
             bound,
             () ->
                 CompletableFuture.completedFuture(

@@ -81,7 +81,7 @@ public final class ChangeStreams implements AutoCloseable {
     this.applicationId = queries.applicationId();
     this.slots = new StreamSlots(maxStreams);
     this.live = new LiveStreams(ids, buffer, heartbeat, timer, workers);
-    this.starts = new KeyStreamStart(queries, ids);
+    this.starts = new KeyStreamStart(queries, ids, workers);
   }
 
   /** How many change streams this instance serves now, relayed ones included. */
@@ -164,7 +164,17 @@ public final class ChangeStreams implements AutoCloseable {
     sink.whenGone(stream::end);
     applied.changes().listen(stream, applied.begun());
     try {
-      this.starts.start(view, key, rawKey, lastEventId, caller, resume, applied, decoder, stream);
+      this.starts.start(
+          view,
+          key,
+          rawKey,
+          lastEventId,
+          caller,
+          resume,
+          applied,
+          decoder,
+          stream,
+          () -> this.live.abandon(stream));
     } catch (RuntimeException ex) {
       this.live.abandon(stream);
       throw ex;

@@ -13,10 +13,11 @@ import dev.matview.query.routing.CallerContext;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.StoreChange;
 import dev.matview.topology.ResolvedView;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,10 +38,16 @@ final class KeyStreamStart {
 
   private final EventIds ids;
 
-  /** Starts that read current values with {@code queries}, with the event ids of {@code ids}. */
-  KeyStreamStart(ViewQueryService queries, EventIds ids) {
+  private final Executor workers;
+
+  /**
+   * Starts that read current values with {@code queries}, with the event ids of {@code ids}, and
+   * read a value again on {@code workers}.
+   */
+  KeyStreamStart(ViewQueryService queries, EventIds ids, Executor workers) {
     this.queries = queries;
     this.ids = ids;
+    this.workers = workers;
   }
 
   /**
@@ -59,7 +66,11 @@ final class KeyStreamStart {
 
   /**
    * Starts {@code stream} of {@code key}: after {@code resume} when the partition's feed still
-   * holds the updates after it, else with the key's current value.
+   * holds the updates after it, else with the key's current value. A value read while a record of
+   * its partition was being processed is read again on a worker, so the caller never waits for the
+   * stream thread; a later read the instance refuses ends the stream, {@code abandon} told.
+   *
+   * @throws RuntimeException the refusal of the first read, before the stream has sent anything
    */
   void start(
       ResolvedView<?, ?, ?> view,
@@ -70,9 +81,8 @@ final class KeyStreamStart {
       EventIds.@Nullable Resume resume,
       AppliedOffset applied,
       ChangeDecoder decoder,
-      ChangeStream stream) {
-    String viewName = view.name();
-    int partition = applied.partition();
+      ChangeStream stream,
+      Runnable abandon) {
     if (resume != null) {
       List<StoreChange> missed =
           (resume.offset() >= 0)
@@ -83,39 +93,93 @@ final class KeyStreamStart {
         return;
       }
     }
-    List<ChangeEvent> first = new ArrayList<>();
-    if (lastEventId != null) {
-      first.add(
+    new Snapshot(view, key, rawKey, lastEventId, caller, applied, decoder, stream, abandon).read(1);
+  }
+
+  /** The reads of a key's current value that a stream starts with, until one is consistent. */
+  private final class Snapshot {
+
+    private final ResolvedView<?, ?, ?> view;
+    private final Object key;
+    private final String rawKey;
+    private final @Nullable String lastEventId;
+    private final CallerContext caller;
+    private final AppliedOffset applied;
+    private final ChangeDecoder decoder;
+    private final ChangeStream stream;
+    private final Runnable abandon;
+
+    Snapshot(
+        ResolvedView<?, ?, ?> view,
+        Object key,
+        String rawKey,
+        @Nullable String lastEventId,
+        CallerContext caller,
+        AppliedOffset applied,
+        ChangeDecoder decoder,
+        ChangeStream stream,
+        Runnable abandon) {
+      this.view = view;
+      this.key = key;
+      this.rawKey = rawKey;
+      this.lastEventId = lastEventId;
+      this.caller = caller;
+      this.applied = applied;
+      this.decoder = decoder;
+      this.stream = stream;
+      this.abandon = abandon;
+    }
+
+    /**
+     * Reads the value; starts the stream with it when no record of the partition was processed
+     * meanwhile, or at the last attempt, else reads again on a worker (at once when none is free).
+     */
+    void read(int attempt) {
+      long begun = this.applied.begun();
+      long from = this.applied.applied();
+      ChangeEvent value =
+          current(
+              this.view,
+              this.key,
+              this.rawKey,
+              this.caller,
+              this.decoder,
+              KeyStreamStart.this.ids.of(
+                  this.view.name(), this.applied.partition(), from, Integer.MAX_VALUE));
+      if ((begun == from && this.applied.begun() == begun) || attempt >= SNAPSHOT_ATTEMPTS) {
+        this.stream.start(first(value), List.of(), from, Integer.MAX_VALUE, value.id());
+        return;
+      }
+      try {
+        KeyStreamStart.this.workers.execute(() -> readAgain(attempt + 1));
+      } catch (RejectedExecutionException ex) {
+        this.stream.start(first(value), List.of(), from, Integer.MAX_VALUE, value.id());
+      }
+    }
+
+    private void readAgain(int attempt) {
+      try {
+        read(attempt);
+      } catch (RuntimeException ex) {
+        this.abandon.run();
+      }
+    }
+
+    private List<ChangeEvent> first(ChangeEvent value) {
+      if (this.lastEventId == null) {
+        return List.of(value);
+      }
+      ChangeEvent skipped =
           new ChangeEvent(
               ChangeEvent.Kind.SKIPPED,
-              decoder.json(
+              this.decoder.json(
                   Map.of(
                       "reason",
                       "this instance no longer holds the updates after Last-Event-ID; the stream"
                           + " starts again from the current value")),
-              null));
+              null);
+      return List.of(skipped, value);
     }
-    long from = applied.applied();
-    ChangeEvent value = null;
-    for (int attempt = 1; value == null; attempt++) {
-      long begun = applied.begun();
-      from = applied.applied();
-      ChangeEvent read =
-          current(
-              view,
-              key,
-              rawKey,
-              caller,
-              decoder,
-              this.ids.of(viewName, partition, from, Integer.MAX_VALUE));
-      if ((begun == from && applied.begun() == begun) || attempt == SNAPSHOT_ATTEMPTS) {
-        value = read;
-      } else {
-        Thread.yield();
-      }
-    }
-    first.add(value);
-    stream.start(first, List.of(), from, Integer.MAX_VALUE, value.id());
   }
 
   /**

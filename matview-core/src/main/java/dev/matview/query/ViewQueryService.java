@@ -1,6 +1,7 @@
 package dev.matview.query;
 
 import dev.matview.peer.PeerPath;
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowsAnswer;
@@ -133,6 +134,22 @@ public final class ViewQueryService {
    */
   void requireReadable(ResolvedView<?, ?, ?> view, CallerContext caller) {
     this.localStores.positions().requireReadable(view, caller.bound());
+  }
+
+  /**
+   * Completes once the records {@code bound} names are known to be written to view {@code
+   * viewName}'s source topic, or the broker did not tell in time: at once when no record is named
+   * or ends seen before tell. Callers ask it before a bound read, so that a record no replica will
+   * ever apply is refused at once instead of waited for.
+   *
+   * @return a future failed with {@link dev.matview.query.answer.InvalidQueryException} naming the
+   *     record and why
+   */
+  public CompletableFuture<Void> written(String viewName, ReadBound bound) {
+    if (bound.records().isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return this.localStores.positions().written(view(viewName), bound);
   }
 
   /** The views lookups may ask for, checked by name and kind. */

@@ -50,27 +50,37 @@ public final class Consistency {
   /** The waits of lookups behind what they ask, or {@code null} when none may wait. */
   private final @Nullable BoundWaits waits;
 
+  private final WrittenFirst writtenFirst;
+
   /**
    * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, its
    * deadline and polls kept on {@code timer} and asked again on {@code workers}, and a lookup
    * routed to other instances, or routed again after momentary refusals, at most {@code
-   * routingTime} more.
+   * routingTime} more; a read that names records with {@code after=} starts once {@code written}
+   * tells they are written, on a worker when the broker had to be asked.
    */
   public Consistency(
       PositionTokens tokens,
       Duration maxWait,
       Duration routingTime,
       ScheduledExecutorService timer,
-      Executor workers) {
-    this(tokens, maxWait, routingTime, new BoundWaits(timer, workers));
+      Executor workers,
+      WrittenRecords written) {
+    this(tokens, maxWait, routingTime, new BoundWaits(timer, workers), written, workers);
   }
 
   private Consistency(
-      PositionTokens tokens, Duration maxWait, Duration routingTime, @Nullable BoundWaits waits) {
+      PositionTokens tokens,
+      Duration maxWait,
+      Duration routingTime,
+      @Nullable BoundWaits waits,
+      WrittenRecords written,
+      Executor workers) {
     this.tokens = tokens;
     this.maxWait = maxWait;
     this.routingTime = routingTime;
     this.waits = waits;
+    this.writtenFirst = new WrittenFirst(written, workers);
     this.bounds = new RequestBounds(tokens, maxWait);
   }
 
@@ -83,7 +93,9 @@ public final class Consistency {
         new PositionTokens(PeerTrust.pending(), applicationId),
         Duration.ZERO,
         DEFAULT_FORWARDING_TIMEOUT,
-        null);
+        null,
+        WrittenRecords.UNCHECKED,
+        Runnable::run);
   }
 
   /** Reads what a request asks its answer to include. */
@@ -108,10 +120,11 @@ public final class Consistency {
    */
   <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request,
+      String view,
       ReadBound bound,
       Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    return whenAnswered(request, bound, answerLater(bound, attempt, respondAsRead));
+    return whenAnswered(request, bound, answerLater(view, bound, attempt, respondAsRead));
   }
 
   /**
@@ -119,18 +132,25 @@ public final class Consistency {
    * completes once a replica here has applied what {@code bound} asks or the wait is over.
    */
   <T> CompletableFuture<ResponseEntity<?>> answerLater(
+      String view,
       ReadBound bound,
       Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    return readLater(bound, attempt).thenApply(respondAsRead);
+    return readLater(view, bound, attempt).thenApply(respondAsRead);
   }
 
   /**
-   * {@code attempt}'s answer, as {@link #answerLater} responds with it: once a replica here has
+   * {@code attempt}'s answer, as {@link #answerLater} responds with it: once the records {@code
+   * bound} names are known to be written to view {@code view}'s source and a replica here has
    * applied what {@code bound} asks or the wait is over, with the position {@code bound} sent back
    * merged into it.
    */
   <T> CompletableFuture<Routed<T>> readLater(
+      String view, ReadBound bound, Supplier<CompletableFuture<Routed<T>>> attempt) {
+    return this.writtenFirst.read(view, bound, () -> read(bound, attempt));
+  }
+
+  private <T> CompletableFuture<Routed<T>> read(
       ReadBound bound, Supplier<CompletableFuture<Routed<T>>> attempt) {
     Function<Routed<T>, Routed<T>> merged = (routed) -> withSentPosition(routed, bound);
     CompletableFuture<Routed<T>> first = attempt.get();

@@ -44,6 +44,7 @@ final class KeyLookups {
    */
   CompletableFuture<ResponseEntity<?>> answerLater(String view, String key, CallerContext caller) {
     return this.consistency.answerLater(
+        view,
         caller.bound(),
         () -> this.queryService.get(view, key, caller),
         (routed) -> respond(view, routed));

@@ -106,6 +106,7 @@ public class PartitionSlicesController {
     }
     return this.answers.answer(
         request,
+        view,
         caller,
         () -> CompletableFuture.completedFuture(read.read(size, caller, sliceForm)),
         (sliceForm == SliceForm.LINES) ? MediaType.APPLICATION_NDJSON : MediaType.APPLICATION_JSON,

@@ -39,12 +39,14 @@ final class PositionedAnswers {
    */
   <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request,
+      String view,
       CallerContext caller,
       Supplier<CompletableFuture<Routed<T>>> read,
       MediaType type,
       Function<T, ?> body) {
     return this.consistency.answer(
         request,
+        view,
         caller.bound(),
         read,
         (routed) ->

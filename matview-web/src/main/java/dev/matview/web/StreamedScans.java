@@ -79,7 +79,7 @@ final class StreamedScans {
       return Refusals.problem(Refusal.of(ex));
     }
     Supplier<CompletableFuture<Routed<Slice<ItemLines>>>> read =
-        () -> this.consistency.readLater(bound, stream::read);
+        () -> this.consistency.readLater(view, bound, stream::read);
     CompletableFuture<Routed<Slice<ItemLines>>> first = attempt(read);
     if (!first.isDone()) {
       NonBlockingBody body = NonBlockingBody.start(request, response, stream::close);

@@ -134,6 +134,7 @@ public class ViewController {
     CallerContext caller = caller(request, view);
     return this.consistency.answer(
         request,
+        view,
         caller.bound(),
         () -> this.queryService.windows(view, key, fromInstant, toInstant, caller),
         (routed) ->
@@ -163,6 +164,7 @@ public class ViewController {
     CallerContext caller = caller(request, view);
     return this.answers.answer(
         request,
+        view,
         caller,
         () -> this.batchService.lookup(view, keys, caller),
         MediaType.APPLICATION_JSON,

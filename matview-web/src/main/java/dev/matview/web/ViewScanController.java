@@ -159,6 +159,7 @@ public class ViewScanController {
     int size = RequestParameters.limit(view, limit);
     return this.answers.answer(
         request,
+        view,
         caller,
         () -> scan.page().read(size, caller),
         MediaType.APPLICATION_JSON,

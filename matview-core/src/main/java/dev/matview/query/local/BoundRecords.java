@@ -1,15 +1,20 @@
 package dev.matview.query.local;
 
 import dev.matview.position.InputRecord;
+import dev.matview.position.ReadBound;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.topology.ResolvedView;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Refuses a record that a bound names ({@code after=}) when no replica can ever read it: of another
- * topic than the view's source, of a partition the topic lacks, or beyond its partition's end.
+ * topic than the view's source, of a partition the topic lacks, or beyond its partition's end; the
+ * last two as the broker tells, without a thread waiting for it.
  */
 final class BoundRecords {
+
+  private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
   private final @Nullable SourceRecords sources;
 
@@ -21,11 +26,35 @@ final class BoundRecords {
   }
 
   /**
-   * Refuses {@code record} unless a replica of {@code view} can read it.
+   * Completes once every record of {@code bound} is known to be written to {@code view}'s source
+   * topic, or the broker did not tell in time; at once when ends seen before tell.
    *
-   * @throws InvalidQueryException naming the record and why
+   * @return a future failed with {@link InvalidQueryException} naming the first record that no
+   *     replica can read, and why
    */
-  void requireReadable(ResolvedView<?, ?, ?> view, InputRecord record) {
+  CompletableFuture<Void> written(ResolvedView<?, ?, ?> view, ReadBound bound) {
+    CompletableFuture<Void> all = DONE;
+    for (InputRecord record : bound.records()) {
+      try {
+        requireOfSource(view, record);
+      } catch (InvalidQueryException ex) {
+        return CompletableFuture.failedFuture(ex);
+      }
+      SourceRecords known = this.sources;
+      if (known != null) {
+        CompletableFuture<Void> written = known.written(view, record);
+        all = all.thenCombine(written, (before, now) -> null);
+      }
+    }
+    return all;
+  }
+
+  /**
+   * Refuses {@code record} unless it is of {@code view}'s source topic.
+   *
+   * @throws InvalidQueryException naming the record and the topic
+   */
+  void requireOfSource(ResolvedView<?, ?, ?> view, InputRecord record) {
     if (!record.topic().equals(view.sourceTopic())) {
       throw new InvalidQueryException(
           view.name(),
@@ -39,10 +68,6 @@ final class BoundRecords {
               + "' reads topic '"
               + view.sourceTopic()
               + "'");
-    }
-    SourceRecords known = this.sources;
-    if (known != null) {
-      known.requireWritten(view, record);
     }
   }
 }

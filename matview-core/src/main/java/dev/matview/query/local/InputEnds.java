@@ -1,26 +1,26 @@
 package dev.matview.query.local;
 
 import dev.matview.position.InputRecord;
+import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.InvalidQueryException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Where each source partition ends, as far as lookups that name a record with {@code after=} need
  * it: a record at or beyond the end has not been written, so such a lookup is refused at once
- * rather than waited for. The broker is asked only when a record lies beyond the end known.
+ * rather than waited for. The broker is asked only when a record lies beyond the end known, and
+ * nobody waits for its answer with a thread.
  */
 final class InputEnds {
+
+  private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
   private final BrokerAdmin admin;
 
@@ -33,90 +33,89 @@ final class InputEnds {
   }
 
   /**
-   * Refuses {@code record} of {@code view} unless its partition holds it.
+   * Completes once {@code record} of {@code view} is known to be written, or the broker did not
+   * tell in time; at once when an end seen before lies beyond it. The broker's answer completes it,
+   * on the admin client's thread.
    *
-   * @throws InvalidQueryException when the partition does not exist or ends before the record
+   * @return a future failed with {@link InvalidQueryException} when the partition does not exist or
+   *     ends before the record
    */
-  void requireWritten(String view, InputRecord record) {
+  CompletableFuture<Void> written(String view, InputRecord record) {
     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
     Long end = this.known.get(partition);
     if (end != null && record.offset() < end) {
-      return;
+      return DONE;
     }
-    requirePartition(view, record);
-    Long fetched = fetch(view, record, partition);
-    if (fetched == null) {
-      return;
-    }
-    this.known.merge(partition, fetched, Math::max);
-    if (record.offset() >= fetched) {
-      throw new InvalidQueryException(
-          view,
-          "after",
-          "after="
-              + record
-              + " names a record that partition "
-              + record.partition()
-              + " of '"
-              + record.topic()
-              + "' does not hold yet: it ends at offset "
-              + fetched
-              + "; name the offset that the producer's send answered");
-    }
+    return partitionExists(view, record).thenCompose((exists) -> held(view, record, partition));
   }
 
-  /** Refuses a record of a partition its topic does not have. */
-  private void requirePartition(String view, InputRecord record) {
+  /** Fails when {@code record}'s topic has no such partition; completes too when none can tell. */
+  private CompletableFuture<Void> partitionExists(String view, InputRecord record) {
     Integer count = this.partitions.get(record.topic());
-    if (count == null || record.partition() >= count) {
-      count = partitionCount(record.topic());
-      if (count == null) {
-        return;
-      }
-      this.partitions.put(record.topic(), count);
+    if (count != null && record.partition() < count) {
+      return DONE;
     }
-    if (record.partition() >= count) {
-      throw noSuchPartition(view, record, ": it has partitions 0 to " + (count - 1));
-    }
+    return this.admin
+        .get()
+        .describeTopics(List.of(record.topic()))
+        .allTopicNames()
+        .toCompletionStage()
+        .toCompletableFuture()
+        .handle(
+            (described, failure) -> {
+              TopicDescription description =
+                  (described != null) ? described.get(record.topic()) : null;
+              if (description == null) {
+                return null;
+              }
+              int partitions = description.partitions().size();
+              this.partitions.put(record.topic(), partitions);
+              if (record.partition() >= partitions) {
+                throw noSuchPartition(view, record, ": it has partitions 0 to " + (partitions - 1));
+              }
+              return null;
+            });
   }
 
-  private @Nullable Integer partitionCount(String topic) {
-    try {
-      TopicDescription description =
-          this.admin
-              .get()
-              .describeTopics(List.of(topic))
-              .allTopicNames()
-              .get(BrokerAdmin.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-              .get(topic);
-      return (description != null) ? description.partitions().size() : null;
-    } catch (ExecutionException | TimeoutException ex) {
-      return null;
-    } catch (InterruptedException ex) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
+  /**
+   * Fails when {@code partition} ends at or before {@code record}; completes when none can tell.
+   */
+  private CompletableFuture<Void> held(String view, InputRecord record, TopicPartition partition) {
+    return this.admin
+        .get()
+        .listOffsets(Map.of(partition, OffsetSpec.latest()))
+        .partitionResult(partition)
+        .toCompletionStage()
+        .toCompletableFuture()
+        .handle(
+            (info, failure) -> {
+              if (info == null) {
+                if (Futures.unwrapped(failure) instanceof UnknownTopicOrPartitionException) {
+                  throw noSuchPartition(view, record, "");
+                }
+                return null;
+              }
+              long fetched = this.known.merge(partition, info.offset(), Math::max);
+              if (record.offset() >= fetched) {
+                throw notWritten(view, record, fetched);
+              }
+              return null;
+            });
   }
 
-  /** The partition's end offset, or {@code null} when the broker did not tell it in time. */
-  private @Nullable Long fetch(String view, InputRecord record, TopicPartition partition) {
-    ListOffsetsResult result = this.admin.get().listOffsets(Map.of(partition, OffsetSpec.latest()));
-    try {
-      return result
-          .partitionResult(partition)
-          .get(BrokerAdmin.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          .offset();
-    } catch (ExecutionException ex) {
-      if (ex.getCause() instanceof UnknownTopicOrPartitionException) {
-        throw noSuchPartition(view, record, "");
-      }
-      return null;
-    } catch (TimeoutException ex) {
-      return null;
-    } catch (InterruptedException ex) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
+  private static InvalidQueryException notWritten(String view, InputRecord record, long end) {
+    return new InvalidQueryException(
+        view,
+        "after",
+        "after="
+            + record
+            + " names a record that partition "
+            + record.partition()
+            + " of '"
+            + record.topic()
+            + "' does not hold yet: it ends at offset "
+            + end
+            + "; name the offset that the producer's send answered");
   }
 
   /** The refusal of {@code record}, whose partition does not exist, {@code more} saying why. */

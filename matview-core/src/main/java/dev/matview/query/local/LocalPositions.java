@@ -13,6 +13,7 @@ import dev.matview.replica.StoreHandles;
 import dev.matview.replica.StorePositions;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -98,7 +99,7 @@ public final class LocalPositions {
     }
     boolean rekeyed = view.definition().isRekeyed();
     for (InputRecord record : bound.records()) {
-      this.records.requireReadable(view, record);
+      this.records.requireOfSource(view, record);
       if (rekeyed) {
         long reached = seen.inputApplied(record.partition());
         if (reached < record.offset() && !followed(view, record, partition, applied, active)) {
@@ -183,15 +184,25 @@ public final class LocalPositions {
   }
 
   /**
-   * Refuses a bound whose records cannot be read, whatever partition a read asks for: of another
-   * topic than the view's source, of a missing partition, or beyond its partition's end.
+   * Refuses a bound whose records of another topic than the view's source no read can hold.
    *
    * @throws InvalidQueryException naming the record and why
    */
   public void requireReadable(ResolvedView<?, ?, ?> view, ReadBound bound) {
     for (InputRecord record : bound.records()) {
-      this.records.requireReadable(view, record);
+      this.records.requireOfSource(view, record);
     }
+  }
+
+  /**
+   * Completes once the records {@code bound} names are known to be written, whatever partition a
+   * read asks for, or the broker did not tell in time: at once when ends seen before tell.
+   *
+   * @return a future failed with {@link InvalidQueryException} naming a record of another topic
+   *     than the view's source, of a missing partition, or beyond its partition's end
+   */
+  public CompletableFuture<Void> written(ResolvedView<?, ?, ?> view, ReadBound bound) {
+    return this.records.written(view, bound);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.matview.query.local;
 import dev.matview.position.InputRecord;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.topology.ResolvedView;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -34,12 +35,11 @@ public final class SourceRecords implements AutoCloseable {
   }
 
   /**
-   * Refuses {@code record} unless its partition holds it.
-   *
-   * @throws InvalidQueryException when the partition does not exist or ends before the record
+   * Completes once {@code record} is known to be written, or the broker did not tell in time; fails
+   * with {@link InvalidQueryException} when its partition does not exist or ends before it.
    */
-  void requireWritten(ResolvedView<?, ?, ?> view, InputRecord record) {
-    this.ends.requireWritten(view.name(), record);
+  CompletableFuture<Void> written(ResolvedView<?, ?, ?> view, InputRecord record) {
+    return this.ends.written(view.name(), record);
   }
 
   /**
