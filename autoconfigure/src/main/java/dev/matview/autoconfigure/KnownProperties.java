@@ -26,6 +26,16 @@ final class KnownProperties {
 
   private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("matview");
 
+  /**
+   * The properties of Matview's optional modules (the development broker, the client): left alone
+   * when the module is not on the class path, as a production jar built without the development
+   * broker still reads an {@code application.yml} that sets it.
+   */
+  private static final List<ConfigurationPropertyName> OPTIONAL_MODULES =
+      List.of(
+          ConfigurationPropertyName.of("matview.dev-broker"),
+          ConfigurationPropertyName.of("matview.client"));
+
   private static final String[] METADATA = {
     "META-INF/spring-configuration-metadata.json",
     "META-INF/additional-spring-configuration-metadata.json"
@@ -107,7 +117,13 @@ final class KnownProperties {
 
   private boolean isKnown(ConfigurationPropertyName name) {
     return this.names.contains(name)
-        || this.containers.stream().anyMatch(container -> container.isAncestorOf(name));
+        || this.containers.stream().anyMatch(container -> container.isAncestorOf(name))
+        || OPTIONAL_MODULES.stream()
+            .anyMatch(module -> module.isAncestorOf(name) && !declaresAny(module));
+  }
+
+  private boolean declaresAny(ConfigurationPropertyName module) {
+    return this.names.stream().anyMatch(module::isAncestorOf);
   }
 
   private static boolean isContainer(String type) {

@@ -146,6 +146,17 @@ class PropertyMisuseTests {
   }
 
   @Test
+  void leavesThePropertiesOfAnOptionalModuleThatIsNotOnTheClassPathAlone() {
+    this.contextRunner
+        .withPropertyValues(
+            "matview.dev-broker.enabled=true", "matview.client.base-url=http://orders:8080")
+        .run((context) -> assertThat(context).hasNotFailed());
+    this.contextRunner
+        .withPropertyValues("matview.dev-brokers.enabled=true")
+        .run((context) -> assertThat(context).hasFailed());
+  }
+
+  @Test
   void printsTheReportWithWhereTheValueComesFrom(CapturedOutput output) {
     SpringApplication application = new SpringApplication(UnknownPropertyApplication.class);
     application.setWebApplicationType(WebApplicationType.NONE);
