@@ -55,7 +55,7 @@ class ArchitectureTests {
           core("disk"),
           core("topology", "view", "replica"),
           core("deadletter", "topology", "view"),
-          core("peer", "kafka", "peer.http"),
+          core("peer", "kafka", "peer.http", "view"),
           core("peer.http"),
           core("position", "peer"),
           core("query.answer", "peer", "position", "replica"),

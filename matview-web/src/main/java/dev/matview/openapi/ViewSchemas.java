@@ -123,6 +123,11 @@ final class ViewSchemas {
         .addProperty("key", new Schema<>().description("the key asked, as parsed"))
         .addProperty("partition", new IntegerSchema())
         .addProperty("parameter", new StringSchema())
+        .addProperty(
+            "nearestViews",
+            new ArraySchema()
+                .items(new StringSchema())
+                .description("of an unknown view: the views whose names come nearest"))
         .addProperty("retryAfterSeconds", new IntegerSchema().format("int64"));
   }
 }
