@@ -20,8 +20,9 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * Compiles the {@code java} blocks of one page together, each block a source file of its own,
- * against this module's test class path and the classes of pages compiled before it.
+ * Compiles the {@code java} blocks of one page together, each block a source file of its own, with
+ * the classes of the page's Avro schemas, against this module's test class path and the classes of
+ * pages compiled before it.
  */
 final class PageCompiler {
 
@@ -52,13 +53,15 @@ final class PageCompiler {
       Files.createDirectories(file.getParent());
       Files.writeString(file, unit.block().code(), StandardCharsets.UTF_8);
     }
+    List<Path> generated = AvroSchemas.generate(page, sources);
     if (!files.isEmpty()) {
-      javac(files, classes, before);
+      javac(files, generated, classes, before);
     }
     return new CompiledPage(page.path(), classes, units.size(), classNames(classes));
   }
 
-  private static void javac(Map<Path, JavaUnit> files, Path classes, List<Path> before)
+  private static void javac(
+      Map<Path, JavaUnit> files, List<Path> generated, Path classes, List<Path> before)
       throws IOException {
     List<String> classPath = new ArrayList<>();
     before.forEach(dir -> classPath.add(dir.toString()));
@@ -84,12 +87,18 @@ final class PageCompiler {
                   diagnostics,
                   options,
                   null,
-                  manager.getJavaFileObjectsFromPaths(files.keySet()))
+                  manager.getJavaFileObjectsFromPaths(sources(files, generated)))
               .call();
       if (!compiled) {
         throw new AssertionError("javac refuses the page's code:\n" + errors(diagnostics, files));
       }
     }
+  }
+
+  private static List<Path> sources(Map<Path, JavaUnit> files, List<Path> generated) {
+    List<Path> all = new ArrayList<>(files.keySet());
+    all.addAll(generated);
+    return all;
   }
 
   private static String errors(

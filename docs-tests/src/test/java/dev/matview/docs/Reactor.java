@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,6 +26,8 @@ record Reactor(
 
   private static final Reactor BUILD = read(DocPages.root());
 
+  private static final Map<String, String> MANAGED = managed(DocPages.root());
+
   /** This build. */
   static Reactor build() {
     return BUILD;
@@ -39,6 +43,14 @@ record Reactor(
     Set<String> ids = new TreeSet<>();
     this.modules.keySet().forEach(module -> ids.add(artifactId(module)));
     return ids;
+  }
+
+  /**
+   * The versions the root pom gives artifacts and plugins in its dependency and plugin management,
+   * by {@code groupId:artifactId}, with its properties resolved.
+   */
+  Map<String, String> managedVersions() {
+    return MANAGED;
   }
 
   /** The value of the property {@code name} that the pom of {@code module} sets, or the root's. */
@@ -65,6 +77,39 @@ record Reactor(
         Xml.text(parent, "version").orElseThrow(),
         modules,
         profiles);
+  }
+
+  private static Map<String, String> managed(Path root) {
+    Element pom = pom(root.resolve("pom.xml"));
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("project.version", Xml.text(pom, "version").orElseThrow());
+    for (Element all : Xml.children(pom, "properties")) {
+      Xml.elements(all)
+          .forEach(
+              property -> properties.put(property.getTagName(), property.getTextContent().strip()));
+    }
+    Map<String, String> managed = new LinkedHashMap<>();
+    for (String kind : new String[] {"dependencyManagement", "build"}) {
+      for (Element section : Xml.children(pom, kind)) {
+        for (Element coordinate : coordinates(section)) {
+          String version = Xml.text(coordinate, "version").orElse("");
+          String property = version.replaceAll("^\\$\\{(.+)}$", "$1");
+          managed.put(
+              Xml.text(coordinate, "groupId").orElse("org.apache.maven.plugins")
+                  + ":"
+                  + Xml.text(coordinate, "artifactId").orElseThrow(),
+              properties.getOrDefault(property, version));
+        }
+      }
+    }
+    managed.values().removeIf(String::isEmpty);
+    return managed;
+  }
+
+  private static List<Element> coordinates(Element section) {
+    List<Element> found = new ArrayList<>(Xml.all(section, "dependency"));
+    found.addAll(Xml.all(section, "plugin"));
+    return found;
   }
 
   private static Set<String> profiles(Element pom) {

@@ -39,6 +39,17 @@ final class Xml {
     }
   }
 
+  /** The element children of {@code parent}. */
+  static List<Element> elements(Element parent) {
+    List<Element> found = new ArrayList<>();
+    for (Node node = parent.getFirstChild(); node != null; node = node.getNextSibling()) {
+      if (node instanceof Element element) {
+        found.add(element);
+      }
+    }
+    return found;
+  }
+
   /** The element children of {@code parent} named {@code name}. */
   static List<Element> children(Element parent, String name) {
     List<Element> found = new ArrayList<>();

@@ -3,6 +3,8 @@ package dev.matview.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 
@@ -31,6 +33,30 @@ class XmlBlocksTests {
     }
     assertThat(DocPages.tested("xml")).isNotEmpty();
     assertThat(coordinates).as("dev.matview coordinates in the xml blocks").isGreaterThan(5);
+  }
+
+  @Test
+  void everyVersionOfAnArtifactTheBuildManagesIsTheBuildsVersion() {
+    Map<String, String> managed = this.build.managedVersions();
+    int checked = 0;
+    for (CodeBlock block : DocPages.tested("xml")) {
+      Element root = Xml.parse(block.code(), block.where());
+      for (Element group : Xml.all(root, "groupId")) {
+        Element coordinate = (Element) group.getParentNode();
+        String key =
+            group.getTextContent().strip() + ":" + Xml.text(coordinate, "artifactId").orElse("");
+        Optional<String> version = Xml.text(coordinate, "version");
+        if (managed.containsKey(key) && version.isPresent()) {
+          assertThat(version.get())
+              .as("%s: the version of %s", block.where(), key)
+              .isEqualTo(managed.get(key));
+          checked++;
+        }
+      }
+    }
+    assertThat(managed)
+        .containsKeys("dev.matview:matview-spring-boot-starter", "org.apache.avro:avro");
+    assertThat(checked).as("versions of artifacts the build manages").isGreaterThan(5);
   }
 
   @Test

@@ -10,6 +10,7 @@ import static dev.matview.openapi.LookupOperations.timeRange;
 
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
+import dev.matview.view.ViewKind;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -28,7 +29,8 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 /**
  * Describes each view's own lookup endpoints in the application's OpenAPI document, typed by the
  * view's key and value classes, in place of the generic {@code /{view}/...} endpoints, and leaves
- * out the endpoints only the instances call each other on, with the schemas only they used.
+ * out the endpoints only the instances call each other on, with the schemas only they used; each
+ * operation has a summary, an id, a described tag, its problems and its security.
  */
 public final class ViewApiDocs implements OpenApiCustomizer {
 
@@ -53,7 +55,18 @@ public final class ViewApiDocs implements OpenApiCustomizer {
     ViewSchemas schemas = new ViewSchemas(components);
     for (ResolvedView<?, ?, ?> view : this.registry.all()) {
       describe(paths, schemas, view);
+      DocumentParts.tag(
+          openApi,
+          LookupOperations.tag(view.name()),
+          "Lookups and scans of the "
+              + view.kind().label()
+              + " view "
+              + view.name()
+              + ", keyed by "
+              + view.definition().keyType().getSimpleName());
     }
+    DocumentParts.listing(openApi, this.basePath);
+    DocumentParts.security(openApi, this.basePath);
     UnusedSchemas.prune(openApi);
   }
 
@@ -89,7 +102,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                                   false)))));
       return;
     }
-    String kind = view.kind().label();
+    String kind = view.kind() == ViewKind.SESSION ? "sessions" : "windows";
     paths.addPathItem(
         base + "/keys/{key}/windows",
         new PathItem()
@@ -98,7 +111,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                     timeRange(
                             operation(
                                 name,
-                                "The " + kind + " windows of a key of " + name + " by start",
+                                "The " + kind + " of a key of " + name + " by start",
                                 "windows_" + id),
                             "window start; default the view's retention back from now, and now")
                         .addParametersItem(pathKey(schemas.pathKey(keyType)))
