@@ -102,6 +102,22 @@ class HarnessTests {
   }
 
   @Test
+  void aPagesAvroRecordSchemaIsCompiledWithItsJava() throws Exception {
+    Files.writeString(
+        this.dir.resolve("avro.md"),
+        "```json\n{\"type\": \"record\", \"name\": \"Parcel\", \"namespace\": \"p\","
+            + " \"fields\": [{\"name\": \"id\", \"type\": \"string\"}]}\n```\n\n"
+            + "```java\npackage p;\n\nclass Use {\n  String id(Parcel parcel) {\n"
+            + "    return parcel.getId();\n  }\n}\n```\n");
+
+    PageCompiler.CompiledPage page =
+        PageCompiler.compile(MarkdownPage.read(this.dir, "avro.md"), List.of(), this.dir);
+
+    assertThat(page.classNames()).contains("p.Parcel", "p.Use");
+    assertThat(page.units()).isOne();
+  }
+
+  @Test
   void aFragmentOfJavaIsRefusedAndAnErrorNamedAtItsPageLine() throws Exception {
     CodeBlock fragment =
         new CodeBlock(
