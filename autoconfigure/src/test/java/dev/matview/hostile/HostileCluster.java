@@ -34,8 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Two instances of one application on an in-process KRaft broker, with a table of String keys that
- * hold the characters URLs make hard ({@code ;}, {@code %}, {@code +}, {@code /}, spaces, unicode),
- * a table of Long keys and a windowed view, all holding known counts.
+ * hold the characters URLs make hard ({@code ;}, {@code %}, {@code +}, {@code /}, {@code \\},
+ * spaces, unicode, dot segments), a table of Long keys and a windowed view, all holding known
+ * counts.
  */
 final class HostileCluster implements AutoCloseable {
 
@@ -59,7 +60,28 @@ final class HostileCluster implements AutoCloseable {
    */
   static final List<String> KEYS =
       List.of(
-          "alpha", "a;b", "100%", "a+b", "ünï-cödé", "sp ace", "sl/ash", "q?x", "h#sh", "x=1&y");
+          "alpha",
+          "a;b",
+          "100%",
+          "a+b",
+          "ünï-cödé",
+          "sp ace",
+          "sl/ash",
+          "q?x",
+          "h#sh",
+          "x=1&y",
+          "/",
+          "ü/x",
+          "a%2Fb",
+          "..",
+          "b\\s");
+
+  /**
+   * The keys a path can carry, every one but a dot segment and a backslash: those are asked with
+   * the key in the query ({@link #queryPath}).
+   */
+  static final List<String> PATH_KEYS =
+      KEYS.stream().filter(key -> !key.equals("..") && key.indexOf('\\') < 0).toList();
 
   private final JsonMapper mapper = JsonMapper.builder().build();
 
@@ -103,10 +125,7 @@ final class HostileCluster implements AutoCloseable {
               for (int port : ports()) {
                 HttpProbe http = HttpProbe.localhost(port);
                 for (int i = 0; i < KEYS.size(); i++) {
-                  if (KEYS.get(i).contains("/")) {
-                    continue;
-                  }
-                  HttpProbe.Answer answer = http.get(keyPath(PER_ITEM, KEYS.get(i)));
+                  HttpProbe.Answer answer = http.get(queryPath(PER_ITEM, KEYS.get(i)));
                   assertThat(answer.status()).isEqualTo(200);
                   assertThat(answer.body()).contains("\"value\":" + (i + 1));
                   HttpProbe.Answer byQuantity =
@@ -128,8 +147,22 @@ final class HostileCluster implements AutoCloseable {
     return index + 1L;
   }
 
+  /** The path of {@code key}'s lookup in {@code view}, the key in the path. */
   static String keyPath(String view, String key) {
     return "/views/" + view + "/keys/" + HttpProbe.encode(key);
+  }
+
+  /**
+   * The path of {@code key}'s lookup in {@code view}, the key in the query ({@code
+   * /views/<view>/key<below>?key=}), for any key.
+   */
+  static String queryPath(String view, String below, String key) {
+    return "/views/" + view + "/key" + below + "?key=" + HttpProbe.encode(key);
+  }
+
+  /** The path of {@code key}'s value in {@code view}, the key in the query. */
+  static String queryPath(String view, String key) {
+    return queryPath(view, "", key);
   }
 
   List<Integer> ports() {

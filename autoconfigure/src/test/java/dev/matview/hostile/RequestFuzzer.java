@@ -241,7 +241,7 @@ final class RequestFuzzer {
           (long) quantity,
           Long.toString(quantity));
     }
-    String key = pick(KEYS.stream().filter(k -> !k.contains("/")).toList());
+    String key = pick(HostileCluster.PATH_KEYS);
     return new FuzzRequest(
         "GET",
         "/views/" + PER_ITEM + "/keys/" + encode(key),

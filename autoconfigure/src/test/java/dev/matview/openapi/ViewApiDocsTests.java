@@ -74,6 +74,22 @@ class ViewApiDocsTests {
   }
 
   @Test
+  void describesEachLookupOfOneKeyAlsoWithTheKeyInTheQueryForAnyKey() {
+    Operation get = operation("/views/revenue/key").getGet();
+    assertThat(parameter(get, "key").getIn()).isEqualTo("query");
+    assertThat(parameter(get, "key").getRequired()).isTrue();
+    assertThat(parameter(get, "key").getDescription()).contains("any key");
+    assertThat(parameter(operation("/views/revenue/keys/{key}").getGet(), "key").getDescription())
+        .contains("query parameter key");
+    assertThat(get.getOperationId())
+        .isNotEqualTo(operation("/views/revenue/keys/{key}").getGet().getOperationId());
+    Operation windows = operation("/views/per-minute/key/windows").getGet();
+    assertThat(parameter(windows, "key").getIn()).isEqualTo("query");
+    assertThat(parameter(windows, "key").getSchema().getFormat()).isEqualTo("int64");
+    assertThat(parameter(windows, "to")).isNotNull();
+  }
+
+  @Test
   void describesAWindowedViewsWindowLookupWithItsLongKeyAndTimeRange() {
     Operation windows = operation("/views/per-minute/keys/{key}/windows").getGet();
 

@@ -36,4 +36,14 @@ class PeerPathTests {
     assertThat(PeerPath.of("v", "keys", "..").toString()).isEqualTo("/v/keys/%2E%2E");
     assertThat(PeerPath.of("v", "keys", ".").toString()).isEqualTo("/v/keys/%2E");
   }
+
+  @Test
+  void carriesAKeyInTheQueryWhateverAPathWouldRefuse() {
+    assertThat(PeerPath.ofKey("v", "..").toString()).isEqualTo("/v/key?key=..");
+    assertThat(PeerPath.ofKey("v", "a/b\\c", "windows").param("from", "x").toString())
+        .isEqualTo("/v/key/windows?key=a%2Fb%5Cc&from=x");
+    assertThat(PeerPath.ofKey("v", "k").query("?position=p&allowStale=true").toString())
+        .isEqualTo("/v/key?key=k&position=p&allowStale=true");
+    assertThat(PeerPath.ofKey("v", "k").query("").toString()).isEqualTo("/v/key?key=k");
+  }
 }

@@ -77,7 +77,7 @@ class ForwardingTests {
         .singleElement()
         .satisfies(
             request -> {
-              assertThat(request.get("path")).isEqualTo("/views/counts/keys/k-1");
+              assertThat(request.get("path")).isEqualTo("/views/counts/key?key=k-1");
               assertThat(request.get("forwarded")).isEqualTo("1");
               assertThat(StubInstance.signedBy(TestPeers.requests(), request)).isTrue();
             });
@@ -106,8 +106,8 @@ class ForwardingTests {
     this.service.get("counts", key, CallerContext.direct()).join();
     String path = this.owner.received().get(0).get("path");
     assertThat(path)
-        .isEqualTo("/views/counts/keys/a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj%C3%BC%E6%9D%B1");
-    assertThat(URLDecoder.decode(path.substring("/views/counts/keys/".length()), UTF_8))
+        .isEqualTo("/views/counts/key?key=a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj%C3%BC%E6%9D%B1");
+    assertThat(URLDecoder.decode(path.substring("/views/counts/key?key=".length()), UTF_8))
         .isEqualTo(key);
   }
 
@@ -120,7 +120,7 @@ class ForwardingTests {
         .join();
     assertThat(this.owner.received().get(0).get("path"))
         .isEqualTo(
-            "/views/per-minute/keys/k-1/windows?from=2026-01-01T00%3A00%3A00Z"
+            "/views/per-minute/key/windows?key=k-1&from=2026-01-01T00%3A00%3A00Z"
                 + "&to=%2B10000-01-01T00%3A00%3A00Z");
   }
 

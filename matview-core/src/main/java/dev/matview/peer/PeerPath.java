@@ -10,6 +10,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PeerPath {
 
+  /** The path segment, after the view's, of the reads of one key given as a query parameter. */
+  public static final String KEY_SEGMENT = "key";
+
+  /** The query parameter that carries the key of such a read. */
+  public static final String KEY_PARAMETER = "key";
+
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   private final StringBuilder text = new StringBuilder();
@@ -25,6 +31,34 @@ public final class PeerPath {
       path.segment(segment);
     }
     return path;
+  }
+
+  /**
+   * The read of {@code rawKey} in {@code view}: {@code /<view>/key/<segments>?key=<rawKey>}. The
+   * key goes in the query, which carries any key, whatever the other instance's server refuses in a
+   * path (a {@code .} or {@code ..} segment, a {@code \}, an encoded {@code /}).
+   */
+  public static PeerPath ofKey(String view, String rawKey, String... segments) {
+    PeerPath path = of(view, KEY_SEGMENT);
+    for (String segment : segments) {
+      path.segment(segment);
+    }
+    return path.param(KEY_PARAMETER, rawKey);
+  }
+
+  /**
+   * Adds {@code query}, the query of another path ({@code ?} and encoded parameters) or nothing,
+   * after this path's own parameters.
+   */
+  public PeerPath query(String query) {
+    if (!query.isEmpty()) {
+      if (query.charAt(0) != '?') {
+        throw new IllegalArgumentException("A query starts with '?': " + query);
+      }
+      this.text.append(this.hasQuery ? '&' : '?').append(query, 1, query.length());
+      this.hasQuery = true;
+    }
+    return this;
   }
 
   /** Adds {@code segment}, encoded, as the next path segment. */

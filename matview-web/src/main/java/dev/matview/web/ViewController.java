@@ -110,10 +110,15 @@ public class ViewController {
         .toList();
   }
 
-  /** The current value of one key of a table view. */
-  @GetMapping(path = "/{view}/keys/{key}", produces = MediaType.APPLICATION_JSON_VALUE)
+  /**
+   * The current value of one key of a table view, the key in the path or, for any key, in the query
+   * parameter {@code key}.
+   */
+  @GetMapping(
+      path = {"/{view}/keys/{key}", "/{view}/key"},
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public @Nullable ResponseEntity<?> key(@PathVariable String view, HttpServletRequest request) {
-    String key = RequestParameters.pathKey(request, view, 0, this.maxKeyBytes);
+    String key = RequestParameters.key(request, view, 0, this.maxKeyBytes);
     return this.keyLookups.answer(request, view, key, caller(request, view));
   }
 
@@ -121,14 +126,19 @@ public class ViewController {
     return this.answers.caller(request, view, ReadBound.RECORD_PARAMETER);
   }
 
-  /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
-  @GetMapping(path = "/{view}/keys/{key}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
+  /**
+   * The windows of one key of a windowed or session view whose start lies in [from, to], the key in
+   * the path or, for any key, in the query parameter {@code key}.
+   */
+  @GetMapping(
+      path = {"/{view}/keys/{key}/windows", "/{view}/key/windows"},
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public @Nullable ResponseEntity<?> windows(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       HttpServletRequest request) {
-    String key = RequestParameters.pathKey(request, view, 1, this.maxKeyBytes);
+    String key = RequestParameters.key(request, view, 1, this.maxKeyBytes);
     @Nullable Instant fromInstant = RequestParameters.instant(view, "from", from);
     @Nullable Instant toInstant = RequestParameters.instant(view, "to", to);
     CallerContext caller = caller(request, view);
