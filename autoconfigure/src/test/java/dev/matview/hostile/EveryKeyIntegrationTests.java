@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * beside a slash) is read over real HTTP on Tomcat on every endpoint of a key, from both instances
  * of a cluster on a real broker, so that each key is read both where its partition lives and
  * through the other instance: with the key in the query always, in the path whenever a path can
- * carry it (an encoded slash, {@code %2F}, included).
+ * carry it (an encoded slash, {@code %2F}, included), and in a batch, of values or of windows.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EveryKeyIntegrationTests {
@@ -94,6 +95,27 @@ class EveryKeyIntegrationTests {
   }
 
   @Test
+  void readsEveryKeysValueAndWindowsInOneBatchFromBothInstancesInTheOrderAsked() {
+    Map<String, List<String>> body = Map.of("keys", KEYS);
+    for (HttpProbe http : probes()) {
+      JsonNode values = batchItems(http.post("/views/" + PER_ITEM + "/batch", body));
+      JsonNode windows = batchItems(http.post("/views/" + PER_MINUTE + "/batch?" + RANGE, body));
+      for (int i = 0; i < KEYS.size(); i++) {
+        String key = KEYS.get(i);
+        assertThat(values.get(i).path("key").asString()).isEqualTo(key);
+        assertThat(values.get(i).path("value").asLong()).isEqualTo(countOf(key));
+        assertWindow(windows.get(i), key);
+      }
+      String before = "from=" + T0.minus(Duration.ofHours(1)) + "&to=" + T0.minusSeconds(1);
+      JsonNode none = batchItems(http.post("/views/" + PER_MINUTE + "/batch?" + before, body));
+      for (int i = 0; i < KEYS.size(); i++) {
+        assertThat(none.get(i).path("key").asString()).isEqualTo(KEYS.get(i));
+        assertThat(none.get(i).path("windows")).isEmpty();
+      }
+    }
+  }
+
+  @Test
   void streamsTheChangesOfKeysWithASlashOrADotSegmentFromBothInstances() throws Exception {
     for (HttpProbe http : probes()) {
       for (String key : List.of("ü/x", "..", "/", "b\\s")) {
@@ -124,16 +146,26 @@ class EveryKeyIntegrationTests {
     assertThat(body.path("value").asLong()).isEqualTo(countOf(key));
   }
 
-  /** Each key's one record lies in the window of minute {@code index} after {@code T0}. */
   private void assertWindow(HttpProbe.Answer answer, String key) {
     assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
-    JsonNode body = json(answer.body());
+    assertWindow(json(answer.body()), key);
+  }
+
+  /** Each key's records lie in the window of minute {@code index} after {@code T0}. */
+  private void assertWindow(JsonNode body, String key) {
     assertThat(body.path("key").asString()).isEqualTo(key);
-    assertThat(body.path("windows")).as(answer.describe()).hasSize(1);
+    assertThat(body.path("windows")).as(body.toString()).hasSize(1);
     JsonNode window = body.path("windows").get(0);
     Instant start = T0.plus(Duration.ofMinutes(KEYS.indexOf(key)));
     assertThat(Instant.parse(window.path("start").asString())).isEqualTo(start);
     assertThat(window.path("value").asLong()).isEqualTo(countOf(key));
+  }
+
+  private JsonNode batchItems(HttpProbe.Answer answer) {
+    assertThat(answer.status()).as(answer.describe()).isEqualTo(200);
+    JsonNode items = json(answer.body()).path("items");
+    assertThat(items).hasSize(KEYS.size());
+    return items;
   }
 
   private void assertFirstChange(HttpProbe http, String target, String key) throws Exception {

@@ -105,6 +105,18 @@ class ViewApiDocsTests {
   }
 
   @Test
+  void describesAWindowedViewsBatchWithItsTimeRangeAndEachKeysWindows() {
+    Operation batch = operation("/views/per-minute/batch").getPost();
+    assertThat(batch.getRequestBody()).isNotNull();
+    assertThat(parameter(batch, "from").getIn()).isEqualTo("query");
+    assertThat(parameter(batch, "to").getSchema().getFormat()).isEqualTo("date-time");
+    Schema<?> answer =
+        batch.getResponses().get("200").getContent().get("application/json").getSchema();
+    Schema<?> item = answer.getProperties().get("items").getItems();
+    assertThat(item.getProperties()).containsKeys("key", "windows");
+  }
+
+  @Test
   void replacesTheGenericViewPathsAndKeepsTheOthers() {
     assertThat(this.openApi.getComponents().getSchemas())
         .containsOnlyKeys("Revenue", ViewSchemas.PROBLEM, "Kept");

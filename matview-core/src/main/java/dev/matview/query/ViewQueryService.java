@@ -217,4 +217,9 @@ public final class ViewQueryService {
     return this.timer.timed(
         viewName, () -> this.windowLookups.windows(viewName, rawKey, from, to, caller));
   }
+
+  /** The lookups of one key's windows, alone or as one key of a batch. */
+  WindowLookups windowLookups() {
+    return this.windowLookups;
+  }
 }

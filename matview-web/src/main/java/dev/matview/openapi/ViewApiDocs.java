@@ -136,6 +136,23 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                           .addParametersItem(key(schemas, keyType, inQuery))
                           .responses(answers(ViewSchemas.keyWindows(key, value), true, false)))));
     }
+    paths.addPathItem(
+        base + "/batch",
+        new PathItem()
+            .post(
+                batch(
+                    timeRange(
+                        operation(
+                            name,
+                            "The "
+                                + kind
+                                + " windows of many keys of "
+                                + name
+                                + ", in the order asked",
+                            "batch_" + id),
+                        RANGE),
+                    key,
+                    ViewSchemas.keyWindows(key, value))));
     Schema<?> windowItem = ViewSchemas.window(value).addProperty("key", key);
     paths.addPathItem(
         base + "/windows",

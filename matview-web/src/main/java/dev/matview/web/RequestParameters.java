@@ -183,6 +183,21 @@ final class RequestParameters {
     }
   }
 
+  /** Refuses {@code from} and {@code to} on a batch of a table, which has no windows to bound. */
+  static void requireNoRange(String view, @Nullable String from, @Nullable String to) {
+    if (from != null || to != null) {
+      String parameter = (from != null) ? "from" : "to";
+      throw new InvalidQueryException(
+          view,
+          parameter,
+          "'"
+              + parameter
+              + "' bounds the windows of a windowed or session view's batch; view '"
+              + view
+              + "' is a table: leave it out");
+    }
+  }
+
   /** Refuses a {@code limit} on a streamed scan, which answers its whole range. */
   static void requireNoLimit(String view, @Nullable String limit) {
     if (limit != null) {
