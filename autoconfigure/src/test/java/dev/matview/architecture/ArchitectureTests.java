@@ -253,14 +253,15 @@ class ArchitectureTests {
 
   /**
    * Classes that may wait for another thread's work, none of them on a request thread: a store's
-   * close for its reads, the start-up checks and the peers' secret agreement for the broker, the
-   * polls' own broker calls, a dead letter's send on the stream thread (nothing is lost), the
-   * peers' client's future that delegates its get, and the executors at shutdown.
+   * close for its reads, the start-up checks, the repartition topics made before Kafka Streams
+   * starts and the peers' secret agreement for the broker, the polls' own broker calls, a dead
+   * letter's send on the stream thread (nothing is lost), the peers' client's future that delegates
+   * its get, and the executors at shutdown.
    */
   private static final String MAY_WAIT =
-      "dev\\.matview\\.(replica\\.ReadGate|check\\..*|peer\\.SecretTopic|query\\.local\\."
-          + "RekeyedRecords.*|deadletter\\.DeadLetterPublisher|peer\\.http\\.AbortingFuture|"
-          + "execution\\.MatviewExecutors.*)";
+      "dev\\.matview\\.(replica\\.ReadGate|check\\..*|autoconfigure\\.RepartitionTopicsLifecycle|"
+          + "peer\\.SecretTopic|query\\.local\\.RekeyedRecords.*|deadletter\\.DeadLetterPublisher|"
+          + "peer\\.http\\.AbortingFuture|execution\\.MatviewExecutors.*)";
 
   @Test
   void noRequestPathWaitsForAnotherThreadsWork() {

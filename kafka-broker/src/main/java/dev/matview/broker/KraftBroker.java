@@ -106,6 +106,11 @@ public final class KraftBroker implements AutoCloseable {
     return this.port;
   }
 
+  /** The directory that holds the broker's log, as an absolute path. */
+  public Path logDir() {
+    return this.logDir;
+  }
+
   /** Shuts the broker down and waits until it has stopped, keeping the log dir. */
   @Override
   public synchronized void close() {

@@ -39,6 +39,7 @@ class KraftBrokerTests {
       port = server.port();
       assertThat(port).isPositive();
       assertThat(server.bootstrapServers()).isEqualTo("127.0.0.1:" + port);
+      assertThat(server.logDir()).isEqualTo(this.dataDir.toAbsolutePath());
       try (Admin admin = admin(server)) {
         admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
         clusterId = admin.describeCluster().clusterId().get();
