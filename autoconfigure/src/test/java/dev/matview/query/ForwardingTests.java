@@ -77,7 +77,7 @@ class ForwardingTests {
         .singleElement()
         .satisfies(
             request -> {
-              assertThat(request.get("path")).isEqualTo("/views/counts/key?key=k-1");
+              assertThat(request.get("path")).isEqualTo("/views/counts/keys/k-1");
               assertThat(request.get("forwarded")).isEqualTo("1");
               assertThat(StubInstance.signedBy(TestPeers.requests(), request)).isTrue();
             });
@@ -120,7 +120,7 @@ class ForwardingTests {
         .join();
     assertThat(this.owner.received().get(0).get("path"))
         .isEqualTo(
-            "/views/per-minute/key/windows?key=k-1&from=2026-01-01T00%3A00%3A00Z"
+            "/views/per-minute/keys/k-1/windows?from=2026-01-01T00%3A00%3A00Z"
                 + "&to=%2B10000-01-01T00%3A00%3A00Z");
   }
 

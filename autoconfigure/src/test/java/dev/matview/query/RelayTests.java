@@ -93,7 +93,7 @@ class RelayTests {
         .satisfies(
             request -> {
               assertThat(request.get("path"))
-                  .isEqualTo("/views/counts/key?key=k-1&allowStale=true&maxLag=5");
+                  .isEqualTo("/views/counts/keys/k-1?allowStale=true&maxLag=5");
               assertThat(request.get("forwarded")).isEqualTo("relay");
               assertThat(StubInstance.signedBy(TestPeers.requests(), request)).isTrue();
             });
@@ -119,7 +119,7 @@ class RelayTests {
       await().atMost(Duration.ofSeconds(10)).until(() -> slow.received().size() == 1);
       assertThat(answer).isNotDone();
       assertThat(slow.received().get(0))
-          .containsEntry("path", "/views/counts/key?key=k-1&position=token")
+          .containsEntry("path", "/views/counts/keys/k-1?position=token")
           .containsEntry("forwarded", "relay");
       slow.release();
       Routed<KeyAnswer> routed = answer.get(10, TimeUnit.SECONDS);

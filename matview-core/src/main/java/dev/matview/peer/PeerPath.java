@@ -34,16 +34,28 @@ public final class PeerPath {
   }
 
   /**
-   * The read of {@code rawKey} in {@code view}: {@code /<view>/key/<segments>?key=<rawKey>}. The
-   * key goes in the query, which carries any key, whatever the other instance's server refuses in a
-   * path (a {@code .} or {@code ..} segment, a {@code \}, an encoded {@code /}).
+   * The read of {@code rawKey} in {@code view} at {@code segments}: {@code
+   * /<view>/keys/<rawKey>/<segments>} when any server carries the key in a path as it is, else
+   * {@code /<view>/key/<segments>?key=<rawKey>}, since a server may refuse or rewrite a {@code .}
+   * or {@code ..} segment, a {@code /}, a {@code \}, a {@code %} escape or a control character in a
+   * path (the other instance's own settings included).
    */
   public static PeerPath ofKey(String view, String rawKey, String... segments) {
-    PeerPath path = of(view, KEY_SEGMENT);
+    boolean inPath = fitsAPath(rawKey);
+    PeerPath path = inPath ? of(view, "keys", rawKey) : of(view, KEY_SEGMENT);
     for (String segment : segments) {
       path.segment(segment);
     }
-    return path.param(KEY_PARAMETER, rawKey);
+    return inPath ? path : path.param(KEY_PARAMETER, rawKey);
+  }
+
+  private static boolean fitsAPath(String rawKey) {
+    if (rawKey.isEmpty() || rawKey.equals(".") || rawKey.equals("..")) {
+      return false;
+    }
+    return rawKey
+        .chars()
+        .noneMatch(c -> c == '/' || c == '\\' || c == '%' || c < 0x20 || c == 0x7f);
   }
 
   /**
