@@ -6,7 +6,6 @@ import dev.matview.topology.ViewRegistry;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.kafka.streams.StreamsConfig;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
 
 /** The dead-letter topic's name and replication, from the properties and the streams settings. */
@@ -21,31 +20,34 @@ final class DeadLetterTopic {
   /**
    * The configured topic, else {@code <application-id>-dlq}.
    *
-   * @throws InvalidConfigurationPropertyValueException when it is no legal topic name, or a topic
-   *     that a view reads
+   * @throws InvalidMatviewPropertyException when it is no legal topic name, or a topic that a view
+   *     reads
    */
   static String name(MatviewProperties.DeadLetter properties, ViewRegistry registry) {
     String configured = properties.getTopic();
     String topic =
         (configured != null) ? configured : DeadLetters.defaultTopic(registry.applicationId());
     if (!LEGAL.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw new InvalidMatviewPropertyException(
           PROPERTY,
           topic,
-          "A topic name has 1 to 249 characters among a-z, A-Z, 0-9, '.', '_' and '-', for"
-              + " example orders-service-dlq.");
+          "it is no legal topic name",
+          "Set "
+              + PROPERTY
+              + " to 1 to 249 characters among a-z, A-Z, 0-9, '.', '_' and '-', for example"
+              + " orders-service-dlq");
     }
     for (ResolvedView<?, ?, ?> view : registry.all()) {
       if (view.sourceTopic().equals(topic)) {
-        throw new InvalidConfigurationPropertyValueException(
+        throw new InvalidMatviewPropertyException(
             PROPERTY,
             topic,
-            "View '"
-                + view.name()
-                + "' reads this topic, so its dead letters would be read again; name another"
-                + " topic, for example "
+            "view '" + view.name() + "' reads this topic, so its dead letters would be read again",
+            "Set "
+                + PROPERTY
+                + " to another topic, for example "
                 + registry.applicationId()
-                + "-dlq.");
+                + "-dlq");
       }
     }
     return topic;

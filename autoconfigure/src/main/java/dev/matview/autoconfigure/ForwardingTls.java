@@ -5,6 +5,7 @@ import javax.net.ssl.SSLContext;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.server.Ssl;
 import org.springframework.core.env.Environment;
@@ -32,9 +33,21 @@ final class ForwardingTls {
     if (!Ssl.isEnabled(ssl)) {
       return null;
     }
-    String bundle = forwardingBundle != null ? forwardingBundle : ssl.getBundle();
-    if (bundle != null) {
-      return bundles.getObject().getBundle(bundle).createSslContext();
+    if (forwardingBundle != null) {
+      try {
+        return bundles.getObject().getBundle(forwardingBundle).createSslContext();
+      } catch (NoSuchSslBundleException ex) {
+        throw new InvalidMatviewPropertyException(
+            "matview.forwarding.ssl-bundle",
+            forwardingBundle,
+            "no SSL bundle has that name",
+            "Set matview.forwarding.ssl-bundle to the name of a bundle under"
+                + " spring.ssl.bundle.jks or spring.ssl.bundle.pem, or remove it to trust what"
+                + " server.ssl.bundle trusts");
+      }
+    }
+    if (ssl.getBundle() != null) {
+      return bundles.getObject().getBundle(ssl.getBundle()).createSslContext();
     }
     try {
       return SSLContext.getDefault();

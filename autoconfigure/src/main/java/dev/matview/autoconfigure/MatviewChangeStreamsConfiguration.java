@@ -12,7 +12,6 @@ import dev.matview.topology.ViewSerdes;
 import dev.matview.web.ChangeStreamController;
 import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -82,8 +81,8 @@ final class MatviewChangeStreamsConfiguration {
 
   private static Duration heartbeat(Duration heartbeat) {
     if (heartbeat.compareTo(Duration.ofMillis(100)) < 0) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.changes.heartbeat", heartbeat, "It must be at least 100ms, for example 15s.");
+      throw InvalidMatviewPropertyException.atLeast(
+          "matview.changes.heartbeat", heartbeat, "100ms", "15s");
     }
     return heartbeat;
   }
@@ -95,34 +94,36 @@ final class MatviewChangeStreamsConfiguration {
   private static void refuseReplaced(Environment environment) {
     String replaced = "matview.changes.history";
     if (environment.containsProperty(replaced)) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw new InvalidMatviewPropertyException(
           replaced,
           environment.getProperty(replaced),
-          "The history is now bounded in bytes: remove it and set matview.changes.history-size,"
-              + " for example 1MB, and matview.changes.history-linger, for example 30s.");
+          "the history is now bounded in bytes, and this count no longer does anything",
+          "Remove "
+              + replaced
+              + " and set matview.changes.history-size, for example 1MB, and"
+              + " matview.changes.history-linger, for example 30s");
     }
   }
 
   private static long historySize(DataSize size) {
     if (size.toBytes() < 1) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.changes.history-size", size, "It must be at least 1B, for example 1MB.");
+      throw InvalidMatviewPropertyException.atLeast(
+          "matview.changes.history-size", size, "1B", "1MB");
     }
     return size.toBytes();
   }
 
   private static Duration historyLinger(Duration linger) {
     if (linger.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.changes.history-linger", linger, "It must not be negative, for example 30s.");
+      throw InvalidMatviewPropertyException.negative(
+          "matview.changes.history-linger", linger, "30s");
     }
     return linger;
   }
 
   private static void requireAtLeastOne(String property, int value) {
     if (value < 1) {
-      throw new InvalidConfigurationPropertyValueException(
-          property, value, "It must be at least 1, for example 1000.");
+      throw InvalidMatviewPropertyException.atLeast(property, value, "1", "1000");
     }
   }
 }

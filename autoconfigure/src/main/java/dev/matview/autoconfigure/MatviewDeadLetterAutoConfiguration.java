@@ -26,7 +26,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
@@ -90,10 +89,11 @@ public final class MatviewDeadLetterAutoConfiguration {
         String clientId) {
       long configured = properties.getMaxSize().toBytes();
       if (configured < MIN_MAX_SIZE || configured > Integer.MAX_VALUE) {
-        throw new InvalidConfigurationPropertyValueException(
+        throw InvalidMatviewPropertyException.outside(
             "matview.dead-letter.max-size",
             properties.getMaxSize(),
-            "It must be between 32KB (room for Matview's headers) and 2GB, for example 1MB.");
+            "between 32KB (room for Matview's headers) and 2GB",
+            "1MB");
       }
       return (int) Math.min(configured, ProducerLimits.maxRequestSize(streams, clientId));
     }

@@ -29,7 +29,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.availability.ApplicationAvailability;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ApplicationEventPublisher;
@@ -104,8 +103,8 @@ public final class MatviewHealthAutoConfiguration {
       MatviewProperties properties) {
     long maxRestoreLag = properties.getHealth().getMaxRestoreLag();
     if (maxRestoreLag < 0) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.health.max-restore-lag", maxRestoreLag, "It must be at least 0, for example 0.");
+      throw InvalidMatviewPropertyException.negative(
+          "matview.health.max-restore-lag", maxRestoreLag, "0");
     }
     return new StreamsHealth(
         () -> {
@@ -144,10 +143,8 @@ public final class MatviewHealthAutoConfiguration {
   DiskPressure matviewDiskPressure(StateDirSpace space, MatviewProperties properties) {
     DataSize minFreeDisk = properties.getHealth().getMinFreeDisk();
     if (minFreeDisk.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.health.min-free-disk",
-          minFreeDisk,
-          "It must be at least 0 (0 turns the check off), for example 1GB.");
+      throw InvalidMatviewPropertyException.negative(
+          "matview.health.min-free-disk", minFreeDisk, "1GB (0 turns the check off)");
     }
     return new DiskPressure(space, minFreeDisk.toBytes());
   }

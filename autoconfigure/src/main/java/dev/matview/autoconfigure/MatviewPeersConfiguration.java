@@ -17,7 +17,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -40,14 +39,17 @@ final class MatviewPeersConfiguration {
     try {
       return PeerTrust.of(PeerSecret.of(secret));
     } catch (IllegalArgumentException ex) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw new InvalidMatviewPropertyException(
           "matview.peers.secret",
           "(hidden)",
-          "It has "
+          "it has "
               + secret.getBytes(StandardCharsets.UTF_8).length
               + " bytes and needs at least "
+              + PeerSecret.MIN_BYTES,
+          "Set matview.peers.secret to a secret of at least "
               + PeerSecret.MIN_BYTES
-              + ", for example the output of 'openssl rand -base64 32'.");
+              + " bytes, the same on every instance, for example the output of"
+              + " 'openssl rand -base64 32'");
     }
   }
 
@@ -56,8 +58,8 @@ final class MatviewPeersConfiguration {
   PeerRequests matviewPeerRequests(PeerTrust trust, MatviewProperties properties) {
     Duration validity = properties.getPeers().getSignatureValidity();
     if (validity.isZero() || validity.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.peers.signature-validity", validity, "It must be positive, for example 30s.");
+      throw InvalidMatviewPropertyException.notPositive(
+          "matview.peers.signature-validity", validity, "30s");
     }
     return new PeerRequests(trust, Clock.systemUTC(), validity);
   }
@@ -68,8 +70,8 @@ final class MatviewPeersConfiguration {
       PeerTrust trust, MatviewProperties properties) {
     Duration timeout = properties.getPeers().getAgreementTimeout();
     if (timeout.isZero() || timeout.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.peers.agreement-timeout", timeout, "It must be positive, for example 30s.");
+      throw InvalidMatviewPropertyException.notPositive(
+          "matview.peers.agreement-timeout", timeout, "30s");
     }
     return new PeerSecretEstablisher(trust, new SecretAgreement(timeout));
   }
@@ -93,8 +95,8 @@ final class MatviewPeersConfiguration {
     MatviewProperties.Forwarding forwarding = properties.getForwarding();
     Duration timeout = forwarding.getTimeout();
     if (timeout.isZero() || timeout.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.forwarding.timeout", timeout, "It must be positive, for example 2s.");
+      throw InvalidMatviewPropertyException.notPositive(
+          "matview.forwarding.timeout", timeout, "2s");
     }
     return new PeerClient(
         LookupBaseUrl.path(properties.getWeb(), environment),
@@ -110,8 +112,7 @@ final class MatviewPeersConfiguration {
   PeerMarks matviewPeerMarks(MatviewProperties properties, ReplicaDirectory directory) {
     Duration downTime = properties.getPeers().getDownTime();
     if (downTime.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.peers.down-time", downTime, "It must not be negative, for example 2s.");
+      throw InvalidMatviewPropertyException.negative("matview.peers.down-time", downTime, "2s");
     }
     return new PeerMarks(downTime, directory::names);
   }

@@ -1,8 +1,10 @@
 package dev.matview.autoconfigure;
 
 import java.time.Duration;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.util.unit.DataSize;
 
 /** Configuration properties of Matview's materialized views. */
@@ -153,6 +155,9 @@ public class MatviewProperties {
   /** Properties of the HTTP lookup endpoints. */
   public static class Web {
 
+    private static final Pattern BASE_PATH =
+        Pattern.compile("/|(/[A-Za-z0-9._~!$&'()+,;=:@%-]+)+/?");
+
     /** Whether the lookup endpoints are registered. */
     private boolean enabled = true;
 
@@ -207,8 +212,20 @@ public class MatviewProperties {
       this.basePath = basePath;
     }
 
-    /** The base path without a trailing slash, as the paths below it are built from it. */
+    /**
+     * The base path without a trailing slash, as the paths below it are built from it.
+     *
+     * @throws InvalidConfigurationPropertyValueException when it is no path of plain segments
+     */
     public String basePathWithoutTrailingSlash() {
+      if (!BASE_PATH.matcher(this.basePath).matches()) {
+        throw new InvalidMatviewPropertyException(
+            "matview.web.base-path",
+            this.basePath,
+            "it is no path of plain segments starting with '/'",
+            "Set matview.web.base-path to a path such as /views or /api/views, without"
+                + " placeholders, wildcards, a query or spaces");
+      }
       return this.basePath.endsWith("/")
           ? this.basePath.substring(0, this.basePath.length() - 1)
           : this.basePath;

@@ -25,7 +25,6 @@ import java.time.Clock;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -42,10 +41,11 @@ final class MatviewQueryConfiguration {
       MatviewProperties properties, MatviewExecutors executors) {
     Duration within = properties.getLookups().getRetryWithin();
     if (within.isNegative() || within.compareTo(MAX_RETRY_WITHIN) > 0) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw InvalidMatviewPropertyException.outside(
           "matview.lookups.retry-within",
           within,
-          "It must lie between 0 and " + MAX_RETRY_WITHIN.toSeconds() + "s, for example 1s.");
+          "between 0 and " + MAX_RETRY_WITHIN.toSeconds() + "s",
+          "1s");
     }
     return new MomentaryRefusals(within, executors.timer(), executors.workers());
   }
@@ -68,10 +68,8 @@ final class MatviewQueryConfiguration {
       ObjectProvider<LookupMetrics> lookupMetrics) {
     MatviewProperties.StandbyReads standbyReads = properties.getStandbyReads();
     if (standbyReads.getMaxLag() < 0) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.standby-reads.max-lag",
-          standbyReads.getMaxLag(),
-          "It must be at least 0, for example 10000.");
+      throw InvalidMatviewPropertyException.negative(
+          "matview.standby-reads.max-lag", standbyReads.getMaxLag(), "10000");
     }
     LocalReplicas replicas = localReplicas.getIfAvailable(() -> LocalReplicas.NONE);
     Fallbacks fallbacks =
@@ -152,8 +150,7 @@ final class MatviewQueryConfiguration {
 
   private static void requirePositive(String property, int value) {
     if (value < 1) {
-      throw new InvalidConfigurationPropertyValueException(
-          property, value, "It must be at least 1, for example 1000.");
+      throw InvalidMatviewPropertyException.atLeast(property, value, "1", "1000");
     }
   }
 }

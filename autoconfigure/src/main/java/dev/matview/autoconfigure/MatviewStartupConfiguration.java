@@ -12,7 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -79,8 +78,8 @@ final class MatviewStartupConfiguration {
     StartupChecks matviewStartupChecks(ViewRegistry registry, MatviewProperties properties) {
       Duration timeout = properties.getStartupChecks().getTimeout();
       if (timeout.isZero() || timeout.isNegative()) {
-        throw new InvalidConfigurationPropertyValueException(
-            "matview.startup-checks.timeout", timeout, "It must be positive, for example 30s.");
+        throw InvalidMatviewPropertyException.notPositive(
+            "matview.startup-checks.timeout", timeout, "30s");
       }
       return new StartupChecks(registry, timeout);
     }

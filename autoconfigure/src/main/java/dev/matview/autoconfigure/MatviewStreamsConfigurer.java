@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
@@ -60,17 +59,13 @@ final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigu
 
   private static void validate(MatviewProperties.Rocksdb rocksdb) {
     if (rocksdb.getTotalMemory().toBytes() <= 0) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.rocksdb.total-memory",
-          rocksdb.getTotalMemory(),
-          "It must be positive, for example 256MB.");
+      throw InvalidMatviewPropertyException.notPositive(
+          "matview.rocksdb.total-memory", rocksdb.getTotalMemory(), "256MB");
     }
     double ratio = rocksdb.getWriteBufferRatio();
     if (!(ratio > 0 && ratio <= 1)) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.rocksdb.write-buffer-ratio",
-          ratio,
-          "It must be greater than 0 and at most 1, for example 0.25.");
+      throw InvalidMatviewPropertyException.outside(
+          "matview.rocksdb.write-buffer-ratio", ratio, "above 0 and at most 1", "0.25");
     }
   }
 }

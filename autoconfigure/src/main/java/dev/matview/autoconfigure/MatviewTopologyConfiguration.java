@@ -16,7 +16,6 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
@@ -31,23 +30,40 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 final class MatviewTopologyConfiguration {
 
+  /** The most significant digits a decimal may have: the longest number Jackson reads. */
+  private static final int MAX_DECIMAL_PRECISION = 1000;
+
   @Bean
   @ConditionalOnMissingBean
   ViewSerdes matviewViewSerdes(
       ObjectProvider<JsonMapper> jsonMapper, MatviewProperties properties) {
-    MatviewProperties.Records records = properties.getRecords();
-    DecimalBounds bounds;
-    try {
-      bounds = new DecimalBounds(records.getMaxDecimalPrecision(), records.getMaxDecimalScale());
-    } catch (IllegalArgumentException ex) {
-      throw new InvalidConfigurationPropertyValueException(
+    return new ViewSerdes(
+        jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()),
+        decimalBounds(properties.getRecords()));
+  }
+
+  /**
+   * The decimals the views accept, as {@code matview.records.max-decimal-precision} and {@code
+   * max-decimal-scale} set them; a value out of range names its own property.
+   */
+  static DecimalBounds decimalBounds(MatviewProperties.Records records) {
+    int precision = records.getMaxDecimalPrecision();
+    int scale = records.getMaxDecimalScale();
+    if (precision < 1 || precision > MAX_DECIMAL_PRECISION) {
+      throw InvalidMatviewPropertyException.outside(
           "matview.records.max-decimal-precision",
-          records.getMaxDecimalPrecision() + " (scale " + records.getMaxDecimalScale() + ")",
-          "Precision must be 1 to 1000 and matview.records.max-decimal-scale 0 to the precision,"
-              + " for example 38 and 18: "
-              + ex.getMessage());
+          precision,
+          "between 1 and " + MAX_DECIMAL_PRECISION + " (the longest number Jackson reads)",
+          "38");
     }
-    return new ViewSerdes(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()), bounds);
+    if (scale < 0 || scale > precision) {
+      throw InvalidMatviewPropertyException.outside(
+          "matview.records.max-decimal-scale",
+          scale,
+          "between 0 and matview.records.max-decimal-precision (" + precision + ")",
+          String.valueOf(Math.min(18, precision)));
+    }
+    return new DecimalBounds(precision, scale);
   }
 
   @Bean
@@ -59,7 +75,7 @@ final class MatviewTopologyConfiguration {
           KafkaStreamsConfiguration streamsConfiguration) {
     String applicationId =
         streamsConfiguration.asProperties().getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-    return ViewRegistry.of(ViewDefinitionBeans.collect(beanFactory), serdes, applicationId);
+    return ViewDefinitionBeans.registry(beanFactory, serdes, applicationId);
   }
 
   @Bean
@@ -74,10 +90,8 @@ final class MatviewTopologyConfiguration {
       StoreHandles handles) {
     Duration maxAhead = properties.getRecords().getMaxEventTimeAhead();
     if (maxAhead.isNegative()) {
-      throw new InvalidConfigurationPropertyValueException(
-          "matview.records.max-event-time-ahead",
-          maxAhead,
-          "It must not be negative, for example 1m.");
+      throw InvalidMatviewPropertyException.negative(
+          "matview.records.max-event-time-ahead", maxAhead, "1m");
     }
     RecordRules rules =
         new RecordRules(

@@ -28,7 +28,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jetty.ConfigurableJettyWebServerFactory;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -67,10 +66,11 @@ public final class MatviewWebAutoConfiguration {
       ViewQueryService queries) {
     Duration maxWait = properties.getConsistency().getMaxWait();
     if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw InvalidMatviewPropertyException.outside(
           "matview.consistency.max-wait",
           maxWait,
-          "It must lie between 0 and " + MAX_WAIT.toSeconds() + "s, for example 2s.");
+          "between 0 and " + MAX_WAIT.toSeconds() + "s",
+          "2s");
     }
     return new Consistency(
         tokens,

@@ -6,7 +6,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import org.springframework.util.StringUtils;
@@ -59,12 +58,14 @@ final class MembershipConfigurer implements StreamsBuilderFactoryBeanConfigurer 
     Object configured = streams.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG);
     if (configured != null
         && !String.valueOf(configured).trim().equals(standbyReplicas.toString())) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw new InvalidMatviewPropertyException(
           STANDBY_PROPERTY,
           standbyReplicas,
-          "spring.kafka.streams.properties.num.standby.replicas is "
-              + configured
-              + "; set only one of them.");
+          "it differs from spring.kafka.streams.properties.num.standby.replicas, which is "
+              + configured,
+          "Set only one of "
+              + STANDBY_PROPERTY
+              + " and spring.kafka.streams.properties.num.standby.replicas");
     }
     streams.setProperty(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas.toString());
   }
@@ -76,19 +77,24 @@ final class MembershipConfigurer implements StreamsBuilderFactoryBeanConfigurer 
         "streams".equalsIgnoreCase(streams.getProperty(StreamsConfig.GROUP_PROTOCOL_CONFIG, ""));
     if (StringUtils.hasText(explicit)) {
       if (configured != null && !configured.equals(explicit)) {
-        throw new InvalidConfigurationPropertyValueException(
+        throw new InvalidMatviewPropertyException(
             INSTANCE_ID_PROPERTY,
             explicit,
-            "spring.kafka.streams.properties.group.instance.id is "
-                + configured
-                + "; set only one of them.");
+            "it differs from spring.kafka.streams.properties.group.instance.id, which is "
+                + configured,
+            "Set only one of "
+                + INSTANCE_ID_PROPERTY
+                + " and spring.kafka.streams.properties.group.instance.id");
       }
       if (streamsProtocol) {
-        throw new InvalidConfigurationPropertyValueException(
+        throw new InvalidMatviewPropertyException(
             INSTANCE_ID_PROPERTY,
             explicit,
             "Kafka Streams' streams rebalance protocol (group.protocol=streams) does not support"
-                + " static membership; remove one of them.");
+                + " static membership",
+            "Remove "
+                + INSTANCE_ID_PROPERTY
+                + ", or spring.kafka.streams.properties.group.protocol=streams");
       }
       streams.setProperty(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, explicit);
     } else if (configured == null && !streamsProtocol) {
@@ -119,17 +125,17 @@ final class MembershipConfigurer implements StreamsBuilderFactoryBeanConfigurer 
   private static void validate(MatviewProperties properties) {
     Integer standbyReplicas = properties.getStandbyReplicas();
     if (standbyReplicas != null && standbyReplicas < 0) {
-      throw new InvalidConfigurationPropertyValueException(
-          STANDBY_PROPERTY, standbyReplicas, "It must be 0 or more, for example 1.");
+      throw InvalidMatviewPropertyException.negative(STANDBY_PROPERTY, standbyReplicas, "1");
     }
     String instanceId = properties.getInstanceId();
     if (StringUtils.hasText(instanceId) && !InstanceId.isLegal(instanceId)) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw new InvalidMatviewPropertyException(
           INSTANCE_ID_PROPERTY,
           instanceId,
-          "It may hold only letters, digits, '.', '_' and '-', at most "
+          "it may hold only letters, digits, '.', '_' and '-', at most "
               + InstanceId.MAX_LENGTH
-              + " of them, for example orders-1.");
+              + " of them",
+          "Set " + INSTANCE_ID_PROPERTY + " to such a name, for example orders-1");
     }
   }
 }

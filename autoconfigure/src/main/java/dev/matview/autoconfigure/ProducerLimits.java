@@ -6,7 +6,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
 
 /** The limits of Kafka Streams' producers, read from the streams configuration as they apply. */
@@ -43,12 +42,15 @@ final class ProducerLimits {
     try {
       return Math.min(limit, Integer.parseInt(topicLimit.toString().trim()));
     } catch (NumberFormatException ex) {
-      throw new InvalidConfigurationPropertyValueException(
+      String property =
           "spring.kafka.streams.properties."
               + StreamsConfig.TOPIC_PREFIX
-              + TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+              + TopicConfig.MAX_MESSAGE_BYTES_CONFIG;
+      throw new InvalidMatviewPropertyException(
+          property,
           topicLimit,
-          "It must be a number of bytes, for example 1048588.");
+          "it must be a whole number of bytes",
+          "Set " + property + " to a number of bytes, for example 1048588");
     }
   }
 }

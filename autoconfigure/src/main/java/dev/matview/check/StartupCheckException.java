@@ -1,6 +1,7 @@
 package dev.matview.check;
 
 import dev.matview.rocksdb.RocksDBMemoryLimits;
+import dev.matview.view.StartupFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -10,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * Thrown before Kafka Streams starts when the views' topics would lose state or keep a view from
  * working, or when the broker cannot be asked; says what is wrong and how to fix it.
  */
-public class StartupCheckException extends RuntimeException {
+public class StartupCheckException extends RuntimeException implements StartupFailure {
 
   private static final String SKIP =
       "set matview.startup-checks.enabled=false to skip these checks";
@@ -126,11 +127,13 @@ public class StartupCheckException extends RuntimeException {
   }
 
   /** What is wrong. */
+  @Override
   public String getDescription() {
     return this.description;
   }
 
   /** How to fix it. */
+  @Override
   public String getAction() {
     return this.action;
   }

@@ -1,7 +1,9 @@
 package dev.matview.startup;
 
+import dev.matview.view.StartupFailure;
+
 /** Thrown as the application starts on a Spring Boot version Matview was not built for. */
-public class UnsupportedSpringBootException extends RuntimeException {
+public class UnsupportedSpringBootException extends RuntimeException implements StartupFailure {
 
   private final String found;
 
@@ -22,11 +24,13 @@ public class UnsupportedSpringBootException extends RuntimeException {
   }
 
   /** What is wrong. */
+  @Override
   public String getDescription() {
     return this.description;
   }
 
   /** How to fix it. */
+  @Override
   public String getAction() {
     return this.action;
   }

@@ -47,6 +47,7 @@ class ArchitectureTests {
   private static final Map<String, Part> MAP =
       Map.ofEntries(
           core("view"),
+          core("avro"),
           core("execution"),
           core("replica"),
           core("rocksdb"),
@@ -54,7 +55,7 @@ class ArchitectureTests {
           core("disk"),
           core("topology", "view", "replica"),
           core("deadletter", "topology", "view"),
-          core("peer", "kafka", "peer.http"),
+          core("peer", "kafka", "peer.http", "view"),
           core("peer.http"),
           core("position", "peer"),
           core("query.answer", "peer", "position", "replica"),
@@ -226,6 +227,17 @@ class ArchitectureTests {
         .should()
         .dependOnClassesThat(
             resideInAnyPackage("org.springframework.boot..", "org.apache.hc..", "java.net.http.."))
+        .check(MAIN);
+  }
+
+  @Test
+  void noPackageButAvroUsesApacheAvroWhichApplicationsMayLack() {
+    noClasses()
+        .that(not(resideInAPackage(ROOT + "avro")))
+        .and()
+        .haveNameNotMatching("dev\\.matview\\.openapi\\.AvroValueSchemas.*")
+        .should()
+        .dependOnClassesThat(resideInAPackage("org.apache.avro.."))
         .check(MAIN);
   }
 

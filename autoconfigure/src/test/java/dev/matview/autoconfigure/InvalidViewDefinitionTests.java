@@ -14,6 +14,7 @@ import java.util.Date;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -148,6 +149,12 @@ class InvalidViewDefinitionTests {
         .rootCause()
         .isInstanceOf(InvalidViewException.class)
         .hasMessageContainingAll(parts);
+    FailureAnalysis analysis =
+        new MatviewFailureAnalyzer(null).analyze(context.getStartupFailure());
+    assertThat(analysis.getDescription())
+        .contains("of method InvalidViewDefinitionTests.")
+        .contains(parts[1]);
+    assertThat(analysis.getAction()).contains(parts[2]);
   }
 
   record Sale(String shop, long amount, double price, Date day, Instant at) {}

@@ -122,7 +122,7 @@ class MatviewMembershipTests {
                 assertInvalid(
                     context,
                     "matview.instance-id",
-                    "spring.kafka.streams.properties.group.instance.id is streams-1"));
+                    "spring.kafka.streams.properties.group.instance.id, which is streams-1"));
   }
 
   @Test
@@ -163,14 +163,14 @@ class MatviewMembershipTests {
                 assertInvalid(
                     context,
                     "matview.standby-replicas",
-                    "spring.kafka.streams.properties.num.standby.replicas is 2"));
+                    "spring.kafka.streams.properties.num.standby.replicas, which is 2"));
   }
 
   @Test
   void failsWhenTheNumberOfStandbyReplicasIsNegative() {
     this.contextRunner
         .withPropertyValues("matview.standby-replicas=-1")
-        .run((context) -> assertInvalid(context, "matview.standby-replicas", "0 or more"));
+        .run((context) -> assertInvalid(context, "matview.standby-replicas", "zero or more"));
   }
 
   @Test

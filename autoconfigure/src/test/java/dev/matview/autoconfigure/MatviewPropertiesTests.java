@@ -147,7 +147,9 @@ class MatviewPropertiesTests {
   @Test
   void failsWhenMaxRestoreLagIsNegative() {
     assertRefused(
-        "matview.health.max-restore-lag=-1", "matview.health.max-restore-lag", "at least 0");
+        "matview.health.max-restore-lag=-1",
+        "matview.health.max-restore-lag",
+        "must not be negative");
   }
 
   @Test
@@ -160,7 +162,8 @@ class MatviewPropertiesTests {
     assertRefused(
         "matview.health.min-free-disk=-1MB",
         "matview.health.min-free-disk",
-        "at least 0 (0 turns the check off)");
+        "must not be negative",
+        "(0 turns the check off)");
   }
 
   @Test
@@ -193,7 +196,7 @@ class MatviewPropertiesTests {
         "matview.rocksdb.write-buffer-ratio=1.5",
         "matview.rocksdb.write-buffer-ratio",
         "1.5",
-        "greater than 0 and at most 1");
+        "above 0 and at most 1");
   }
 
   @Test

@@ -92,7 +92,7 @@ class StartupChecksIntegrationTests {
                       + " --alter --entity-type topics --entity-name deleting-per-shop-changelog"
                       + " --add-config cleanup.policy=compact");
               FailureAnalysis analysis =
-                  new StartupCheckFailureAnalyzer().analyze(context.getStartupFailure());
+                  new MatviewFailureAnalyzer(null).analyze(context.getStartupFailure());
               assertThat(analysis.getDescription())
                   .startsWith("Matview found a problem with the views' topics on ")
                   .contains("deleting-per-shop-changelog");
@@ -117,7 +117,7 @@ class StartupChecksIntegrationTests {
                       + " them: only 149 stores fit",
                   "Set matview.rocksdb.total-memory to at least 65MB");
               FailureAnalysis analysis =
-                  new StartupCheckFailureAnalyzer().analyze(context.getStartupFailure());
+                  new MatviewFailureAnalyzer(null).analyze(context.getStartupFailure());
               assertThat(analysis.getAction()).contains("matview.rocksdb.bounded=false");
             });
   }

@@ -226,6 +226,37 @@ class HostileRequestsIntegrationTests {
   }
 
   @Test
+  void answersAnUnknownViewOnEveryEndpointWithTheViewsNearestItsName() {
+    String body = "{\"keys\": [\"alpha\"]}";
+    Map<String, HttpProbe.Answer> answers = new LinkedHashMap<>();
+    answers.put("lookup", get("/views/per-iten/keys/alpha"));
+    answers.put("window lookup", get("/views/per-iten/keys/alpha/windows"));
+    answers.put("batch", post("/views/per-iten/batch", body));
+    answers.put("scan page", get("/views/per-iten/keys?limit=5"));
+    answers.put("streamed scan", this.http.get("/views/per-iten/keys", "Accept", NDJSON));
+    answers.put("window scan", get("/views/per-iten/windows?limit=5"));
+    answers.put("key changes", get("/views/per-iten/keys/alpha/changes"));
+    answers.put("view changes", get("/views/per-iten/changes"));
+    answers.forEach(
+        (endpoint, answer) -> {
+          assertProblem(answer, 404);
+          JsonNode problem = json(answer);
+          assertThat(problem.path("view").asString()).as(endpoint).isEqualTo("per-iten");
+          assertThat(problem.path("nearestViews").valueStream().map(JsonNode::asString))
+              .as(endpoint)
+              .containsExactly(PER_ITEM, PER_MINUTE, HostileCluster.PER_QUANTITY);
+          assertThat(problem.path("detail").asString())
+              .as(endpoint)
+              .isEqualTo(
+                  "There is no view named 'per-iten'; the views are 'per-item', 'per-minute'"
+                      + " and 'per-quantity'");
+        });
+    HttpProbe.Answer huge = get("/views/" + "v".repeat(4_000) + "/keys/alpha");
+    assertProblem(huge, 404);
+    assertThat(json(huge).path("nearestViews")).hasSize(3);
+  }
+
+  @Test
   void refusesALastEventIdWhosePlaceIsNotAWholeNumberFromZeroNamingTheHeader() {
     String token = get("/views/per-item/keys/alpha").header("Matview-Position");
     assertThat(token).isNotBlank();

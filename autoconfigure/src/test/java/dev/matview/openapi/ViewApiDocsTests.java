@@ -2,22 +2,35 @@ package dev.matview.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.avro.AvroSerdes;
+import dev.matview.avro.schemas.Parcel;
+import dev.matview.processes.openapi.RecommendedRules;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
+import io.swagger.v3.core.util.Json31;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.Paths;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.tags.Tag;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -38,7 +51,15 @@ class ViewApiDocsTests {
                   .eventTime(Order::ts)
                   .groupBy(Long.class, Order::shop)
                   .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
-                  .count()),
+                  .count(),
+              "parcels",
+              Views.from("parcels", Parcel.class)
+                  .valueSerde(AvroSerdes.specific(Parcel.class))
+                  .latest(),
+              "scans",
+              Views.from("scans", GenericRecord.class)
+                  .valueSerde(AvroSerdes.generic(Parcel.getClassSchema()))
+                  .latest()),
           new ViewSerdes(JsonMapper.builder().build()),
           "docs");
 
@@ -117,6 +138,34 @@ class ViewApiDocsTests {
   }
 
   @Test
+  void describesAnAvroRecordByItsSchemaAsAnswersWriteIt() {
+    Schema<?> parcel = value("/views/parcels/keys/{key}");
+
+    assertThat(parcel.getProperties())
+        .containsOnlyKeys(
+            Parcel.getClassSchema().getFields().stream().map(field -> field.name()).toList());
+    assertThat(parcel.getRequired()).contains("id", "insured");
+    Map<String, Schema> fields = parcel.getProperties();
+    assertThat(fields.get("id").getType()).isEqualTo("string");
+    assertThat(fields.get("weight").getType()).isEqualTo("number");
+    assertThat(fields.get("sentAt").getFormat()).isEqualTo("date-time");
+    assertThat(fields.get("deliveredOn").getFormat()).isEqualTo("date");
+    assertThat(fields.get("deliveredOn").getNullable()).isTrue();
+    assertThat(fields.get("trackingId").getFormat()).isEqualTo("uuid");
+    assertThat(fields.get("status").getEnum()).containsExactly("SENT", "DELIVERED");
+    assertThat(fields.get("sender").getProperties()).containsOnlyKeys("street", "city");
+    assertThat(fields.get("stops").getItems().getProperties()).containsOnlyKeys("street", "city");
+    assertThat(((Schema<?>) fields.get("labels").getAdditionalProperties()).getType())
+        .isEqualTo("string");
+    assertThat(fields.get("checksum").getFormat()).isEqualTo("byte");
+    assertThat(fields.get("photo").getNullable()).isTrue();
+    assertThat(fields.get("insured").getFormat()).isEqualTo("int64");
+    assertThat(fields.get("volume").getFormat()).isEqualTo("double");
+    assertThat(fields.get("fragile").getType()).isEqualTo("boolean");
+    assertThat(value("/views/scans/keys/{key}").getType()).isEqualTo("object");
+  }
+
+  @Test
   void replacesTheGenericViewPathsAndKeepsTheOthers() {
     assertThat(this.openApi.getComponents().getSchemas())
         .containsOnlyKeys("Revenue", ViewSchemas.PROBLEM, "Kept");
@@ -132,7 +181,7 @@ class ViewApiDocsTests {
         new OpenAPI()
             .paths(
                 new Paths()
-                    .addPathItem("/views", new PathItem().get(new Operation()))
+                    .addPathItem("/views", listing())
                     .addPathItem(
                         "/orders",
                         new PathItem()
@@ -153,6 +202,80 @@ class ViewApiDocsTests {
             .addSchemas("SliceBodyKeyItem", new Schema<>().type("object")));
     new ViewApiDocs(this.registry, "/views").customise(api);
     return api;
+  }
+
+  private Schema<?> value(String path) {
+    Schema<?> answer =
+        operation(path)
+            .getGet()
+            .getResponses()
+            .get("200")
+            .getContent()
+            .get("application/json")
+            .getSchema();
+    return answer.getProperties().get("value");
+  }
+
+  @Test
+  void givesEveryOperationASummaryAnIdADescribedTagAProblemAndOpenSecurity() {
+    OpenAPI api = application().paths(generic());
+    new ViewApiDocs(this.registry, "/views").customise(api);
+
+    assertThat(RecommendedRules.check(json(api))).isEmpty();
+    assertThat(api.getPaths().get("/views").getGet().getSecurity()).isEmpty();
+    assertThat(api.getPaths().get("/views/per-minute/windows").getGet().getSecurity()).isEmpty();
+    assertThat(api.getTags())
+        .extracting(Tag::getName)
+        .containsExactlyInAnyOrder(
+            "views", "view revenue", "view per-minute", "view parcels", "view scans");
+  }
+
+  @Test
+  void leavesTheSecurityToTheApplicationWhenItStatesOneForEveryOperation() {
+    OpenAPI api =
+        application()
+            .paths(generic())
+            .addSecurityItem(new SecurityRequirement().addList("token"))
+            .components(
+                new Components()
+                    .addSecuritySchemes(
+                        "token",
+                        new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")));
+    new ViewApiDocs(this.registry, "/views").customise(api);
+
+    assertThat(RecommendedRules.check(json(api))).isEmpty();
+    assertThat(api.getPaths().get("/views/revenue/keys/{key}").getGet().getSecurity()).isNull();
+  }
+
+  /** What an application states of itself: its name, version and licence. */
+  private static OpenAPI application() {
+    return new OpenAPI()
+        .openapi("3.1.0")
+        .info(
+            new Info()
+                .title("Orders")
+                .version("1")
+                .license(new License().name("Apache 2.0").identifier("Apache-2.0")));
+  }
+
+  /** The paths springdoc finds in Matview's controllers. */
+  private static Paths generic() {
+    return new Paths()
+        .addPathItem("/views", listing())
+        .addPathItem("/views/{view}/keys/{key}", new PathItem().get(new Operation()));
+  }
+
+  private static PathItem listing() {
+    return new PathItem()
+        .get(
+            new Operation()
+                .operationId("views")
+                .responses(
+                    new ApiResponses().addApiResponse("200", new ApiResponse().description("OK"))));
+  }
+
+  private JsonNode json(OpenAPI api) {
+    return JsonMapper.builder().build().readTree(Json31.pretty(api));
   }
 
   private PathItem operation(String path) {

@@ -105,6 +105,14 @@ class DevBrokerApplicationTests {
         .withStackTraceContaining(NO_BROKER);
   }
 
+  @Test
+  void refusesAMisspeltPropertyOfTheBrokerNamingTheOneMeant() {
+    assertThatException()
+        .isThrownBy(() -> start("--matview.dev-broker.enabeld=true").close())
+        .withMessageContaining("Property matview.dev-broker.enabeld with value")
+        .withMessageContaining("Rename it to matview.dev-broker.enabled");
+  }
+
   private ConfigurableApplicationContext start(String... more) {
     List<String> args =
         new ArrayList<>(

@@ -139,7 +139,11 @@ class DevBrokerAutoConfigurationTests {
                       .getFailure()
                       .hasStackTraceContaining(
                           "Matview's development broker did not start on 127.0.0.1:")
-                      .hasStackTraceContaining("with its data in " + shared + ": Failed to acquire")
+                      .hasStackTraceContaining(
+                          "with its data in "
+                              + shared
+                              + ": Another Kafka broker uses the log dir "
+                              + shared)
                       .hasStackTraceContaining(
                           "set matview.dev-broker.port or"
                               + " matview.dev-broker.data-dir to another one"));

@@ -1,5 +1,6 @@
 package dev.matview.peer;
 
+import dev.matview.view.StartupFailure;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -7,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * Thrown at start-up when the instances cannot agree on their shared secret through Kafka; says
  * what went wrong and how to fix it.
  */
-public class PeerSecretException extends RuntimeException {
+public class PeerSecretException extends RuntimeException implements StartupFailure {
 
   /** The property that gives the instances their secret without Kafka. */
   public static final String PROPERTY = "matview.peers.secret";
@@ -80,11 +81,13 @@ public class PeerSecretException extends RuntimeException {
   }
 
   /** What went wrong. */
+  @Override
   public String getDescription() {
     return this.description;
   }
 
   /** How to fix it. */
+  @Override
   public String getAction() {
     return this.action;
   }

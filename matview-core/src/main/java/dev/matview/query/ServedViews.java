@@ -30,7 +30,12 @@ final class ServedViews {
    */
   ResolvedView<?, ?, ?> view(String name) {
     ResolvedView<?, ?, ?> view =
-        this.registry.find(name).orElseThrow(() -> new UnknownViewException(name));
+        this.registry
+            .find(name)
+            .orElseThrow(
+                () ->
+                    UnknownViewException.among(
+                        name, this.registry.all().stream().map(ResolvedView::name).toList()));
     if (this.gate.isClosed()) {
       throw this.gate.refusal(name, null).toException();
     }

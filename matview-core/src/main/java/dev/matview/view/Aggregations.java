@@ -1,7 +1,6 @@
 package dev.matview.view;
 
 import java.math.BigDecimal;
-import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +17,7 @@ public final class Aggregations {
 
   /** Sums a whole-number field of each key's records. */
   public static <K, V> MergeableAggregation<K, V, Long> sum(ToLongFunction<? super V> field) {
-    Objects.requireNonNull(field, "field must not be null");
+    ViewDefinitionException.required(field, "field", "sum(field)");
     return new LongSum<>(field);
   }
 
@@ -38,8 +37,8 @@ public final class Aggregations {
    */
   public static <K, V> MergeableAggregation<K, V, BigDecimal> sumDecimal(
       Function<? super V, ? extends @Nullable BigDecimal> field, DecimalBounds bounds) {
-    Objects.requireNonNull(field, "field must not be null");
-    Objects.requireNonNull(bounds, "bounds must not be null");
+    ViewDefinitionException.required(field, "field", "sumDecimal(field, bounds)");
+    ViewDefinitionException.required(bounds, "bounds", "sumDecimal(field, bounds)");
     return new DecimalSum<>(field, bounds);
   }
 
@@ -144,7 +143,7 @@ public final class Aggregations {
     private final int sign;
 
     Extreme(Function<? super V, ? extends @Nullable T> field, int sign) {
-      this.field = Objects.requireNonNull(field, "field must not be null");
+      this.field = ViewDefinitionException.required(field, "field", "min(field) or max(field)");
       this.sign = sign;
     }
 

@@ -12,10 +12,10 @@ public final class NumberOutOfBoundsException extends IllegalArgumentException {
             + what
             + ": decimals may have at most "
             + bounds.maxPrecision()
-            + " significant digits, at most "
+            + " significant digits (matview.records.max-decimal-precision), at most "
             + bounds.maxScale()
-            + " of them after the point and "
+            + " of them after the point (matview.records.max-decimal-scale) and so "
             + (bounds.maxPrecision() - bounds.maxScale())
-            + " before it (matview.records.max-decimal-precision and max-decimal-scale)");
+            + " before it");
   }
 }

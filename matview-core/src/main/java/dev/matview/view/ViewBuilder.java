@@ -2,7 +2,6 @@ package dev.matview.view;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.common.serialization.Serde;
@@ -42,7 +41,7 @@ public final class ViewBuilder<K, V> {
 
   /** Reads record values with {@code serde} instead of as JSON. */
   public ViewBuilder<K, V> valueSerde(Serde<V> serde) {
-    Objects.requireNonNull(serde, "serde must not be null");
+    ViewDefinitionException.required(serde, "serde", "valueSerde(serde)");
     return withSource(
         new ViewSource<>(
             this.source.topic(),
@@ -54,7 +53,7 @@ public final class ViewBuilder<K, V> {
 
   /** Takes each record's event time from its value instead of the record timestamp. */
   public ViewBuilder<K, V> eventTime(Function<? super V, ? extends @Nullable Instant> eventTime) {
-    Objects.requireNonNull(eventTime, "eventTime must not be null");
+    ViewDefinitionException.required(eventTime, "eventTime", "eventTime(eventTime)");
     return withSource(
         new ViewSource<>(
             this.source.topic(),
@@ -70,14 +69,14 @@ public final class ViewBuilder<K, V> {
    */
   public <NK> ViewBuilder<NK, V> groupBy(
       Class<NK> keyType, Function<? super V, ? extends @Nullable NK> keySelector) {
-    Objects.requireNonNull(keyType, "keyType must not be null");
-    Objects.requireNonNull(keySelector, "keySelector must not be null");
+    ViewDefinitionException.required(keyType, "keyType", "groupBy(keyType, keySelector)");
+    ViewDefinitionException.required(keySelector, "keySelector", "groupBy(keyType, keySelector)");
     return new ViewBuilder<>(this.source, keyType, keySelector, this.window);
   }
 
   /** Aggregates per key and window instead of per key. */
   public ViewBuilder<K, V> windowedBy(ViewWindow window) {
-    Objects.requireNonNull(window, "window must not be null");
+    ViewDefinitionException.required(window, "window", "windowedBy(window)");
     return new ViewBuilder<>(this.source, this.keyType, this.keySelector, window);
   }
 
@@ -109,9 +108,14 @@ public final class ViewBuilder<K, V> {
     return aggregate(type, Aggregations.max(field));
   }
 
-  /** The view keeps the most recent value per key. */
+  /**
+   * The view keeps the most recent value per key, stored by the source's value serde when {@link
+   * #valueSerde} gave one, else as JSON.
+   */
   public ViewDefinition<K, V, V> latest() {
-    return aggregate(this.source.valueType(), Aggregations.latest());
+    ViewDefinition<K, V, V> latest = aggregate(this.source.valueType(), Aggregations.latest());
+    Serde<V> serde = this.source.valueSerde();
+    return (serde != null) ? latest.withAggregateSerde(serde) : latest;
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.matview.view;
 
 import java.time.Instant;
-import java.util.Objects;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
@@ -42,14 +41,18 @@ public final class ViewDefinition<K, V, A> {
     this.keyType = keyType;
     this.keySelector = keySelector;
     this.window = window;
-    this.aggregation = Objects.requireNonNull(aggregation, "aggregation must not be null");
-    this.aggregateType = Objects.requireNonNull(aggregateType, "aggregateType must not be null");
+    this.aggregation =
+        ViewDefinitionException.required(
+            aggregation, "aggregation", "aggregate(aggregateType, aggregation)");
+    this.aggregateType =
+        ViewDefinitionException.required(
+            aggregateType, "aggregateType", "aggregate(aggregateType, aggregation)");
     this.aggregateSerde = aggregateSerde;
   }
 
   /** This view with its aggregates stored by {@code serde} instead of as JSON. */
   public ViewDefinition<K, V, A> withAggregateSerde(Serde<A> serde) {
-    Objects.requireNonNull(serde, "serde must not be null");
+    ViewDefinitionException.required(serde, "serde", "withAggregateSerde(serde)");
     return new ViewDefinition<>(
         this.source,
         this.keyType,

@@ -1,7 +1,6 @@
 package dev.matview.view;
 
 import java.time.Duration;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,39 +40,43 @@ public final class ViewWindow {
 
   /** Windows of {@code size} that follow each other without overlap. */
   public static ViewWindow tumbling(Duration size) {
-    requirePositive(size, "size");
+    requirePositive(size, "size", "ViewWindow.tumbling(size)");
     return new ViewWindow(Type.TUMBLING, size, size, Duration.ZERO, null);
   }
 
   /** Windows of {@code size} that start every {@code advance}. */
   public static ViewWindow hopping(Duration size, Duration advance) {
-    requirePositive(size, "size");
-    requirePositive(advance, "advance");
+    requirePositive(size, "size", "ViewWindow.hopping(size, advance)");
+    requirePositive(advance, "advance", "ViewWindow.hopping(size, advance)");
     if (advance.compareTo(size) > 0) {
-      throw new IllegalArgumentException(
-          "A hopping window's advance (" + advance + ") must not exceed its size (" + size + ")");
+      throw new ViewDefinitionException(
+          "a hopping window's advance (" + advance + ") exceeds its size (" + size + ")",
+          "give ViewWindow.hopping(size, advance) an advance of at most its size, or use"
+              + " ViewWindow.tumbling(size) for windows that follow each other");
     }
     return new ViewWindow(Type.HOPPING, size, advance, Duration.ZERO, null);
   }
 
   /** Sessions per key that end after {@code inactivityGap} without records. */
   public static ViewWindow session(Duration inactivityGap) {
-    requirePositive(inactivityGap, "inactivityGap");
+    requirePositive(inactivityGap, "inactivityGap", "ViewWindow.session(inactivityGap)");
     return new ViewWindow(Type.SESSION, inactivityGap, inactivityGap, Duration.ZERO, null);
   }
 
   /** This window accepting records up to {@code grace} after the window closed. */
   public ViewWindow withGrace(Duration grace) {
-    Objects.requireNonNull(grace, "grace must not be null");
+    ViewDefinitionException.required(grace, "grace", "withGrace(grace)");
     if (grace.isNegative()) {
-      throw new IllegalArgumentException("A window's grace must not be negative, was " + grace);
+      throw new ViewDefinitionException(
+          "a window's grace is negative (" + grace + ")",
+          "give withGrace(grace) zero or more, for example Duration.ofSeconds(10)");
     }
     return new ViewWindow(this.type, this.size, this.advance, grace, this.retention);
   }
 
   /** This window with its results kept in the store for {@code retention}. */
   public ViewWindow withRetention(Duration retention) {
-    requirePositive(retention, "retention");
+    requirePositive(retention, "retention", "withRetention(retention)");
     return new ViewWindow(this.type, this.size, this.advance, this.grace, retention);
   }
 
@@ -112,11 +115,12 @@ public final class ViewWindow {
     return minimum.compareTo(oneDay) > 0 ? minimum : oneDay;
   }
 
-  private static void requirePositive(Duration duration, String name) {
-    Objects.requireNonNull(duration, () -> name + " must not be null");
+  private static void requirePositive(Duration duration, String name, String method) {
+    ViewDefinitionException.required(duration, name, method);
     if (duration.isZero() || duration.isNegative()) {
-      throw new IllegalArgumentException(
-          "A window's " + name + " must be positive, was " + duration);
+      throw new ViewDefinitionException(
+          method + " was given a " + name + " of " + duration,
+          "give it a " + name + " longer than zero, for example Duration.ofMinutes(1)");
     }
   }
 

@@ -1,7 +1,5 @@
 package dev.matview.view;
 
-import java.util.Objects;
-
 /** Starts the definition of a view from its source topic. */
 public final class Views {
 
@@ -17,8 +15,9 @@ public final class Views {
   /** A view over {@code topic} with the given record key and value types. */
   public static <SK, V> ViewBuilder<SK, V> from(
       String topic, Class<SK> keyType, Class<V> valueType) {
-    Objects.requireNonNull(keyType, "keyType must not be null");
-    Objects.requireNonNull(valueType, "valueType must not be null");
+    String method = "Views.from(topic, keyType, valueType)";
+    ViewDefinitionException.required(keyType, "keyType", method);
+    ViewDefinitionException.required(valueType, "valueType", method);
     return ViewBuilder.forSource(new ViewSource<>(topic, keyType, valueType, null, null));
   }
 }

@@ -23,7 +23,12 @@ final class LookupOperations {
 
   /** A GET or POST of one view, tagged with the view's name. */
   static Operation operation(String view, String summary, String id) {
-    return new Operation().addTagsItem("view " + view).summary(summary).operationId(id);
+    return new Operation().addTagsItem(tag(view)).summary(summary).operationId(id);
+  }
+
+  /** The tag of the operations of {@code view}. */
+  static String tag(String view) {
+    return "view " + view;
   }
 
   /** The key as the last path segment but one or the last. */
@@ -144,7 +149,8 @@ final class LookupOperations {
         .content(new Content().addMediaType("application/json", new MediaType().schema(schema)));
   }
 
-  private static ApiResponse problem(String description) {
+  /** A problem detail answer. */
+  static ApiResponse problem(String description) {
     return new ApiResponse()
         .description(description)
         .content(

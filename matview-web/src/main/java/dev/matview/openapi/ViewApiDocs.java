@@ -11,6 +11,7 @@ import static dev.matview.openapi.LookupOperations.timeRange;
 
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
+import dev.matview.view.ViewKind;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -30,9 +31,10 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 /**
  * Describes each view's own lookup endpoints in the application's OpenAPI document, typed by the
  * view's key and value classes, in place of the generic {@code /{view}/...} endpoints, and leaves
- * out the endpoints only the instances call each other on, with the schemas only they used. Each
- * lookup of one key is described twice: with the key in the path, and with the key in the query
- * ({@code .../key?key=}), which carries any key.
+ * out the endpoints only the instances call each other on, with the schemas only they used; each
+ * operation has a summary, an id, a described tag, its problems and its security. Each lookup of
+ * one key is described twice: with the key in the path, and with the key in the query ({@code
+ * .../key?key=}), which carries any key.
  */
 public final class ViewApiDocs implements OpenApiCustomizer {
 
@@ -64,7 +66,18 @@ public final class ViewApiDocs implements OpenApiCustomizer {
     ViewSchemas schemas = new ViewSchemas(components);
     for (ResolvedView<?, ?, ?> view : this.registry.all()) {
       describe(paths, schemas, view);
+      DocumentParts.tag(
+          openApi,
+          LookupOperations.tag(view.name()),
+          "Lookups and scans of the "
+              + view.kind().label()
+              + " view "
+              + view.name()
+              + ", keyed by "
+              + view.definition().keyType().getSimpleName());
     }
+    DocumentParts.listing(openApi, this.basePath);
+    DocumentParts.security(openApi, this.basePath);
     UnusedSchemas.prune(openApi);
   }
 
@@ -115,7 +128,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                                   false)))));
       return;
     }
-    String kind = view.kind().label();
+    String kind = view.kind() == ViewKind.SESSION ? "sessions" : "windows";
     for (boolean inQuery : new boolean[] {false, true}) {
       paths.addPathItem(
           base + (inQuery ? "/key/windows" : "/keys/{key}/windows"),
@@ -127,7 +140,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                                   name,
                                   "The "
                                       + kind
-                                      + " windows of a key of "
+                                      + " of a key of "
                                       + name
                                       + " by start"
                                       + (inQuery ? BY_QUERY : ""),
@@ -144,11 +157,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                     timeRange(
                         operation(
                             name,
-                            "The "
-                                + kind
-                                + " windows of many keys of "
-                                + name
-                                + ", in the order asked",
+                            "The " + kind + " of many keys of " + name + ", in the order asked",
                             "batch_" + id),
                         RANGE),
                     key,

@@ -53,7 +53,10 @@ public class ViewProblemHandler {
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unknownView(UnknownViewException ex) {
-    return respond(problem(HttpStatus.NOT_FOUND, "unknown-view", "Unknown view", ex, ex.getView()));
+    ProblemDetail problem =
+        problem(HttpStatus.NOT_FOUND, "unknown-view", "Unknown view", ex, ex.getView());
+    problem.setProperty("nearestViews", ex.getNearest());
+    return respond(problem);
   }
 
   /** The problem detail of a lookup that found no value for {@code key} in {@code view}. */

@@ -3,6 +3,11 @@ package dev.matview.sample;
 import dev.matview.autoconfigure.MatviewProperties;
 import dev.matview.view.DecimalBounds;
 import dev.matview.view.NumberOutOfBoundsException;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirements;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  * use: no customer, no amount or one outside the views' decimal bounds, or a time too far ahead.
  */
 @RestController
+@Tag(name = "orders", description = "Orders placed into the orders topic")
 class OrderController {
 
   private final OrderPublisher publisher;
@@ -40,6 +46,13 @@ class OrderController {
 
   @PostMapping("/orders")
   @ResponseStatus(HttpStatus.ACCEPTED)
+  @Operation(summary = "Publishes an order to the orders topic; answers where it was written")
+  @ApiResponse(responseCode = "202", description = "Written: its topic, partition and offset")
+  @ApiResponse(
+      responseCode = "400",
+      description = "An order the views could not use",
+      content = @Content(mediaType = "application/problem+json"))
+  @SecurityRequirements
   CompletableFuture<Map<String, Object>> place(@RequestBody Order order) {
     return this.publisher
         .publish(checked(order))

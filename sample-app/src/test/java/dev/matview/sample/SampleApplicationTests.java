@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.matview.devbroker.DevBroker;
 import dev.matview.processes.http.HttpProbe.Answer;
+import dev.matview.processes.openapi.RecommendedRules;
 import dev.matview.sample.OrderViewsClient.CountWindow;
 import dev.matview.test.MatviewIntegrationTest;
 import dev.matview.test.ViewAwaiter;
@@ -125,6 +126,21 @@ class SampleApplicationTests {
                 .propertyNames())
         .containsExactlyInAnyOrder("orders", "total", "max");
     assertThat(paths.has("/views/orders-per-customer-per-minute/keys/{key}/windows")).isTrue();
+  }
+
+  /**
+   * The document keeps every rule of Redocly's recommended set that {@link RecommendedRules}
+   * checks, but the licence: the project has chosen none, so the sample states none.
+   */
+  @Test
+  void servesAnOpenApiDocumentThatKeepsALintersRecommendedRules() {
+    Answer docs = client.apiDocs();
+
+    assertThat(RecommendedRules.check(docs.json()))
+        .filteredOn(finding -> !finding.rule().equals("info-license"))
+        .isEmpty();
+    assertThat(docs.json().path("paths").path("/orders").path("post").path("security").isArray())
+        .isTrue();
   }
 
   /**

@@ -102,7 +102,8 @@ class SampleLogTests {
     assertThat(exit).as("exit code of the sample, whose output is %s", log).isNotZero();
     assertThat(log)
         .contains("APPLICATION FAILED TO START")
-        .anyMatch(line -> line.contains("Property: matview.rocksdb.total-memory"));
+        .anyMatch(line -> line.startsWith("Property 'matview.rocksdb.total-memory' = 'abc'"))
+        .anyMatch(line -> line.startsWith("Set matview.rocksdb.total-memory to a data size"));
     assertThat(warningsAndErrors(log).stream().filter(line -> "ERROR".equals(levelOf(line))))
         .as("ERROR lines of the sample's log")
         .singleElement()
