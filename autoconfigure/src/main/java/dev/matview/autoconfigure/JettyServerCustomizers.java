@@ -2,6 +2,10 @@ package dev.matview.autoconfigure;
 
 import dev.matview.web.ProblemErrorHandler;
 import dev.matview.web.TraceRefusal;
+import org.eclipse.jetty.ee11.servlet.ServletHandler;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.springframework.boot.jetty.JettyServerCustomizer;
@@ -15,15 +19,44 @@ final class JettyServerCustomizers {
   private JettyServerCustomizers() {}
 
   /**
-   * Puts {@link ProblemErrorHandler} in place of Jetty's HTML error page, unless the user set an
-   * error handler of their own: then theirs stays.
+   * Puts {@link ProblemErrorHandler}, for lookup endpoints under {@code lookupPath} (the context
+   * path and the base path), in place of Jetty's HTML error page, unless the user set an error
+   * handler of their own: then theirs stays.
    */
-  static JettyServerCustomizer problemErrors() {
+  static JettyServerCustomizer problemErrors(String lookupPath) {
     return (server) -> {
       Request.Handler current = server.getErrorHandler();
       if (current == null || current.getClass().getName().startsWith(JETTY_SERVER_PACKAGE)) {
-        server.setErrorHandler(new ProblemErrorHandler());
+        server.setErrorHandler(new ProblemErrorHandler(lookupPath));
       }
+    };
+  }
+
+  /**
+   * Lets an encoded slash ({@code %2F}), and an encoded {@code %} before hex digits ({@code
+   * %252F}), through in a request path: each connector's URI compliance accepts them, and servlets
+   * may read such a path, which Jetty calls ambiguous and refuses by default.
+   */
+  static JettyServerCustomizer encodedSlashes() {
+    return (server) -> {
+      for (Connector connector : server.getConnectors()) {
+        for (HttpConnectionFactory http :
+            connector.getConnectionFactories().stream()
+                .filter(HttpConnectionFactory.class::isInstance)
+                .map(HttpConnectionFactory.class::cast)
+                .toList()) {
+          UriCompliance compliance = http.getHttpConfiguration().getUriCompliance();
+          http.getHttpConfiguration()
+              .setUriCompliance(
+                  compliance.with(
+                      "matview-keys",
+                      UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+                      UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING));
+        }
+      }
+      server
+          .getDescendants(ServletHandler.class)
+          .forEach((handler) -> handler.setDecodeAmbiguousURIs(true));
     };
   }
 

@@ -189,6 +189,13 @@ public class MatviewProperties {
      */
     private boolean serverProblemDetails = true;
 
+    /**
+     * Whether Tomcat and Jetty let an encoded slash (%2F) in a request path through to the
+     * application instead of refusing it, so that a key holding '/' can be asked in the path; the
+     * query form (.../key?key=) carries any key either way.
+     */
+    private boolean encodedSlashes = true;
+
     public boolean isEnabled() {
       return this.enabled;
     }
@@ -262,6 +269,14 @@ public class MatviewProperties {
 
     public void setServerProblemDetails(boolean serverProblemDetails) {
       this.serverProblemDetails = serverProblemDetails;
+    }
+
+    public boolean isEncodedSlashes() {
+      return this.encodedSlashes;
+    }
+
+    public void setEncodedSlashes(boolean encodedSlashes) {
+      this.encodedSlashes = encodedSlashes;
     }
   }
 

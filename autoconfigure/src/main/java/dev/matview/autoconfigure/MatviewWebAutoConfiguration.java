@@ -36,6 +36,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
@@ -49,7 +50,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBean(ViewQueryService.class)
 @ConditionalOnBooleanProperty(name = "matview.web.enabled", matchIfMissing = true)
-@Import(MatviewChangeStreamsConfiguration.class)
+@Import({MatviewChangeStreamsConfiguration.class, EncodedSlashConfiguration.class})
 public final class MatviewWebAutoConfiguration {
 
   /** The longest wait for a position: a request thread's async time is bounded by it. */
@@ -180,8 +181,10 @@ public final class MatviewWebAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ProblemErrorReportValveCustomizer matviewProblemErrorReportValveCustomizer() {
-      return new ProblemErrorReportValveCustomizer();
+    ProblemErrorReportValveCustomizer matviewProblemErrorReportValveCustomizer(
+        MatviewProperties properties) {
+      return new ProblemErrorReportValveCustomizer(
+          properties.getWeb().basePathWithoutTrailingSlash());
     }
   }
 
@@ -199,8 +202,16 @@ public final class MatviewWebAutoConfiguration {
     @ConditionalOnBooleanProperty(
         name = "matview.web.server-problem-details",
         matchIfMissing = true)
-    WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> matviewJettyProblemErrors() {
-      return (factory) -> factory.addServerCustomizers(JettyServerCustomizers.problemErrors());
+    WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> matviewJettyProblemErrors(
+        MatviewProperties properties, Environment environment) {
+      String contextPath = environment.getProperty("server.servlet.context-path", "");
+      String lookupPath =
+          (contextPath.endsWith("/")
+                  ? contextPath.substring(0, contextPath.length() - 1)
+                  : contextPath)
+              + properties.getWeb().basePathWithoutTrailingSlash();
+      return (factory) ->
+          factory.addServerCustomizers(JettyServerCustomizers.problemErrors(lookupPath));
     }
   }
 }

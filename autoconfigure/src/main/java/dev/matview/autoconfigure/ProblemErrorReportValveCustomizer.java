@@ -18,12 +18,24 @@ import org.springframework.core.Ordered;
 final class ProblemErrorReportValveCustomizer
     implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory>, Ordered {
 
-  @Override
-  public void customize(ConfigurableTomcatWebServerFactory factory) {
-    factory.addContextCustomizers(context -> replaceErrorReport(context.getParent()));
+  private final String basePath;
+
+  /** A customizer for lookup endpoints under {@code basePath}, without a trailing slash. */
+  ProblemErrorReportValveCustomizer(String basePath) {
+    this.basePath = basePath;
   }
 
-  static void replaceErrorReport(Container host) {
+  @Override
+  public void customize(ConfigurableTomcatWebServerFactory factory) {
+    factory.addContextCustomizers(
+        context -> replaceErrorReport(context.getParent(), context.getPath() + this.basePath));
+  }
+
+  /**
+   * Puts the problem-detail valve, for lookup endpoints under {@code lookupPath} (the context path
+   * and the base path), in place of {@code host}'s error report.
+   */
+  static void replaceErrorReport(Container host, String lookupPath) {
     if (host instanceof StandardHost standardHost
         && !ErrorReportValve.class.getName().equals(standardHost.getErrorReportValveClass())) {
       return;
@@ -42,7 +54,7 @@ final class ProblemErrorReportValveCustomizer
     if (host instanceof StandardHost standardHost) {
       standardHost.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
     }
-    pipeline.addValve(new ProblemErrorReportValve());
+    pipeline.addValve(new ProblemErrorReportValve(lookupPath));
   }
 
   @Override

@@ -76,6 +76,7 @@ class MatviewPropertiesTests {
           assertThat(web.getMaxBatchBody()).isEqualTo(DataSize.ofMegabytes(2));
           assertThat(web.getMaxKeyLength()).isEqualTo(DataSize.ofKilobytes(1));
           assertThat(web.isServerProblemDetails()).isTrue();
+          assertThat(web.isEncodedSlashes()).isTrue();
         });
   }
 

@@ -17,7 +17,7 @@ class ProblemErrorReportValveCustomizerTests {
   void replacesTomcatsPlainErrorReport() {
     StandardHost host = new StandardHost();
     host.getPipeline().addValve(new ErrorReportValve());
-    ProblemErrorReportValveCustomizer.replaceErrorReport(host);
+    ProblemErrorReportValveCustomizer.replaceErrorReport(host, "/views");
     assertThat(errorReports(host)).hasSize(1).allMatch(ProblemErrorReportValve.class::isInstance);
     assertThat(host.getErrorReportValveClass()).isEqualTo(ProblemErrorReportValve.class.getName());
   }
@@ -27,7 +27,7 @@ class ProblemErrorReportValveCustomizerTests {
     StandardHost host = new StandardHost();
     UserErrorReportValve own = new UserErrorReportValve();
     host.getPipeline().addValve(own);
-    ProblemErrorReportValveCustomizer.replaceErrorReport(host);
+    ProblemErrorReportValveCustomizer.replaceErrorReport(host, "/views");
     assertThat(errorReports(host)).containsExactly(own);
   }
 
@@ -35,7 +35,7 @@ class ProblemErrorReportValveCustomizerTests {
   void keepsAnErrorReportValveClassTheUserNamed() {
     StandardHost host = new StandardHost();
     host.setErrorReportValveClass(UserErrorReportValve.class.getName());
-    ProblemErrorReportValveCustomizer.replaceErrorReport(host);
+    ProblemErrorReportValveCustomizer.replaceErrorReport(host, "/views");
     assertThat(errorReports(host)).isEmpty();
     assertThat(host.getErrorReportValveClass()).isEqualTo(UserErrorReportValve.class.getName());
   }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,8 +105,7 @@ class HostileRequestsIntegrationTests {
     String local = "localhost:" + this.cluster.ports().get(0);
     String latest = "%2B292278994-08-17T07:12:55.807Z";
     List<HttpProbe.Answer> localLookups =
-        HostileCluster.KEYS.stream()
-            .filter(key -> !key.contains("/"))
+        HostileCluster.PATH_KEYS.stream()
             .map(
                 key ->
                     this.get(
@@ -339,11 +339,53 @@ class HostileRequestsIntegrationTests {
   }
 
   @Test
+  void refusesAKeyInTheQueryThatIsMissingGivenTwiceOrTooLongOrOfTheWrongKindOfView() {
+    for (String target : List.of("/views/per-item/key", "/views/per-item/key/changes")) {
+      HttpProbe.Answer missing = get(target);
+      assertProblem(missing, 400);
+      assertThat(json(missing).path("parameter").asString()).isEqualTo("key");
+      assertThat(json(missing).path("detail").asString()).contains(".../key?key=");
+    }
+    HttpProbe.Answer twice = get("/views/per-item/key?key=alpha&key=a%2Bb");
+    assertProblem(twice, 400);
+    assertThat(json(twice).path("detail").asString()).contains("POST .../batch");
+    HttpProbe.Answer tooLong = get("/views/per-item/key?key=" + "k".repeat(1025));
+    assertProblem(tooLong, 414);
+    assertThat(json(tooLong).path("detail").asString()).contains("matview.web.max-key-length");
+    assertThat(get("/views/per-item/key?key=" + "k".repeat(1024)).status()).isEqualTo(404);
+    assertProblem(get("/views/per-item/key/windows?key=alpha"), 400);
+    assertProblem(get("/views/per-minute/key?key=alpha"), 400);
+    HttpProbe.Answer plusIsASpace = get("/views/per-item/key?key=a+b");
+    assertProblem(plusIsASpace, 404);
+    assertThat(json(plusIsASpace).path("key").asString()).isEqualTo("a b");
+  }
+
+  @Test
+  void refusesABatchRangeOnATableAndABadRangeOrKeyInAWindowedBatch() {
+    String keys = "{\"keys\": [\"alpha\", \"sl/ash\"]}";
+    HttpProbe.Answer rangeOfATable = post("/views/per-item/batch?from=2026-03-01T10:00:00Z", keys);
+    assertProblem(rangeOfATable, 400);
+    assertThat(json(rangeOfATable).path("parameter").asString()).isEqualTo("from");
+    assertThat(json(rangeOfATable).path("detail").asString()).contains("is a table");
+    HttpProbe.Answer backwards =
+        post("/views/per-minute/batch?from=2026-03-01T11:00:00Z&to=2026-03-01T10:00:00Z", keys);
+    assertProblem(backwards, 400);
+    HttpProbe.Answer notAnInstant = post("/views/per-minute/batch?to=yesterday", keys);
+    assertProblem(notAnInstant, 400);
+    assertThat(json(notAnInstant).path("parameter").asString()).isEqualTo("to");
+    HttpProbe.Answer nullKey = post("/views/per-minute/batch", "{\"keys\": [\"alpha\", null]}");
+    assertProblem(nullKey, 400);
+    assertThat(json(nullKey).path("detail").asString()).contains("Key 1");
+    String tooMany =
+        IntStream.range(0, 1001)
+            .mapToObj(n -> "\"k" + n + "\"")
+            .collect(Collectors.joining(",", "{\"keys\": [", "]}"));
+    assertProblem(post("/views/per-minute/batch", tooMany), 400);
+  }
+
+  @Test
   void refusesRepresentationsOtherThanJsonBeforeForwarding() {
-    for (String key : HostileCluster.KEYS) {
-      if (key.contains("/")) {
-        continue;
-      }
+    for (String key : HostileCluster.PATH_KEYS) {
       for (String accept : List.of("text/csv", "application/yaml")) {
         HttpProbe.Answer answer = this.http.get(keyPath(PER_ITEM, key), "Accept", accept);
         assertProblem(answer, 406);
@@ -383,7 +425,9 @@ class HostileRequestsIntegrationTests {
     assertProblem(rawGet("/views/per-item/keys/a|b{c}"), 400);
     assertProblem(rawGet("/views/per-item/keys/bad%zzescape"), 400);
     assertProblem(rawGet("/views/per-minute/windows?to=%zz"), 400);
-    assertProblem(get("/views/per-item/keys/sl%2Fash"), 400);
+    HttpProbe.Answer backslash = get("/views/per-item/keys/b%5Cs");
+    assertProblem(backslash, 400);
+    assertThat(json(backslash).path("detail").asString()).contains(".../key?key=");
     HttpProbe.Answer notUtf8 = get("/views/per-item/keys/%ff%fe");
     assertProblem(notUtf8, 400);
     assertThat(json(notUtf8).path("detail").asString()).contains("UTF-8");

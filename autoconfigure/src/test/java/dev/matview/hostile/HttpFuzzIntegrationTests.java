@@ -288,16 +288,15 @@ class HttpFuzzIntegrationTests {
   }
 
   /**
-   * Asks {@code http} for every key of both tables that a path can hold (an encoded slash is
-   * refused), plain (some forwarded to the other instance) and after a record of every partition,
-   * so that the pools each instance starts on first use (forwarding, waiting for a position,
-   * reading positions and re-keyed records) exist before the threads are counted, whatever the
-   * seed's first requests asked.
+   * Asks {@code http} for every key of both tables that a path can hold, plain (some forwarded to
+   * the other instance) and after a record of every partition, so that the pools each instance
+   * starts on first use (forwarding, waiting for a position, reading positions and re-keyed
+   * records) exist before the threads are counted, whatever the seed's first requests asked.
    */
   private static void startEveryLazyPool(RawHttp http) {
     for (int i = 0; i < HostileCluster.KEYS.size(); i++) {
       String key = HostileCluster.KEYS.get(i);
-      if (key.contains("/")) {
+      if (!HostileCluster.PATH_KEYS.contains(key)) {
         continue;
       }
       for (int partition = 0; partition < 4; partition++) {

@@ -155,7 +155,7 @@ final class RequestFuzzer {
       return fieldNamedTwice();
     }
     FuzzRequest request =
-        switch (this.random.nextInt(12)) {
+        switch (this.random.nextInt(13)) {
           case 0 -> get("/views" + (this.random.nextBoolean() ? "" : "/"));
           case 1 -> get(keyPath());
           case 2 -> get(keyPath() + "/windows" + query("from", "to"));
@@ -185,6 +185,7 @@ final class RequestFuzzer {
                           "/matview/" + writeSegment(key()))));
           case 9 -> changesAfterAnIdNoStreamHolds();
           case 10 -> streamedScan();
+          case 11 -> get(viewPath() + "/key" + pick(List.of("", "/windows")) + keyQuery());
           default -> get(pick(List.of("/views?x=%zz", "/views/%", "/views/" + key() + "/keys")));
         };
     return withOddities(request);
@@ -226,7 +227,11 @@ final class RequestFuzzer {
     headers.put(
         "Last-Event-ID",
         pick(List.of(cursor() + ".0", "A".repeat(this.random.nextInt(6_000) + 1) + ".7", "x.y.z")));
-    return new FuzzRequest("GET", keyPath() + "/changes", headers, new byte[0], false, null, null);
+    String target =
+        this.random.nextBoolean()
+            ? keyPath() + "/changes"
+            : viewPath() + "/key/changes" + keyQuery();
+    return new FuzzRequest("GET", target, headers, new byte[0], false, null, null);
   }
 
   private FuzzRequest found() {
@@ -241,10 +246,11 @@ final class RequestFuzzer {
           (long) quantity,
           Long.toString(quantity));
     }
-    String key = pick(KEYS.stream().filter(k -> !k.contains("/")).toList());
+    String key = pick(KEYS);
+    boolean inPath = HostileCluster.PATH_KEYS.contains(key) && this.random.nextBoolean();
     return new FuzzRequest(
         "GET",
-        "/views/" + PER_ITEM + "/keys/" + encode(key),
+        "/views/" + PER_ITEM + (inPath ? "/keys/" : "/key?key=") + encode(key),
         acceptingJson(),
         new byte[0],
         false,
@@ -341,7 +347,7 @@ final class RequestFuzzer {
         "Content-Type", this.random.nextInt(4) == 0 ? pick(CONTENT_TYPES) : "application/json");
     return new FuzzRequest(
         "POST",
-        viewPath() + pick(List.of("/batch", "/forwarded-keys")) + query(),
+        viewPath() + pick(List.of("/batch", "/forwarded-keys")) + query("from", "to"),
         headers,
         body(),
         this.random.nextInt(3) == 0,
@@ -474,6 +480,23 @@ final class RequestFuzzer {
   /** The text as is, but never a line break or a space, which would end the request line. */
   private static String raw(String text) {
     return text.replace("\r", "%0D").replace("\n", "%0A").replace(" ", "%20");
+  }
+
+  /**
+   * The query of a read of one key with the key in the query: the key once (written as a segment
+   * is), twice, empty or missing, perhaps beside a time range.
+   */
+  private String keyQuery() {
+    String key =
+        switch (this.random.nextInt(6)) {
+          case 0 -> "";
+          case 1 -> "key=";
+          case 2 -> "key=" + writeSegment(key()) + "&key=" + writeSegment(key());
+          case 3 -> "KEY=" + writeSegment(key());
+          default -> "key=" + writeSegment(key());
+        };
+    String range = query("from", "to");
+    return (key.isEmpty() ? range : "?" + key + (range.isEmpty() ? "" : "&" + range.substring(1)));
   }
 
   private String query(String... names) {

@@ -95,6 +95,22 @@ class ViewApiDocsTests {
   }
 
   @Test
+  void describesEachLookupOfOneKeyAlsoWithTheKeyInTheQueryForAnyKey() {
+    Operation get = operation("/views/revenue/key").getGet();
+    assertThat(parameter(get, "key").getIn()).isEqualTo("query");
+    assertThat(parameter(get, "key").getRequired()).isTrue();
+    assertThat(parameter(get, "key").getDescription()).contains("any key");
+    assertThat(parameter(operation("/views/revenue/keys/{key}").getGet(), "key").getDescription())
+        .contains("query parameter key");
+    assertThat(get.getOperationId())
+        .isNotEqualTo(operation("/views/revenue/keys/{key}").getGet().getOperationId());
+    Operation windows = operation("/views/per-minute/key/windows").getGet();
+    assertThat(parameter(windows, "key").getIn()).isEqualTo("query");
+    assertThat(parameter(windows, "key").getSchema().getFormat()).isEqualTo("int64");
+    assertThat(parameter(windows, "to")).isNotNull();
+  }
+
+  @Test
   void describesAWindowedViewsWindowLookupWithItsLongKeyAndTimeRange() {
     Operation windows = operation("/views/per-minute/keys/{key}/windows").getGet();
 
@@ -107,6 +123,18 @@ class ViewApiDocsTests {
     assertThat(window.getProperties().get("value").getFormat()).isEqualTo("int64");
     assertThat(this.openApi.getPaths()).doesNotContainKey("/views/per-minute/keys/{key}");
     assertThat(operation("/views/per-minute/windows").getGet()).isNotNull();
+  }
+
+  @Test
+  void describesAWindowedViewsBatchWithItsTimeRangeAndEachKeysWindows() {
+    Operation batch = operation("/views/per-minute/batch").getPost();
+    assertThat(batch.getRequestBody()).isNotNull();
+    assertThat(parameter(batch, "from").getIn()).isEqualTo("query");
+    assertThat(parameter(batch, "to").getSchema().getFormat()).isEqualTo("date-time");
+    Schema<?> answer =
+        batch.getResponses().get("200").getContent().get("application/json").getSchema();
+    Schema<?> item = answer.getProperties().get("items").getItems();
+    assertThat(item.getProperties()).containsKeys("key", "windows");
   }
 
   @Test

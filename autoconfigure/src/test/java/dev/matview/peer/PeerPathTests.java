@@ -36,4 +36,23 @@ class PeerPathTests {
     assertThat(PeerPath.of("v", "keys", "..").toString()).isEqualTo("/v/keys/%2E%2E");
     assertThat(PeerPath.of("v", "keys", ".").toString()).isEqualTo("/v/keys/%2E");
   }
+
+  @Test
+  void carriesAKeyInThePathWhenEveryServerTakesItThereElseInTheQuery() {
+    assertThat(PeerPath.ofKey("v", "a;b c+d").toString()).isEqualTo("/v/keys/a%3Bb%20c%2Bd");
+    assertThat(PeerPath.ofKey("v", "k", "windows").param("from", "x").toString())
+        .isEqualTo("/v/keys/k/windows?from=x");
+    assertThat(PeerPath.ofKey("v", "..").toString()).isEqualTo("/v/key?key=..");
+    assertThat(PeerPath.ofKey("v", ".").toString()).isEqualTo("/v/key?key=.");
+    assertThat(PeerPath.ofKey("v", "").toString()).isEqualTo("/v/key?key=");
+    assertThat(PeerPath.ofKey("v", "a/b\\c", "windows").param("from", "x").toString())
+        .isEqualTo("/v/key/windows?key=a%2Fb%5Cc&from=x");
+    assertThat(PeerPath.ofKey("v", "100%").toString()).isEqualTo("/v/key?key=100%25");
+    assertThat(PeerPath.ofKey("v", "a\u0000b").toString()).isEqualTo("/v/key?key=a%00b");
+    assertThat(PeerPath.ofKey("v", "..").query("?position=p&allowStale=true").toString())
+        .isEqualTo("/v/key?key=..&position=p&allowStale=true");
+    assertThat(PeerPath.ofKey("v", "k").query("?position=p").toString())
+        .isEqualTo("/v/keys/k?position=p");
+    assertThat(PeerPath.ofKey("v", "k").query("").toString()).isEqualTo("/v/keys/k");
+  }
 }

@@ -8,12 +8,16 @@ import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.WindowsAnswer;
+import dev.matview.query.answer.WindowsItem;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.view.Views;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.state.HostInfo;
@@ -82,7 +86,7 @@ class BatchAnswersTests {
 
   @Test
   void fillsTheItemsOfAGroupInTheOrderAskedFromACompleteBatchAnswer() {
-    BatchItem[] items = new BatchItem[3];
+    List<BatchItem> items = new ArrayList<>(Collections.nCopies(3, null));
     boolean filled =
         this.answers.fill(
             this.view,
@@ -92,22 +96,83 @@ class BatchAnswersTests {
                 "{\"items\":[{\"key\":\"a\",\"found\":true,\"value\":1},"
                     + "{\"key\":\"c\",\"found\":false}]}",
                 null),
-            items);
+            items,
+            BatchAnswers::ownedValue);
     assertThat(filled).isTrue();
-    assertThat(items[0].found()).isTrue();
-    assertThat(items[1]).isNull();
-    assertThat(items[2].found()).isFalse();
-    assertThat(items[2].value()).isNull();
+    assertThat(items.get(0).found()).isTrue();
+    assertThat(items.get(1)).isNull();
+    assertThat(items.get(2).found()).isFalse();
+    assertThat(items.get(2).value()).isNull();
   }
 
   @Test
   void leavesTheKeysOfAGroupToBeAskedAloneWhenItsAnswerIsShortUnreadableOrAnError() {
-    BatchItem[] items = new BatchItem[3];
+    List<BatchItem> items = new ArrayList<>(Collections.nCopies(3, null));
     String one = "{\"items\":[{\"key\":\"a\",\"found\":true,\"value\":1}]}";
-    assertThat(this.answers.fill(this.view, this.group, response(200, one, null), items)).isFalse();
-    assertThat(this.answers.fill(this.view, this.group, response(200, "[", null), items)).isFalse();
-    assertThat(this.answers.fill(this.view, this.group, response(503, "{}", "1"), items)).isFalse();
+    assertThat(
+            this.answers.fill(
+                this.view, this.group, response(200, one, null), items, BatchAnswers::ownedValue))
+        .isFalse();
+    assertThat(
+            this.answers.fill(
+                this.view, this.group, response(200, "[", null), items, BatchAnswers::ownedValue))
+        .isFalse();
+    assertThat(
+            this.answers.fill(
+                this.view, this.group, response(503, "{}", "1"), items, BatchAnswers::ownedValue))
+        .isFalse();
     assertThat(items).containsOnlyNulls();
+  }
+
+  @Test
+  void windowsFoundElsewhereAreTheKeysItemAndAnUnreadableAnswerOrARefusalRefusesTheBatch() {
+    Routed<WindowsItem> item =
+        this.answers.windowsItem(
+            this.view,
+            "a",
+            new Routed.Relayed<WindowsAnswer>(
+                response(200, "{\"key\":\"a\",\"windows\":[{\"value\":3}]}", null)));
+    WindowsItem windows = ((Routed.Local<WindowsItem>) item).answer();
+    assertThat(windows.key()).isEqualTo("a");
+    assertThat(windows.windows()).hasToString("[{\"value\":3}]");
+    Routed<WindowsItem> noWindows =
+        this.answers.windowsItem(
+            this.view, "a", new Routed.Relayed<WindowsAnswer>(response(200, "{}", null)));
+    assertThat(((Routed.Refused<WindowsItem>) noWindows).refusal().reason())
+        .isEqualTo(Refusal.Reason.FAILED);
+    Routed<WindowsItem> restoring =
+        this.answers.windowsItem(
+            this.view, "a", new Routed.Relayed<WindowsAnswer>(response(503, "{}", "2")));
+    Refusal refusal = ((Routed.Refused<WindowsItem>) restoring).refusal();
+    assertThat(refusal.reason()).isEqualTo(Refusal.Reason.UNAVAILABLE);
+    assertThat(refusal.retryAfter()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void fillsTheWindowsOfAGroupFromABatchAnswerOnlyWhenEveryItemHoldsWindows() {
+    List<WindowsItem> items = new ArrayList<>(Collections.nCopies(3, null));
+    String whole = "{\"items\":[{\"key\":\"a\",\"windows\":[]},{\"key\":\"c\",\"windows\":[{}]}]}";
+    String oneWithout = "{\"items\":[{\"key\":\"a\",\"windows\":[]},{\"key\":\"c\"}]}";
+    assertThat(
+            this.answers.fill(
+                this.view,
+                this.group,
+                response(200, oneWithout, null),
+                items,
+                BatchAnswers::ownedWindows))
+        .isFalse();
+    assertThat(items).containsOnlyNulls();
+    assertThat(
+            this.answers.fill(
+                this.view,
+                this.group,
+                response(200, whole, null),
+                items,
+                BatchAnswers::ownedWindows))
+        .isTrue();
+    assertThat(items.get(0).windows()).hasToString("[]");
+    assertThat(items.get(1)).isNull();
+    assertThat(items.get(2).key()).hasToString("\"c\"");
   }
 
   private static Routed<KeyAnswer> relayed(int status, String body, String retryAfter) {

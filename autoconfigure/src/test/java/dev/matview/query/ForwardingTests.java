@@ -106,8 +106,8 @@ class ForwardingTests {
     this.service.get("counts", key, CallerContext.direct()).join();
     String path = this.owner.received().get(0).get("path");
     assertThat(path)
-        .isEqualTo("/views/counts/keys/a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj%C3%BC%E6%9D%B1");
-    assertThat(URLDecoder.decode(path.substring("/views/counts/keys/".length()), UTF_8))
+        .isEqualTo("/views/counts/key?key=a%2Fb%25c%2Bd%3Be%20f%3Fg%23h%26i%3Dj%C3%BC%E6%9D%B1");
+    assertThat(URLDecoder.decode(path.substring("/views/counts/key?key=".length()), UTF_8))
         .isEqualTo(key);
   }
 

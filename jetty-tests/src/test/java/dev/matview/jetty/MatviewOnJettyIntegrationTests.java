@@ -11,6 +11,7 @@ import dev.matview.test.MatviewTestPublisher;
 import dev.matview.test.ViewAwaiter;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
+import dev.matview.view.ViewWindow;
 import dev.matview.view.Views;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +44,9 @@ import tools.jackson.databind.json.JsonMapper;
     })
 class MatviewOnJettyIntegrationTests {
 
-  private static final String VIEW = "per-item";
+  static final String VIEW = "per-item";
+
+  static final String PER_MINUTE = "per-item-per-minute";
 
   private static final Duration EVENT_WAIT = Duration.ofSeconds(30);
 
@@ -136,7 +139,7 @@ class MatviewOnJettyIntegrationTests {
     RawHttp raw = new RawHttp(this.port, Duration.ofSeconds(20));
     assertProblem(rawGet(raw, "/views/per-item/keys/a|b{c}"), 400, "Illegal Path Character");
     assertProblem(rawGet(raw, "/views/per-item/keys/bad%zzescape"), 400, "percent-encoded");
-    assertProblem(this.http.get("/views/per-item/keys/sl%2Fash"), 400, "separator");
+    assertProblem(this.http.get("/views/per-item/keys/%2E%2E"), 400, ".../key?key=");
     assertProblem(this.http.get("/views/per-item/keys/%ff%fe"), 400, "UTF-8");
     assertProblem(
         rawGet(raw, "/views/per-item/windows?to=%zz"), 400, "percent-encode its parameters");
@@ -195,6 +198,13 @@ class MatviewOnJettyIntegrationTests {
     @MaterializedView(VIEW)
     ViewDefinition<String, Item, Long> perItem() {
       return Views.from("items", Item.class).count();
+    }
+
+    @MaterializedView(PER_MINUTE)
+    ViewDefinition<String, Item, Long> perItemPerMinute() {
+      return Views.from("items", Item.class)
+          .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
+          .count();
     }
   }
 }

@@ -2,7 +2,10 @@ package dev.matview.client;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import tools.jackson.core.JacksonException;
@@ -14,10 +17,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the bodies of a view's answers as its key and value types: a key's value, its windows, a
- * batch, the pages of scans and the lines of streamed scans ({@link ChangeReader} reads the events
- * of change streams with it). The answer's own members are read by name, and only keys and values
- * by the mapper, whose settings then apply to them alone; decimals are read exactly, whatever the
- * value type.
+ * batch of values or of windows, the pages of scans and the lines of streamed scans ({@link
+ * ChangeReader} reads the events of change streams with it). The answer's own members are read by
+ * name, and only keys and values by the mapper, whose settings then apply to them alone; decimals
+ * are read exactly, whatever the value type.
  *
  * @param <K> the view's key type
  * @param <V> the view's value type
@@ -53,32 +56,35 @@ final class AnswerReader<K, V> {
 
   /** The windows of {@code {"key": …, "windows": [{"start", "end", "value"}]}}. */
   List<Window<V>> windows(RawAnswer answer) {
+    return read(answer, this::windowsOf);
+  }
+
+  /** Each key's windows of {@code {"items": [{"key", "windows": [...]}]}}, in the order asked. */
+  Map<K, List<Window<V>>> windowBatch(RawAnswer answer) {
+    Map<K, List<Window<V>>> items = new LinkedHashMap<>();
     return read(
         answer,
         body -> {
-          List<Window<V>> windows = new ArrayList<>();
-          for (JsonNode window : array(body, "windows")) {
-            windows.add(
-                new Window<>(instant(window, "start"), instant(window, "end"), value(window)));
-          }
-          return List.copyOf(windows);
+          array(body, "items").forEach(item -> items.put(key(item), windowsOf(item)));
+          return Collections.unmodifiableMap(items);
         });
+  }
+
+  private List<Window<V>> windowsOf(JsonNode body) {
+    return array(body, "windows")
+        .valueStream()
+        .map(w -> new Window<>(instant(w, "start"), instant(w, "end"), value(w)))
+        .toList();
   }
 
   /** The items of {@code {"items": [{"key", "found", "value"}]}}, in the order asked. */
   List<BatchItem<K, V>> batch(RawAnswer answer) {
-    return read(
-        answer,
-        body -> {
-          List<BatchItem<K, V>> items = new ArrayList<>();
-          for (JsonNode item : array(body, "items")) {
-            boolean found = item.path("found").asBoolean(false);
-            K key = key(item);
-            V value = found ? value(item) : null;
-            items.add(new BatchItem<>(key, found, value));
-          }
-          return List.copyOf(items);
-        });
+    return read(answer, body -> array(body, "items").valueStream().map(this::batchItem).toList());
+  }
+
+  private BatchItem<K, V> batchItem(JsonNode item) {
+    boolean found = item.path("found").asBoolean(false);
+    return new BatchItem<>(key(item), found, found ? value(item) : null);
   }
 
   /** The page of {@code {"items": [{"key", "value"}], "nextCursor": …}}. */

@@ -102,6 +102,18 @@ public final class RemoteView<K, V> {
     return this.calls.batch(keys, this.options);
   }
 
+  /**
+   * The windows of each of {@code keys} in a windowed or session view whose start lies in [{@code
+   * from}, {@code to}] (each bound the server's default when {@code null}), by key in the order
+   * asked, in one call, with the answer's metadata.
+   */
+  public Answer<Map<K, List<Window<V>>>> lookupAllWindows(
+      Collection<? extends K> keys, @Nullable Instant from, @Nullable Instant to) {
+    Objects.requireNonNull(keys, "keys must not be null");
+    keys.forEach(RemoteView::requireKey);
+    return this.calls.windowBatch(keys, from, to, this.options);
+  }
+
   /** Every key of a table view and its value, a page at a time as the stream is read. */
   public Stream<KeyValue<K, V>> scan() {
     return scan(null, null);

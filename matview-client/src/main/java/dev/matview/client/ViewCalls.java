@@ -3,6 +3,7 @@ package dev.matview.client;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -48,7 +49,7 @@ final class ViewCalls<K, V> {
   ChangeSubscription changes(K key, Consumer<Change<K, V>> listener) {
     return new ChangeFollower<>(
             this.view,
-            this.basePath + "/{view}/keys/{key}/changes",
+            this.basePath + "/{view}/key/changes?key={key}",
             this.keys.text(key),
             this.exchange,
             new ChangeReader<>(this.reader),
@@ -57,29 +58,12 @@ final class ViewCalls<K, V> {
   }
 
   /**
-   * The value of {@code key}; a key that holds a {@code /} is asked in a batch of one, since
-   * servlet containers refuse an encoded slash in a path.
+   * The value of {@code key}, asked with the key in the query ({@code .../key?key=}), which carries
+   * any key: servers and proxies may refuse or rewrite a {@code /}, a {@code \} or a dot segment in
+   * a path.
    */
   Answer<Optional<V>> get(K key, CallOptions options) {
-    String text = this.keys.text(key);
-    if (text.indexOf('/') >= 0) {
-      Answer<List<BatchItem<K, V>>> batch = batch(List.of(key), options);
-      if (batch.value().size() != 1) {
-        throw new MatviewClientException(
-            "View '"
-                + this.view
-                + "' answered a batch of one key with "
-                + batch.value().size()
-                + " items",
-            this.view,
-            200,
-            null,
-            null);
-      }
-      BatchItem<K, V> item = batch.value().get(0);
-      return new Answer<>(Optional.ofNullable(item.value()), batch.metadata());
-    }
-    ViewRequest request = ViewRequest.get(this.basePath, this.view).segment("keys").pathValue(text);
+    ViewRequest request = keyRequest(key);
     RawAnswer answer = send(request, options);
     if (this.exchange.problems().isKeyNotFound(answer)) {
       return new Answer<>(Optional.empty(), answer.metadata());
@@ -89,15 +73,20 @@ final class ViewCalls<K, V> {
 
   Answer<List<Window<V>>> windows(
       K key, @Nullable Instant from, @Nullable Instant to, CallOptions options) {
-    ViewRequest request =
-        ViewRequest.get(this.basePath, this.view)
-            .segment("keys")
-            .pathValue(this.keys.text(key))
-            .segment("windows")
-            .param("from", from)
-            .param("to", to);
+    ViewRequest request = keyRequest(key, "windows").param("from", from).param("to", to);
     RawAnswer answer = successful(send(request, options));
     return new Answer<>(this.reader.windows(answer), answer.metadata());
+  }
+
+  /**
+   * The GET of {@code key}'s read at {@code segments} below {@code .../key}, the key in the query.
+   */
+  private ViewRequest keyRequest(K key, String... segments) {
+    ViewRequest request = ViewRequest.get(this.basePath, this.view).segment("key");
+    for (String segment : segments) {
+      request.segment(segment);
+    }
+    return request.param("key", this.keys.text(key));
   }
 
   Answer<List<BatchItem<K, V>>> batch(Collection<? extends K> keys, CallOptions options) {
@@ -105,6 +94,20 @@ final class ViewCalls<K, V> {
         ViewRequest.post(this.basePath, this.view, this.keys.batchBody(keys)).segment("batch");
     RawAnswer answer = successful(send(request, options));
     return new Answer<>(this.reader.batch(answer), answer.metadata());
+  }
+
+  Answer<Map<K, List<Window<V>>>> windowBatch(
+      Collection<? extends K> keys,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      CallOptions options) {
+    ViewRequest request =
+        ViewRequest.post(this.basePath, this.view, this.keys.batchBody(keys))
+            .segment("batch")
+            .param("from", from)
+            .param("to", to);
+    RawAnswer answer = successful(send(request, options));
+    return new Answer<>(this.reader.windowBatch(answer), answer.metadata());
   }
 
   Answer<Page<KeyValue<K, V>>> keyPage(

@@ -47,15 +47,6 @@ final class ViewRequest {
     return this;
   }
 
-  /** Appends a path segment whose value is {@code value}, encoded whole. */
-  ViewRequest pathValue(String value) {
-    requirePath();
-    String name = "v" + this.variables.size();
-    this.template.append("/{").append(name).append('}');
-    this.variables.put(name, value);
-    return this;
-  }
-
   /** Adds the query parameter {@code name} with {@code value}; nothing when it is {@code null}. */
   ViewRequest param(String name, @Nullable Object value) {
     if (value == null) {

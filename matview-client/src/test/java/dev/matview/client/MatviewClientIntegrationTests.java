@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,6 +176,37 @@ class MatviewClientIntegrationTests {
             new BatchItem<>("batch-b", true, 2L),
             new BatchItem<>("nobody", false, null),
             new BatchItem<>("batch-a", true, 1L));
+  }
+
+  @Test
+  void readsBatchesAndFollowsKeysThatNoPathCarries() throws Exception {
+    List<String> customers = List.of("a/b", "..", ".", "ü/x c+d", "%2F", "b\\s");
+    customers.forEach(customer -> send(Order.of(customer, 1, "1.00", MINUTE)));
+    customers.forEach(customer -> awaitValue(this.orders, customer, 1L));
+    assertThat(this.orders.getAll(customers))
+        .containsExactlyInAnyOrderEntriesOf(
+            customers.stream().collect(Collectors.toMap(customer -> customer, customer -> 1L)));
+    RemoteView<String, Long> perMinute =
+        this.client.view("orders-per-customer-per-minute", String.class, Long.class);
+    List<Window<Long>> one = List.of(new Window<>(MINUTE, MINUTE.plusSeconds(60), 1L));
+    await()
+        .atMost(WAIT)
+        .ignoreException(MatviewUnavailableException.class)
+        .untilAsserted(
+            () -> {
+              Map<String, List<Window<Long>>> windows =
+                  perMinute.lookupAllWindows(customers, MINUTE, MINUTE).value();
+              assertThat(windows).containsOnlyKeys(customers);
+              assertThat(windows.values()).allSatisfy(each -> assertThat(each).isEqualTo(one));
+              assertThat(perMinute.windows("..", MINUTE, MINUTE)).isEqualTo(one);
+            });
+    LinkedBlockingQueue<Change<String, Long>> changes = new LinkedBlockingQueue<>();
+    try (ChangeSubscription subscription = this.orders.changes("..", changes::add)) {
+      Change<String, Long> first = changes.poll(30, TimeUnit.SECONDS);
+      assertThat(first).isNotNull();
+      assertThat(first.key()).isEqualTo("..");
+      assertThat(first.value()).isEqualTo(1L);
+    }
   }
 
   @Test

@@ -53,7 +53,7 @@ public final class UpstreamChanges implements AutoCloseable {
       ChangeSink sink,
       Runnable onEnd) {
     open(
-        PeerPath.of(view, "keys", rawKey, "changes").toString(),
+        PeerPath.ofKey(view, rawKey, "changes").toString(),
         owner.host(),
         lastEventId,
         caller,

@@ -10,6 +10,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PeerPath {
 
+  /** The path segment, after the view's, of the reads of one key given as a query parameter. */
+  public static final String KEY_SEGMENT = "key";
+
+  /** The query parameter that carries the key of such a read. */
+  public static final String KEY_PARAMETER = "key";
+
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   private final StringBuilder text = new StringBuilder();
@@ -25,6 +31,46 @@ public final class PeerPath {
       path.segment(segment);
     }
     return path;
+  }
+
+  /**
+   * The read of {@code rawKey} in {@code view} at {@code segments}: {@code
+   * /<view>/keys/<rawKey>/<segments>} when any server carries the key in a path as it is, else
+   * {@code /<view>/key/<segments>?key=<rawKey>}, since a server may refuse or rewrite a {@code .}
+   * or {@code ..} segment, a {@code /}, a {@code \}, a {@code %} escape or a control character in a
+   * path (the other instance's own settings included).
+   */
+  public static PeerPath ofKey(String view, String rawKey, String... segments) {
+    boolean inPath = fitsAPath(rawKey);
+    PeerPath path = inPath ? of(view, "keys", rawKey) : of(view, KEY_SEGMENT);
+    for (String segment : segments) {
+      path.segment(segment);
+    }
+    return inPath ? path : path.param(KEY_PARAMETER, rawKey);
+  }
+
+  private static boolean fitsAPath(String rawKey) {
+    if (rawKey.isEmpty() || rawKey.equals(".") || rawKey.equals("..")) {
+      return false;
+    }
+    return rawKey
+        .chars()
+        .noneMatch(c -> c == '/' || c == '\\' || c == '%' || c < 0x20 || c == 0x7f);
+  }
+
+  /**
+   * Adds {@code query}, the query of another path ({@code ?} and encoded parameters) or nothing,
+   * after this path's own parameters.
+   */
+  public PeerPath query(String query) {
+    if (!query.isEmpty()) {
+      if (query.charAt(0) != '?') {
+        throw new IllegalArgumentException("A query starts with '?': " + query);
+      }
+      this.text.append(this.hasQuery ? '&' : '?').append(query, 1, query.length());
+      this.hasQuery = true;
+    }
+    return this;
   }
 
   /** Adds {@code segment}, encoded, as the next path segment. */

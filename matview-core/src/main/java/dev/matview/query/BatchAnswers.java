@@ -8,10 +8,14 @@ import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.WindowsAnswer;
+import dev.matview.query.answer.WindowsItem;
 import dev.matview.query.peer.PeerAnswers;
 import dev.matview.topology.ResolvedView;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +25,8 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Both ends of a batch's JSON: the keys asked, as parsed here and as sent to another instance, and
- * the items that come back, from that instance's batch answer or from the lookup of one key.
+ * the items that come back, from that instance's batch answer or from the lookup of one key, of a
+ * table (a value) or of a windowed or session view (windows).
  */
 final class BatchAnswers {
 
@@ -72,15 +77,16 @@ final class BatchAnswers {
   }
 
   /**
-   * Fills the items of {@code group} from another instance's batch answer; {@code false}, with
-   * nothing filled, when the answer is not a complete batch answer and the keys must be looked up
-   * alone.
+   * Fills the items of {@code group} from another instance's batch answer, each read by {@code
+   * owned}; {@code false}, with nothing filled, when the answer is not a complete batch answer and
+   * the keys must be looked up alone.
    */
-  boolean fill(
+  <I> boolean fill(
       ResolvedView<?, ?, ?> view,
       OwnerKeys group,
       PeerResponse response,
-      @Nullable BatchItem[] items) {
+      List<@Nullable I> items,
+      Function<JsonNode, @Nullable I> owned) {
     if (!response.isSuccess()) {
       return false;
     }
@@ -95,13 +101,30 @@ final class BatchAnswers {
       return unreadable(
           view, group, "asked for " + indexes.size() + " keys, got " + answered.size());
     }
+    List<I> read = new ArrayList<>(indexes.size());
+    for (JsonNode item : answered) {
+      I one = owned.apply(item);
+      if (one == null) {
+        return unreadable(view, group, "an item is not one of this view's: " + item);
+      }
+      read.add(one);
+    }
     for (int i = 0; i < indexes.size(); i++) {
-      JsonNode item = answered.get(i);
-      boolean found = item.path("found").asBoolean();
-      items[indexes.get(i)] =
-          new BatchItem(item.path("key"), found, found ? item.path("value") : null);
+      items.set(indexes.get(i), read.get(i));
     }
     return true;
+  }
+
+  /** The item of a table's key that an owner answered in its batch answer. */
+  static BatchItem ownedValue(JsonNode item) {
+    boolean found = item.path("found").asBoolean();
+    return new BatchItem(item.path("key"), found, found ? item.path("value") : null);
+  }
+
+  /** The item of a windowed view's key that an owner answered, or {@code null} when not one. */
+  static @Nullable WindowsItem ownedWindows(JsonNode item) {
+    JsonNode windows = item.path("windows");
+    return windows.isArray() ? new WindowsItem(item.path("key"), windows) : null;
   }
 
   /**
@@ -121,42 +144,74 @@ final class BatchAnswers {
       return new Routed.Local<>(new BatchItem(key, false, null));
     }
     if (response.isSuccess()) {
-      try {
-        JsonNode value = this.mapper.readTree(response.body()).path("value");
-        if (!value.isMissingNode()) {
-          return new Routed.Local<>(new BatchItem(key, true, value));
-        }
-      } catch (JacksonException ex) {
-        logger.warn(
-            "Another instance sent an answer for a key of view '"
-                + view.name()
-                + "' that cannot be read: "
-                + ex.getOriginalMessage());
+      JsonNode value = readOrWarn(view, response).path("value");
+      if (!value.isMissingNode()) {
+        return new Routed.Local<>(new BatchItem(key, true, value));
       }
     }
+    return new Routed.Refused<>(refusal(view, key, response));
+  }
+
+  /**
+   * The item of {@code key} of a windowed or session view from the lookup of its windows alone: its
+   * windows here or from another instance's answer, or the refusal that no replica could answer.
+   */
+  Routed<WindowsItem> windowsItem(
+      ResolvedView<?, ?, ?> view, Object key, Routed<WindowsAnswer> answer) {
+    if (answer instanceof Routed.Local<WindowsAnswer> local) {
+      return new Routed.Local<>(new WindowsItem(key, local.answer().windows()));
+    }
+    if (answer instanceof Routed.Refused<WindowsAnswer> refused) {
+      return new Routed.Refused<>(refused.refusal());
+    }
+    PeerResponse response = ((Routed.Relayed<WindowsAnswer>) answer).response();
+    if (response.isSuccess()) {
+      JsonNode windows = readOrWarn(view, response).path("windows");
+      if (windows.isArray()) {
+        return new Routed.Local<>(new WindowsItem(key, windows));
+      }
+    }
+    return new Routed.Refused<>(refusal(view, key, response));
+  }
+
+  /** Why another instance's {@code response} for {@code key} answers no item of the batch. */
+  private Refusal refusal(ResolvedView<?, ?, ?> view, Object key, PeerResponse response) {
     int status = response.status();
     String detail = problem(response).path("detail").asString("");
-    return new Routed.Refused<>(
-        new Refusal(
-            status == 504
-                ? Refusal.Reason.TIMEOUT
-                : status == 503 ? Refusal.Reason.UNAVAILABLE : Refusal.Reason.FAILED,
-            view.name(),
-            key,
-            null,
-            "Another instance answered "
-                + status
-                + " for key "
-                + key
-                + " of this batch"
-                + (detail.isEmpty() ? "" : ": " + detail),
-            PeerAnswers.retryAfter(response.header("Retry-After"))));
+    return new Refusal(
+        status == 504
+            ? Refusal.Reason.TIMEOUT
+            : status == 503 ? Refusal.Reason.UNAVAILABLE : Refusal.Reason.FAILED,
+        view.name(),
+        key,
+        null,
+        "Another instance answered "
+            + status
+            + " for key "
+            + key
+            + " of this batch"
+            + (detail.isEmpty() ? "" : ": " + detail),
+        PeerAnswers.retryAfter(response.header("Retry-After")));
   }
 
   private boolean notFound(PeerResponse response) {
     return ProblemTypes.KEY_NOT_FOUND
         .toString()
         .equals(problem(response).path("type").asString(""));
+  }
+
+  /** Another instance's successful answer as JSON, or, logged, an empty node when it is not. */
+  private JsonNode readOrWarn(ResolvedView<?, ?, ?> view, PeerResponse response) {
+    try {
+      return this.mapper.readTree(response.body());
+    } catch (JacksonException ex) {
+      logger.warn(
+          "Another instance sent an answer for a key of view '"
+              + view.name()
+              + "' that cannot be read: "
+              + ex.getOriginalMessage());
+      return this.mapper.createObjectNode();
+    }
   }
 
   /** The problem detail another instance answered, or an empty node. */

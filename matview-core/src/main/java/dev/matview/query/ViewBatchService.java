@@ -7,12 +7,15 @@ import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.WindowsItem;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.peer.PeerMarks;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
+import dev.matview.view.ViewWindow;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,11 +27,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Looks up many keys of a table view at once. Keys whose active replica runs on another instance
- * that is not marked down go to it in one request per instance, all in parallel; every other key,
- * and every key of an instance that does not answer the batch, is looked up alone, with the same
- * fallbacks to standbys as a lookup of one key. The answers come back in the order asked, or the
- * first refusal of a key that no replica could answer.
+ * Looks up many keys of a view at once: their values in a table, their windows in a windowed or
+ * session view. Keys whose active replica runs on another instance that is not marked down go to it
+ * in one request per instance, all in parallel; every other key, and every key of an instance that
+ * does not answer the batch, is looked up alone, with the same fallbacks to standbys as a lookup of
+ * one key. The answers come back in the order asked, or the first refusal of a key that no replica
+ * could answer.
  */
 public final class ViewBatchService {
 
@@ -89,7 +93,39 @@ public final class ViewBatchService {
   public CompletableFuture<Routed<List<BatchItem>>> lookup(
       String viewName, List<JsonNode> keys, CallerContext caller) {
     ResolvedView<?, ?, ?> view =
-        this.views.served().table(viewName, "view", "batch lookups serve tables");
+        this.views
+            .served()
+            .table(
+                viewName,
+                "view",
+                "its batch answers each key's windows: post the keys to .../batch?from=&to=");
+    requireWithinSize(viewName, keys);
+    this.views.requireReadable(view, caller);
+    return read(view, keys, caller, new TableItems(this.views, this.answers));
+  }
+
+  /**
+   * The windows of every key in {@code keys} of a windowed or session view whose start lies in
+   * [{@code from}, {@code to}] (by default the view's retention back from now, and now), in the
+   * order asked, or why a key could not be answered; keys that other instances hold are asked of
+   * them, one request per instance, without a thread waiting.
+   */
+  public CompletableFuture<Routed<List<WindowsItem>>> windows(
+      String viewName,
+      List<JsonNode> keys,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      CallerContext caller) {
+    ResolvedView<?, ?, ?> view = this.views.view(viewName);
+    ViewWindow window = WindowLookups.windowOf(view);
+    WindowLookups lookups = this.views.windowLookups();
+    TimeRange range = lookups.range(view, window, from, to);
+    requireWithinSize(viewName, keys);
+    this.views.requireReadable(view, caller);
+    return read(view, keys, caller, new WindowItems(lookups, this.answers, window, range));
+  }
+
+  private void requireWithinSize(String viewName, List<JsonNode> keys) {
     if (keys.size() > this.maxBatchSize) {
       throw new InvalidQueryException(
           viewName,
@@ -100,12 +136,13 @@ public final class ViewBatchService {
               + keys.size()
               + "; split it");
     }
-    this.views.requireReadable(view, caller);
-    return lookupIn(view, keys, caller);
   }
 
-  private <K> CompletableFuture<Routed<List<BatchItem>>> lookupIn(
-      ResolvedView<K, ?, ?> view, List<JsonNode> rawKeys, CallerContext caller) {
+  private <K, A, I> CompletableFuture<Routed<List<I>>> read(
+      ResolvedView<K, ?, ?> view,
+      List<JsonNode> rawKeys,
+      CallerContext caller,
+      BatchKind<A, I> kind) {
     List<K> keys = new ArrayList<>(rawKeys.size());
     for (int index = 0; index < rawKeys.size(); index++) {
       keys.add(this.answers.key(view, rawKeys.get(index), index));
@@ -125,10 +162,10 @@ public final class ViewBatchService {
     }
     List<OwnerKeys> groups = new ArrayList<>(remote.values());
     List<CompletableFuture<Routed<Void>>> requests =
-        groups.stream().map(group -> ask(view, group, rawKeys, caller)).toList();
-    BatchRead<K> batch =
+        groups.stream().map(group -> ask(view, group, rawKeys, caller, kind)).toList();
+    BatchRead<K, A, I> batch =
         new BatchRead<>(
-            this.views,
+            kind,
             this.answers,
             view,
             keys,
@@ -168,13 +205,14 @@ public final class ViewBatchService {
       ResolvedView<?, ?, ?> view,
       OwnerKeys ownerKeys,
       List<JsonNode> rawKeys,
-      CallerContext caller) {
+      CallerContext caller,
+      BatchKind<?, ?> kind) {
     List<JsonNode> keys = ownerKeys.indexes().stream().map(rawKeys::get).toList();
     PeerPath path =
         caller
             .bound()
             .addTo(
-                PeerPath.of(view.name(), "batch")
+                kind.ownerQuery(PeerPath.of(view.name(), "batch"))
                     .param("allowStale", caller.allowStale())
                     .param("maxLag", caller.maxLag()));
     Duration waited = caller.bound().waited(this.peers.timeout());

@@ -1,6 +1,5 @@
 package dev.matview.query;
 
-import dev.matview.peer.PeerPath;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Routed;
@@ -19,7 +18,6 @@ import dev.matview.query.routing.Routing;
 import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
-import dev.matview.view.ViewWindow;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,13 +41,13 @@ public final class ViewQueryService {
 
   private final KeyParser keyParser;
 
-  private final Clock clock;
-
   private final Fallbacks fallbacks;
 
   private final LookupTimer timer;
 
   private final ServedViews served;
+
+  private final WindowLookups windowLookups;
 
   /**
    * A service that finds replicas through {@code routing}, reaches them with {@code peers}, lets
@@ -98,10 +96,10 @@ public final class ViewQueryService {
     this.registry = registry;
     this.localStores = localStores;
     this.keyParser = keyParser;
-    this.clock = clock;
     this.fallbacks = fallbacks;
     this.timer = new LookupTimer(registry, metrics);
     this.served = new ServedViews(registry, fallbacks.gate());
+    this.windowLookups = new WindowLookups(this.served, localStores, keyParser, clock, fallbacks);
   }
 
   /** The fallbacks that choose which replica answers a read. */
@@ -216,42 +214,12 @@ public final class ViewQueryService {
       @Nullable Instant from,
       @Nullable Instant to,
       CallerContext caller) {
-    return this.timer.timed(viewName, () -> windowsIn(viewName, rawKey, from, to, caller));
+    return this.timer.timed(
+        viewName, () -> this.windowLookups.windows(viewName, rawKey, from, to, caller));
   }
 
-  private CompletableFuture<Routed<WindowsAnswer>> windowsIn(
-      String viewName,
-      String rawKey,
-      @Nullable Instant from,
-      @Nullable Instant to,
-      CallerContext caller) {
-    if (this.fallbacks.gate().isClosed()) {
-      return gateClosed(viewName);
-    }
-    ResolvedView<?, ?, ?> view = view(viewName);
-    ViewWindow window = ServedViews.windowOf(view, "ask for its key at .../keys/{key}");
-    TimeRange range = TimeRange.of(viewName, window, from, to, this.clock);
-    return windowsFrom(view, window, rawKey, range.from(), range.to(), caller);
-  }
-
-  private <K> CompletableFuture<Routed<WindowsAnswer>> windowsFrom(
-      ResolvedView<K, ?, ?> view,
-      ViewWindow window,
-      String rawKey,
-      Instant from,
-      Instant to,
-      CallerContext caller) {
-    K key = this.keyParser.key(view, rawKey);
-    this.localStores.isolation().committed(view, caller.bound());
-    PeerTarget path =
-        () ->
-            PeerPath.of(view.name(), "keys", rawKey, "windows").param("from", from).param("to", to);
-    LocalRead<WindowsAnswer> read =
-        (partition, replica, exact) ->
-            new WindowsAnswer(
-                key,
-                this.localStores.windows(view, window, key, partition, from, to, exact),
-                replica);
-    return this.fallbacks.route(view, key, caller, path, read);
+  /** The lookups of one key's windows, alone or as one key of a batch. */
+  WindowLookups windowLookups() {
+    return this.windowLookups;
   }
 }

@@ -57,7 +57,7 @@ public final class HttpView<K, A> {
   public ViewAnswer<Optional<A>> get(K key) {
     ViewChecks.requireTable(this.view, "read the key's windows with windows(key)");
     ViewAnswer<JsonNode> answer =
-        this.calls.get(List.of(name(), "keys", rawKey(key)), List.of(), this.options, true);
+        this.calls.get(List.of(name(), "key"), List.of(keyParameter(key)), this.options, true);
     JsonNode body = answer.body();
     return answer.withBody(
         body.isMissingNode()
@@ -213,8 +213,10 @@ public final class HttpView<K, A> {
 
   private ViewAnswer<List<WindowedValue<A>>> windows(K key, List<Map.Entry<String, String>> range) {
     ViewChecks.requireWindows(this.view, "read the key's value with get(key)");
+    List<Map.Entry<String, String>> query = new ArrayList<>(range);
+    query.add(0, keyParameter(key));
     ViewAnswer<JsonNode> answer =
-        this.calls.get(List.of(name(), "keys", rawKey(key), "windows"), range, this.options, false);
+        this.calls.get(List.of(name(), "key", "windows"), query, this.options, false);
     List<WindowedValue<A>> windows = new ArrayList<>();
     for (JsonNode window : answer.body().required("windows")) {
       windows.add(
@@ -224,6 +226,11 @@ public final class HttpView<K, A> {
               this.calls.read(window.required("value"), this.valueType)));
     }
     return answer.withBody(List.copyOf(windows));
+  }
+
+  /** {@code key} as the query parameter that carries any key, one that holds a {@code /} too. */
+  private Map.Entry<String, String> keyParameter(K key) {
+    return Map.entry("key", rawKey(key));
   }
 
   private String rawKey(K key) {

@@ -146,14 +146,21 @@ class MatviewTestClientTests {
   }
 
   @Test
-  void writesARecordKeyAsJsonInThePath() {
+  void asksAnyKeyARecordKeyAsJsonASlashOrADotSegmentToo() {
     this.publisher.publish("orders", "ivan-1", Order.of("ivan", 2, "1.00", MINUTE));
+    this.publisher.publish("orders", "slash-1", Order.of("i/v a+n", 1, "1.00", MINUTE));
+    this.publisher.publish("orders", "dots-1", Order.of("..", 1, "1.00", MINUTE));
     HttpView<Shop.CustomerQuantity, Long> counts =
         this.client.view("orders-per-customer-quantity", Shop.CustomerQuantity.class, Long.class);
+    HttpView<String, Long> perCustomer =
+        this.client.view("orders-per-customer", String.class, Long.class);
 
     eventually(
         () -> counts.get(new Shop.CustomerQuantity("ivan", 2)),
         found -> found.body().equals(Optional.of(1L)));
+    for (String customer : List.of("i/v a+n", "..")) {
+      eventually(() -> perCustomer.get(customer), found -> found.body().equals(Optional.of(1L)));
+    }
   }
 
   @Test

@@ -33,7 +33,30 @@ final class LookupOperations {
 
   /** The key as the last path segment but one or the last. */
   static Parameter pathKey(Schema<?> schema) {
-    return new Parameter().in("path").name("key").required(true).schema(schema);
+    return key(
+        "path",
+        schema,
+        "the key, percent-encoded ('/' as %2F); a key that is '.' or '..', or holds '\\' or a"
+            + " control character, cannot be written in a path: ask for it with the query"
+            + " parameter key instead");
+  }
+
+  /** The key as the query parameter {@code key}, which carries any key. */
+  static Parameter queryKey(Schema<?> schema) {
+    return key(
+        "query",
+        schema,
+        "the key, percent-encoded as any query parameter (a '+' is a space: write a plus as"
+            + " %2B); carries any key the view accepts");
+  }
+
+  private static Parameter key(String in, Schema<?> schema, String description) {
+    return new Parameter()
+        .in(in)
+        .name("key")
+        .required(true)
+        .schema(schema)
+        .description(description);
   }
 
   /** A query parameter. */

@@ -5,6 +5,7 @@ import static dev.matview.openapi.LookupOperations.operation;
 import static dev.matview.openapi.LookupOperations.paging;
 import static dev.matview.openapi.LookupOperations.pathKey;
 import static dev.matview.openapi.LookupOperations.query;
+import static dev.matview.openapi.LookupOperations.queryKey;
 import static dev.matview.openapi.LookupOperations.staleReads;
 import static dev.matview.openapi.LookupOperations.timeRange;
 
@@ -22,6 +23,7 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -30,9 +32,18 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
  * Describes each view's own lookup endpoints in the application's OpenAPI document, typed by the
  * view's key and value classes, in place of the generic {@code /{view}/...} endpoints, and leaves
  * out the endpoints only the instances call each other on, with the schemas only they used; each
- * operation has a summary, an id, a described tag, its problems and its security.
+ * operation has a summary, an id, a described tag, its problems and its security. Each lookup of
+ * one key is described twice: with the key in the path, and with the key in the query ({@code
+ * .../key?key=}), which carries any key.
  */
 public final class ViewApiDocs implements OpenApiCustomizer {
+
+  /** What the summary of a lookup with the key in the query adds. */
+  private static final String BY_QUERY = ", the key in the query (any key)";
+
+  /** What {@code from} and {@code to} bound of a view's windows. */
+  private static final String RANGE =
+      "window start; default the view's retention back from now, and now";
 
   private final ViewRegistry registry;
 
@@ -78,15 +89,30 @@ public final class ViewApiDocs implements OpenApiCustomizer {
     Schema<?> value = schemas.body(view.definition().aggregateType());
     String id = name.replaceAll("[^A-Za-z0-9]+", "_");
     if (view.window() == null) {
+      for (boolean inQuery : new boolean[] {false, true}) {
+        paths.addPathItem(
+            base + (inQuery ? "/key" : "/keys/{key}"),
+            new PathItem()
+                .get(
+                    staleReads(
+                        operation(
+                                name,
+                                "The current value of a key of " + name + (inQuery ? BY_QUERY : ""),
+                                "get_" + id + (inQuery ? "_by_query" : ""))
+                            .addParametersItem(key(schemas, keyType, inQuery))
+                            .responses(answers(ViewSchemas.keyValue(key, value), true, true)))));
+      }
       paths.addPathItem(
-          base + "/keys/{key}",
+          base + "/batch",
           new PathItem()
-              .get(
-                  staleReads(
-                      operation(name, "The current value of a key of " + name, "get_" + id)
-                          .addParametersItem(pathKey(schemas.pathKey(keyType)))
-                          .responses(answers(ViewSchemas.keyValue(key, value), true, true)))));
-      paths.addPathItem(base + "/batch", new PathItem().post(batch(name, id, key, value)));
+              .post(
+                  batch(
+                      operation(
+                          name,
+                          "The values of many keys of " + name + ", in the order asked",
+                          "batch_" + id),
+                      key,
+                      ViewSchemas.batchItem(key, value))));
       paths.addPathItem(
           base + "/keys",
           new PathItem()
@@ -103,19 +129,39 @@ public final class ViewApiDocs implements OpenApiCustomizer {
       return;
     }
     String kind = view.kind() == ViewKind.SESSION ? "sessions" : "windows";
+    for (boolean inQuery : new boolean[] {false, true}) {
+      paths.addPathItem(
+          base + (inQuery ? "/key/windows" : "/keys/{key}/windows"),
+          new PathItem()
+              .get(
+                  staleReads(
+                      timeRange(
+                              operation(
+                                  name,
+                                  "The "
+                                      + kind
+                                      + " of a key of "
+                                      + name
+                                      + " by start"
+                                      + (inQuery ? BY_QUERY : ""),
+                                  "windows_" + id + (inQuery ? "_by_query" : "")),
+                              RANGE)
+                          .addParametersItem(key(schemas, keyType, inQuery))
+                          .responses(answers(ViewSchemas.keyWindows(key, value), true, false)))));
+    }
     paths.addPathItem(
-        base + "/keys/{key}/windows",
+        base + "/batch",
         new PathItem()
-            .get(
-                staleReads(
+            .post(
+                batch(
                     timeRange(
-                            operation(
-                                name,
-                                "The " + kind + " of a key of " + name + " by start",
-                                "windows_" + id),
-                            "window start; default the view's retention back from now, and now")
-                        .addParametersItem(pathKey(schemas.pathKey(keyType)))
-                        .responses(answers(ViewSchemas.keyWindows(key, value), true, false)))));
+                        operation(
+                            name,
+                            "The " + kind + " of many keys of " + name + ", in the order asked",
+                            "batch_" + id),
+                        RANGE),
+                    key,
+                    ViewSchemas.keyWindows(key, value))));
     Schema<?> windowItem = ViewSchemas.window(value).addProperty("key", key);
     paths.addPathItem(
         base + "/windows",
@@ -131,13 +177,17 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                         .responses(answers(ViewSchemas.page(windowItem), false, false)))));
   }
 
-  private static Operation batch(String name, String id, Schema<?> key, Schema<?> value) {
+  private static Parameter key(ViewSchemas schemas, Class<?> keyType, boolean inQuery) {
+    Schema<?> schema = schemas.pathKey(keyType);
+    return inQuery ? queryKey(schema) : pathKey(schema);
+  }
+
+  private static Operation batch(Operation operation, Schema<?> key, Schema<?> item) {
     Schema<?> body =
         new ObjectSchema()
             .addProperty("keys", new ArraySchema().items(key))
             .required(java.util.List.of("keys"));
-    return operation(
-            name, "The values of many keys of " + name + ", in the order asked", "batch_" + id)
+    return operation
         .requestBody(
             new RequestBody()
                 .required(true)
@@ -145,9 +195,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
                     new Content().addMediaType("application/json", new MediaType().schema(body))))
         .responses(
             answers(
-                    new ObjectSchema()
-                        .addProperty(
-                            "items", new ArraySchema().items(ViewSchemas.batchItem(key, value))),
+                    new ObjectSchema().addProperty("items", new ArraySchema().items(item)),
                     false,
                     false)
                 .addApiResponse(

@@ -2,6 +2,7 @@ package dev.matview.web;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.ProblemDetail;
 import tools.jackson.databind.ObjectMapper;
 
@@ -28,8 +29,12 @@ final class BasePathProblems {
     if (!requestUri.startsWith(contextPath)) {
       return false;
     }
-    String path = requestUri.substring(contextPath.length());
-    return path.equals(this.basePath) || path.startsWith(this.basePath + "/");
+    return lies(requestUri.substring(contextPath.length()), this.basePath);
+  }
+
+  /** Whether {@code path} is {@code prefix} or lies under it; never when either is unknown. */
+  static boolean lies(@Nullable String path, @Nullable String prefix) {
+    return path != null && prefix != null && (path.equals(prefix) || path.startsWith(prefix + "/"));
   }
 
   /** Answers {@code response} with {@code problem}. */

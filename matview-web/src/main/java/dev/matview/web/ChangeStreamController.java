@@ -39,9 +39,9 @@ public class ChangeStreamController {
     this.maxPendingEvents = maxPendingEvents;
   }
 
-  /** The changes of one key. */
+  /** The changes of one key, in the path or, for any key, in the query parameter {@code key}. */
   @GetMapping(
-      path = "/{view}/keys/{key}/changes",
+      path = {"/{view}/keys/{key}/changes", "/{view}/key/changes"},
       produces = {
         MediaType.TEXT_EVENT_STREAM_VALUE,
         MediaType.APPLICATION_PROBLEM_JSON_VALUE,
@@ -52,7 +52,7 @@ public class ChangeStreamController {
       @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
       HttpServletRequest request,
       HttpServletResponse response) {
-    String key = RequestParameters.pathKey(request, view, 1, this.maxKeyBytes);
+    String key = RequestParameters.key(request, view, 1, this.maxKeyBytes);
     SseSink sink = new SseSink(this.maxPendingEvents);
     this.streams.openKey(view, key, lastId(lastEventId), Callers.from(request, view), sink);
     sink.attach(request, response);

@@ -14,11 +14,27 @@ import org.jspecify.annotations.Nullable;
  * Jetty's error page as an RFC 9457 problem detail instead of an HTML page: for the errors Jetty
  * answers itself, before any servlet runs (an illegal path character, a bad percent-escape or
  * UTF-8, an ambiguous encoded slash, a header too large), with Jetty's one-line message as its
- * detail ({@link ServerErrorProblem}).
+ * detail ({@link ServerErrorProblem}); a 400 under the lookup endpoints' base path also says how to
+ * ask for a key that Jetty refuses in a path.
  */
 public class ProblemErrorHandler extends ErrorHandler {
 
   private static final String PROBLEM_JSON = "application/problem+json;charset=utf-8";
+
+  private final @Nullable String lookupPath;
+
+  /** A handler that knows of no lookup endpoints. */
+  public ProblemErrorHandler() {
+    this(null);
+  }
+
+  /**
+   * A handler for a server whose lookup endpoints lie under {@code lookupPath}, the context path
+   * and the base path without a trailing slash, or under no path when {@code null}.
+   */
+  public ProblemErrorHandler(@Nullable String lookupPath) {
+    this.lookupPath = lookupPath;
+  }
 
   /** A body for every method's error, {@code TRACE}'s refusal too, not only for Jetty's three. */
   @Override
@@ -38,7 +54,8 @@ public class ProblemErrorHandler extends ErrorHandler {
     if ((reason == null || reason.isBlank()) && cause != null) {
       reason = cause.getMessage();
     }
-    byte[] body = ServerErrorProblem.json(code, reason).getBytes(StandardCharsets.UTF_8);
+    boolean lookup = BasePathProblems.lies(request.getHttpURI().getPath(), this.lookupPath);
+    byte[] body = ServerErrorProblem.json(code, reason, lookup).getBytes(StandardCharsets.UTF_8);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROBLEM_JSON);
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), callback);

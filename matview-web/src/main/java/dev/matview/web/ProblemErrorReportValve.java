@@ -14,9 +14,25 @@ import org.springframework.http.MediaType;
  * Tomcat's error report as an RFC 9457 problem detail instead of an HTML page: for the errors
  * Tomcat answers itself, before any servlet runs (a request target with invalid characters, a bad
  * percent-escape, a header too large), and for any error response no one wrote a body for. The
- * detail is Tomcat's one-line message ({@link ServerErrorProblem}).
+ * detail is Tomcat's one-line message ({@link ServerErrorProblem}); a 400 under the lookup
+ * endpoints' base path also says how to ask for a key that Tomcat refuses in a path.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
+
+  private final @Nullable String lookupPath;
+
+  /** A valve that knows of no lookup endpoints. */
+  public ProblemErrorReportValve() {
+    this(null);
+  }
+
+  /**
+   * A valve for a server whose lookup endpoints lie under {@code lookupPath}, the context path and
+   * the base path without a trailing slash, or under no path when {@code null}.
+   */
+  public ProblemErrorReportValve(@Nullable String lookupPath) {
+    this.lookupPath = lookupPath;
+  }
 
   @Override
   protected void report(Request request, Response response, @Nullable Throwable throwable) {
@@ -38,7 +54,9 @@ public class ProblemErrorReportValve extends ErrorReportValve {
       response.setCharacterEncoding("UTF-8");
       Writer writer = response.getReporter();
       if (writer != null) {
-        writer.write(ServerErrorProblem.json(status, message));
+        writer.write(
+            ServerErrorProblem.json(
+                status, message, BasePathProblems.lies(request.getRequestURI(), this.lookupPath)));
         response.finishResponse();
       }
     } catch (IOException | IllegalStateException ex) {

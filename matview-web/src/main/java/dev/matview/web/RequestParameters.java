@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.InvalidQueryException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,45 @@ final class RequestParameters {
   private RequestParameters() {}
 
   /**
+   * The key of a request to one of a key's endpoints: written in the path segment {@code fromEnd}
+   * segments before the last (0 for the last) on the path form ({@code .../keys/{key}}), or in the
+   * query parameter {@code key} on the query form ({@code .../key?key=}), which carries any key.
+   *
+   * @throws KeyTooLongException when the key is longer than {@code maxKeyBytes} in UTF-8
+   * @throws InvalidQueryException when the key cannot be read, saying why
+   */
+  static String key(HttpServletRequest request, String view, int fromEnd, long maxKeyBytes) {
+    return (request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE)
+                instanceof String pattern
+            && pattern.contains("{key}"))
+        ? pathKey(request, view, fromEnd, maxKeyBytes)
+        : queryKey(request, view, maxKeyBytes);
+  }
+
+  /**
+   * The key given once in the query parameter {@code key}, as the servlet container decoded it (a
+   * {@code +} is a space, as in every query parameter).
+   */
+  private static String queryKey(HttpServletRequest request, String view, long maxKeyBytes) {
+    String[] values = request.getParameterValues(PeerPath.KEY_PARAMETER);
+    if (values == null) {
+      throw new InvalidQueryException(
+          view,
+          "key",
+          "'key' is required: ask for a key as .../key?key=<the key, percent-encoded>");
+    }
+    if (values.length != 1) {
+      throw new InvalidQueryException(
+          view,
+          "key",
+          "'key' is given "
+              + values.length
+              + " times; give it once, or ask for several keys with POST .../batch");
+    }
+    return withinLimit(view, values[0], maxKeyBytes);
+  }
+
+  /**
    * The key written in the path segment {@code fromEnd} segments before the last (0 for the last),
    * read from the raw path and percent-decoded here: the path variable would have lost anything
    * after a {@code ;}, which Spring takes for matrix parameters, while in a key it is part of the
@@ -28,7 +68,8 @@ final class RequestParameters {
    *
    * @throws KeyTooLongException when the key is longer than {@code maxKeyBytes} in UTF-8
    */
-  static String pathKey(HttpServletRequest request, String view, int fromEnd, long maxKeyBytes) {
+  private static String pathKey(
+      HttpServletRequest request, String view, int fromEnd, long maxKeyBytes) {
     RequestPath path =
         ServletRequestPathUtils.hasParsedRequestPath(request)
             ? ServletRequestPathUtils.getParsedRequestPath(request)
@@ -41,6 +82,15 @@ final class RequestParameters {
       throw new InvalidQueryException(
           view, "key", "The key is not percent-encoded correctly: " + ex.getMessage());
     }
+    return withinLimit(view, key, maxKeyBytes);
+  }
+
+  /**
+   * {@code key}, a key given in the request target.
+   *
+   * @throws KeyTooLongException when the key is longer than {@code maxKeyBytes} in UTF-8
+   */
+  private static String withinLimit(String view, String key, long maxKeyBytes) {
     long length = lengthOver(key, maxKeyBytes);
     if (length > maxKeyBytes) {
       throw new KeyTooLongException(view, length, maxKeyBytes);
@@ -130,6 +180,21 @@ final class RequestParameters {
     } catch (NumberFormatException ex) {
       throw new InvalidQueryException(
           view, "limit", "'limit' is not a whole number: '" + value + "'");
+    }
+  }
+
+  /** Refuses {@code from} and {@code to} on a batch of a table, which has no windows to bound. */
+  static void requireNoRange(String view, @Nullable String from, @Nullable String to) {
+    if (from != null || to != null) {
+      String parameter = (from != null) ? "from" : "to";
+      throw new InvalidQueryException(
+          view,
+          parameter,
+          "'"
+              + parameter
+              + "' bounds the windows of a windowed or session view's batch; view '"
+              + view
+              + "' is a table: leave it out");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.peer.ProblemTypes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -9,18 +10,32 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The RFC 9457 problem detail of an error the servlet container answers itself, before any servlet
  * runs: its detail is the container's one-line message, never a stack trace, and a 400 that gives
- * no more reason than its status says what the container checks.
+ * no more reason than its status says what the container checks. A 400 of a request under the
+ * lookup endpoints' base path is Matview's {@code invalid-request} and says how to ask for a key
+ * that no path can carry.
  */
 final class ServerErrorProblem {
 
   private static final int MAX_DETAIL = 300;
 
+  /** What a request the container cannot read must hold. */
+  private static final String PERCENT_ENCODED =
+      "check that its path and query are percent-encoded UTF-8 (every '%' followed by two hex"
+          + " digits)";
+
+  /** How to ask for a key that the server refuses in a path. */
+  static final String KEY_IN_QUERY =
+      "a key that is '.' or '..', or holds '\\' or a control character, cannot be written in a"
+          + " path (nor one that holds '/' where matview.web.encoded-slashes=false): ask for it in"
+          + " the query, .../key?key=<the key, percent-encoded> (also .../key/windows?key= and"
+          + " .../key/changes?key=), or in a batch";
+
   /** What a 400 that the container gave no reason for says: what it refuses before any servlet. */
   static final String UNREADABLE_REQUEST =
-      "The server could not read the request: check that its path and query are percent-encoded"
-          + " UTF-8 (every '%' followed by two hex digits), that a key holding '/' is asked in a"
-          + " batch (a path refuses an encoded slash, %2F), and that its headers are within the"
-          + " server's size limits";
+      "The server could not read the request: "
+          + PERCENT_ENCODED
+          + ", that a key a path cannot carry is asked in the query (.../key?key=), and that its"
+          + " headers are within the server's size limits";
 
   private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
@@ -28,9 +43,24 @@ final class ServerErrorProblem {
 
   /** The problem detail of {@code status} with the container's {@code message}, as JSON. */
   static String json(int status, @Nullable String message) {
+    return json(status, message, false);
+  }
+
+  /**
+   * The problem detail of {@code status} with the container's {@code message}, as JSON; {@code
+   * lookup} when the request lies under the lookup endpoints' base path.
+   */
+  static String json(int status, @Nullable String message, boolean lookup) {
     HttpStatus known = HttpStatus.resolve(status);
     String title = known != null ? known.getReasonPhrase() : "Error";
     Map<String, Object> problem = new LinkedHashMap<>();
+    if (lookup && status == HttpStatus.BAD_REQUEST.value()) {
+      problem.put("type", ProblemTypes.of("invalid-request").toString());
+      problem.put("title", "Bad request");
+      problem.put("status", status);
+      problem.put("detail", refused(message) + ": " + PERCENT_ENCODED + "; " + KEY_IN_QUERY);
+      return MAPPER.writeValueAsString(problem);
+    }
     problem.put("type", "about:blank");
     problem.put("title", title);
     problem.put("status", status);
@@ -38,11 +68,25 @@ final class ServerErrorProblem {
     return MAPPER.writeValueAsString(problem);
   }
 
+  /** What the container said when it refused a request, as the start of a sentence. */
+  private static String refused(@Nullable String message) {
+    String reason = firstLine(message);
+    return "The server refused the request"
+        + ((reason.isEmpty() || reason.equalsIgnoreCase("Bad Request")) ? "" : " (" + reason + ")");
+  }
+
   private static String detail(int status, @Nullable String message, String title) {
     if (message == null || message.isBlank() || message.strip().equalsIgnoreCase(title)) {
       return status == HttpStatus.BAD_REQUEST.value() ? UNREADABLE_REQUEST : title;
     }
-    String firstLine = message.lines().findFirst().orElse(title).strip();
+    return firstLine(message);
+  }
+
+  private static String firstLine(@Nullable String message) {
+    if (message == null) {
+      return "";
+    }
+    String firstLine = message.lines().findFirst().orElse("").strip();
     return firstLine.length() > MAX_DETAIL ? firstLine.substring(0, MAX_DETAIL) + "..." : firstLine;
   }
 }

@@ -7,6 +7,7 @@ import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.BatchItem;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowValue;
+import dev.matview.query.answer.WindowsItem;
 import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
@@ -110,10 +111,15 @@ public class ViewController {
         .toList();
   }
 
-  /** The current value of one key of a table view. */
-  @GetMapping(path = "/{view}/keys/{key}", produces = MediaType.APPLICATION_JSON_VALUE)
+  /**
+   * The current value of one key of a table view, the key in the path or, for any key, in the query
+   * parameter {@code key}.
+   */
+  @GetMapping(
+      path = {"/{view}/keys/{key}", "/{view}/key"},
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public @Nullable ResponseEntity<?> key(@PathVariable String view, HttpServletRequest request) {
-    String key = RequestParameters.pathKey(request, view, 0, this.maxKeyBytes);
+    String key = RequestParameters.key(request, view, 0, this.maxKeyBytes);
     return this.keyLookups.answer(request, view, key, caller(request, view));
   }
 
@@ -121,14 +127,19 @@ public class ViewController {
     return this.answers.caller(request, view, ReadBound.RECORD_PARAMETER);
   }
 
-  /** The windows of one key of a windowed or session view whose start lies in [from, to]. */
-  @GetMapping(path = "/{view}/keys/{key}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
+  /**
+   * The windows of one key of a windowed or session view whose start lies in [from, to], the key in
+   * the path or, for any key, in the query parameter {@code key}.
+   */
+  @GetMapping(
+      path = {"/{view}/keys/{key}/windows", "/{view}/key/windows"},
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public @Nullable ResponseEntity<?> windows(
       @PathVariable String view,
       @RequestParam(required = false) @Nullable String from,
       @RequestParam(required = false) @Nullable String to,
       HttpServletRequest request) {
-    String key = RequestParameters.pathKey(request, view, 1, this.maxKeyBytes);
+    String key = RequestParameters.key(request, view, 1, this.maxKeyBytes);
     @Nullable Instant fromInstant = RequestParameters.instant(view, "from", from);
     @Nullable Instant toInstant = RequestParameters.instant(view, "to", to);
     CallerContext caller = caller(request, view);
@@ -151,7 +162,8 @@ public class ViewController {
   }
 
   /**
-   * The values of many keys of a table view, in the order asked. The body is read here, bounded by
+   * The values of many keys of a table view, or the windows of many keys of a windowed or session
+   * view whose start lies in [from, to], in the order asked. The body is read here, bounded by
    * {@code matview.web.max-batch-body}, rather than by a message converter that would read it
    * whole.
    */
@@ -159,9 +171,25 @@ public class ViewController {
       path = "/{view}/batch",
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public @Nullable ResponseEntity<?> batch(@PathVariable String view, HttpServletRequest request) {
+  public @Nullable ResponseEntity<?> batch(
+      @PathVariable String view,
+      @RequestParam(required = false) @Nullable String from,
+      @RequestParam(required = false) @Nullable String to,
+      HttpServletRequest request) {
     List<JsonNode> keys = this.batchBodies.keys(view, request);
     CallerContext caller = caller(request, view);
+    if (this.queryService.view(view).window() != null) {
+      @Nullable Instant fromInstant = RequestParameters.instant(view, "from", from);
+      @Nullable Instant toInstant = RequestParameters.instant(view, "to", to);
+      return this.answers.answer(
+          request,
+          view,
+          caller,
+          () -> this.batchService.windows(view, keys, fromInstant, toInstant, caller),
+          MediaType.APPLICATION_JSON,
+          WindowsBatchAnswer::new);
+    }
+    RequestParameters.requireNoRange(view, from, to);
     return this.answers.answer(
         request,
         view,
@@ -193,4 +221,11 @@ public class ViewController {
    * @param items one answer per key, in the order asked
    */
   public record BatchAnswer(List<BatchItem> items) {}
+
+  /**
+   * The answers of a batch lookup of a windowed or session view.
+   *
+   * @param items one key and its windows per key, in the order asked
+   */
+  public record WindowsBatchAnswer(List<WindowsItem> items) {}
 }

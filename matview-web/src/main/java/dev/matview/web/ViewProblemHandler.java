@@ -42,12 +42,14 @@ public class ViewProblemHandler {
   /**
    * What Tomcat and Jetty throw when a request's parameters cannot be decoded (Tomcat: the Servlet
    * 6.1 contract, an {@code IllegalStateException} from {@code getParameter}; Jetty: its 400 "Bad
-   * query"), named so that neither server needs the other's classes.
+   * query", for a bad escape or bytes that are not UTF-8), named so that neither server needs the
+   * other's classes.
    */
   private static final Set<String> INVALID_PARAMETERS =
       Set.of(
           "org.apache.tomcat.util.http.InvalidParameterException",
-          "org.eclipse.jetty.http.HttpException$IllegalArgumentException");
+          "org.eclipse.jetty.http.HttpException$IllegalArgumentException",
+          "org.eclipse.jetty.http.HttpException$IllegalStateException");
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unknownView(UnknownViewException ex) {

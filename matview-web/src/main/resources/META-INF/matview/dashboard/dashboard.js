@@ -217,14 +217,15 @@
     event.preventDefault();
     const view = state.views.find((v) => v.name === $("lookup-view").value);
     if (!view || !state.basePath) return;
-    let url = `${context}${state.basePath}/${encodeURIComponent(view.name)}/keys/`
-      + encodeURIComponent($("lookup-key").value);
+    // The key goes in the query, which carries any key, a "/" too.
+    const query = new URLSearchParams({ key: $("lookup-key").value });
+    let url = `${context}${state.basePath}/${encodeURIComponent(view.name)}/key`;
     if (view.kind !== "table") {
-      const query = new URLSearchParams();
       if ($("lookup-from").value) query.set("from", $("lookup-from").value);
       if ($("lookup-to").value) query.set("to", $("lookup-to").value);
-      url += `/windows?${query}`;
+      url += "/windows";
     }
+    url += `?${query}`;
     const response = await fetch(url, { headers: { Accept: "application/json" } });
     const text = await response.text();
     let json = {};
@@ -254,8 +255,8 @@
     }
     const view = state.views.find((v) => v.name === $("lookup-view").value);
     if (!view || !state.basePath || !$("lookup-key").value) return;
-    const url = `${context}${state.basePath}/${encodeURIComponent(view.name)}/keys/`
-      + encodeURIComponent($("lookup-key").value) + "/changes";
+    const url = `${context}${state.basePath}/${encodeURIComponent(view.name)}/key/changes?`
+      + new URLSearchParams({ key: $("lookup-key").value });
     replace($("changes-list"));
     replace($("changes-state"), "(connecting)");
     $("changes").hidden = false;

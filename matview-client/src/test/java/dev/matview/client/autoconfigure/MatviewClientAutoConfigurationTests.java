@@ -61,8 +61,7 @@ class MatviewClientAutoConfigurationTests {
             context -> {
               MatviewClient client = context.getBean(MatviewClient.class);
               assertThat(client.view("orders", String.class, Long.class).get("alice")).contains(5L);
-              assertThat(this.server.lastRequest().rawPath())
-                  .isEqualTo("/api/views/orders/keys/alice");
+              assertThat(this.server.lastRequest().rawPath()).isEqualTo("/api/views/orders/key");
               assertThat(client.position("orders")).contains("p-1");
             });
   }

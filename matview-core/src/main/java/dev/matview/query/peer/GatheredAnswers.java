@@ -20,9 +20,12 @@ final class GatheredAnswers {
 
   private GatheredAnswers() {}
 
-  /** The path of a lookup of {@code rawKey} alone in {@code view}, with {@code query}. */
+  /**
+   * The path of a lookup of {@code rawKey} alone in {@code view}, with {@code query} ({@code ?} and
+   * its parameters, or nothing).
+   */
   static String keyPath(String view, String rawKey, String query) {
-    return PeerPath.of(view, "keys", rawKey) + query;
+    return PeerPath.ofKey(view, rawKey).query(query).toString();
   }
 
   /**

@@ -45,7 +45,7 @@ public interface PeerTarget extends Supplier<PeerPath> {
     return new PeerTarget() {
       @Override
       public PeerPath get() {
-        return PeerPath.of(view, "keys", rawKey);
+        return PeerPath.ofKey(view, rawKey);
       }
 
       @Override
