@@ -56,6 +56,7 @@ class ArchitectureTests {
           core("deadletter", "topology", "view"),
           core("peer", "kafka", "peer.http"),
           core("peer.http"),
+          core("observation"),
           core("position", "peer"),
           core("query.answer", "peer", "position", "replica"),
           core("query.routing", "query.answer", "position", "topology"),
@@ -70,6 +71,7 @@ class ArchitectureTests {
               "view"),
           core(
               "query.peer",
+              "observation",
               "query.answer",
               "query.local",
               "query.routing",
@@ -79,6 +81,7 @@ class ArchitectureTests {
               "topology"),
           core(
               "query.scan",
+              "observation",
               "query.answer",
               "query.local",
               "query.peer",
@@ -89,6 +92,7 @@ class ArchitectureTests {
               "topology"),
           core(
               "query",
+              "observation",
               "query.answer",
               "query.local",
               "query.peer",
@@ -100,6 +104,7 @@ class ArchitectureTests {
               "view"),
           core(
               "changes",
+              "observation",
               "query",
               "query.answer",
               "query.peer",
@@ -205,7 +210,7 @@ class ArchitectureTests {
   }
 
   @Test
-  void coreUsesNeitherSpringBootNorTheServletApiNorSpringMvc() {
+  void coreUsesNeitherSpringBootNorTheServletApiNorSpringMvcNorMicrometerMetrics() {
     noClasses()
         .that(Module.CORE.classes())
         .should()
@@ -215,7 +220,8 @@ class ArchitectureTests {
                 "jakarta.servlet..",
                 "org.springframework.web..",
                 "org.springframework.http..",
-                "io.micrometer.."))
+                "io.micrometer.core..",
+                "io.micrometer.tracing.."))
         .check(MAIN);
   }
 
@@ -255,12 +261,13 @@ class ArchitectureTests {
    * Classes that may wait for another thread's work, none of them on a request thread: a store's
    * close for its reads, the start-up checks and the peers' secret agreement for the broker, the
    * polls' own broker calls, a dead letter's send on the stream thread (nothing is lost), the
-   * peers' client's future that delegates its get, and the executors at shutdown.
+   * peers' client's futures that delegate their get (a stream's, and the one that stops its
+   * observation when cancelled), and the executors at shutdown.
    */
   private static final String MAY_WAIT =
       "dev\\.matview\\.(replica\\.ReadGate|check\\..*|peer\\.SecretTopic|query\\.local\\."
           + "RekeyedRecords.*|deadletter\\.DeadLetterPublisher|peer\\.http\\.AbortingFuture|"
-          + "execution\\.MatviewExecutors.*)";
+          + "query\\.peer\\.ObservedStream\\$Cancelling|execution\\.MatviewExecutors.*)";
 
   @Test
   void noRequestPathWaitsForAnotherThreadsWork() {

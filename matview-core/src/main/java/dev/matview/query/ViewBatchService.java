@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.observation.MatviewObservations;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.BatchItem;
@@ -12,6 +13,7 @@ import dev.matview.query.peer.PeerMarks;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
+import io.micrometer.common.KeyValues;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,6 +89,19 @@ public final class ViewBatchService {
    * keys that other instances hold are asked of them without a thread waiting.
    */
   public CompletableFuture<Routed<List<BatchItem>>> lookup(
+      String viewName, List<JsonNode> keys, CallerContext caller) {
+    return this.views
+        .observed()
+        .read(
+            MatviewObservations.LOOKUP,
+            viewName,
+            "batch",
+            KeyValues.empty(),
+            caller,
+            (observed) -> lookupObserved(viewName, keys, observed));
+  }
+
+  private CompletableFuture<Routed<List<BatchItem>>> lookupObserved(
       String viewName, List<JsonNode> keys, CallerContext caller) {
     ResolvedView<?, ?, ?> view =
         this.views.served().table(viewName, "view", "batch lookups serve tables");

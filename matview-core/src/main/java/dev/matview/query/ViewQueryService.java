@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.observation.MatviewObservations;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyAnswer;
@@ -20,6 +21,7 @@ import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;
+import io.micrometer.common.KeyValues;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,6 +52,8 @@ public final class ViewQueryService {
   private final LookupTimer timer;
 
   private final ServedViews served;
+
+  private final ObservedReads observed;
 
   /**
    * A service that finds replicas through {@code routing}, reaches them with {@code peers}, lets
@@ -102,6 +106,12 @@ public final class ViewQueryService {
     this.fallbacks = fallbacks;
     this.timer = new LookupTimer(registry, metrics);
     this.served = new ServedViews(registry, fallbacks.gate());
+    this.observed = new ObservedReads(registry);
+  }
+
+  /** How reads are observed under their callers' observations. */
+  ObservedReads observed() {
+    return this.observed;
   }
 
   /** The fallbacks that choose which replica answers a read. */
@@ -163,7 +173,16 @@ public final class ViewQueryService {
    */
   public CompletableFuture<Routed<KeyAnswer>> get(
       String viewName, String rawKey, CallerContext caller) {
-    return this.timer.timed(viewName, () -> getIn(viewName, rawKey, caller));
+    return this.timer.timed(
+        viewName,
+        () ->
+            this.observed.read(
+                MatviewObservations.LOOKUP,
+                viewName,
+                "key",
+                KeyValues.empty(),
+                caller,
+                (observed) -> getIn(viewName, rawKey, observed)));
   }
 
   private CompletableFuture<Routed<KeyAnswer>> getIn(
@@ -216,7 +235,16 @@ public final class ViewQueryService {
       @Nullable Instant from,
       @Nullable Instant to,
       CallerContext caller) {
-    return this.timer.timed(viewName, () -> windowsIn(viewName, rawKey, from, to, caller));
+    return this.timer.timed(
+        viewName,
+        () ->
+            this.observed.read(
+                MatviewObservations.LOOKUP,
+                viewName,
+                "windows",
+                KeyValues.empty(),
+                caller,
+                (observed) -> windowsIn(viewName, rawKey, from, to, observed)));
   }
 
   private CompletableFuture<Routed<WindowsAnswer>> windowsIn(
