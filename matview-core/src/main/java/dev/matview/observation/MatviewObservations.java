@@ -8,8 +8,10 @@ import java.util.function.Supplier;
 /**
  * The names and key values of Matview's observations, and how each starts: as a child of the
  * observation given as its parent, in that observation's registry, so that nothing is made when the
- * parent is {@link Observation#NOOP}. Every low-cardinality key value but {@value #OUTCOME} is set
- * at the start; {@value #OUTCOME} is set when the observation stops.
+ * parent is {@link Observation#NOOP}; the parent's scope is open while the child starts, since a
+ * tracing handler takes a span current on the thread (the HTTP request's, on a request thread) over
+ * the parent observation's. Every low-cardinality key value but {@value #OUTCOME} is set at the
+ * start; {@value #OUTCOME} is set when the observation stops.
  */
 public final class MatviewObservations {
 
@@ -80,13 +82,16 @@ public final class MatviewObservations {
       return Observation.NOOP;
     }
     ObservationRegistry registry = parent.getObservationRegistry();
-    return Observation.createNotStarted(name, context, registry)
-        .parentObservation(parent)
-        .contextualName(name + " " + operation)
-        .lowCardinalityKeyValue(VIEW, view)
-        .lowCardinalityKeyValue(OPERATION, operation)
-        .lowCardinalityKeyValues(more)
-        .start();
+    Observation child =
+        Observation.createNotStarted(name, context, registry)
+            .parentObservation(parent)
+            .contextualName(name + " " + operation)
+            .lowCardinalityKeyValue(VIEW, view)
+            .lowCardinalityKeyValue(OPERATION, operation)
+            .lowCardinalityKeyValues(more);
+    try (Observation.Scope scope = parent.openScope()) {
+      return child.start();
+    }
   }
 
   /** Stops {@code observation} with {@code outcome}. */

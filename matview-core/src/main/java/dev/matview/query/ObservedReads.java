@@ -30,7 +30,8 @@ final class ObservedReads {
 
   /**
    * Runs {@code read} of {@code viewName} for {@code caller}, observed as {@code name} of {@code
-   * operation} with {@code more} key values: the read is given the caller under its observation.
+   * operation} with {@code more} key values: the read is given the caller under its observation,
+   * and its answer, as it came, completes once the observation has stopped.
    */
   <T> CompletableFuture<Routed<T>> read(
       String name,
@@ -50,15 +51,18 @@ final class ObservedReads {
       failed(observation, ex);
       throw ex;
     }
+    CompletableFuture<Routed<T>> observed = new CompletableFuture<>();
     answer.whenComplete(
         (routed, failure) -> {
           if (routed != null) {
             MatviewObservations.stop(observation, outcome(routed));
+            observed.complete(routed);
           } else {
             failed(observation, failure);
+            observed.completeExceptionally(failure);
           }
         });
-    return answer;
+    return observed;
   }
 
   /**

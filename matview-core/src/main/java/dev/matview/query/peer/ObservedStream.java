@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A streamed answer of another instance, passed on to its listener, whose exchange's observation
- * stops once: when the body ends ({@code answered}), when the exchange fails, or when this instance
- * cancels it ({@code cancelled}), each with the answer's status if it came.
+ * stops once, before the listener hears of the end: when the body ends ({@code answered}), when the
+ * exchange fails, or when this instance cancels it ({@code cancelled}), each with the answer's
+ * status if it came.
  */
 final class ObservedStream implements BodyListener {
 
@@ -61,18 +62,18 @@ final class ObservedStream implements BodyListener {
   @Override
   public void ended() {
     try {
-      this.listener.ended();
-    } finally {
       stop(null, null);
+    } finally {
+      this.listener.ended();
     }
   }
 
   @Override
   public void failed(Exception failure) {
     try {
-      this.listener.failed(failure);
-    } finally {
       stop(null, failure);
+    } finally {
+      this.listener.failed(failure);
     }
   }
 

@@ -19,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  * of its caller's observation, with a sender's context whose carrier is the request's headers: a
  * tracing handler writes the trace context there ({@code traceparent}, {@code tracestate}), which
  * the other instance's server observation reads, so that a forwarded read is one trace across both.
- * The peers' signature does not cover those headers: they change nothing of the answer, the other
- * instance reads them before it checks the signature as it does for any caller, and leaving them
- * out keeps the signature of instances that trace and of those that do not the same.
+ * The peers' signature does not cover those headers, on purpose: they change nothing of the answer,
+ * only the trace the other instance's spans join, which any caller of the application may name as
+ * well (its server observation reads them before the peers' filter checks a signature); and which
+ * headers carry a trace context depends on the propagation the application configures (W3C's, B3's,
+ * baggage), which a signature over a fixed list of headers could not follow.
  */
 final class PeerExchangeObservations {
 

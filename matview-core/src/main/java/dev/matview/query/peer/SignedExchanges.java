@@ -58,7 +58,9 @@ final class SignedExchanges implements AutoCloseable {
    * Sends {@code pathAndQuery} to {@code host} marked {@code marker}, a {@code POST} of {@code
    * body} when there is one, else a {@code GET}, answered within {@code timeout}.
    *
-   * @return the answer to come, or {@code null} while this instance has no secret to sign it with
+   * @return the answer to come, complete once the exchange's observation has stopped, so that it
+   *     ends before what the answer completes; or {@code null} while this instance has no secret to
+   *     sign it with
    */
   @Nullable CompletableFuture<PeerHttpResponse> exchange(
       HostInfo host,
@@ -83,17 +85,17 @@ final class SignedExchanges implements AutoCloseable {
       PeerExchangeObservations.failed(observation, ex);
       throw ex;
     }
-    if (!observation.isNoop()) {
-      answer.whenComplete(
-          (response, failure) -> {
-            if (response != null) {
-              PeerExchangeObservations.answered(observation, response.status());
-            } else {
-              PeerExchangeObservations.failed(observation, failure);
-            }
-          });
+    if (observation.isNoop()) {
+      return answer;
     }
-    return answer;
+    return answer.whenComplete(
+        (response, failure) -> {
+          if (response != null) {
+            PeerExchangeObservations.answered(observation, response.status());
+          } else {
+            PeerExchangeObservations.failed(observation, failure);
+          }
+        });
   }
 
   /**
