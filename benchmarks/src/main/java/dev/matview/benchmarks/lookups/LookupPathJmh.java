@@ -14,6 +14,9 @@ import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +46,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * same store partition; the routing step of that lookup alone, beside the serialization of the key
  * that it includes; and the RocksDB read of that lookup alone, by handle in Matview's store, which
  * takes no lock, beside Kafka Streams' own RocksDB store's synchronized {@code get}, each on a copy
- * of the key's partition written alike ({@link StoreCopies}), on one thread and on two at once.
+ * of the key's partition written alike ({@link StoreCopies}), on one thread and on two at once; and
+ * the same lookup under a request's observation in the app's {@code ObservationRegistry}, Spring
+ * Boot's with its meter handler and no tracer, which times it as {@code matview.lookup}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -60,6 +65,9 @@ public class LookupPathJmh {
   private ReadOnlyKeyValueStore<String, Object> store;
 
   private final CallerContext caller = CallerContext.direct();
+
+  @SuppressWarnings("NullAway.Init")
+  private CallerContext observedCaller;
 
   @SuppressWarnings("NullAway.Init")
   private Routing routing;
@@ -121,6 +129,14 @@ public class LookupPathJmh {
     StoreCopies copies = InProcessApp.storeCopies(this.view.changelogTopic(applicationId));
     this.matviewCopy = copies.matviewsHolding(this.storeKey, stored, metadata.partition());
     this.kafkaStore = copies.kafkasHolding(this.storeKey, stored);
+    this.observedCaller =
+        CallerContext.direct()
+            .withObservation(
+                Observation.start("bench.request", app.getBean(ObservationRegistry.class)));
+    observedMatview().join();
+    if (app.getBean(MeterRegistry.class).find("matview.lookup").timer() == null) {
+      throw new IllegalStateException("An observed lookup made no matview.lookup timer");
+    }
     Object raw = raw();
     Routed<KeyAnswer> answer = matview().join();
     if (raw == null || !Objects.equals(raw, ((Routed.Local<KeyAnswer>) answer).answer().value())) {
@@ -141,6 +157,12 @@ public class LookupPathJmh {
   @Benchmark
   public CompletableFuture<Routed<KeyAnswer>> matview() {
     return this.queryService.get(Clusters.TABLE_VIEW, KEY, this.caller);
+  }
+
+  /** The same lookup under a request's observation, which it is observed as a child of. */
+  @Benchmark
+  public CompletableFuture<Routed<KeyAnswer>> observedMatview() {
+    return this.queryService.get(Clusters.TABLE_VIEW, KEY, this.observedCaller);
   }
 
   /** The raw lookup in the same store partition. */
