@@ -54,11 +54,15 @@ public final class MatviewDashboardAutoConfiguration {
    */
   @Bean
   @ConditionalOnMissingBean(name = "matviewDashboardProblemErrorPageFilter")
-  FilterRegistrationBean<ProblemErrorPageFilter> matviewDashboardProblemErrorPageFilter(
+  FilterRegistrationBean<FirstRequestFilter> matviewDashboardProblemErrorPageFilter(
       ObjectProvider<ViewSerdes> serdes) {
-    return ErrorDispatchFilters.problems(
-        DashboardController.PATH,
-        serdes.getIfAvailable(() -> new ViewSerdes(JsonMapper.builder().build())).mapper());
+    return FirstRequestFilter.errorDispatch(
+        () ->
+            new ProblemErrorPageFilter(
+                DashboardController.PATH,
+                serdes
+                    .getIfAvailable(() -> new ViewSerdes(JsonMapper.builder().build()))
+                    .mapper()));
   }
 
   /** The page, told where the endpoint is when the actuator serves it on the application's port. */

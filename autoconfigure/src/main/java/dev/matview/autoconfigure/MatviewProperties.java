@@ -60,6 +60,8 @@ public class MatviewProperties {
 
   private final Lookups lookups = new Lookups();
 
+  private final Logging logging = new Logging();
+
   public @Nullable String getAdvertisedHost() {
     return this.advertisedHost;
   }
@@ -142,6 +144,10 @@ public class MatviewProperties {
 
   public Dashboard getDashboard() {
     return this.dashboard;
+  }
+
+  public Logging getLogging() {
+    return this.logging;
   }
 
   /** Properties of the HTTP lookup endpoints. */
@@ -736,5 +742,35 @@ public class MatviewProperties {
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
     }
+  }
+
+  /** Properties of what the application logs. */
+  public static class Logging {
+
+    /**
+     * How much Kafka's clients, Kafka Streams and an in-process broker log: 'quiet' sets their
+     * loggers to WARN, below any logging.level property, so that the start-up summary comes first;
+     * 'verbose' leaves them at the logging system's levels, with every client's configuration and
+     * each rebalance at INFO.
+     */
+    private KafkaLogging kafka = KafkaLogging.QUIET;
+
+    public KafkaLogging getKafka() {
+      return this.kafka;
+    }
+
+    public void setKafka(KafkaLogging kafka) {
+      this.kafka = kafka;
+    }
+  }
+
+  /** How much Kafka's own loggers say. */
+  public enum KafkaLogging {
+
+    /** Warnings and errors only, unless a logging.level property says otherwise. */
+    QUIET,
+
+    /** Whatever the logging system's levels let through. */
+    VERBOSE
   }
 }

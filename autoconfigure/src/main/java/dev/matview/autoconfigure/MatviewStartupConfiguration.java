@@ -22,11 +22,17 @@ import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
- * What runs as Kafka Streams starts: the topic checks, application.server from the web server's
- * port, and the summary logged once it runs.
+ * What runs as Kafka Streams starts: the topic checks, the repartition topics, application.server
+ * from the web server's port, and the summary logged once it runs.
  */
 @Configuration(proxyBeanMethods = false)
 final class MatviewStartupConfiguration {
+
+  /**
+   * How long the repartition topics' creation waits for the broker when the start-up checks'
+   * timeout is no positive duration (and the checks are off, since they refuse it).
+   */
+  private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   @Bean
   @ConditionalOnMissingBean
@@ -49,6 +55,18 @@ final class MatviewStartupConfiguration {
   @ConditionalOnMissingBean(name = "matviewStartupSummaryContributor")
   StateListenerContributor matviewStartupSummaryContributor(StartupSummary summary) {
     return new StateListenerContributor(summary, Ordered.HIGHEST_PRECEDENCE + 1);
+  }
+
+  /** Creates the re-keyed views' repartition topics before Kafka Streams starts. */
+  @Bean
+  @ConditionalOnMissingBean
+  RepartitionTopicsLifecycle matviewRepartitionTopicsLifecycle(
+      BeanFactory beanFactory, ViewRegistry registry, MatviewProperties properties) {
+    Duration timeout = properties.getStartupChecks().getTimeout();
+    return new RepartitionTopicsLifecycle(
+        MatviewAutoConfiguration.factoryBeanLookup(beanFactory),
+        registry,
+        (timeout.isZero() || timeout.isNegative()) ? DEFAULT_TIMEOUT : timeout);
   }
 
   /** Checks the views' topics on the broker before Kafka Streams starts. */

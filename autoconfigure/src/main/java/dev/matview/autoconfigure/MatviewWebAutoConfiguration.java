@@ -140,13 +140,17 @@ public final class MatviewWebAutoConfiguration {
   @Bean
   @ConditionalOnBean(PeerRequests.class)
   @ConditionalOnMissingBean(name = "matviewPeerRequestFilter")
-  FilterRegistrationBean<PeerRequestFilter> matviewPeerRequestFilter(
-      PeerRequests peerRequests, ViewSerdes serdes, MatviewProperties properties) {
-    FilterRegistrationBean<PeerRequestFilter> registration =
-        new FilterRegistrationBean<>(
-            new PeerRequestFilter(
-                properties.getWeb().basePathWithoutTrailingSlash(), peerRequests, serdes.mapper()));
-    registration.addUrlPatterns("/*");
+  FilterRegistrationBean<FirstRequestFilter> matviewPeerRequestFilter(
+      ObjectProvider<PeerRequests> peerRequests,
+      ObjectProvider<ViewSerdes> serdes,
+      ObjectProvider<MatviewProperties> properties) {
+    FilterRegistrationBean<FirstRequestFilter> registration =
+        FirstRequestFilter.registration(
+            () ->
+                new PeerRequestFilter(
+                    properties.getObject().getWeb().basePathWithoutTrailingSlash(),
+                    peerRequests.getObject(),
+                    serdes.getObject().mapper()));
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
   }
@@ -159,10 +163,13 @@ public final class MatviewWebAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(name = "matviewProblemErrorPageFilter")
-  FilterRegistrationBean<ProblemErrorPageFilter> matviewProblemErrorPageFilter(
-      ViewSerdes serdes, MatviewProperties properties) {
-    return ErrorDispatchFilters.problems(
-        properties.getWeb().basePathWithoutTrailingSlash(), serdes.mapper());
+  FilterRegistrationBean<FirstRequestFilter> matviewProblemErrorPageFilter(
+      ObjectProvider<ViewSerdes> serdes, ObjectProvider<MatviewProperties> properties) {
+    return FirstRequestFilter.errorDispatch(
+        () ->
+            new ProblemErrorPageFilter(
+                properties.getObject().getWeb().basePathWithoutTrailingSlash(),
+                serdes.getObject().mapper()));
   }
 
   /** Answers Tomcat's own errors, those no servlet sees, as problem details. */

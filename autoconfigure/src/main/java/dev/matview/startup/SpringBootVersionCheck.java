@@ -12,8 +12,9 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 
 /**
- * Stops start-up with what to do when the application runs on a Spring Boot other than the 4.0.x
- * Matview is built for, and warns on a later 4.x.
+ * Stops start-up with what to do when the application runs on a Spring Boot other than the 4.x
+ * Matview is built for, warns on a 4.x outside the lines it is tested on, and, through {@link
+ * KafkaVersionCheck}, on a Kafka outside them.
  *
  * <p>On Spring Boot 3, an application with Matview compiles, and start-up then fails while the
  * auto-configurations are read, on a class Spring Boot 4 moved (such as {@code
@@ -26,12 +27,13 @@ import org.springframework.core.Ordered;
 public final class SpringBootVersionCheck
     implements ApplicationListener<ApplicationEnvironmentPreparedEvent>, Ordered {
 
-  /** The Spring Boot versions Matview is built for. */
-  static final String SUPPORTED = "4.0.x";
+  /** The Spring Boot versions Matview is built for and tested on (docs/support.md). */
+  static final String SUPPORTED = "4.0.x or 4.1.x";
 
   private static final int MAJOR = 4;
 
-  private static final int MINOR = 0;
+  /** The last minor version of the tested lines; every one from 0 to it is tested. */
+  private static final int LAST_TESTED_MINOR = 1;
 
   /** Right after Spring Boot's logging listener, which sets logging up on the same event. */
   private static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 21;
@@ -42,19 +44,24 @@ public final class SpringBootVersionCheck
 
   private final Supplier<@Nullable String> version;
 
-  /** A check of the Spring Boot version on the class path. */
+  private final Supplier<@Nullable String> kafkaVersion;
+
+  /** A check of the Spring Boot and Kafka versions on the class path. */
   public SpringBootVersionCheck() {
-    this(SpringBootVersion::getVersion);
+    this(SpringBootVersion::getVersion, KafkaVersionCheck::onClassPath);
   }
 
-  /** A check of the Spring Boot version that {@code version} gives. */
-  SpringBootVersionCheck(Supplier<@Nullable String> version) {
+  /** A check of the Spring Boot version that {@code version} gives, and the Kafka one. */
+  SpringBootVersionCheck(
+      Supplier<@Nullable String> version, Supplier<@Nullable String> kafkaVersion) {
     this.version = version;
+    this.kafkaVersion = kafkaVersion;
   }
 
   @Override
   public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
     check(this.version.get());
+    KafkaVersionCheck.check(this.kafkaVersion.get());
   }
 
   @Override
@@ -97,7 +104,7 @@ public final class SpringBootVersionCheck
               + SUPPORTED
               + " release.");
     }
-    if (minor != MINOR && logger.isWarnEnabled()) {
+    if (minor > LAST_TESTED_MINOR && logger.isWarnEnabled()) {
       logger.warn(
           "Matview is built and tested for Spring Boot "
               + SUPPORTED

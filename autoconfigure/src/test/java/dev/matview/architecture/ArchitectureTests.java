@@ -47,6 +47,7 @@ class ArchitectureTests {
   private static final Map<String, Part> MAP =
       Map.ofEntries(
           core("view"),
+          core("avro"),
           core("execution"),
           core("replica"),
           core("rocksdb"),
@@ -236,6 +237,17 @@ class ArchitectureTests {
   }
 
   @Test
+  void noPackageButAvroUsesApacheAvroWhichApplicationsMayLack() {
+    noClasses()
+        .that(not(resideInAPackage(ROOT + "avro")))
+        .and()
+        .haveNameNotMatching("dev\\.matview\\.openapi\\.AvroValueSchemas.*")
+        .should()
+        .dependOnClassesThat(resideInAPackage("org.apache.avro.."))
+        .check(MAIN);
+  }
+
+  @Test
   void noModuleButCoreTalksToOtherInstancesOverItsOwnClient() {
     noClasses()
         .that(not(Module.CORE.classes()))
@@ -259,15 +271,17 @@ class ArchitectureTests {
 
   /**
    * Classes that may wait for another thread's work, none of them on a request thread: a store's
-   * close for its reads, the start-up checks and the peers' secret agreement for the broker, the
-   * polls' own broker calls, a dead letter's send on the stream thread (nothing is lost), the
-   * peers' client's futures that delegate their get (a stream's, and the one that stops its
-   * observation when cancelled), and the executors at shutdown.
+   * close for its reads, the start-up checks, the repartition topics made before Kafka Streams
+   * starts and the peers' secret agreement for the broker, the polls' own broker calls, a dead
+   * letter's send on the stream thread (nothing is lost), the peers' client's futures that delegate
+   * their get (a stream's, and the one that stops its observation when cancelled), and the
+   * executors at shutdown.
    */
   private static final String MAY_WAIT =
-      "dev\\.matview\\.(replica\\.ReadGate|check\\..*|peer\\.SecretTopic|query\\.local\\."
-          + "RekeyedRecords.*|deadletter\\.DeadLetterPublisher|peer\\.http\\.AbortingFuture|"
-          + "query\\.peer\\.ObservedStream\\$Cancelling|execution\\.MatviewExecutors.*)";
+      "dev\\.matview\\.(replica\\.ReadGate|check\\..*|autoconfigure\\.RepartitionTopicsLifecycle|"
+          + "peer\\.SecretTopic|query\\.local\\.RekeyedRecords.*|deadletter\\.DeadLetterPublisher|"
+          + "peer\\.http\\.AbortingFuture|query\\.peer\\.ObservedStream\\$Cancelling|"
+          + "execution\\.MatviewExecutors.*)";
 
   @Test
   void noRequestPathWaitsForAnotherThreadsWork() {

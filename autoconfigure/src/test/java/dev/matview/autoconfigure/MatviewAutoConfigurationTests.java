@@ -493,17 +493,21 @@ class MatviewAutoConfigurationTests {
 
   @Test
   void
-      checksTheTopicsThenAgreesOnTheSecretBeforeTheWebServerAndKafkaStreamsStartOnlyWhenItStarts() {
+      checksTheTopicsThenAgreesOnTheSecretAndCreatesRepartitionTopicsBeforeTheWebServerAndKafkaStreamsStartOnlyWhenItStarts() {
     this.contextRunner
         .withUserConfiguration(SalesViewsConfiguration.class)
         .run(
             (context) -> {
               StartupChecksLifecycle checks = context.getBean(StartupChecksLifecycle.class);
               PeerSecretLifecycle secret = context.getBean(PeerSecretLifecycle.class);
+              RepartitionTopicsLifecycle topics = context.getBean(RepartitionTopicsLifecycle.class);
               assertThat(checks.getPhase())
                   .isEqualTo(WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE - 2)
                   .isLessThan(factoryBean(context).getPhase());
               assertThat(secret.getPhase()).isEqualTo(checks.getPhase() + 1);
+              assertThat(topics.getPhase()).isEqualTo(checks.getPhase() + 1);
+              assertThat(topics.isAutoStartup()).isFalse();
+              assertThat(topics.isRunning()).isFalse();
               assertThat(checks.isAutoStartup()).isFalse();
               assertThat(checks.isRunning()).isFalse();
               assertThat(secret.isAutoStartup()).isFalse();

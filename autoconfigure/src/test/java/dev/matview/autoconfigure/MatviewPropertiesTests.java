@@ -63,6 +63,8 @@ class MatviewPropertiesTests {
           assertThat(properties.getDashboard().isEnabled()).isTrue();
           assertThat(properties.getChanges().getHistorySize()).isEqualTo(DataSize.ofMegabytes(1));
           assertThat(properties.getChanges().getHistoryLinger()).isEqualTo(Duration.ofSeconds(30));
+          assertThat(properties.getLogging().getKafka())
+              .isEqualTo(MatviewProperties.KafkaLogging.QUIET);
         });
   }
 

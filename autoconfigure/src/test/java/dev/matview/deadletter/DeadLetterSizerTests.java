@@ -6,11 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.record.AbstractRecords;
-import org.apache.kafka.common.record.CompressionType;
-import org.apache.kafka.common.record.RecordBatch;
 import org.junit.jupiter.api.Test;
 
 /** Tests for {@link DeadLetterSizer}. */
@@ -34,7 +30,7 @@ class DeadLetterSizerTests {
     byte[] value = new byte[LIMIT];
     Arrays.fill(value, (byte) 'x');
     ProducerRecord<byte[], byte[]> fitted = this.sizer.fit(record(new byte[20], value, headers));
-    assertThat(serializedSize(fitted)).isLessThanOrEqualTo(LIMIT);
+    assertThat(RecordSizeBound.of(fitted)).isLessThanOrEqualTo(LIMIT);
     assertThat(fitted.value()).hasSizeGreaterThan(LIMIT - 2 * DeadLetterSizer.OVERHEAD);
     assertThat(fitted.key()).hasSize(20);
     assertThat(header(fitted.headers(), DeadLetterHeaders.TRUNCATED)).isEqualTo("value=" + LIMIT);
@@ -48,7 +44,7 @@ class DeadLetterSizerTests {
     headers.add(DeadLetterHeaders.VIEW, "v".getBytes(StandardCharsets.UTF_8));
     ProducerRecord<byte[], byte[]> fitted =
         this.sizer.fit(record(new byte[700_000], new byte[900_000], headers));
-    assertThat(serializedSize(fitted)).isLessThanOrEqualTo(LIMIT);
+    assertThat(RecordSizeBound.of(fitted)).isLessThanOrEqualTo(LIMIT);
     assertThat(fitted.headers().lastHeader("trace")).isNull();
     assertThat(header(fitted.headers(), DeadLetterHeaders.VIEW)).isEqualTo("v");
     assertThat(header(fitted.headers(), DeadLetterHeaders.TRUNCATED))
@@ -80,15 +76,5 @@ class DeadLetterSizerTests {
   private static ProducerRecord<byte[], byte[]> record(
       byte[] key, byte[] value, RecordHeaders headers) {
     return new ProducerRecord<>("dlq", null, null, key, value, headers);
-  }
-
-  private static int serializedSize(ProducerRecord<byte[], byte[]> record) {
-    Header[] headers = record.headers().toArray();
-    return AbstractRecords.estimateSizeInBytesUpperBound(
-        RecordBatch.CURRENT_MAGIC_VALUE,
-        CompressionType.NONE,
-        record.key(),
-        record.value(),
-        headers);
   }
 }

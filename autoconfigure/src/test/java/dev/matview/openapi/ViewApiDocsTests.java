@@ -2,6 +2,8 @@ package dev.matview.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.avro.AvroSerdes;
+import dev.matview.avro.schemas.Parcel;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
 import dev.matview.view.ViewWindow;
@@ -17,6 +19,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,7 +41,15 @@ class ViewApiDocsTests {
                   .eventTime(Order::ts)
                   .groupBy(Long.class, Order::shop)
                   .windowedBy(ViewWindow.tumbling(Duration.ofMinutes(1)))
-                  .count()),
+                  .count(),
+              "parcels",
+              Views.from("parcels", Parcel.class)
+                  .valueSerde(AvroSerdes.specific(Parcel.class))
+                  .latest(),
+              "scans",
+              Views.from("scans", GenericRecord.class)
+                  .valueSerde(AvroSerdes.generic(Parcel.getClassSchema()))
+                  .latest()),
           new ViewSerdes(JsonMapper.builder().build()),
           "docs");
 
@@ -89,6 +100,34 @@ class ViewApiDocsTests {
   }
 
   @Test
+  void describesAnAvroRecordByItsSchemaAsAnswersWriteIt() {
+    Schema<?> parcel = value("/views/parcels/keys/{key}");
+
+    assertThat(parcel.getProperties())
+        .containsOnlyKeys(
+            Parcel.getClassSchema().getFields().stream().map(field -> field.name()).toList());
+    assertThat(parcel.getRequired()).contains("id", "insured");
+    Map<String, Schema> fields = parcel.getProperties();
+    assertThat(fields.get("id").getType()).isEqualTo("string");
+    assertThat(fields.get("weight").getType()).isEqualTo("number");
+    assertThat(fields.get("sentAt").getFormat()).isEqualTo("date-time");
+    assertThat(fields.get("deliveredOn").getFormat()).isEqualTo("date");
+    assertThat(fields.get("deliveredOn").getNullable()).isTrue();
+    assertThat(fields.get("trackingId").getFormat()).isEqualTo("uuid");
+    assertThat(fields.get("status").getEnum()).containsExactly("SENT", "DELIVERED");
+    assertThat(fields.get("sender").getProperties()).containsOnlyKeys("street", "city");
+    assertThat(fields.get("stops").getItems().getProperties()).containsOnlyKeys("street", "city");
+    assertThat(((Schema<?>) fields.get("labels").getAdditionalProperties()).getType())
+        .isEqualTo("string");
+    assertThat(fields.get("checksum").getFormat()).isEqualTo("byte");
+    assertThat(fields.get("photo").getNullable()).isTrue();
+    assertThat(fields.get("insured").getFormat()).isEqualTo("int64");
+    assertThat(fields.get("volume").getFormat()).isEqualTo("double");
+    assertThat(fields.get("fragile").getType()).isEqualTo("boolean");
+    assertThat(value("/views/scans/keys/{key}").getType()).isEqualTo("object");
+  }
+
+  @Test
   void replacesTheGenericViewPathsAndKeepsTheOthers() {
     assertThat(this.openApi.getComponents().getSchemas())
         .containsOnlyKeys("Revenue", ViewSchemas.PROBLEM, "Kept");
@@ -125,6 +164,18 @@ class ViewApiDocsTests {
             .addSchemas("SliceBodyKeyItem", new Schema<>().type("object")));
     new ViewApiDocs(this.registry, "/views").customise(api);
     return api;
+  }
+
+  private Schema<?> value(String path) {
+    Schema<?> answer =
+        operation(path)
+            .getGet()
+            .getResponses()
+            .get("200")
+            .getContent()
+            .get("application/json")
+            .getSchema();
+    return answer.getProperties().get("value");
   }
 
   private PathItem operation(String path) {

@@ -26,6 +26,13 @@ class SpringBootVersionCheckTests {
   }
 
   @Test
+  void passesSilentlyOnEveryTestedLine(CapturedOutput output) {
+    SpringBootVersionCheck.check("4.0.7");
+    SpringBootVersionCheck.check("4.1.2");
+    assertThat(output).doesNotContain("Matview is built and tested");
+  }
+
+  @Test
   void stopsOnSpringBoot3SayingWhichVersionItFoundWhichItNeedsAndHowToFixIt() {
     assertThatExceptionOfType(UnsupportedSpringBootException.class)
         .isThrownBy(() -> SpringBootVersionCheck.check("3.5.6"))
@@ -34,16 +41,16 @@ class SpringBootVersionCheckTests {
               assertThat(ex.getFound()).isEqualTo("3.5.6");
               assertThat(ex.getDescription())
                   .isEqualTo(
-                      "Matview needs Spring Boot 4.0.x, but this application runs on Spring Boot"
-                          + " 3.5.6. Matview and the Spring Boot 4 modules it brings use classes"
-                          + " that Spring Boot 3.5.6 does not have, so start-up would fail later"
-                          + " on a missing class, such as"
+                      "Matview needs Spring Boot 4.0.x or 4.1.x, but this application runs on"
+                          + " Spring Boot 3.5.6. Matview and the Spring Boot 4 modules it brings"
+                          + " use classes that Spring Boot 3.5.6 does not have, so start-up would"
+                          + " fail later on a missing class, such as"
                           + " org.springframework.boot.thread.Threading.");
               assertThat(ex.getAction())
                   .isEqualTo(
-                      "Build the application on Spring Boot 4.0.x: set the version of"
+                      "Build the application on Spring Boot 4.0.x or 4.1.x: set the version of"
                           + " spring-boot-starter-parent (or of the spring-boot-dependencies BOM"
-                          + " you import, or of the Spring Boot Gradle plugin) to a 4.0.x"
+                          + " you import, or of the Spring Boot Gradle plugin) to a 4.0.x or 4.1.x"
                           + " release.");
               assertThat(ex)
                   .hasMessage(ex.getDescription() + System.lineSeparator() + ex.getAction());
@@ -58,13 +65,13 @@ class SpringBootVersionCheckTests {
   }
 
   @Test
-  void warnsOnALaterMinorVersion(CapturedOutput output) {
-    SpringBootVersionCheck.check("4.1.2");
+  void warnsOnALaterMinorVersionNamingTheTestedLines(CapturedOutput output) {
+    SpringBootVersionCheck.check("4.2.0");
     assertThat(output)
         .contains(
-            "Matview is built and tested for Spring Boot 4.0.x, and this application runs on"
-                + " Spring Boot 4.1.2; if it fails to start or to serve the views, use Spring Boot"
-                + " 4.0.x.");
+            "Matview is built and tested for Spring Boot 4.0.x or 4.1.x, and this application"
+                + " runs on Spring Boot 4.2.0; if it fails to start or to serve the views, use"
+                + " Spring Boot 4.0.x or 4.1.x.");
   }
 
   @Test
@@ -83,7 +90,7 @@ class SpringBootVersionCheckTests {
             .<ApplicationListener<?>>map(
                 (listener) ->
                     (listener instanceof SpringBootVersionCheck)
-                        ? new SpringBootVersionCheck(() -> "3.5.6")
+                        ? new SpringBootVersionCheck(() -> "3.5.6", () -> "4.4.0")
                         : listener)
             .toList();
     application.setListeners(listeners);
@@ -92,8 +99,8 @@ class SpringBootVersionCheckTests {
     assertThatExceptionOfType(UnsupportedSpringBootException.class).isThrownBy(application::run);
     assertThat(output)
         .contains("APPLICATION FAILED TO START")
-        .contains("Matview needs Spring Boot 4.0.x, but this application runs on Spring Boot 3.5.6")
-        .contains("Build the application on Spring Boot 4.0.x");
+        .contains("Matview needs Spring Boot 4.0.x or 4.1.x, but this application runs on Spring")
+        .contains("Build the application on Spring Boot 4.0.x or 4.1.x");
   }
 
   @Configuration(proxyBeanMethods = false)

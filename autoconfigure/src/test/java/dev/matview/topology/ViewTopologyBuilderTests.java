@@ -556,16 +556,20 @@ class ViewTopologyBuilderTests {
             .valueSerde(csv)
             .sum(Sale::quantity)
             .withAggregateSerde(decimalText));
+    view("csv-latest", Views.from(TOPIC, Sale.class).valueSerde(csv).latest());
     start();
     this.input.pipeInput("shop-1", "shop-1,4".getBytes(StandardCharsets.UTF_8));
     this.input.pipeInput("shop-1", "shop-1,38".getBytes(StandardCharsets.UTF_8));
     assertThat(table("csv-total")).containsEntry("shop-1", 42L);
-    List<String> changelog =
-        this.driver
-            .createOutputTopic(
-                "test-app-csv-total-changelog", new StringDeserializer(), new StringDeserializer())
-            .readValuesToList();
-    assertThat(changelog).last().asString().endsWith("42");
+    assertThat(changelogValues("csv-total")).last().asString().endsWith("42");
+    assertThat(changelogValues("csv-latest")).last().asString().endsWith("shop-1,38");
+  }
+
+  private List<String> changelogValues(String view) {
+    return this.driver
+        .createOutputTopic(
+            "test-app-" + view + "-changelog", new StringDeserializer(), new StringDeserializer())
+        .readValuesToList();
   }
 
   @Test

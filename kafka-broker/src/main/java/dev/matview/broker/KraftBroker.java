@@ -43,6 +43,8 @@ public final class KraftBroker implements AutoCloseable {
 
   private @Nullable KafkaRaftServer server;
 
+  private @Nullable LogDirLock lock;
+
   /**
    * A broker that listens for clients on {@code port} (0 for any free port) and keeps its log in
    * {@code logDir}, its controller on a free port.
@@ -68,8 +70,17 @@ public final class KraftBroker implements AutoCloseable {
     if (this.server != null) {
       throw new IllegalStateException("Kafka broker is already running");
     }
-    Map<String, String> config =
-        config((this.controllerPort != 0) ? this.controllerPort : freePort());
+    LogDirLock locked = LogDirLock.acquire(this.logDir);
+    try {
+      this.server = started(config((this.controllerPort != 0) ? this.controllerPort : freePort()));
+      this.lock = locked;
+    } catch (RuntimeException ex) {
+      locked.close();
+      throw ex;
+    }
+  }
+
+  private KafkaRaftServer started(Map<String, String> config) {
     if (!Files.exists(this.logDir.resolve("meta.properties"))) {
       format(config);
     }
@@ -82,7 +93,7 @@ public final class KraftBroker implements AutoCloseable {
       started.awaitShutdown();
       throw ex;
     }
-    this.server = started;
+    return started;
   }
 
   /** Blocks until the broker has shut down. */
@@ -106,13 +117,28 @@ public final class KraftBroker implements AutoCloseable {
     return this.port;
   }
 
-  /** Shuts the broker down and waits until it has stopped, keeping the log dir. */
+  /** The directory that holds the broker's log, as an absolute path. */
+  public Path logDir() {
+    return this.logDir;
+  }
+
+  /**
+   * Shuts the broker down and waits until it has stopped, keeping the log dir, and releases the
+   * dir's lock.
+   */
   @Override
   public synchronized void close() {
-    if (this.server != null) {
-      this.server.shutdown();
-      this.server.awaitShutdown();
-      this.server = null;
+    try {
+      if (this.server != null) {
+        this.server.shutdown();
+        this.server.awaitShutdown();
+        this.server = null;
+      }
+    } finally {
+      if (this.lock != null) {
+        this.lock.close();
+        this.lock = null;
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.matview.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,6 +40,7 @@ class KraftBrokerTests {
       port = server.port();
       assertThat(port).isPositive();
       assertThat(server.bootstrapServers()).isEqualTo("127.0.0.1:" + port);
+      assertThat(server.logDir()).isEqualTo(this.dataDir.toAbsolutePath());
       try (Admin admin = admin(server)) {
         admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
         clusterId = admin.describeCluster().clusterId().get();
@@ -70,6 +72,34 @@ class KraftBrokerTests {
         assertThat(config.get("auto.create.topics.enable").value()).isEqualTo("false");
         assertThat(config.get("num.partitions").value()).isEqualTo("1");
       }
+    }
+  }
+
+  @Test
+  void refusesASecondBrokerOfItsLogDirBeforeTouchingItsFiles() throws Exception {
+    try (KraftBroker first = new KraftBroker(0, this.dataDir)) {
+      first.start();
+      try (KraftBroker second = new KraftBroker(0, this.dataDir)) {
+        assertThatIllegalStateException()
+            .isThrownBy(second::start)
+            .withMessage(
+                "Another Kafka broker uses the log dir "
+                    + this.dataDir.toAbsolutePath()
+                    + " (it holds "
+                    + this.dataDir.toAbsolutePath().resolve(".matview-broker.lock")
+                    + ")");
+      }
+      try (Admin admin = admin(first)) {
+        admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+      }
+      try (KafkaProducer<String, String> producer = producer(first)) {
+        producer.send(new ProducerRecord<>(TOPIC, "order-1", "created")).get();
+      }
+      assertThat(readAll(first)).containsExactly("order-1=created");
+    }
+    try (KraftBroker again = new KraftBroker(0, this.dataDir)) {
+      again.start();
+      assertThat(readAll(again)).containsExactly("order-1=created");
     }
   }
 

@@ -109,9 +109,14 @@ public final class ViewBuilder<K, V> {
     return aggregate(type, Aggregations.max(field));
   }
 
-  /** The view keeps the most recent value per key. */
+  /**
+   * The view keeps the most recent value per key, stored by the source's value serde when {@link
+   * #valueSerde} gave one, else as JSON.
+   */
   public ViewDefinition<K, V, V> latest() {
-    return aggregate(this.source.valueType(), Aggregations.latest());
+    ViewDefinition<K, V, V> latest = aggregate(this.source.valueType(), Aggregations.latest());
+    Serde<V> serde = this.source.valueSerde();
+    return (serde != null) ? latest.withAggregateSerde(serde) : latest;
   }
 
   /**

@@ -11,18 +11,19 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.AliasFor;
-import org.springframework.test.context.TestPropertySource;
 
 /**
  * A {@link SpringBootTest} of an application with Matview views, on an in-process single-node KRaft
- * broker of its own: {@code spring.kafka.bootstrap-servers} points at it, the views' source topics
- * that no {@code NewTopic} bean declares are created with {@link #partitions()} partitions, and
- * Kafka Streams keeps its state in a temporary directory. When the context closes the broker stops
- * first and its directory and the state directory are deleted after. The context offers a {@link
- * MatviewTestPublisher} that publishes records to the views' source topics, a {@link
+ * broker of its own: it is the application's {@code KafkaConnectionDetails} (Matview's development
+ * broker stays off) and {@code spring.kafka.bootstrap-servers} points at it, the views' source
+ * topics that no {@code NewTopic} bean declares are created with {@link #partitions()} partitions,
+ * and Kafka Streams keeps its state in a temporary directory. When the context closes the broker
+ * stops first and its directory and the state directory are deleted after. The context offers a
+ * {@link MatviewTestPublisher} that publishes records to the views' source topics, a {@link
  * MatviewTestClient} that calls the application's views over HTTP on its real port, and a {@link
- * ViewAwaiter} that waits for the views' answers. Kafka's own loggers log at WARN unless a {@code
- * logging.level} property says otherwise.
+ * ViewAwaiter} that waits for the views' answers. Kafka's own loggers log at WARN, as in every
+ * application with Matview, unless {@code matview.logging.kafka=verbose} or a {@code logging.level}
+ * property says otherwise.
  *
  * <pre>{@code
  * @MatviewIntegrationTest
@@ -53,7 +54,6 @@ import org.springframework.test.context.TestPropertySource;
 @Documented
 @Inherited
 @SpringBootTest
-@TestPropertySource(properties = KafkaLoggingDefaults.MARKER + "=true")
 @Import(MatviewIntegrationTestConfiguration.class)
 public @interface MatviewIntegrationTest {
 

@@ -5,11 +5,13 @@ import dev.matview.query.ViewQueryService;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.topology.ViewSerdes;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -35,6 +37,15 @@ class MatviewIntegrationTestConfiguration {
       registry.add("spring.kafka.bootstrap-servers", broker::bootstrapServers);
       registry.add("spring.kafka.streams.state-dir", () -> stateDir.path().toString());
     };
+  }
+
+  /**
+   * The broker as the application's connection details, which every Kafka client of the application
+   * takes, and before which Matview's development broker backs off when the application enables it.
+   */
+  @Bean
+  KafkaConnectionDetails matviewTestKafkaConnectionDetails(TestBroker broker) {
+    return () -> List.of(broker.bootstrapServers());
   }
 
   /**

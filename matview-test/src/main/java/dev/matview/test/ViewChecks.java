@@ -33,8 +33,9 @@ final class ViewChecks {
 
   /**
    * A view among {@code views} that reads {@code topic} with record keys of {@code keyType} and
-   * values of {@code valueType}, each type any when null; the errors tell a test to {@code verb}
-   * ("pipe", "publish") into another topic or with other types.
+   * values of {@code valueType} (or a subtype: a generic record of GenericRecord), each type any
+   * when null; the errors tell a test to {@code verb} ("pipe", "publish") into another topic or
+   * with other types.
    *
    * @throws IllegalArgumentException naming the topics or types there are when none does
    */
@@ -71,7 +72,9 @@ final class ViewChecks {
     }
     return readers.stream()
         .filter(
-            view -> valueType == null || valueType.equals(view.definition().source().valueType()))
+            view ->
+                valueType == null
+                    || view.definition().source().valueType().isAssignableFrom(valueType))
         .findFirst()
         .orElseThrow(
             () ->

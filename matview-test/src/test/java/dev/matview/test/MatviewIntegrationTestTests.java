@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
@@ -44,6 +45,8 @@ class MatviewIntegrationTestTests {
 
   @Autowired Environment environment;
 
+  @Autowired KafkaConnectionDetails connection;
+
   @LocalServerPort int port;
 
   @Test
@@ -52,6 +55,7 @@ class MatviewIntegrationTestTests {
     String brokers = this.environment.getRequiredProperty("spring.kafka.bootstrap-servers");
     assertThat(brokers).matches("127\\.0\\.0\\.1:\\d+");
     assertThat(System.getProperty("spring.kafka.bootstrap-servers")).isNull();
+    assertThat(this.connection.getBootstrapServers()).containsExactly(brokers);
     Path stateDir = Path.of(this.environment.getRequiredProperty("spring.kafka.streams.state-dir"));
     assertThat(stateDir).startsWith(Path.of(System.getProperty("java.io.tmpdir")));
     assertThat(Files.isDirectory(stateDir)).isTrue();

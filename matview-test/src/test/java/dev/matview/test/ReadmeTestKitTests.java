@@ -80,7 +80,7 @@ class ReadmeTestKitTests {
   }
 
   /** The code blocks in {@code language} of the README's section headed {@code heading}. */
-  private static List<String> blocks(String heading, String language) throws IOException {
+  static List<String> blocks(String heading, String language) throws IOException {
     String readme = Files.readString(README, StandardCharsets.UTF_8);
     int start = readme.indexOf("\n" + heading + "\n");
     assertThat(start).as("the README's section %s", heading).isNotNegative();

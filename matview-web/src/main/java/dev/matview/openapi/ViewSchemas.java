@@ -12,6 +12,7 @@ import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import java.util.UUID;
+import org.springframework.util.ClassUtils;
 
 /**
  * The schemas of views' keys, values and answers, from the views' own classes, with the schemas
@@ -21,6 +22,11 @@ final class ViewSchemas {
 
   /** The name of the problem detail schema in the components. */
   static final String PROBLEM = "MatviewProblem";
+
+  /** Whether Apache Avro is on the classpath, so that a value may be an Avro record. */
+  private static final boolean AVRO =
+      ClassUtils.isPresent(
+          "org.apache.avro.generic.IndexedRecord", ViewSchemas.class.getClassLoader());
 
   private final Components components;
 
@@ -47,8 +53,12 @@ final class ViewSchemas {
         .description("the key as JSON, percent-encoded: a " + type.getSimpleName() + " record");
   }
 
-  /** An instance of {@code type} in a JSON body, as Jackson writes it. */
+  /** An instance of {@code type} in a JSON body, as Jackson writes it, or as an Avro record. */
   Schema<?> body(Class<?> type) {
+    Schema<?> avro = AVRO ? AvroValueSchemas.of(type) : null;
+    if (avro != null) {
+      return avro;
+    }
     ResolvedSchema resolved =
         ModelConverters.getInstance()
             .resolveAsResolvedSchema(new AnnotatedType(type).resolveAsRef(true));

@@ -58,7 +58,7 @@ final class SseSink implements ChangeSink, WriteListener {
       response.setCharacterEncoding(StandardCharsets.UTF_8.name());
       response.setHeader("Cache-Control", "no-cache");
       AsyncResponse started = AsyncResponse.start(request, response);
-      started.whenOver(this::gone, this::gone);
+      started.whenOver(this::gone, () -> failed(started));
       ServletOutputStream stream = response.getOutputStream();
       synchronized (this) {
         this.async = started;
@@ -197,6 +197,17 @@ final class SseSink implements ChangeSink, WriteListener {
   @Override
   public void onError(Throwable failure) {
     gone();
+  }
+
+  /**
+   * The container says the response failed, its client gone: the response ends here, in the
+   * container's own callback, also when a failed write told the sink first and ended it already
+   * from another thread. A response that the callback leaves open is dispatched to the
+   * application's error page, which cannot write its answer as an event stream and warns so.
+   */
+  private void failed(AsyncResponse response) {
+    gone();
+    response.complete();
   }
 
   private synchronized boolean isGone() {

@@ -1,30 +1,16 @@
 package dev.matview.sample;
 
-import java.nio.file.Path;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Settings of the sample app.
+ * Settings of the sample app; its broker is Matview's development broker ({@code
+ * matview.dev-broker.*}).
  *
- * @param embeddedKafka the in-process broker
  * @param generator the random order generator
  */
 @ConfigurationProperties("sample")
-public record SampleProperties(
-    @DefaultValue EmbeddedKafka embeddedKafka, @DefaultValue Generator generator) {
-
-  /**
-   * The in-process single-node KRaft broker.
-   *
-   * @param enabled whether the app starts an in-process broker
-   * @param port its port on 127.0.0.1
-   * @param dataDir its log dir, kept across restarts
-   */
-  public record EmbeddedKafka(
-      @DefaultValue("true") boolean enabled,
-      @DefaultValue("9092") int port,
-      @DefaultValue("data/kafka") Path dataDir) {}
+public record SampleProperties(@DefaultValue Generator generator) {
 
   /**
    * The random order generator.

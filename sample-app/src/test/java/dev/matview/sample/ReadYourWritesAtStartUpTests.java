@@ -101,7 +101,7 @@ class ReadYourWritesAtStartUpTests {
             "--server.port=0",
             "--sample.generator.enabled=false",
             "--sample.embedded-kafka.port=" + freePort(),
-            "--sample.embedded-kafka.data-dir=" + this.tempDir.resolve("kafka"),
+            "--matview.dev-broker.data-dir=" + this.tempDir.resolve("kafka"),
             "--spring.kafka.streams.state-dir=" + this.tempDir.resolve("streams"),
             "--matview.advertised-host=localhost",
             "--matview.consistency.max-wait=" + MAX_WAIT.toSeconds() + "s");

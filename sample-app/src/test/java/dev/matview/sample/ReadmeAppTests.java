@@ -3,6 +3,7 @@ package dev.matview.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.matview.broker.KraftBroker;
 import dev.matview.processes.http.HttpProbe;
 import java.io.IOException;
 import java.net.URL;
@@ -13,12 +14,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -27,8 +30,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.io.DefaultResourceLoader;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
-import org.springframework.kafka.test.utils.KafkaTestUtils;
 
 /**
  * Follows the README's "Using the starter in your own app" word for word, so that it cannot drift
@@ -41,8 +42,6 @@ class ReadmeAppTests {
   private static final Path README = Path.of("..", "README.md");
 
   private static final String SECTION = "## Using the starter in your own app";
-
-  private static final String BROKERS_PROPERTY = "readme-app-tests.brokers";
 
   @TempDir Path dir;
 
@@ -68,10 +67,14 @@ class ReadmeAppTests {
     compile(classes, sources.resolve("OrderViews.java"), sources.resolve("ReadmeApplication.java"));
     Path yaml = Files.writeString(this.dir.resolve("application.yml"), blocks("yaml").get(0));
 
-    EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
-    // Not spring.kafka.bootstrap-servers, which would outlive the broker and reach later tests.
-    broker.brokerListProperty(BROKERS_PROPERTY);
-    broker.afterPropertiesSet();
+    try (KraftBroker broker = new KraftBroker(0, this.dir.resolve("broker"))) {
+      broker.start();
+      answersThePromisedLookup(classes, yaml, broker);
+    }
+  }
+
+  private void answersThePromisedLookup(Path classes, Path yaml, KraftBroker broker)
+      throws Exception {
     try (URLClassLoader loader =
             new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader());
         ConfigurableApplicationContext app =
@@ -79,7 +82,7 @@ class ReadmeAppTests {
                 .resourceLoader(new DefaultResourceLoader(loader))
                 .run(
                     "--spring.config.location=file:" + yaml,
-                    "--spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
+                    "--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
                     "--spring.main.banner-mode=off",
                     "--server.port=0",
                     "--spring.kafka.streams.state-dir=" + this.dir.resolve("state"),
@@ -94,9 +97,6 @@ class ReadmeAppTests {
               () ->
                   assertThat(http.get("/views/orders-per-customer/keys/customer-1").body())
                       .isEqualToIgnoringWhitespace(promisedAnswer()));
-    } finally {
-      broker.destroy();
-      System.clearProperty(BROKERS_PROPERTY);
     }
   }
 
@@ -137,10 +137,12 @@ class ReadmeAppTests {
         .isZero();
   }
 
-  private static void publishThreeOrdersOfCustomer1(EmbeddedKafkaKraftBroker broker) {
+  private static void publishThreeOrdersOfCustomer1(KraftBroker broker) {
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(
-            KafkaTestUtils.producerProps(broker), new StringSerializer(), new StringSerializer())) {
+            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+            new StringSerializer(),
+            new StringSerializer())) {
       for (int n = 1; n <= 3; n++) {
         producer.send(
             new ProducerRecord<>(

@@ -8,6 +8,7 @@ import static dev.matview.sample.OrderViewsClient.eventually;
 import static dev.matview.sample.OrderViewsClient.revenue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.matview.devbroker.DevBroker;
 import dev.matview.processes.http.HttpProbe.Answer;
 import dev.matview.sample.OrderViewsClient.CountWindow;
 import dev.matview.test.MatviewIntegrationTest;
@@ -21,7 +22,9 @@ import org.apache.kafka.common.PartitionInfo;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.annotation.DirtiesContext;
@@ -29,11 +32,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Runs the sample app on an in-process broker of Matview's test slice and reads every view over
- * HTTP.
+ * Runs the sample app on an in-process broker of Matview's test slice, before which the development
+ * broker that the sample enables backs off, and reads every view over HTTP.
  */
-@MatviewIntegrationTest(
-    properties = {"sample.embedded-kafka.enabled=false", "sample.generator.enabled=false"})
+@MatviewIntegrationTest(properties = "sample.generator.enabled=false")
 @DirtiesContext
 class SampleApplicationTests {
 
@@ -80,6 +82,17 @@ class SampleApplicationTests {
         customer,
         Long.class,
         windows -> assertThat(windows).contains(expected));
+  }
+
+  @Test
+  void leavesTheDevelopmentBrokerItEnablesOffForTheTestKitsBroker(
+      @Autowired ApplicationContext context, @Autowired KafkaConnectionDetails connection) {
+    assertThat(context.getBeanProvider(DevBroker.class).getIfAvailable()).isNull();
+    assertThat(connection.getBootstrapServers())
+        .singleElement()
+        .asString()
+        .isNotEqualTo("127.0.0.1:9092")
+        .isEqualTo(context.getEnvironment().getProperty("spring.kafka.bootstrap-servers"));
   }
 
   @Test

@@ -55,7 +55,7 @@ class TwoSampleInstancesTests {
     first =
         instance(
             "--sample.embedded-kafka.port=" + kafkaPort,
-            "--sample.embedded-kafka.data-dir=" + tempDir.resolve("kafka"),
+            "--matview.dev-broker.data-dir=" + tempDir.resolve("kafka"),
             "--spring.kafka.streams.state-dir=" + tempDir.resolve("streams-1"));
     secondArguments =
         new String[] {

@@ -1,7 +1,14 @@
 package dev.matview.benchmarks.handwritten;
 
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.StateQueryRequest;
+import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.springframework.http.HttpStatus;
@@ -31,6 +38,35 @@ class HandWrittenLookupsController {
             StoreQueryParameters.fromNameAndType(
                 HandWrittenLookupsApp.STORE, QueryableStoreTypes.<String, Long>keyValueStore()));
     Long count = store.get(key);
+    if (count == null) {
+      return ResponseEntity.status(HttpStatus.NOT_FOUND).build();
+    }
+    return ResponseEntity.ok().body(new Count(key, count));
+  }
+
+  /**
+   * The same answer through Kafka Streams' interactive queries (IQv2): a {@code KeyQuery} in the
+   * key's partition, as Kafka Streams' guide has an application read its own store; up to Kafka 4.3
+   * through the store's monitor, from 4.4 through a {@code ReadOnlyView} without it.
+   */
+  @GetMapping(
+      path = "/hand-written/" + HandWrittenLookupsApp.STORE + "/iqv2/{key}",
+      produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<?> interactiveQuery(@PathVariable String key) {
+    KeyQueryMetadata metadata =
+        this.streams.queryMetadataForKey(
+            HandWrittenLookupsApp.STORE, key, Serdes.String().serializer());
+    int partition = metadata.partition();
+    StateQueryResult<Long> result =
+        this.streams.query(
+            StateQueryRequest.inStore(HandWrittenLookupsApp.STORE)
+                .withQuery(KeyQuery.<String, Long>withKey(key))
+                .withPartitions(Set.of(partition)));
+    QueryResult<Long> answer = result.getPartitionResults().get(partition);
+    if (answer == null || !answer.isSuccess()) {
+      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).build();
+    }
+    Long count = answer.getResult();
     if (count == null) {
       return ResponseEntity.status(HttpStatus.NOT_FOUND).build();
     }

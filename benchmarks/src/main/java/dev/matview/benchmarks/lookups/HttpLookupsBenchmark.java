@@ -19,7 +19,8 @@ import java.util.List;
 /**
  * Row 1: key lookups over HTTP on one instance holding {@code --keys} keys, against an endpoint of
  * the same app that serves the same JSON from a {@code ConcurrentHashMap}, and against the app a
- * user would write instead ({@code HandWrittenLookupsApp}, unless {@code --hand-written=false}).
+ * user would write instead ({@code HandWrittenLookupsApp}, unless {@code --hand-written=false};
+ * answering through Kafka Streams' IQv2 with {@code --hand-written-iqv2}).
  */
 public final class HttpLookupsBenchmark implements Benchmark {
 
@@ -155,8 +156,20 @@ public final class HttpLookupsBenchmark implements Benchmark {
       handWritten.startAndAwaitServing(
           context.broker(), keys.get(0), Duration.ofMinutes(10).plusSeconds(spec.orders() / 1_000));
       context.log(title + ": the hand-written app has counted every order");
+      boolean interactiveQueries = context.flags().bool("hand-written-iqv2", false);
       LoadDriverProcess userApp =
-          load(context, keys.stream().map(HandWrittenLookupsInstance::path).toList());
+          load(
+              context,
+              keys.stream()
+                  .map(
+                      interactiveQueries
+                          ? HandWrittenLookupsInstance::interactiveQueryPath
+                          : HandWrittenLookupsInstance::path)
+                  .toList());
+      String beside =
+          interactiveQueries
+              ? "the hand-written Spring + Kafka Streams app, IQv2"
+              : "the hand-written Spring + Kafka Streams app";
       List<Long> baselinePids = List.of(handWritten.pid());
       List<Long> matviewPids = List.of(app.pid());
       LoadRounds saturated =
@@ -170,19 +183,24 @@ public final class HttpLookupsBenchmark implements Benchmark {
       return List.of(
           Row.atLeast(
                   1,
-                  "lookups/s at saturation (beside: the hand-written Spring + Kafka Streams app)",
+                  "lookups/s at saturation (beside: " + beside + ")",
                   saturated.matview(LoadResult::throughput),
                   peak,
                   "req/s",
                   1.00)
               .boundedBy(
-                  "goal: what a user would write instead, KafkaStreams.store(...).get(key) per"
-                      + " request with Kafka Streams' own store settings"),
+                  interactiveQueries
+                      ? "goal: what a user would write instead, an IQv2 KeyQuery in the key's"
+                          + " partition per request with Kafka Streams' own store settings"
+                      : "goal: what a user would write instead, KafkaStreams.store(...).get(key)"
+                          + " per request with Kafka Streams' own store settings"),
           Row.addedAtMost(
                   1,
                   "p99 at half the hand-written app's peak ("
                       + Stats.format(rate, "req/s")
-                      + ", beside: the hand-written app)",
+                      + ", beside: "
+                      + beside
+                      + ")",
                   fixed.matview(LoadResult::p99Micros) / 1000,
                   fixed.baseline(LoadResult::p99Micros) / 1000,
                   "ms",
@@ -190,8 +208,9 @@ public final class HttpLookupsBenchmark implements Benchmark {
               .boundedBy("the same rate on both"),
           Row.info(
               1,
-              "the app's CPU time per lookup at saturation, background included (beside: the"
-                  + " hand-written app)",
+              "the app's CPU time per lookup at saturation, background included (beside: "
+                  + beside
+                  + ")",
               saturated.matviewCpuMicros(),
               saturated.baselineCpuMicros(),
               "µs"));

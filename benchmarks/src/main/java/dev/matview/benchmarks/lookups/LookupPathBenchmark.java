@@ -84,6 +84,8 @@ public final class LookupPathBenchmark implements Benchmark {
     RunResult lockedRead = Jmh.find(results, "lockedRead");
     RunResult directReadOnTwo = Jmh.find(results, "directReadOnTwoThreads");
     RunResult lockedReadOnTwo = Jmh.find(results, "lockedReadOnTwoThreads");
+    RunResult interactiveQuery = Jmh.find(results, "interactiveQuery");
+    RunResult interactiveQueryOnTwo = Jmh.find(results, "interactiveQueryOnTwoThreads");
     int pointReadKeys = Math.max(flags.integer("point-read-keys", 250_000), 1);
     Map<String, Double> pointReads = pointReads(flags, pointReadKeys, context.dir("point-read"));
     List<Row> rows = new ArrayList<>();
@@ -147,6 +149,25 @@ public final class LookupPathBenchmark implements Benchmark {
                 Jmh.score(lockedReadOnTwo),
                 "ns/op")
             .boundedBy("the get's monitor, which the two threads take in turn"));
+    rows.add(
+        Row.info(
+                2,
+                "RocksDB read of a lookup, by handle in Matview's store (beside: the same key through"
+                    + " Kafka Streams' interactive queries, IQv2's KeyQuery, on its own store)",
+                Jmh.score(directRead),
+                Jmh.score(interactiveQuery),
+                "ns/op")
+            .boundedBy(
+                "IQv2 adds its request, task lookup and metered store; up to Kafka 4.3 the monitor"
+                    + " too, from 4.4 a ReadOnlyView without it"));
+    rows.add(
+        Row.info(
+                2,
+                "the same read on two threads at once (beside: IQv2)",
+                Jmh.score(directReadOnTwo),
+                Jmh.score(interactiveQueryOnTwo),
+                "ns/op")
+            .boundedBy("no monitor on either side from Kafka 4.4"));
     for (String layout : List.of(PointReadJmh.FLUSHED, PointReadJmh.COMPACTED)) {
       rows.add(
           Row.info(

@@ -17,9 +17,11 @@ import dev.matview.topology.ViewRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -46,9 +48,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * same store partition; the routing step of that lookup alone, beside the serialization of the key
  * that it includes; and the RocksDB read of that lookup alone, by handle in Matview's store, which
  * takes no lock, beside Kafka Streams' own RocksDB store's synchronized {@code get}, each on a copy
- * of the key's partition written alike ({@link StoreCopies}), on one thread and on two at once; and
- * the same lookup under a request's observation in the app's {@code ObservationRegistry}, Spring
- * Boot's with its meter handler and no tracer, which times it as {@code matview.lookup}.
+ * of the key's partition written alike ({@link StoreCopies}), and that read through Kafka Streams'
+ * interactive queries (IQv2) on Kafka's copy, each on one thread and on two at once; and the same
+ * lookup under a request's observation in the app's {@code ObservationRegistry}, Spring Boot's with
+ * its meter handler and no tracer, which times it as {@code matview.lookup}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -90,6 +93,9 @@ public class LookupPathJmh {
   @SuppressWarnings("NullAway.Init")
   private KeyValueStore<Bytes, byte[]> kafkaStore;
 
+  @SuppressWarnings("NullAway.Init")
+  private Function<Bytes, byte @Nullable []> interactiveQueries;
+
   /** Starts the app in this JVM, once, and opens the key's store partition. */
   @Setup
   @SuppressWarnings("unchecked")
@@ -129,6 +135,11 @@ public class LookupPathJmh {
     StoreCopies copies = InProcessApp.storeCopies(this.view.changelogTopic(applicationId));
     this.matviewCopy = copies.matviewsHolding(this.storeKey, stored, metadata.partition());
     this.kafkaStore = copies.kafkasHolding(this.storeKey, stored);
+    this.interactiveQueries = copies.interactiveQueries(metadata.partition());
+    byte[] value = Arrays.copyOfRange(stored, Long.BYTES, stored.length);
+    if (!Arrays.equals(interactiveQuery(), value)) {
+      throw new IllegalStateException("IQv2 did not read the value of " + KEY + " the store holds");
+    }
     this.observedCaller =
         CallerContext.direct()
             .withObservation(
@@ -193,6 +204,24 @@ public class LookupPathJmh {
   @Benchmark
   public byte @Nullable [] lockedRead() {
     return this.kafkaStore.get(this.storeKey);
+  }
+
+  /**
+   * The same read through Kafka Streams' interactive queries (IQv2's {@code KeyQuery}) on its own
+   * store, as an application of Kafka Streams alone makes it: through the monitor up to Kafka 4.3,
+   * through the store's {@code ReadOnlyView} without it from 4.4.
+   */
+  @Benchmark
+  public byte @Nullable [] interactiveQuery() {
+    return this.interactiveQueries.apply(this.storeKey);
+  }
+
+  /** {@link #interactiveQuery()} on two threads at once. */
+  @Benchmark
+  @Group("interactiveQueryOnTwoThreads")
+  @GroupThreads(2)
+  public byte @Nullable [] interactiveQueryOnTwoThreads() {
+    return interactiveQuery();
   }
 
   /** {@link #directRead()} on two threads at once. */

@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -16,6 +18,10 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.StateQueryRequest;
+import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -24,11 +30,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Two copies of a table view's store, for row 2 to time the read of one key in each: one in Kafka
- * Streams' own RocksDB store, whose {@code get} is synchronized, one in Matview's, read by handle
- * as a lookup reads it. A Kafka Streams of their own, in the benchmark's JVM, reads the view's
- * changelog into both, one update after the other, with the app's RocksDB config setter and bound,
- * neither cached nor logged: each partition of both then holds the bytes that the view's store
- * holds, written and flushed alike.
+ * Streams' own RocksDB store, whose {@code get} is synchronized, read by {@code get} and through
+ * Kafka Streams' interactive queries, one in Matview's, read by handle as a lookup reads it. A
+ * Kafka Streams of their own, in the benchmark's JVM, reads the view's changelog into both, one
+ * update after the other, with the app's RocksDB config setter and bound, neither cached nor
+ * logged: each partition of both then holds the bytes that the view's store holds, written and
+ * flushed alike.
  */
 final class StoreCopies implements AutoCloseable {
 
@@ -81,6 +88,28 @@ final class StoreCopies implements AutoCloseable {
           }
           return null;
         });
+  }
+
+  /**
+   * A read of {@code key} through Kafka Streams' interactive queries (IQv2's {@code KeyQuery}) in
+   * partition {@code partition} of Kafka's copy, as an application of Kafka Streams alone reads its
+   * store: through the store's monitor up to Kafka 4.3, through a {@code ReadOnlyView} without it
+   * from 4.4.
+   */
+  Function<Bytes, byte @Nullable []> interactiveQueries(int partition) {
+    Set<Integer> partitions = Set.of(partition);
+    return (key) -> {
+      StateQueryResult<byte[]> result =
+          this.streams.query(
+              StateQueryRequest.inStore(KAFKAS)
+                  .withQuery(KeyQuery.<Bytes, byte[]>withKey(key))
+                  .withPartitions(partitions));
+      QueryResult<byte[]> answer = result.getPartitionResults().get(partition);
+      if (answer == null || !answer.isSuccess()) {
+        throw new IllegalStateException("IQv2 did not read " + key + ": " + answer);
+      }
+      return answer.getResult();
+    };
   }
 
   /** The handle of Matview's store partition that holds {@code key} as {@code stored}. */

@@ -76,6 +76,11 @@ public final class HandWrittenLookupsInstance implements AutoCloseable {
     return "/hand-written/orders-per-customer/keys/" + key;
   }
 
+  /** Where the app answers a lookup of {@code key} through Kafka Streams' IQv2. */
+  public static String interactiveQueryPath(String key) {
+    return "/hand-written/orders-per-customer/iqv2/" + key;
+  }
+
   /** The PID of the app's JVM. */
   public long pid() {
     return this.jvm.pid();

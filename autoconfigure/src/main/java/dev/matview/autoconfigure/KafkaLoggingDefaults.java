@@ -1,0 +1,45 @@
+package dev.matview.autoconfigure;
+
+import java.util.Map;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Sets Kafka's loggers to WARN unless {@value #PROPERTY} is {@code verbose}: its clients, Kafka
+ * Streams and a broker in the same JVM otherwise log well over a thousand lines at INFO before
+ * Matview's start-up summary. The levels are the last property source, so a {@code logging.level}
+ * property set anywhere else, such as {@code logging.level.org.apache.kafka=info}, overrides them.
+ */
+final class KafkaLoggingDefaults implements EnvironmentPostProcessor {
+
+  static final String PROPERTY = "matview.logging.kafka";
+
+  static final String SOURCE_NAME = "matviewKafkaLoggingDefaults";
+
+  /**
+   * Kafka's clients and Kafka Streams, the broker's own loggers, and Kafka Streams' client, which
+   * logs under the class of Matview's subclass of {@code KafkaStreams}.
+   */
+  private static final Map<String, Object> LEVELS =
+      Map.of(
+          "logging.level.org.apache.kafka", "warn",
+          "logging.level.kafka", "warn",
+          "logging.level.state.change.logger", "warn",
+          "logging.level.dev.matview.kafka.ComposingKafkaStreams", "warn");
+
+  @Override
+  public void postProcessEnvironment(
+      ConfigurableEnvironment environment, SpringApplication application) {
+    MatviewProperties.KafkaLogging kafka =
+        Binder.get(environment)
+            .bind(PROPERTY, MatviewProperties.KafkaLogging.class)
+            .orElse(MatviewProperties.KafkaLogging.QUIET);
+    if (kafka == MatviewProperties.KafkaLogging.QUIET
+        && !environment.getPropertySources().contains(SOURCE_NAME)) {
+      environment.getPropertySources().addLast(new MapPropertySource(SOURCE_NAME, LEVELS));
+    }
+  }
+}
