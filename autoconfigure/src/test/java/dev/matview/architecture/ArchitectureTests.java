@@ -57,6 +57,7 @@ class ArchitectureTests {
           core("deadletter", "topology", "view"),
           core("peer", "kafka", "peer.http", "view"),
           core("peer.http"),
+          core("observation"),
           core("position", "peer"),
           core("query.answer", "peer", "position", "replica"),
           core("query.routing", "query.answer", "position", "topology"),
@@ -71,6 +72,7 @@ class ArchitectureTests {
               "view"),
           core(
               "query.peer",
+              "observation",
               "query.answer",
               "query.local",
               "query.routing",
@@ -80,6 +82,7 @@ class ArchitectureTests {
               "topology"),
           core(
               "query.scan",
+              "observation",
               "query.answer",
               "query.local",
               "query.peer",
@@ -90,6 +93,7 @@ class ArchitectureTests {
               "topology"),
           core(
               "query",
+              "observation",
               "query.answer",
               "query.local",
               "query.peer",
@@ -101,6 +105,7 @@ class ArchitectureTests {
               "view"),
           core(
               "changes",
+              "observation",
               "query",
               "query.answer",
               "query.peer",
@@ -206,7 +211,7 @@ class ArchitectureTests {
   }
 
   @Test
-  void coreUsesNeitherSpringBootNorTheServletApiNorSpringMvc() {
+  void coreUsesNeitherSpringBootNorTheServletApiNorSpringMvcNorMicrometerMetrics() {
     noClasses()
         .that(Module.CORE.classes())
         .should()
@@ -216,7 +221,8 @@ class ArchitectureTests {
                 "jakarta.servlet..",
                 "org.springframework.web..",
                 "org.springframework.http..",
-                "io.micrometer.."))
+                "io.micrometer.core..",
+                "io.micrometer.tracing.."))
         .check(MAIN);
   }
 
@@ -267,13 +273,15 @@ class ArchitectureTests {
    * Classes that may wait for another thread's work, none of them on a request thread: a store's
    * close for its reads, the start-up checks, the repartition topics made before Kafka Streams
    * starts and the peers' secret agreement for the broker, the polls' own broker calls, a dead
-   * letter's send on the stream thread (nothing is lost), the peers' client's future that delegates
-   * its get, and the executors at shutdown.
+   * letter's send on the stream thread (nothing is lost), the peers' client's futures that delegate
+   * their get (a stream's, and the one that stops its observation when cancelled), and the
+   * executors at shutdown.
    */
   private static final String MAY_WAIT =
       "dev\\.matview\\.(replica\\.ReadGate|check\\..*|autoconfigure\\.RepartitionTopicsLifecycle|"
           + "peer\\.SecretTopic|query\\.local\\.RekeyedRecords.*|deadletter\\.DeadLetterPublisher|"
-          + "peer\\.http\\.AbortingFuture|execution\\.MatviewExecutors.*)";
+          + "peer\\.http\\.AbortingFuture|query\\.peer\\.ObservedStream\\$Cancelling|"
+          + "execution\\.MatviewExecutors.*)";
 
   @Test
   void noRequestPathWaitsForAnotherThreadsWork() {

@@ -13,7 +13,6 @@ import dev.matview.view.Aggregation;
 import dev.matview.view.MaterializedView;
 import dev.matview.view.ViewDefinition;
 import dev.matview.view.Views;
-import dev.matview.web.ViewController;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
@@ -22,15 +21,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,8 +33,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
-import org.springframework.kafka.test.utils.KafkaTestUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -77,56 +70,30 @@ class ChangeStreamIntegrationTests {
 
   private final JsonMapper json = JsonMapper.builder().build();
 
-  private final List<ClusterInstance> instances = new ArrayList<>();
+  private LikesCluster cluster;
 
-  private EmbeddedKafkaKraftBroker broker;
-
-  private Producer<String, String> producer;
+  private List<ClusterInstance> instances;
 
   @BeforeAll
   void startTwoInstances() {
-    this.broker = new EmbeddedKafkaKraftBroker(1, 4, TOPIC);
-    this.broker.afterPropertiesSet();
-    this.producer =
-        new KafkaProducer<>(
-            KafkaTestUtils.producerProps(this.broker),
-            new StringSerializer(),
-            new StringSerializer());
-    for (int n = 1; n <= 2; n++) {
-      this.instances.add(
-          ClusterInstance.start(
-              ChangesApp.class,
-              this.broker.getBrokersAsString(),
-              "changes-it",
-              stateDirs.resolve("instance-" + n),
-              "--matview.peers.secret=" + SECRET,
-              "--matview.changes.max-streams=" + MAX_STREAMS,
-              "--matview.changes.buffer=" + BUFFER,
-              "--matview.changes.heartbeat=500ms"));
-    }
-    for (int post = 0; post < 8; post++) {
-      like("post-" + post);
-    }
-    await("both instances answer every post")
-        .atMost(Duration.ofSeconds(90))
-        .untilAsserted(
-            () -> {
-              for (ClusterInstance instance : this.instances) {
-                for (int post = 0; post < 8; post++) {
-                  assertThat(instance.http().get(path("post-" + post)).status()).isEqualTo(200);
-                }
-              }
-            });
+    this.cluster =
+        LikesCluster.start(
+            TOPIC,
+            ChangesApp.class,
+            "changes-it",
+            stateDirs,
+            "--matview.peers.secret=" + SECRET,
+            "--matview.changes.max-streams=" + MAX_STREAMS,
+            "--matview.changes.buffer=" + BUFFER,
+            "--matview.changes.heartbeat=500ms");
+    this.instances = this.cluster.instances();
+    this.cluster.likeAndAwaitServed(8, ChangeStreamIntegrationTests::path);
   }
 
   @AfterAll
   void stopEverything() {
-    this.instances.forEach(ClusterInstance::close);
-    if (this.producer != null) {
-      this.producer.close();
-    }
-    if (this.broker != null) {
-      this.broker.destroy();
+    if (this.cluster != null) {
+      this.cluster.close();
     }
   }
 
@@ -241,9 +208,11 @@ class ChangeStreamIntegrationTests {
         firstValue = this.json.readTree(first.data()).path("value").asLong();
       }
       for (int i = 0; i < SLOW_CLIENT_UPDATES; i++) {
-        this.producer.send(new ProducerRecord<>(TOPIC, post, "{\"post\":\"" + post + "\"}"));
+        this.cluster
+            .producer()
+            .send(new ProducerRecord<>(TOPIC, post, "{\"post\":\"" + post + "\"}"));
       }
-      this.producer.flush();
+      this.cluster.producer().flush();
       AtomicInteger mostWaiting = new AtomicInteger();
       await("the streams of the clients that stopped reading end")
           .atMost(Duration.ofSeconds(90))
@@ -391,12 +360,7 @@ class ChangeStreamIntegrationTests {
   }
 
   private ClusterInstance ownerOf(String post) {
-    String servedBy =
-        this.instances.get(0).http().get(path(post)).header(ViewController.SERVED_BY_HEADER);
-    return this.instances.stream()
-        .filter((instance) -> servedBy.endsWith(":" + instance.port()))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("No instance serves " + post + ": " + servedBy));
+    return this.cluster.servingOf(path(post));
   }
 
   private static long heapAfterGc() {
@@ -409,13 +373,7 @@ class ChangeStreamIntegrationTests {
   }
 
   private void like(String post) {
-    try {
-      this.producer
-          .send(new ProducerRecord<>(TOPIC, post, "{\"post\":\"" + post + "\"}"))
-          .get(30, TimeUnit.SECONDS);
-    } catch (Exception ex) {
-      throw new IllegalStateException("Could not publish a like", ex);
-    }
+    this.cluster.like(post);
   }
 
   private EventReader open(ClusterInstance instance, String post, String lastEventId) {

@@ -70,6 +70,8 @@ public final class StubInstance implements AutoCloseable {
           request.put(
               "signature",
               String.valueOf(exchange.getRequestHeaders().getFirst("Matview-Signature")));
+          request.put(
+              "traceparent", String.valueOf(exchange.getRequestHeaders().getFirst("traceparent")));
           for (String signed : PeerRequests.SIGNED_HEADERS) {
             String value = exchange.getRequestHeaders().getFirst(signed);
             if (value != null) {
@@ -155,7 +157,10 @@ public final class StubInstance implements AutoCloseable {
         .valid();
   }
 
-  /** The requests received: path, forwarded marker, authorization and signature of each. */
+  /**
+   * The requests received: path, forwarded marker, authorization, signature and trace context
+   * ({@code traceparent}) of each.
+   */
   public List<Map<String, String>> received() {
     return this.received;
   }

@@ -50,6 +50,8 @@ import java.util.stream.Collectors;
  *       --changes-idle=1000,10000}: the idle streams opened after them, measured at each count;
  *       {@code --changes-heartbeat-seconds=15} and {@code --changes-jvm-options=-Xmx2g}: that
  *       instance's {@code matview.changes.heartbeat} and JVM options
+ *   <li>{@code --observation-keys=100000}: keys of row 13's two instances, one with Spring Boot's
+ *       {@code ObservationRegistry} and one without, looked up in the interleaved HTTP load rounds
  *   <li>{@code --partitions=4}: partitions of the orders topics
  *   <li>{@code --memory-partitions=64,256,512}, {@code --memory-orders=300000}, {@code
  *       --memory-customers=100000}, {@code --memory-steady-seconds=30}, {@code

@@ -7,6 +7,7 @@ import dev.matview.benchmarks.failover.FailoverBenchmark;
 import dev.matview.benchmarks.lookups.ForwardedLookupsBenchmark;
 import dev.matview.benchmarks.lookups.HttpLookupsBenchmark;
 import dev.matview.benchmarks.lookups.LookupPathBenchmark;
+import dev.matview.benchmarks.lookups.ObservationsBenchmark;
 import dev.matview.benchmarks.lookups.PositionsBenchmark;
 import dev.matview.benchmarks.memory.MemoryBenchmark;
 import dev.matview.benchmarks.restore.RestoreBenchmark;
@@ -17,8 +18,9 @@ import java.util.List;
 /**
  * Every benchmark of issue 8's table, in the order of its rows, row 9: issue 9's rebuild of the
  * replica directory at scale, row 10: issue 29's positions, which runs right after row 1 on the
- * same instance, before row 6 kills it, row 11: issue 29's change streams, and row 12: issue 45's
- * records/s with waiting reads and change streams.
+ * same instance, before row 6 kills it, row 11: issue 29's change streams, row 12: issue 45's
+ * records/s with waiting reads and change streams, and row 13: issue 47's lookups/s with and
+ * without an {@code ObservationRegistry}.
  */
 public final class Benchmarks {
 
@@ -44,6 +46,7 @@ public final class Benchmarks {
         new FailoverBenchmark(),
         new DirectoryRebuildBenchmark(),
         new ChangeStreamsBenchmark(),
-        new StreamThreadBenchmark());
+        new StreamThreadBenchmark(),
+        new ObservationsBenchmark());
   }
 }

@@ -2,6 +2,7 @@ package dev.matview.changes;
 
 import static dev.matview.changes.KeyStreamStart.notNow;
 
+import dev.matview.observation.MatviewObservations;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.KeyParser;
 import dev.matview.query.ViewQueryService;
@@ -13,6 +14,8 @@ import dev.matview.query.routing.Routing;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.StorePositions;
 import dev.matview.topology.ResolvedView;
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -109,11 +112,11 @@ public final class ChangeStreams implements AutoCloseable {
       CallerContext caller,
       ChangeSink sink) {
     ResolvedView<?, ?, ?> view = this.queries.view(viewName);
-    StreamSlots.Slot slot = this.slots.take(viewName);
+    StreamSlots.Slot slot = this.slots.take(viewName, observation(viewName, "key", caller));
     try {
-      openKeyOf(view, rawKey, lastEventId, caller, sink, slot);
+      openKeyOf(view, rawKey, lastEventId, caller.withObservation(slot.observation()), sink, slot);
     } catch (RuntimeException ex) {
-      slot.release();
+      slot.refused(ex);
       throw ex;
     }
   }
@@ -136,6 +139,7 @@ public final class ChangeStreams implements AutoCloseable {
       if (caller.forwarded()) {
         throw notNow(view, key, partition, "its partition moved to another instance");
       }
+      slot.opened("relayed");
       this.upstream.relay(
           view.name(), rawKey, replicas.active(), lastEventId, caller, sink, slot::release);
       return;
@@ -179,6 +183,7 @@ public final class ChangeStreams implements AutoCloseable {
       this.live.abandon(stream);
       throw ex;
     }
+    slot.opened("local");
   }
 
   /**
@@ -192,7 +197,7 @@ public final class ChangeStreams implements AutoCloseable {
   public void openView(
       String viewName, @Nullable String lastEventId, CallerContext caller, ChangeSink sink) {
     ResolvedView<?, ?, ?> view = this.queries.view(viewName);
-    StreamSlots.Slot slot = this.slots.take(viewName);
+    StreamSlots.Slot slot = this.slots.take(viewName, observation(viewName, "view", caller));
     ViewStream stream = new ViewStream(sink, slot::release);
     this.live.add(stream);
     try {
@@ -227,15 +232,31 @@ public final class ChangeStreams implements AutoCloseable {
         applied.changes().listen(part, applied.begun());
         part.start(List.of(), List.of(), applied.begun(), Integer.MAX_VALUE, null);
       }
-      if (!caller.forwarded()) {
+      boolean relays = !caller.forwarded() && !others.isEmpty();
+      slot.opened(relays ? "relayed" : "local");
+      if (relays) {
+        CallerContext observed = caller.withObservation(slot.observation());
         for (HostInfo host : others) {
-          this.upstream.relayView(view.name(), host, caller, stream.relayed());
+          this.upstream.relayView(view.name(), host, observed, stream.relayed());
         }
       }
     } catch (RuntimeException ex) {
+      slot.refused(ex);
       stream.close();
       throw ex;
     }
+  }
+
+  /**
+   * The observation of a stream of {@code scope} of {@code viewName}, opened for {@code caller}.
+   */
+  private static Observation observation(String viewName, String scope, CallerContext caller) {
+    return MatviewObservations.start(
+        caller.observation(),
+        MatviewObservations.CHANGE_STREAM,
+        viewName,
+        scope,
+        KeyValues.empty());
   }
 
   private <K> K parse(ResolvedView<K, ?, ?> view, String rawKey) {

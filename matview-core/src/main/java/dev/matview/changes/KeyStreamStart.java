@@ -196,7 +196,8 @@ final class KeyStreamStart {
       @Nullable String id) {
     CallerContext here =
         new CallerContext(true, caller.authorization(), false, null, false)
-            .withBound(ReadBound.NONE.withIsolation(Isolation.UNCOMMITTED));
+            .withBound(ReadBound.NONE.withIsolation(Isolation.UNCOMMITTED))
+            .withObservation(caller.observation());
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("key", key);
     if (view.window() == null) {

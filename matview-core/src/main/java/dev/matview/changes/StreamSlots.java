@@ -1,12 +1,14 @@
 package dev.matview.changes;
 
+import dev.matview.observation.MatviewObservations;
+import io.micrometer.observation.Observation;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The change streams this instance serves at once, at most {@code max}: each stream holds a slot
  * from the moment it starts to open, and gives it back exactly once, whatever ends it, a failed
- * open included.
+ * open included; the stream's observation ends with it.
  */
 final class StreamSlots {
 
@@ -19,16 +21,18 @@ final class StreamSlots {
   }
 
   /**
-   * A slot for a stream of {@code view}.
+   * A slot for a stream of {@code view}, observed by {@code observation}, which its release stops.
    *
    * @throws TooManyStreamsException when every slot is taken
    */
-  Slot take(String view) {
+  Slot take(String view, Observation observation) {
     if (this.open.incrementAndGet() > this.max) {
       this.open.decrementAndGet();
-      throw new TooManyStreamsException(view, this.max);
+      TooManyStreamsException refused = new TooManyStreamsException(view, this.max);
+      MatviewObservations.stop(observation, "refused", refused);
+      throw refused;
     }
-    return new Slot();
+    return new Slot(observation);
   }
 
   /** How many slots are taken. */
@@ -41,13 +45,39 @@ final class StreamSlots {
 
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private Slot() {}
+    private final Observation observation;
 
-    /** Gives the slot back; only the first call counts. */
+    private volatile String outcome = "refused";
+
+    private Slot(Observation observation) {
+      this.observation = observation;
+    }
+
+    /** The observation of the stream, under which what it asks of others is observed. */
+    Observation observation() {
+      return this.observation;
+    }
+
+    /** Says that the stream opened, {@code local} or {@code relayed}. */
+    void opened(String outcome) {
+      this.outcome = outcome;
+    }
+
+    /** Gives the slot back, stopping the observation; only the first call counts. */
     void release() {
       if (this.released.compareAndSet(false, true)) {
         StreamSlots.this.open.decrementAndGet();
+        MatviewObservations.stop(this.observation, this.outcome);
       }
+    }
+
+    /** Gives the slot back after {@code failure} refused the stream. */
+    void refused(Throwable failure) {
+      this.outcome = "refused";
+      if (!this.released.get()) {
+        this.observation.error(failure);
+      }
+      release();
     }
   }
 }

@@ -214,7 +214,8 @@ public final class LocalSlices {
             caller.allowStale(),
             caller.maxLag(),
             caller.relayed(),
-            caller.bound());
+            caller.bound(),
+            caller.observation());
     return Futures.now(
         this.scanSlices.read(
             view,

@@ -85,7 +85,9 @@ public final class ScanStreams {
       CallerContext caller) {
     ResolvedView<?, ?, ?> view =
         this.views.served().table(viewName, "view", ViewScanService.SCAN_WINDOWS);
-    return keysOf(view, from, to, cursor, afterKey, caller);
+    return this.views
+        .observed()
+        .scan(viewName, "keys", caller, (on) -> keysOf(view, from, to, cursor, afterKey, on));
   }
 
   private <K> ScanStream keysOf(
@@ -140,7 +142,13 @@ public final class ScanStreams {
       @Nullable Instant afterStart,
       CallerContext caller) {
     ResolvedView<?, ?, ?> view = this.views.served().view(viewName);
-    return windowsOf(view, from, to, cursor, afterKey, afterStart, caller);
+    return this.views
+        .observed()
+        .scan(
+            viewName,
+            "windows",
+            caller,
+            (on) -> windowsOf(view, from, to, cursor, afterKey, afterStart, on));
   }
 
   private <K> ScanStream windowsOf(

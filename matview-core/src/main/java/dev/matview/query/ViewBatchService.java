@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.observation.MatviewObservations;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.BatchItem;
@@ -14,6 +15,7 @@ import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
+import io.micrometer.common.KeyValues;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -92,6 +94,19 @@ public final class ViewBatchService {
    */
   public CompletableFuture<Routed<List<BatchItem>>> lookup(
       String viewName, List<JsonNode> keys, CallerContext caller) {
+    return this.views
+        .observed()
+        .read(
+            MatviewObservations.LOOKUP,
+            viewName,
+            "batch",
+            KeyValues.empty(),
+            caller,
+            (observed) -> lookupObserved(viewName, keys, observed));
+  }
+
+  private CompletableFuture<Routed<List<BatchItem>>> lookupObserved(
+      String viewName, List<JsonNode> keys, CallerContext caller) {
     ResolvedView<?, ?, ?> view =
         this.views
             .served()
@@ -111,6 +126,23 @@ public final class ViewBatchService {
    * them, one request per instance, without a thread waiting.
    */
   public CompletableFuture<Routed<List<WindowsItem>>> windows(
+      String viewName,
+      List<JsonNode> keys,
+      @Nullable Instant from,
+      @Nullable Instant to,
+      CallerContext caller) {
+    return this.views
+        .observed()
+        .read(
+            MatviewObservations.LOOKUP,
+            viewName,
+            "batch",
+            KeyValues.empty(),
+            caller,
+            (observed) -> windowsObserved(viewName, keys, from, to, observed));
+  }
+
+  private CompletableFuture<Routed<List<WindowsItem>>> windowsObserved(
       String viewName,
       List<JsonNode> keys,
       @Nullable Instant from,

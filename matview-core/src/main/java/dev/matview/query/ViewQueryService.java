@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.observation.MatviewObservations;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Routed;
@@ -18,6 +19,7 @@ import dev.matview.query.routing.Routing;
 import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
+import io.micrometer.common.KeyValues;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,6 +50,8 @@ public final class ViewQueryService {
   private final ServedViews served;
 
   private final WindowLookups windowLookups;
+
+  private final ObservedReads observed;
 
   /**
    * A service that finds replicas through {@code routing}, reaches them with {@code peers}, lets
@@ -100,6 +104,12 @@ public final class ViewQueryService {
     this.timer = new LookupTimer(registry, metrics);
     this.served = new ServedViews(registry, fallbacks.gate());
     this.windowLookups = new WindowLookups(this.served, localStores, keyParser, clock, fallbacks);
+    this.observed = new ObservedReads(registry);
+  }
+
+  /** How reads are observed under their callers' observations. */
+  ObservedReads observed() {
+    return this.observed;
   }
 
   /** The fallbacks that choose which replica answers a read. */
@@ -161,7 +171,16 @@ public final class ViewQueryService {
    */
   public CompletableFuture<Routed<KeyAnswer>> get(
       String viewName, String rawKey, CallerContext caller) {
-    return this.timer.timed(viewName, () -> getIn(viewName, rawKey, caller));
+    return this.timer.timed(
+        viewName,
+        () ->
+            this.observed.read(
+                MatviewObservations.LOOKUP,
+                viewName,
+                "key",
+                KeyValues.empty(),
+                caller,
+                (observed) -> getIn(viewName, rawKey, observed)));
   }
 
   private CompletableFuture<Routed<KeyAnswer>> getIn(
@@ -215,7 +234,15 @@ public final class ViewQueryService {
       @Nullable Instant to,
       CallerContext caller) {
     return this.timer.timed(
-        viewName, () -> this.windowLookups.windows(viewName, rawKey, from, to, caller));
+        viewName,
+        () ->
+            this.observed.read(
+                MatviewObservations.LOOKUP,
+                viewName,
+                "windows",
+                KeyValues.empty(),
+                caller,
+                (observed) -> this.windowLookups.windows(viewName, rawKey, from, to, observed)));
   }
 
   /** The lookups of one key's windows, alone or as one key of a batch. */

@@ -1,5 +1,6 @@
 package dev.matview.query;
 
+import dev.matview.observation.MatviewObservations;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.KeyItem;
@@ -21,6 +22,7 @@ import dev.matview.query.scan.ScanLines;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
+import io.micrometer.common.KeyValues;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -41,6 +43,9 @@ public final class ViewScanService {
 
   /** What to do instead when a windowed view's keys are scanned. */
   static final String SCAN_WINDOWS = "scan its windows at .../windows";
+
+  /** The key value of a scan read a page at a time. */
+  private static final KeyValues PAGE = KeyValues.of(MatviewObservations.MODE, "page");
 
   private final ViewQueryService views;
 
@@ -147,12 +152,21 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    try {
-      ResolvedView<?, ?, ?> view = table(viewName);
-      return keysOf(view, from, to, limit, cursor, caller);
-    } catch (ViewUnavailableException ex) {
-      return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
-    }
+    return this.views
+        .observed()
+        .read(
+            MatviewObservations.SCAN,
+            viewName,
+            "keys",
+            PAGE,
+            caller,
+            (observed) -> {
+              try {
+                return keysOf(table(viewName), from, to, limit, cursor, observed);
+              } catch (ViewUnavailableException ex) {
+                return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
+              }
+            });
   }
 
   private <K> CompletableFuture<Routed<ScanPage<KeyItem>>> keysOf(
@@ -193,11 +207,21 @@ public final class ViewScanService {
       int limit,
       @Nullable String cursor,
       CallerContext caller) {
-    try {
-      return windowsOf(viewName, from, to, limit, cursor, caller);
-    } catch (ViewUnavailableException ex) {
-      return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
-    }
+    return this.views
+        .observed()
+        .read(
+            MatviewObservations.SCAN,
+            viewName,
+            "windows",
+            PAGE,
+            caller,
+            (observed) -> {
+              try {
+                return windowsOf(viewName, from, to, limit, cursor, observed);
+              } catch (ViewUnavailableException ex) {
+                return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
+              }
+            });
   }
 
   private CompletableFuture<Routed<ScanPage<WindowItem>>> windowsOf(

@@ -3,6 +3,7 @@ package dev.matview.web;
 import dev.matview.peer.PeerRequests;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.routing.CallerContext;
+import io.micrometer.observation.Observation;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -12,7 +13,7 @@ import org.springframework.web.context.request.RequestContextHolder;
 /**
  * Reads what matters for routing a lookup from its request headers. A request counts as forwarded
  * only when it carries the marker and {@link PeerRequestFilter} found it signed by another
- * instance.
+ * instance; its observation is the one {@link RequestObservationFilter} kept with it.
  */
 final class Callers {
 
@@ -25,12 +26,15 @@ final class Callers {
   static CallerContext from(HttpServletRequest request, String view) {
     String marker = request.getHeader(PeerRequests.FORWARDED_HEADER);
     boolean peer = marker != null && PeerRequestFilter.isPeer(request);
-    return new CallerContext(
-        peer && PeerRequests.FORWARDED.equals(marker),
-        request.getHeader(HttpHeaders.AUTHORIZATION),
-        allowStale(view, request.getParameter("allowStale")),
-        maxLag(view, request.getParameter("maxLag")),
-        peer && PeerRequests.RELAYED.equals(marker));
+    CallerContext caller =
+        new CallerContext(
+            peer && PeerRequests.FORWARDED.equals(marker),
+            request.getHeader(HttpHeaders.AUTHORIZATION),
+            allowStale(view, request.getParameter("allowStale")),
+            maxLag(view, request.getParameter("maxLag")),
+            peer && PeerRequests.RELAYED.equals(marker));
+    Observation observation = RequestObservationFilter.of(request);
+    return (observation != null) ? caller.withObservation(observation) : caller;
   }
 
   /**

@@ -76,6 +76,7 @@ public final class LookupPathBenchmark implements Benchmark {
       InProcessApp.close();
     }
     RunResult matview = Jmh.find(results, "matview");
+    RunResult observed = Jmh.find(results, "observedMatview");
     RunResult raw = Jmh.find(results, "raw");
     RunResult route = Jmh.find(results, "route");
     RunResult serializeKey = Jmh.find(results, "serializeKey");
@@ -94,6 +95,25 @@ public final class LookupPathBenchmark implements Benchmark {
     rows.add(
         Row.info(
             2, "bytes allocated per lookup", Jmh.allocated(matview), Jmh.allocated(raw), "B/op"));
+    rows.add(
+        Row.info(
+                2,
+                "lookup of a cached key under a request's observation, Boot's ObservationRegistry"
+                    + " without a tracer (beside: unobserved)",
+                Jmh.score(observed),
+                Jmh.score(matview),
+                "ns/op")
+            .boundedBy(
+                "Matview's own observation of a lookup: matview.lookup's timer and long task timer"
+                    + " in the meter registry; row 13 gives lookups/s over HTTP with and without"
+                    + " a registry"));
+    rows.add(
+        Row.info(
+            2,
+            "bytes allocated per lookup under a request's observation (beside: unobserved)",
+            Jmh.allocated(observed),
+            Jmh.allocated(matview),
+            "B/op"));
     rows.add(
         Row.addedAtMost(
                 2,

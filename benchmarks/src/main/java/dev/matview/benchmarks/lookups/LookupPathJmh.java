@@ -14,6 +14,9 @@ import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -46,7 +49,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * that it includes; and the RocksDB read of that lookup alone, by handle in Matview's store, which
  * takes no lock, beside Kafka Streams' own RocksDB store's synchronized {@code get}, each on a copy
  * of the key's partition written alike ({@link StoreCopies}), and that read through Kafka Streams'
- * interactive queries (IQv2) on Kafka's copy, each on one thread and on two at once.
+ * interactive queries (IQv2) on Kafka's copy, each on one thread and on two at once; and the same
+ * lookup under a request's observation in the app's {@code ObservationRegistry}, Spring Boot's with
+ * its meter handler and no tracer, which times it as {@code matview.lookup}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -63,6 +68,9 @@ public class LookupPathJmh {
   private ReadOnlyKeyValueStore<String, Object> store;
 
   private final CallerContext caller = CallerContext.direct();
+
+  @SuppressWarnings("NullAway.Init")
+  private CallerContext observedCaller;
 
   @SuppressWarnings("NullAway.Init")
   private Routing routing;
@@ -132,6 +140,14 @@ public class LookupPathJmh {
     if (!Arrays.equals(interactiveQuery(), value)) {
       throw new IllegalStateException("IQv2 did not read the value of " + KEY + " the store holds");
     }
+    this.observedCaller =
+        CallerContext.direct()
+            .withObservation(
+                Observation.start("bench.request", app.getBean(ObservationRegistry.class)));
+    observedMatview().join();
+    if (app.getBean(MeterRegistry.class).find("matview.lookup").timer() == null) {
+      throw new IllegalStateException("An observed lookup made no matview.lookup timer");
+    }
     Object raw = raw();
     Routed<KeyAnswer> answer = matview().join();
     if (raw == null || !Objects.equals(raw, ((Routed.Local<KeyAnswer>) answer).answer().value())) {
@@ -152,6 +168,12 @@ public class LookupPathJmh {
   @Benchmark
   public CompletableFuture<Routed<KeyAnswer>> matview() {
     return this.queryService.get(Clusters.TABLE_VIEW, KEY, this.caller);
+  }
+
+  /** The same lookup under a request's observation, which it is observed as a child of. */
+  @Benchmark
+  public CompletableFuture<Routed<KeyAnswer>> observedMatview() {
+    return this.queryService.get(Clusters.TABLE_VIEW, KEY, this.observedCaller);
   }
 
   /** The raw lookup in the same store partition. */

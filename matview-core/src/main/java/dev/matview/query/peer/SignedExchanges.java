@@ -5,6 +5,7 @@ import dev.matview.peer.http.BodyListener;
 import dev.matview.peer.http.PeerAsyncHttpClient;
 import dev.matview.peer.http.PeerHttpResponse;
 import dev.matview.query.routing.CallerContext;
+import io.micrometer.observation.Observation;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * Requests to other instances as they go on the wire: at the lookups' base path, with the marker
  * that says what the other instance is to do with them, the caller's credentials where they may go,
  * signed with the instances' shared secret, over the one asynchronous client, made when first
- * needed.
+ * needed; each observed under its caller's observation ({@link PeerExchangeObservations}), whose
+ * trace context it carries.
  */
 final class SignedExchanges implements AutoCloseable {
 
@@ -56,7 +58,9 @@ final class SignedExchanges implements AutoCloseable {
    * Sends {@code pathAndQuery} to {@code host} marked {@code marker}, a {@code POST} of {@code
    * body} when there is one, else a {@code GET}, answered within {@code timeout}.
    *
-   * @return the answer to come, or {@code null} while this instance has no secret to sign it with
+   * @return the answer to come, complete once the exchange's observation has stopped, so that it
+   *     ends before what the answer completes; or {@code null} while this instance has no secret to
+   *     sign it with
    */
   @Nullable CompletableFuture<PeerHttpResponse> exchange(
       HostInfo host,
@@ -72,7 +76,26 @@ final class SignedExchanges implements AutoCloseable {
     if (headers == null) {
       return null;
     }
-    return client().exchange(host.host(), host.port(), method, target, headers, body, timeout);
+    Observation observation =
+        PeerExchangeObservations.start(caller, host, marker, method, pathAndQuery, false, headers);
+    CompletableFuture<PeerHttpResponse> answer;
+    try {
+      answer = client().exchange(host.host(), host.port(), method, target, headers, body, timeout);
+    } catch (RuntimeException ex) {
+      PeerExchangeObservations.failed(observation, ex);
+      throw ex;
+    }
+    if (observation.isNoop()) {
+      return answer;
+    }
+    return answer.whenComplete(
+        (response, failure) -> {
+          if (response != null) {
+            PeerExchangeObservations.answered(observation, response.status());
+          } else {
+            PeerExchangeObservations.failed(observation, failure);
+          }
+        });
   }
 
   /**
@@ -96,7 +119,18 @@ final class SignedExchanges implements AutoCloseable {
     if (headers == null) {
       return null;
     }
-    return client().stream(host.host(), host.port(), target, headers, idle, listener);
+    Observation observation =
+        PeerExchangeObservations.start(
+            caller, host, PeerRequests.FORWARDED, "GET", pathAndQuery, true, headers);
+    BodyListener observed = ObservedStream.of(observation, listener);
+    Future<Void> exchange;
+    try {
+      exchange = client().stream(host.host(), host.port(), target, headers, idle, observed);
+    } catch (RuntimeException ex) {
+      PeerExchangeObservations.failed(observation, ex);
+      throw ex;
+    }
+    return ObservedStream.cancelling(observed, exchange);
   }
 
   /** Closes the kept-alive connections. */

@@ -1,6 +1,7 @@
 package dev.matview.query.routing;
 
 import dev.matview.position.ReadBound;
+import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  *     may then not ask a third
  * @param bound what the answer must include: a position an earlier answer carried, the caller's own
  *     writes
+ * @param observation the observation that what the request starts is observed under, carried with
+ *     the request from the web edge to whatever thread goes on with it (no thread-local state): the
+ *     HTTP request's, then Matview's own; {@link Observation#NOOP} when nothing observes it
  */
 public record CallerContext(
     boolean forwarded,
@@ -23,7 +27,19 @@ public record CallerContext(
     @Nullable Boolean allowStale,
     @Nullable Long maxLag,
     boolean relayed,
-    ReadBound bound) {
+    ReadBound bound,
+    Observation observation) {
+
+  /** A request observed by nothing. */
+  public CallerContext(
+      boolean forwarded,
+      @Nullable String authorization,
+      @Nullable Boolean allowStale,
+      @Nullable Long maxLag,
+      boolean relayed,
+      ReadBound bound) {
+    this(forwarded, authorization, allowStale, maxLag, relayed, bound, Observation.NOOP);
+  }
 
   /** A request that asks for no position in particular. */
   public CallerContext(
@@ -52,7 +68,31 @@ public record CallerContext(
   /** This caller, asking its answer to include what {@code bound} names. */
   public CallerContext withBound(ReadBound bound) {
     return new CallerContext(
-        this.forwarded, this.authorization, this.allowStale, this.maxLag, this.relayed, bound);
+        this.forwarded,
+        this.authorization,
+        this.allowStale,
+        this.maxLag,
+        this.relayed,
+        bound,
+        this.observation);
+  }
+
+  /**
+   * This caller, whose further work is observed under {@code observation}; itself when {@code
+   * observation} observes nothing, so that its own observation stays the parent.
+   */
+  public CallerContext withObservation(Observation observation) {
+    if (observation.isNoop()) {
+      return this;
+    }
+    return new CallerContext(
+        this.forwarded,
+        this.authorization,
+        this.allowStale,
+        this.maxLag,
+        this.relayed,
+        this.bound,
+        observation);
   }
 
   /** Whether this instance may ask another to route the request: neither forwarded nor relayed. */

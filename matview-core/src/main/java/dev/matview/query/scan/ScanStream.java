@@ -1,5 +1,6 @@
 package dev.matview.query.scan;
 
+import dev.matview.observation.MatviewObservations;
 import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.PartitionOwner;
@@ -8,6 +9,7 @@ import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.topology.ResolvedView;
+import io.micrometer.observation.Observation;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +56,9 @@ public final class ScanStream implements AutoCloseable {
 
   private volatile boolean closed;
 
+  /** The scan's observation, stopped when it closes. */
+  private volatile Observation observation = Observation.NOOP;
+
   /**
    * A stream from {@code start} through the view's last partition, each slice of at most {@code
    * sliceSize} items read here by {@code local} or asked of its owner with {@code query} for at
@@ -82,6 +87,15 @@ public final class ScanStream implements AutoCloseable {
     this.timeout = timeout;
     this.sliceSize = sliceSize;
     this.next = start;
+  }
+
+  /**
+   * This stream, observed by {@code observation} until it closes: {@code complete} when every slice
+   * was read, else {@code incomplete}.
+   */
+  public ScanStream observedBy(Observation observation) {
+    this.observation = observation;
+    return this;
   }
 
   /** Whether every slice has been read. */
@@ -139,8 +153,15 @@ public final class ScanStream implements AutoCloseable {
   /** Ends the scan: closes the stream of another instance's slices, if one is open. */
   @Override
   public void close() {
-    this.closed = true;
+    boolean first;
+    synchronized (this) {
+      first = !this.closed;
+      this.closed = true;
+    }
     closeStream();
+    if (first) {
+      MatviewObservations.stop(this.observation, ended() ? "complete" : "incomplete");
+    }
   }
 
   private void closeStream() {
