@@ -65,7 +65,13 @@ final class Cells {
       case KEY_BOUNDS -> keyBounds(request);
       case WINDOW_SCAN -> windowScan(request);
       case STREAMED_SCAN -> streamedScan(request);
-      case BATCH -> batch(request);
+      case BATCH -> {
+        if (request.view().table()) {
+          batch(request);
+        } else {
+          windowsBatch(request);
+        }
+      }
       case ABSENT_KEY -> noWindows(request);
       case BAD_KEY, REVERSED_RANGE ->
           throw new AssertionError(endpoint + " answers only with a problem detail");
@@ -320,6 +326,47 @@ final class Cells {
             .as(what)
             .isTrue();
       }
+    }
+  }
+
+  /** A windowed view's batch: each key's windows in the data's range, in the order asked. */
+  private void windowsBatch(Asked request) {
+    ExpectedView expected = expected(request);
+    KeyKind keyKind = request.view().keyKind();
+    List<Object> keys = new ArrayList<>(expected.windows().keySet());
+    Collections.shuffle(keys, new Random(request.view().name().hashCode()));
+    Object absent = this.data.absent(keyKind);
+    keys.add(1, absent);
+    String body =
+        mapper.writeValueAsString(Map.of("keys", keys.stream().map(keyKind::json).toList()));
+    HttpProbe.Answer answer =
+        request
+            .http()
+            .post(
+                "/views/"
+                    + request.view().name()
+                    + "/batch?from="
+                    + this.data.start()
+                    + "&to="
+                    + this.data.end(),
+                body);
+    assertThat(answer.status()).as(describe(answer)).isEqualTo(200);
+    JsonNode items = json(answer).path("items");
+    assertThat(items.size()).as(describe(answer)).isEqualTo(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      Object key = keys.get(i);
+      String what = "item " + i + " of " + describe(answer);
+      assertThat(keyKind.read(items.get(i).path("key"))).as(what).isEqualTo(key);
+      List<String> actual = new ArrayList<>();
+      for (JsonNode window : items.get(i).path("windows")) {
+        actual.add(window(request, key, window));
+      }
+      assertThat(actual)
+          .as(what)
+          .containsExactlyElementsOf(
+              expected.windows().getOrDefault(key, List.of()).stream()
+                  .map(Answers::describe)
+                  .toList());
     }
   }
 

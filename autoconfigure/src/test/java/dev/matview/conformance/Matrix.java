@@ -57,7 +57,10 @@ final class Matrix {
      * middle ({@code afterKey}, {@code afterStart}).
      */
     STREAMED_SCAN,
-    /** {@code POST /views/{v}/batch}: found and not found, in the order asked. */
+    /**
+     * {@code POST /views/{v}/batch}: found and not found, in the order asked; a windowed view's
+     * with {@code ?from=&to=}, each key's windows.
+     */
     BATCH,
     /** A key that has no value (tables) or no windows (windowed views). */
     ABSENT_KEY,
@@ -208,7 +211,7 @@ final class Matrix {
               .cell(KEY_BOUNDS, BAD_REQUEST)
               .cell(WINDOW_SCAN, ANSWERS)
               .cell(STREAMED_SCAN, ANSWERS)
-              .cell(BATCH, BAD_REQUEST)
+              .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, ANSWERS)
               .cell(BAD_KEY, BAD_REQUEST)
               .cell(REVERSED_RANGE, BAD_REQUEST),
@@ -230,7 +233,7 @@ final class Matrix {
               .cell(KEY_BOUNDS, BAD_REQUEST)
               .cell(WINDOW_SCAN, ANSWERS)
               .cell(STREAMED_SCAN, ANSWERS)
-              .cell(BATCH, BAD_REQUEST)
+              .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, ANSWERS)
               .cell(BAD_KEY, BAD_REQUEST)
               .cell(REVERSED_RANGE, BAD_REQUEST),
@@ -249,7 +252,7 @@ final class Matrix {
               .cell(KEY_BOUNDS, BAD_REQUEST)
               .cell(WINDOW_SCAN, ANSWERS)
               .cell(STREAMED_SCAN, ANSWERS)
-              .cell(BATCH, BAD_REQUEST)
+              .cell(BATCH, ANSWERS)
               .cell(ABSENT_KEY, ANSWERS)
               .cell(BAD_KEY, BAD_REQUEST)
               .cell(REVERSED_RANGE, BAD_REQUEST),
