@@ -280,7 +280,7 @@ class ArchitectureTests {
   private static final String MAY_WAIT =
       "dev\\.matview\\.(replica\\.ReadGate|check\\..*|autoconfigure\\.RepartitionTopicsLifecycle|"
           + "peer\\.SecretTopic|query\\.local\\.RekeyedRecords.*|deadletter\\.DeadLetterPublisher|"
-          + "peer\\.http\\.AbortingFuture|query\\.peer\\.ObservedStream\\$Cancelling|"
+          + "peer\\.http\\.CancelHookFuture|"
           + "execution\\.MatviewExecutors.*)";
 
   @Test

@@ -227,7 +227,7 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
                 body.failed(new IOException("The request was cancelled"));
               }
             });
-    return new AbortingFuture(exchange, body);
+    return new CancelHookFuture(exchange, body::abort);
   }
 
   /** Closes every connection and stops the I/O thread. */

@@ -1,13 +1,11 @@
 package dev.matview.query.peer;
 
 import dev.matview.peer.http.BodyListener;
+import dev.matview.peer.http.CancelHookFuture;
 import io.micrometer.observation.Observation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -44,7 +42,7 @@ final class ObservedStream implements BodyListener {
    */
   static Future<Void> cancelling(BodyListener listener, Future<Void> exchange) {
     return (listener instanceof ObservedStream observed)
-        ? new Cancelling(exchange, observed)
+        ? new CancelHookFuture(exchange, () -> observed.stop("cancelled", null))
         : exchange;
   }
 
@@ -80,37 +78,6 @@ final class ObservedStream implements BodyListener {
   private void stop(@Nullable String outcome, @Nullable Throwable failure) {
     if (this.stopped.compareAndSet(false, true)) {
       PeerExchangeObservations.stop(this.observation, this.status, outcome, failure);
-    }
-  }
-
-  /** An exchange whose cancel, this instance ending it, stops its observation as cancelled. */
-  private record Cancelling(Future<Void> exchange, ObservedStream stream) implements Future<Void> {
-
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-      this.stream.stop("cancelled", null);
-      return this.exchange.cancel(mayInterruptIfRunning);
-    }
-
-    @Override
-    public boolean isCancelled() {
-      return this.exchange.isCancelled();
-    }
-
-    @Override
-    public boolean isDone() {
-      return this.exchange.isDone();
-    }
-
-    @Override
-    public Void get() throws InterruptedException, ExecutionException {
-      return this.exchange.get();
-    }
-
-    @Override
-    public Void get(long timeout, TimeUnit unit)
-        throws InterruptedException, ExecutionException, TimeoutException {
-      return this.exchange.get(timeout, unit);
     }
   }
 }

@@ -6,16 +6,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * An exchange whose cancel also aborts its body's consumer: HttpClient does not end an exchange
- * under way on every path a cancel takes, and a stream that is no longer read would otherwise keep
- * its connection, and the other instance's stream, open.
+ * An exchange whose cancel first runs {@code onCancel}: a streamed body's consumer aborts
+ * (HttpClient does not end an exchange under way on every path a cancel takes), an observation
+ * stops as cancelled.
  */
-record AbortingFuture(Future<Void> exchange, StreamingResponseConsumer body)
-    implements Future<Void> {
+public record CancelHookFuture(Future<Void> exchange, Runnable onCancel) implements Future<Void> {
 
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
-    this.body.abort();
+    this.onCancel.run();
     return this.exchange.cancel(mayInterruptIfRunning);
   }
 
