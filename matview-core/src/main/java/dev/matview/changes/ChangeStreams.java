@@ -8,7 +8,6 @@ import dev.matview.query.KeyParser;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.KeyReplicas;
-import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.replica.AppliedOffset;
@@ -16,14 +15,9 @@ import dev.matview.replica.StorePositions;
 import dev.matview.topology.ResolvedView;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
 
@@ -55,6 +49,8 @@ public final class ChangeStreams implements AutoCloseable {
 
   private final KeyStreamStart starts;
 
+  private final ViewChangeStreams views;
+
   /**
    * Streams that read this instance's partitions through {@code positions}, look current values up
    * with {@code queries}, relay others through {@code upstream}, keep at most {@code buffer} events
@@ -85,6 +81,8 @@ public final class ChangeStreams implements AutoCloseable {
     this.slots = new StreamSlots(maxStreams);
     this.live = new LiveStreams(ids, buffer, heartbeat, timer, workers);
     this.starts = new KeyStreamStart(queries, ids, workers);
+    this.views =
+        new ViewChangeStreams(this.applicationId, routing, positions, mapper, upstream, this.live);
   }
 
   /** How many change streams this instance serves now, relayed ones included. */
@@ -198,53 +196,7 @@ public final class ChangeStreams implements AutoCloseable {
       String viewName, @Nullable String lastEventId, CallerContext caller, ChangeSink sink) {
     ResolvedView<?, ?, ?> view = this.queries.view(viewName);
     StreamSlots.Slot slot = this.slots.take(viewName, observation(viewName, "view", caller));
-    ViewStream stream = new ViewStream(sink, slot::release);
-    this.live.add(stream);
-    try {
-      if (lastEventId != null) {
-        try {
-          stream.send(
-              new ChangeEvent(
-                  ChangeEvent.Kind.SKIPPED,
-                  "{\"reason\":\"a view's stream starts from now; follow a key's stream to go"
-                      + " on after an event\"}",
-                  null));
-        } catch (IOException ex) {
-          stream.close();
-          return;
-        }
-      }
-      String storeTopic = view.changelogTopic(this.applicationId);
-      ChangeDecoder decoder = new ChangeDecoder(view, storeTopic, this.mapper);
-      Set<HostInfo> others = new LinkedHashSet<>();
-      for (PartitionOwner owner : this.routing.owners(view)) {
-        if (!this.routing.isLocal(owner)) {
-          others.add(owner.host());
-          continue;
-        }
-        AppliedOffset applied = this.positions.of(view.storeName(), owner.partition());
-        if (applied == null) {
-          continue;
-        }
-        int partition = owner.partition();
-        ChangeStream part = this.live.open(null, view.name(), partition, decoder, stream, () -> {});
-        stream.add(part, applied);
-        applied.changes().listen(part, applied.begun());
-        part.start(List.of(), List.of(), applied.begun(), Integer.MAX_VALUE, null);
-      }
-      boolean relays = !caller.forwarded() && !others.isEmpty();
-      slot.opened(relays ? "relayed" : "local");
-      if (relays) {
-        CallerContext observed = caller.withObservation(slot.observation());
-        for (HostInfo host : others) {
-          this.upstream.relayView(view.name(), host, observed, stream.relayed());
-        }
-      }
-    } catch (RuntimeException ex) {
-      slot.refused(ex);
-      stream.close();
-      throw ex;
-    }
+    this.views.open(view, lastEventId, caller, sink, slot);
   }
 
   /**

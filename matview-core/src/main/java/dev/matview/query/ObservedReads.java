@@ -2,7 +2,9 @@ package dev.matview.query;
 
 import dev.matview.observation.MatviewObservations;
 import dev.matview.query.answer.InvalidQueryException;
+import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
+import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.scan.ScanStream;
 import dev.matview.topology.ViewRegistry;
@@ -22,10 +24,45 @@ final class ObservedReads {
 
   private static final KeyValues STREAMED = KeyValues.of(MatviewObservations.MODE, "stream");
 
+  private static final KeyValues PAGE = KeyValues.of(MatviewObservations.MODE, "page");
+
   private final ViewRegistry registry;
 
   ObservedReads(ViewRegistry registry) {
     this.registry = registry;
+  }
+
+  /** Runs {@code read}, a lookup of {@code operation} of {@code viewName}, observed. */
+  <T> CompletableFuture<Routed<T>> lookup(
+      String viewName,
+      String operation,
+      CallerContext caller,
+      Function<CallerContext, CompletableFuture<Routed<T>>> read) {
+    return read(MatviewObservations.LOOKUP, viewName, operation, KeyValues.empty(), caller, read);
+  }
+
+  /**
+   * Runs {@code read}, a scan's page of {@code operation} of {@code viewName}, observed; a view
+   * that cannot be read as this instance stops answers a refusal.
+   */
+  <T> CompletableFuture<Routed<T>> page(
+      String viewName,
+      String operation,
+      CallerContext caller,
+      Function<CallerContext, CompletableFuture<Routed<T>>> read) {
+    return read(
+        MatviewObservations.SCAN,
+        viewName,
+        operation,
+        PAGE,
+        caller,
+        (observed) -> {
+          try {
+            return read.apply(observed);
+          } catch (ViewUnavailableException ex) {
+            return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
+          }
+        });
   }
 
   /**

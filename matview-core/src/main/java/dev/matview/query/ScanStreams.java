@@ -3,7 +3,6 @@ package dev.matview.query;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.PartitionOwner;
-import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
@@ -37,6 +36,8 @@ public final class ScanStreams {
 
   private final ScanCursors cursors;
 
+  private final ScanStarts starts;
+
   private final ScanSlices slices;
 
   private final ScanLines lines;
@@ -63,6 +64,7 @@ public final class ScanStreams {
     this.localStores = localStores;
     this.bounds = bounds;
     this.cursors = cursors;
+    this.starts = new ScanStarts(routing, bounds, cursors);
     this.slices = slices;
     this.lines = lines;
     this.timeout = timeout;
@@ -100,17 +102,9 @@ public final class ScanStreams {
     K fromKey = this.bounds.key(view, "from", from);
     K toKey = this.bounds.key(view, "to", to);
     ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
-    requireOneResumePoint(view, cursor, afterKey);
     List<PartitionOwner> owners = this.routing.owners(view);
-    String scanBounds = "keys:" + from + ":" + to;
-    K after = this.bounds.key(view, "afterKey", afterKey);
-    ScanCursor start;
-    if (after != null) {
-      ScanBounds.requireWithin(view, String.valueOf(afterKey), after, fromKey, toKey);
-      start = resumeAfter(view, owners, scanBounds, after, 0, 0, 0);
-    } else {
-      start = this.cursors.start(view, owners, scanBounds, cursor, 0, 0);
-    }
+    ScanCursor start =
+        this.starts.keys(view, owners, "keys:" + from + ":" + to, cursor, afterKey, fromKey, toKey);
     boolean committed = this.localStores.isolation().committed(view, caller.bound());
     return stream(
         view,
@@ -161,30 +155,17 @@ public final class ScanStreams {
       CallerContext caller) {
     ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
     TimeRange range = TimeRange.of(view.name(), window, from, to, this.clock);
-    requireOneResumePoint(view, cursor, afterKey != null ? afterKey : afterStart);
-    K after = this.bounds.key(view, "afterKey", afterKey);
-    if ((after == null) != (afterStart == null)) {
-      throw new InvalidQueryException(
-          view.name(),
-          after == null ? "afterKey" : "afterStart",
-          "Resume a window scan with both afterKey and afterStart: the key and the start of the"
-              + " last window received");
-    }
     List<PartitionOwner> owners = this.routing.owners(view);
-    String scanBounds = "windows:" + from + ":" + to;
-    long rangeFrom = range.from().toEpochMilli();
-    long rangeTo = range.to().toEpochMilli();
     ScanCursor start =
-        (after != null && afterStart != null)
-            ? resumeAfter(
-                view,
-                owners,
-                scanBounds,
-                after,
-                TimeRange.storable(view.name(), "afterStart", afterStart).toEpochMilli(),
-                rangeFrom,
-                rangeTo)
-            : this.cursors.start(view, owners, scanBounds, cursor, rangeFrom, rangeTo);
+        this.starts.windows(
+            view,
+            owners,
+            "windows:" + from + ":" + to,
+            cursor,
+            afterKey,
+            afterStart,
+            range.from().toEpochMilli(),
+            range.to().toEpochMilli());
     Instant startTime = Instant.ofEpochMilli(start.rangeFrom());
     Instant stopTime = Instant.ofEpochMilli(start.rangeTo());
     return stream(
@@ -226,30 +207,5 @@ public final class ScanStreams {
         caller.bound().waited(this.timeout),
         this.sliceSize,
         start);
-  }
-
-  /** Where a scan resumes right after {@code after}: in its partition, after its stored bytes. */
-  private <K> ScanCursor resumeAfter(
-      ResolvedView<K, ?, ?> view,
-      List<PartitionOwner> owners,
-      String scanBounds,
-      K after,
-      long windowStart,
-      long rangeFrom,
-      long rangeTo) {
-    int partition = this.routing.ownerOfKey(view, after).partition();
-    byte[] key = view.keySerde().serializer().serialize(view.storeName(), after);
-    return this.cursors.resume(
-        owners, scanBounds, partition, new ScanPosition(key, windowStart), rangeFrom, rangeTo);
-  }
-
-  private static void requireOneResumePoint(
-      ResolvedView<?, ?, ?> view, @Nullable String cursor, @Nullable Object after) {
-    if (cursor != null && !cursor.isEmpty() && after != null) {
-      throw new InvalidQueryException(
-          view.name(),
-          "cursor",
-          "Resume a scan either at a cursor or after a key, not both: leave out cursor or afterKey");
-    }
   }
 }

@@ -1,6 +1,5 @@
 package dev.matview.query;
 
-import dev.matview.observation.MatviewObservations;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.BatchItem;
@@ -15,7 +14,6 @@ import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
-import io.micrometer.common.KeyValues;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,13 +94,7 @@ public final class ViewBatchService {
       String viewName, List<JsonNode> keys, CallerContext caller) {
     return this.views
         .observed()
-        .read(
-            MatviewObservations.LOOKUP,
-            viewName,
-            "batch",
-            KeyValues.empty(),
-            caller,
-            (observed) -> lookupObserved(viewName, keys, observed));
+        .lookup(viewName, "batch", caller, (observed) -> lookupObserved(viewName, keys, observed));
   }
 
   private CompletableFuture<Routed<List<BatchItem>>> lookupObserved(
@@ -133,11 +125,9 @@ public final class ViewBatchService {
       CallerContext caller) {
     return this.views
         .observed()
-        .read(
-            MatviewObservations.LOOKUP,
+        .lookup(
             viewName,
             "batch",
-            KeyValues.empty(),
             caller,
             (observed) -> windowsObserved(viewName, keys, from, to, observed));
   }

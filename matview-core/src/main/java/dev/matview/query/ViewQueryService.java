@@ -1,6 +1,5 @@
 package dev.matview.query;
 
-import dev.matview.observation.MatviewObservations;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyAnswer;
 import dev.matview.query.answer.Routed;
@@ -19,7 +18,6 @@ import dev.matview.query.routing.Routing;
 import dev.matview.query.routing.StaleReads;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
-import io.micrometer.common.KeyValues;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -174,13 +172,8 @@ public final class ViewQueryService {
     return this.timer.timed(
         viewName,
         () ->
-            this.observed.read(
-                MatviewObservations.LOOKUP,
-                viewName,
-                "key",
-                KeyValues.empty(),
-                caller,
-                (observed) -> getIn(viewName, rawKey, observed)));
+            this.observed.lookup(
+                viewName, "key", caller, (observed) -> getIn(viewName, rawKey, observed)));
   }
 
   private CompletableFuture<Routed<KeyAnswer>> getIn(
@@ -236,11 +229,9 @@ public final class ViewQueryService {
     return this.timer.timed(
         viewName,
         () ->
-            this.observed.read(
-                MatviewObservations.LOOKUP,
+            this.observed.lookup(
                 viewName,
                 "windows",
-                KeyValues.empty(),
                 caller,
                 (observed) -> this.windowLookups.windows(viewName, rawKey, from, to, observed)));
   }

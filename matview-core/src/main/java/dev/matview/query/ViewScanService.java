@@ -1,14 +1,11 @@
 package dev.matview.query;
 
-import dev.matview.observation.MatviewObservations;
 import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
-import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPage;
-import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.peer.PeerClient;
@@ -22,7 +19,6 @@ import dev.matview.query.scan.ScanLines;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
-import io.micrometer.common.KeyValues;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -45,8 +41,6 @@ public final class ViewScanService {
   static final String SCAN_WINDOWS = "scan its windows at .../windows";
 
   /** The key value of a scan read a page at a time. */
-  private static final KeyValues PAGE = KeyValues.of(MatviewObservations.MODE, "page");
-
   private final ViewQueryService views;
 
   private final Routing routing;
@@ -154,19 +148,11 @@ public final class ViewScanService {
       CallerContext caller) {
     return this.views
         .observed()
-        .read(
-            MatviewObservations.SCAN,
+        .page(
             viewName,
             "keys",
-            PAGE,
             caller,
-            (observed) -> {
-              try {
-                return keysOf(table(viewName), from, to, limit, cursor, observed);
-              } catch (ViewUnavailableException ex) {
-                return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
-              }
-            });
+            (observed) -> keysOf(table(viewName), from, to, limit, cursor, observed));
   }
 
   private <K> CompletableFuture<Routed<ScanPage<KeyItem>>> keysOf(
@@ -209,19 +195,11 @@ public final class ViewScanService {
       CallerContext caller) {
     return this.views
         .observed()
-        .read(
-            MatviewObservations.SCAN,
+        .page(
             viewName,
             "windows",
-            PAGE,
             caller,
-            (observed) -> {
-              try {
-                return windowsOf(viewName, from, to, limit, cursor, observed);
-              } catch (ViewUnavailableException ex) {
-                return CompletableFuture.completedFuture(new Routed.Refused<>(Refusal.of(ex)));
-              }
-            });
+            (observed) -> windowsOf(viewName, from, to, limit, cursor, observed));
   }
 
   private CompletableFuture<Routed<ScanPage<WindowItem>>> windowsOf(

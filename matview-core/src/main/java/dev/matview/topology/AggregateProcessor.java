@@ -1,6 +1,7 @@
 package dev.matview.topology;
 
 import java.util.Objects;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -35,6 +36,8 @@ abstract class AggregateProcessor<K, V, A, S extends StateStore, H, KO, VO>
 
   private @Nullable H handle;
 
+  private long streamTime = ConsumerRecord.NO_TIMESTAMP;
+
   /** A processor of {@code aggregation}, whose partition's handle {@code handles} finds. */
   AggregateProcessor(
       StoreAggregation<K, V, A> aggregation, StoreAggregation.HandleLookup<H> handles) {
@@ -47,6 +50,7 @@ abstract class AggregateProcessor<K, V, A, S extends StateStore, H, KO, VO>
     this.context = context;
     this.store = this.aggregation.init(context);
     this.handle = this.aggregation.handle(this.handles);
+    this.streamTime = context.currentStreamTimeMs();
   }
 
   @Override
@@ -60,6 +64,16 @@ abstract class AggregateProcessor<K, V, A, S extends StateStore, H, KO, VO>
 
   /** Folds {@code record}, whose key is {@code key} and value {@code value}, into {@code store}. */
   abstract void aggregate(Record<K, V> record, K key, V value, S store);
+
+  /**
+   * Stream time once {@code timestamp} is seen: the largest event time of the task, from the
+   * partition time it last committed when it started (a task that starts again after a failure
+   * closes the windows it had closed), then of each record.
+   */
+  final long streamTimeWith(long timestamp) {
+    this.streamTime = Math.max(this.streamTime, timestamp);
+    return this.streamTime;
+  }
 
   /** The handle of the partition, which the processor marks before each update it keeps. */
   final @Nullable H handle() {

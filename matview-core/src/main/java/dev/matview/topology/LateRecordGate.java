@@ -13,9 +13,9 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  * Stands just before a view's time-windowed aggregation and applies Kafka Streams' own rule for
  * late records first, so that none is dropped silently: with stream time the largest event time
  * this task's aggregation has seen, a window is closed once its end plus grace is not after stream
- * time. A record all of whose windows are closed is a dead letter (reason {@code late}) or counted
- * and left out; one that still has open windows (hopping windows) goes on to them and is counted
- * for the closed ones.
+ * time (from the partition time its task last committed, when the task starts). A record all of
+ * whose windows are closed is a dead letter (reason {@code late}) or counted and left out; one that
+ * still has open windows (hopping windows) goes on to them and is counted for the closed ones.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -34,6 +34,12 @@ final class LateRecordGate<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
     this.view = view;
     this.windows = windows;
     this.rules = rules;
+  }
+
+  @Override
+  public void init(FixedKeyProcessorContext<K, V> context) {
+    super.init(context);
+    this.streamTime = context.currentStreamTimeMs();
   }
 
   @Override

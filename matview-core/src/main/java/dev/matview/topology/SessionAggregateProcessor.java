@@ -4,7 +4,6 @@ import dev.matview.replica.StoreHandles;
 import dev.matview.replica.WindowHandle;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.Windowed;
@@ -35,8 +34,6 @@ final class SessionAggregateProcessor<K, V, A>
 
   private final SessionWindows sessions;
 
-  private long streamTime = ConsumerRecord.NO_TIMESTAMP;
-
   SessionAggregateProcessor(StoreAggregation<K, V, A> aggregation, SessionWindows sessions) {
     super(aggregation, StoreHandles::sessionHandle);
     this.sessions = sessions;
@@ -45,9 +42,9 @@ final class SessionAggregateProcessor<K, V, A>
   @Override
   void aggregate(Record<K, V> record, K key, V value, SessionStore<K, Object> store) {
     long timestamp = record.timestamp();
-    this.streamTime = Math.max(this.streamTime, timestamp);
+    long streamTime = streamTimeWith(timestamp);
     long gap = this.sessions.inactivityGap();
-    long closeTime = this.streamTime - this.sessions.gracePeriodMs() - gap;
+    long closeTime = streamTime - this.sessions.gracePeriodMs() - gap;
     List<Windowed<K>> merged = new ArrayList<>();
     long start = timestamp;
     long end = timestamp;
@@ -63,7 +60,7 @@ final class SessionAggregateProcessor<K, V, A>
       }
     }
     if (end < closeTime) {
-      context().forward(record.withValue(this.streamTime));
+      context().forward(record.withValue(streamTime));
       return;
     }
     byte[] keyBytes = this.aggregation.key(key);

@@ -3,7 +3,6 @@ package dev.matview.topology;
 import dev.matview.replica.StoreHandles;
 import dev.matview.replica.WindowHandle;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Window;
 import org.apache.kafka.streams.processor.api.Record;
@@ -32,8 +31,6 @@ final class WindowAggregateProcessor<K, V, A>
 
   private final TimeWindows windows;
 
-  private long streamTime = ConsumerRecord.NO_TIMESTAMP;
-
   WindowAggregateProcessor(StoreAggregation<K, V, A> aggregation, TimeWindows windows) {
     super(aggregation, StoreHandles::windowHandle);
     this.windows = windows;
@@ -42,8 +39,8 @@ final class WindowAggregateProcessor<K, V, A>
   @Override
   void aggregate(Record<K, V> record, K key, V value, TimestampedWindowStore<K, Object> store) {
     long timestamp = record.timestamp();
-    this.streamTime = Math.max(this.streamTime, timestamp);
-    long closeTime = this.streamTime - this.windows.gracePeriodMs();
+    long streamTime = streamTimeWith(timestamp);
+    long closeTime = streamTime - this.windows.gracePeriodMs();
     byte[] keyBytes = null;
     Map<Long, ? extends Window> all = this.windows.windowsFor(timestamp);
     for (Map.Entry<Long, ? extends Window> window : all.entrySet()) {

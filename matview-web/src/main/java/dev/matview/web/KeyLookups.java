@@ -62,7 +62,7 @@ final class KeyLookups {
     if (answer.value() == null) {
       return answered(HttpStatus.NOT_FOUND, answer.replica(), local.position())
           .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-          .body(ViewProblemHandler.keyNotFound(view, answer.key()));
+          .body(Problems.keyNotFound(view, answer.key()));
     }
     return answered(HttpStatus.OK, answer.replica(), local.position())
         .body(new ViewController.KeyValue(answer.key(), answer.value()));

@@ -58,7 +58,7 @@ public final class ProblemErrorPageFilter implements Filter {
         cause != null;
         cause = cause.getCause()) {
       if (cause instanceof ErrorResponse errorResponse) {
-        return ViewProblemHandler.problemOf(errorResponse);
+        return Problems.problemOf(errorResponse);
       }
       if (cause instanceof HttpMessageNotReadableException) {
         ProblemDetail problem =

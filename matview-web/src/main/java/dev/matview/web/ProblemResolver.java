@@ -49,7 +49,7 @@ public final class ProblemResolver implements HandlerExceptionResolver, Ordered 
         || response.isCommitted()) {
       return null;
     }
-    ResponseEntity<ProblemDetail> answer = ViewProblemHandler.fromErrorResponse(errorResponse);
+    ResponseEntity<ProblemDetail> answer = Problems.fromErrorResponse(errorResponse);
     answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
     ProblemDetail problem = answer.getBody();
     try {

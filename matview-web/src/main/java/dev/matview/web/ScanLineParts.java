@@ -122,7 +122,7 @@ final class ScanLineParts implements ResponseParts {
     Object problem =
         (cause instanceof ViewUnavailableException unavailable)
             ? Refusals.problem(Refusal.of(unavailable)).getBody()
-            : ViewProblemHandler.internalError(cause).getBody();
+            : Problems.internalError(cause).getBody();
     return lastLine(this.stream.cursor(), problem);
   }
 

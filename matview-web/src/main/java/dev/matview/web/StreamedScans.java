@@ -120,7 +120,7 @@ final class StreamedScans {
       }
       refused = respond(answered);
     } catch (RuntimeException ex) {
-      refused = ViewProblemHandler.internalError(ex);
+      refused = Problems.internalError(ex);
     }
     ResponseEntity<?> answer = refused;
     body.answer((response) -> ProblemWriter.write(request, response, this.mapper, answer));

@@ -1,7 +1,6 @@
 package dev.matview.web;
 
 import dev.matview.changes.TooManyStreamsException;
-import dev.matview.peer.ProblemTypes;
 import dev.matview.query.UnknownViewException;
 import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Refusal;
@@ -54,27 +53,15 @@ public class ViewProblemHandler {
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unknownView(UnknownViewException ex) {
     ProblemDetail problem =
-        problem(HttpStatus.NOT_FOUND, "unknown-view", "Unknown view", ex, ex.getView());
+        Problems.problem(HttpStatus.NOT_FOUND, "unknown-view", "Unknown view", ex, ex.getView());
     problem.setProperty("nearestViews", ex.getNearest());
-    return respond(problem);
-  }
-
-  /** The problem detail of a lookup that found no value for {@code key} in {@code view}. */
-  static ProblemDetail keyNotFound(String view, Object key) {
-    ProblemDetail problem =
-        ProblemDetail.forStatusAndDetail(
-            HttpStatus.NOT_FOUND, "View '" + view + "' has no value for key '" + key + "'");
-    problem.setType(ProblemTypes.KEY_NOT_FOUND);
-    problem.setTitle("Key not found");
-    problem.setProperty("view", view);
-    problem.setProperty("key", key);
-    return problem;
+    return Problems.respond(problem);
   }
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> peerOnly(PeerOnlyException ex) {
-    return respond(
-        problem(
+    return Problems.respond(
+        Problems.problem(
             HttpStatus.FORBIDDEN,
             "peers-only",
             "Only for the application's instances",
@@ -85,23 +72,24 @@ public class ViewProblemHandler {
   @ExceptionHandler
   ResponseEntity<ProblemDetail> invalidQuery(InvalidQueryException ex) {
     ProblemDetail problem =
-        problem(HttpStatus.BAD_REQUEST, "invalid-request", "Bad request", ex, ex.getView());
+        Problems.problem(
+            HttpStatus.BAD_REQUEST, "invalid-request", "Bad request", ex, ex.getView());
     problem.setProperty("parameter", ex.getParameter());
-    return respond(problem);
+    return Problems.respond(problem);
   }
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> keyTooLong(KeyTooLongException ex) {
     ProblemDetail problem =
-        problem(HttpStatus.URI_TOO_LONG, "key-too-long", "Key too long", ex, ex.getView());
+        Problems.problem(HttpStatus.URI_TOO_LONG, "key-too-long", "Key too long", ex, ex.getView());
     problem.setProperty("parameter", "key");
-    return respond(problem);
+    return Problems.respond(problem);
   }
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> bodyTooLarge(BodyTooLargeException ex) {
     ProblemDetail problem =
-        problem(
+        Problems.problem(
             HttpStatus.CONTENT_TOO_LARGE,
             "body-too-large",
             "Request body too large",
@@ -115,7 +103,7 @@ public class ViewProblemHandler {
   @ExceptionHandler
   ResponseEntity<ProblemDetail> tooManyStreams(TooManyStreamsException ex) {
     ProblemDetail problem =
-        problem(
+        Problems.problem(
             HttpStatus.TOO_MANY_REQUESTS,
             "too-many-streams",
             "Too many change streams",
@@ -135,15 +123,16 @@ public class ViewProblemHandler {
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> unreadableBody(HttpMessageNotReadableException ex) {
-    return respond(
-        badRequest("The request body is not the JSON expected, like {\"keys\": [\"a\", \"b\"]}"));
+    return Problems.respond(
+        Problems.badRequest(
+            "The request body is not the JSON expected, like {\"keys\": [\"a\", \"b\"]}"));
   }
 
   @ExceptionHandler
   ResponseEntity<ProblemDetail> typeMismatch(TypeMismatchException ex) {
     String name = ex.getPropertyName() != null ? ex.getPropertyName() : "parameter";
     ProblemDetail problem =
-        badRequest(
+        Problems.badRequest(
             "'"
                 + name
                 + "' is not a "
@@ -153,7 +142,7 @@ public class ViewProblemHandler {
                 + "'");
     problem.setProperty("parameter", name);
     logger.debug("Bad request: " + problem.getDetail());
-    return respond(problem);
+    return Problems.respond(problem);
   }
 
   /**
@@ -164,55 +153,24 @@ public class ViewProblemHandler {
   @ExceptionHandler
   @Nullable ResponseEntity<ProblemDetail> unexpected(Exception ex) {
     if (ex instanceof ErrorResponse errorResponse) {
-      return fromErrorResponse(errorResponse);
+      return Problems.fromErrorResponse(errorResponse);
     }
     if (INVALID_PARAMETERS.contains(ex.getClass().getName())) {
       String message =
           ex.getMessage() != null ? ex.getMessage().lines().findFirst().orElse("") : "";
       ProblemDetail problem =
-          badRequest(
+          Problems.badRequest(
               "The query string cannot be read; percent-encode its parameters as UTF-8 ("
                   + (message.length() > 200 ? message.substring(0, 200) + "..." : message)
                   + ")");
       logger.debug("Bad request: " + problem.getDetail());
-      return respond(problem);
+      return Problems.respond(problem);
     }
     if (DisconnectedClientHelper.isClientDisconnectedException(ex)) {
       logger.debug("The client went away: " + ex);
       return null;
     }
-    return internalError(ex);
-  }
-
-  /** The 500 of a lookup that failed for {@code ex}, which is logged here at ERROR. */
-  static ResponseEntity<ProblemDetail> internalError(Exception ex) {
-    logger.error("A lookup failed unexpectedly", ex);
-    return respond(
-        typed(
-            HttpStatus.INTERNAL_SERVER_ERROR,
-            "internal-error",
-            "Internal error",
-            "The lookup failed unexpectedly; the failure is logged by the instance that answered"));
-  }
-
-  /** The problem detail of one of Spring MVC's own failures, with its headers. */
-  static ResponseEntity<ProblemDetail> fromErrorResponse(ErrorResponse errorResponse) {
-    return ResponseEntity.status(errorResponse.getStatusCode())
-        .headers(errorResponse.getHeaders())
-        .body(problemOf(errorResponse));
-  }
-
-  /** The problem detail of one of Spring MVC's own failures, always with a detail. */
-  static ProblemDetail problemOf(ErrorResponse errorResponse) {
-    ProblemDetail problem = errorResponse.getBody();
-    if (problem.getDetail() == null) {
-      HttpStatus status = HttpStatus.resolve(problem.getStatus());
-      problem.setDetail(status != null ? status.getReasonPhrase() : "Error");
-    }
-    if (logger.isDebugEnabled()) {
-      logger.debug("Bad request: " + problem.getStatus() + " " + problem.getDetail());
-    }
-    return problem;
+    return Problems.internalError(ex);
   }
 
   private static String simpleName(@Nullable Class<?> type) {
@@ -220,33 +178,5 @@ public class ViewProblemHandler {
       return "whole number";
     }
     return type != null ? type.getSimpleName() : "value of the expected type";
-  }
-
-  /** The problem of {@code ex}, a request to {@code view} that failed: its message the detail. */
-  private static ProblemDetail problem(
-      HttpStatus status, String type, String title, RuntimeException ex, String view) {
-    if (logger.isDebugEnabled()) {
-      logger.debug(title + ": " + ex.getMessage());
-    }
-    ProblemDetail problem = typed(status, type, title, ex.getMessage());
-    problem.setProperty("view", view);
-    return problem;
-  }
-
-  private static ProblemDetail badRequest(String detail) {
-    return typed(HttpStatus.BAD_REQUEST, "invalid-request", "Bad request", detail);
-  }
-
-  /** The problem of {@code status}, of Matview's {@code type} with its {@code title}. */
-  private static ProblemDetail typed(
-      HttpStatus status, String type, String title, @Nullable String detail) {
-    ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-    problem.setType(ProblemTypes.of(type));
-    problem.setTitle(title);
-    return problem;
-  }
-
-  private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
-    return ResponseEntity.status(problem.getStatus()).body(problem);
   }
 }

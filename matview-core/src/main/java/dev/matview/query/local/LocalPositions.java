@@ -7,7 +7,6 @@ import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Refusal;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.CommittedOffsets;
-import dev.matview.replica.PartitionProgress;
 import dev.matview.replica.ReplicaHandle;
 import dev.matview.replica.StoreHandles;
 import dev.matview.replica.StorePositions;
@@ -75,13 +74,16 @@ public final class LocalPositions {
           "this instance has not opened its store yet, so it cannot tell whether it has applied the"
               + " position or the records asked for",
           new Refusal.Behind(
-              progress(view, partition, required), AppliedOffset.NONE, required, true));
+              this.positions.progress(view.storeName(), partition, required),
+              AppliedOffset.NONE,
+              required,
+              true));
     }
     SeenOffsets seen =
         new SeenOffsets(
             offset,
             active ? committed(view, partition, bound) : null,
-            (needed) -> progress(view, partition, needed));
+            (needed) -> this.positions.progress(view.storeName(), partition, needed));
     long applied = seen.applied();
     String state = seen.state();
     if (required > applied) {
@@ -153,14 +155,6 @@ public final class LocalPositions {
     }
     ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
     return (handle != null) ? handle.committedOffsets() : CommittedOffsets.NONE;
-  }
-
-  /**
-   * What wakes a read that waits for this instance's replica of {@code partition} to apply {@code
-   * offset}: its store applying it or closing, or, while none is open, one opening.
-   */
-  private PartitionProgress progress(ResolvedView<?, ?, ?> view, int partition, long offset) {
-    return this.positions.progress(view.storeName(), partition, offset);
   }
 
   /**
