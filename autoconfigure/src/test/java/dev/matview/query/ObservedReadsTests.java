@@ -153,7 +153,8 @@ class ObservedReadsTests {
             this.peers,
             PeerMarks.lasting(Duration.ofSeconds(2)),
             this.serdes.mapper(),
-            10)
+            10,
+            null)
         .lookup("counts", List.of(StringNode.valueOf("k-1")), this.caller)
         .join();
     TestObservationRegistryAssert.assertThat(this.registry)

@@ -58,7 +58,13 @@ class ViewBatchServiceTests {
             LookupMetrics.NONE);
     ViewBatchService batches =
         new ViewBatchService(
-            views, routing, peers, PeerMarks.lasting(Duration.ofSeconds(2)), serdes.mapper(), 2);
+            views,
+            routing,
+            peers,
+            PeerMarks.lasting(Duration.ofSeconds(2)),
+            serdes.mapper(),
+            2,
+            null);
     List<JsonNode> keys =
         List.of(StringNode.valueOf("a"), StringNode.valueOf("b"), StringNode.valueOf("c"));
     assertThatExceptionOfType(InvalidQueryException.class)

@@ -53,21 +53,8 @@ public final class ViewBatchService {
   /**
    * A batch service that accepts at most {@code maxBatchSize} keys a request, places keys with
    * {@code routing}, asks other instances with {@code peers} unless {@code marks} says they are
-   * down, and looks up single keys with {@code views}.
-   */
-  public ViewBatchService(
-      ViewQueryService views,
-      Routing routing,
-      PeerClient peers,
-      PeerMarks marks,
-      ObjectMapper mapper,
-      int maxBatchSize) {
-    this(views, routing, peers, marks, mapper, maxBatchSize, null);
-  }
-
-  /**
-   * A batch service as above that reads the positions other instances' answers carry with {@code
-   * tokens}, to merge them into the batch's.
+   * down, looks up single keys with {@code views}, and reads the positions other instances' answers
+   * carry with {@code tokens}, when given, to merge them into the batch's.
    */
   public ViewBatchService(
       ViewQueryService views,
