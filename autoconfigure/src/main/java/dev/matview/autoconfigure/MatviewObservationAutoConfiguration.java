@@ -2,7 +2,9 @@ package dev.matview.autoconfigure;
 
 import dev.matview.query.ViewQueryService;
 import dev.matview.web.RequestObservationFilter;
+import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -19,7 +21,8 @@ import org.springframework.web.servlet.DispatcherServlet;
  * request's observation, when the application has an {@code ObservationRegistry}: keeps that
  * observation with the request right after Spring's server observation filter opened it (order
  * {@code HIGHEST_PRECEDENCE + 1}), before the peers' filter ({@code + 10}), so that a signed peer
- * request's trace context is read as any caller's is. Without a registry nothing is observed.
+ * request's trace context is read as any caller's is. Without a registry nothing is observed;
+ * without a tracer, lookups are not ({@link UntracedLookups}).
  */
 @AutoConfiguration(
     after = MatviewWebAutoConfiguration.class,
@@ -43,5 +46,11 @@ public final class MatviewObservationAutoConfiguration {
     registration.addUrlPatterns("/*");
     registration.setOrder(ORDER);
     return registration;
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(name = "matviewUntracedLookups")
+  ObservationPredicate matviewUntracedLookups(ListableBeanFactory beans) {
+    return new UntracedLookups(beans);
   }
 }

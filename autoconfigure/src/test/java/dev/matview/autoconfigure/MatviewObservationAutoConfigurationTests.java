@@ -12,6 +12,8 @@ import dev.matview.web.ViewController;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.test.simple.SimpleTracer;
 import jakarta.servlet.Filter;
 import java.util.Comparator;
 import org.junit.jupiter.api.Test;
@@ -70,12 +72,13 @@ class MatviewObservationAutoConfigurationTests {
   }
 
   @Test
-  void observesALookupAsAChildOfItsHttpRequestsObservation() {
+  void observesALookupAsAChildOfItsHttpRequestsObservationWhenTheApplicationTraces() {
     this.contextRunner
         .withConfiguration(
             AutoConfigurations.of(
                 ObservationAutoConfiguration.class, WebMvcObservationAutoConfiguration.class))
         .withBean(TestObservationRegistry.class, TestObservationRegistry::create)
+        .withBean(SimpleTracer.class, SimpleTracer::new)
         .run(
             (context) -> {
               MockMvc mvc =
@@ -91,6 +94,28 @@ class MatviewObservationAutoConfigurationTests {
                   .hasLowCardinalityKeyValue("operation", "key")
                   .hasParentObservationContextMatching(
                       (parent) -> parent.getName().equals("http.server.requests"));
+            });
+  }
+
+  @Test
+  void leavesLookupsToTheirTimerWithoutATracer() {
+    this.contextRunner
+        .withConfiguration(
+            AutoConfigurations.of(
+                ObservationAutoConfiguration.class, WebMvcObservationAutoConfiguration.class))
+        .withBean(TestObservationRegistry.class, TestObservationRegistry::create)
+        .withBean(Tracer.class, () -> Tracer.NOOP)
+        .run(
+            (context) -> {
+              MockMvc mvc =
+                  MockMvcBuilders.webAppContextSetup(context)
+                      .addFilters(filtersInOrder(context))
+                      .build();
+              mvc.perform(get("/views/sales-per-shop/keys/shop-1"));
+              TestObservationRegistryAssert.assertThat(
+                      context.getBean(TestObservationRegistry.class))
+                  .hasNumberOfObservationsWithNameEqualTo("matview.lookup", 0)
+                  .hasObservationWithNameEqualTo("http.server.requests");
             });
   }
 

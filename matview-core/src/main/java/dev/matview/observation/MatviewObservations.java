@@ -59,7 +59,7 @@ public final class MatviewObservations {
    * values, as a child of {@code parent}.
    *
    * @return the observation, or {@link Observation#NOOP} when {@code parent} is, or its registry
-   *     does not observe {@code name}
+   *     does not observe {@code name} (then the parent's scope is not opened either)
    */
   public static Observation start(
       Observation parent, String name, String view, String operation, KeyValues more) {
@@ -89,6 +89,9 @@ public final class MatviewObservations {
             .lowCardinalityKeyValue(VIEW, view)
             .lowCardinalityKeyValue(OPERATION, operation)
             .lowCardinalityKeyValues(more);
+    if (child.isNoop()) {
+      return child;
+    }
     try (Observation.Scope scope = parent.openScope()) {
       return child.start();
     }
