@@ -32,6 +32,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.context.WebApplicationContext;
 
 /** Tests for {@link MatviewObservationAutoConfiguration}. */
 class MatviewObservationAutoConfigurationTests {
@@ -81,13 +82,7 @@ class MatviewObservationAutoConfigurationTests {
         .withBean(SimpleTracer.class, SimpleTracer::new)
         .run(
             (context) -> {
-              MockMvc mvc =
-                  MockMvcBuilders.webAppContextSetup(context)
-                      .addFilters(filtersInOrder(context))
-                      .build();
-              mvc.perform(get("/views/sales-per-shop/keys/shop-1"));
-              TestObservationRegistryAssert.assertThat(
-                      context.getBean(TestObservationRegistry.class))
+              TestObservationRegistryAssert.assertThat(lookedUpIn(context))
                   .hasObservationWithNameEqualTo("matview.lookup")
                   .that()
                   .hasLowCardinalityKeyValue("view", "sales-per-shop")
@@ -107,13 +102,7 @@ class MatviewObservationAutoConfigurationTests {
         .withBean(Tracer.class, () -> Tracer.NOOP)
         .run(
             (context) -> {
-              MockMvc mvc =
-                  MockMvcBuilders.webAppContextSetup(context)
-                      .addFilters(filtersInOrder(context))
-                      .build();
-              mvc.perform(get("/views/sales-per-shop/keys/shop-1"));
-              TestObservationRegistryAssert.assertThat(
-                      context.getBean(TestObservationRegistry.class))
+              TestObservationRegistryAssert.assertThat(lookedUpIn(context))
                   .hasNumberOfObservationsWithNameEqualTo("matview.lookup", 0)
                   .hasObservationWithNameEqualTo("http.server.requests");
             });
@@ -139,6 +128,15 @@ class MatviewObservationAutoConfigurationTests {
         .withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
         .withPropertyValues("matview.web.enabled=false")
         .run((context) -> assertThat(context).doesNotHaveBean(FILTER));
+  }
+
+  /** The observations of {@code context} once a key of it was looked up over its filters. */
+  private static TestObservationRegistry lookedUpIn(ApplicationContext context) throws Exception {
+    MockMvcBuilders.webAppContextSetup((WebApplicationContext) context)
+        .addFilters(filtersInOrder(context))
+        .build()
+        .perform(get("/views/sales-per-shop/keys/shop-1"));
+    return context.getBean(TestObservationRegistry.class);
   }
 
   /** The servlet filters of {@code context}'s registrations, in their order. */
