@@ -9,11 +9,13 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -31,7 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
  * on Tomcat whose own {@code KafkaStreams} counts the orders of each customer (the topology of the
  * benchmark app's {@code orders-per-customer}: re-keyed by customer through a repartition topic,
  * then counted) with Kafka Streams' own store settings, its record cache included, and whose
- * controller answers each lookup with {@code KafkaStreams.store(...).get(key)}.
+ * controller answers each lookup with {@code KafkaStreams.store(...).get(key)}, or through IQv2 in
+ * the key's partition, which Kafka Streams tells from its {@code application.server}.
  *
  * <p>Properties: {@code --server.port}, {@code --bench.bootstrap-servers}, {@code --bench.topic},
  * {@code --bench.application-id}, {@code --bench.state-dir}.
@@ -59,17 +62,17 @@ public class HandWrittenLookupsApp {
       @Value("${bench.bootstrap-servers}") String bootstrapServers,
       @Value("${bench.topic}") String topic,
       @Value("${bench.application-id}") String applicationId,
-      @Value("${bench.state-dir}") String stateDir) {
+      @Value("${bench.state-dir}") String stateDir,
+      @Value("${server.port}") int port) {
     Serde<Order> orders =
         HandWrittenAggregation.jsonSerde(JsonMapper.builder().build(), Order.class);
     StreamsBuilder builder = new StreamsBuilder();
     builder.stream(topic, Consumed.with(Serdes.String(), orders))
         .groupBy((orderId, order) -> order.customerId(), Grouped.with(Serdes.String(), orders))
         .count(Materialized.as(STORE));
-    KafkaStreams streams =
-        new KafkaStreams(
-            builder.build(),
-            HandWrittenStreamsConfig.of(applicationId, bootstrapServers, stateDir));
+    Properties config = HandWrittenStreamsConfig.of(applicationId, bootstrapServers, stateDir);
+    config.put(StreamsConfig.APPLICATION_SERVER_CONFIG, "127.0.0.1:" + port);
+    KafkaStreams streams = new KafkaStreams(builder.build(), config);
     streams.start();
     return streams;
   }

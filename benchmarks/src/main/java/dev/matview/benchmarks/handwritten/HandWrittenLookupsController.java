@@ -64,7 +64,11 @@ class HandWrittenLookupsController {
                 .withPartitions(Set.of(partition)));
     QueryResult<Long> answer = result.getPartitionResults().get(partition);
     if (answer == null || !answer.isSuccess()) {
-      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).build();
+      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+          .body(
+              (answer == null)
+                  ? "no result of partition " + partition
+                  : answer.getFailureReason() + ": " + answer.getFailureMessage());
     }
     Long count = answer.getResult();
     if (count == null) {

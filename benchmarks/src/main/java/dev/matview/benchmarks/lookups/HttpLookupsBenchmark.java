@@ -157,6 +157,10 @@ public final class HttpLookupsBenchmark implements Benchmark {
           context.broker(), keys.get(0), Duration.ofMinutes(10).plusSeconds(spec.orders() / 1_000));
       context.log(title + ": the hand-written app has counted every order");
       boolean interactiveQueries = context.flags().bool("hand-written-iqv2", false);
+      handWritten.requireAnswers(
+          interactiveQueries
+              ? HandWrittenLookupsInstance.interactiveQueryPath(keys.get(0))
+              : HandWrittenLookupsInstance.path(keys.get(0)));
       LoadDriverProcess userApp =
           load(
               context,

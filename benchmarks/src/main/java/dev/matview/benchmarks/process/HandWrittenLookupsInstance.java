@@ -71,6 +71,24 @@ public final class HandWrittenLookupsInstance implements AutoCloseable {
             });
   }
 
+  /**
+   * Fails, with the app's answer, unless it answers {@code path} with a 200: a load of failing
+   * lookups would measure its errors, not its lookups.
+   */
+  public void requireAnswers(String path) {
+    HttpProbe.Answer answer = this.http.get(path);
+    if (answer.status() != 200) {
+      throw new IllegalStateException(
+          this.applicationId
+              + " answered "
+              + path
+              + " with "
+              + answer.status()
+              + ": "
+              + answer.body());
+    }
+  }
+
   /** Where the app answers a lookup of {@code key}. */
   public static String path(String key) {
     return "/hand-written/orders-per-customer/keys/" + key;
