@@ -5,9 +5,11 @@ import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.routing.CallerContext;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
 
@@ -30,19 +32,32 @@ public final class UpstreamChanges implements AutoCloseable {
 
   private final Set<RelayedStream> relays = ConcurrentHashMap.newKeySet();
 
+  private final Map<HostInfo, AtomicInteger> perOwner = new ConcurrentHashMap<>();
+
+  private final int maxPerOwner;
+
   /**
    * Relays over {@code peers}, each ending once its owner sent nothing for two of the owners'
-   * {@code heartbeat}s.
+   * {@code heartbeat}s, at most {@link PeerClient#MAX_RELAYED_STREAMS_PER_INSTANCE} from one owner.
    */
   public UpstreamChanges(PeerClient peers, Duration heartbeat) {
+    this(peers, heartbeat, PeerClient.MAX_RELAYED_STREAMS_PER_INSTANCE);
+  }
+
+  /** Relays as above, at most {@code maxPerOwner} from one owner at once. */
+  UpstreamChanges(PeerClient peers, Duration heartbeat, int maxPerOwner) {
     this.peers = peers;
     this.idle = heartbeat.multipliedBy(2);
+    this.maxPerOwner = maxPerOwner;
   }
 
   /**
    * Opens {@code owner}'s stream of {@code rawKey} in {@code view} after {@code lastEventId} and
-   * passes its events to {@code sink}; {@code onEnd} runs once it ends. It never throws: a stream
-   * that cannot be asked for ends at once with an event that says to reconnect.
+   * passes its events to {@code sink}; {@code onEnd} runs once it ends. A stream that cannot be
+   * asked for ends at once with an event that says to reconnect.
+   *
+   * @throws TooManyStreamsException when as many streams are relayed from the owner as one
+   *     instance's connections carry
    */
   void relay(
       String view,
@@ -53,6 +68,7 @@ public final class UpstreamChanges implements AutoCloseable {
       ChangeSink sink,
       Runnable onEnd) {
     open(
+        view,
         PeerPath.ofKey(view, rawKey, "changes").toString(),
         owner.host(),
         lastEventId,
@@ -64,9 +80,12 @@ public final class UpstreamChanges implements AutoCloseable {
   /**
    * Opens the stream of the changes of {@code view}'s partitions that {@code host} owns, and passes
    * its events to {@code sink}, which it closes when that stream ends.
+   *
+   * @throws TooManyStreamsException when as many streams are relayed from {@code host} as one
+   *     instance's connections carry
    */
   void relayView(String view, HostInfo host, CallerContext caller, ChangeSink sink) {
-    open(PeerPath.of(view, "changes").toString(), host, null, caller, sink, () -> {});
+    open(view, PeerPath.of(view, "changes").toString(), host, null, caller, sink, () -> {});
   }
 
   /** How many relayed streams are open. */
@@ -75,12 +94,18 @@ public final class UpstreamChanges implements AutoCloseable {
   }
 
   private void open(
+      String view,
       String path,
       HostInfo host,
       @Nullable String lastEventId,
       CallerContext caller,
       ChangeSink sink,
       Runnable onEnd) {
+    AtomicInteger fromOwner = this.perOwner.computeIfAbsent(host, (owner) -> new AtomicInteger());
+    if (fromOwner.incrementAndGet() > this.maxPerOwner) {
+      fromOwner.decrementAndGet();
+      throw new TooManyStreamsException(view, host.host() + ":" + host.port(), this.maxPerOwner);
+    }
     RelayedStream[] self = new RelayedStream[1];
     RelayedStream relay =
         new RelayedStream(
@@ -89,6 +114,7 @@ public final class UpstreamChanges implements AutoCloseable {
             MAX_EVENT_BYTES,
             () -> {
               this.relays.remove(self[0]);
+              fromOwner.decrementAndGet();
               onEnd.run();
             });
     self[0] = relay;

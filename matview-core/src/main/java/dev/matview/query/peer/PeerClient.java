@@ -39,6 +39,12 @@ public final class PeerClient implements AutoCloseable {
    */
   private static final int MAX_WAITING_CONNECTIONS = 4_096;
 
+  /**
+   * The most change streams relayed from one other instance at once, each on a connection of its
+   * own: the connections to it less a quarter kept for lookups, slices and forwards.
+   */
+  public static final int MAX_RELAYED_STREAMS_PER_INSTANCE = MAX_WAITING_CONNECTIONS * 3 / 4;
+
   private final SignedExchanges exchanges;
 
   private final Duration timeout;
