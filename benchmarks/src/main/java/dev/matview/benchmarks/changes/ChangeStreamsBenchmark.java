@@ -14,14 +14,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
  * Row 11, issue 29's goals for change streams, on an instance of its own that keeps the view of
  * orders by id: how long an update takes to reach the client that follows its key, at a fixed rate
  * of orders over a few streams, beside a plain consumer of the same orders; then what idle streams
- * on distinct keys cost that instance in live heap and threads.
+ * on distinct keys cost that instance in live heap and threads; then the same view at scale ({@link
+ * ChangesAtScale}): 10,000 key streams and 100 view streams under 2,000 orders/s, on one instance
+ * and relayed from a second.
  */
 public final class ChangeStreamsBenchmark implements Benchmark {
 
@@ -30,12 +31,6 @@ public final class ChangeStreamsBenchmark implements Benchmark {
   private static final int ROW = 11;
 
   private static final double LATENCY_GOAL_MILLIS = 50;
-
-  private static final double HEAP_GOAL_MB = 256;
-
-  private static final int ADDED_THREADS_GOAL = 10;
-
-  private static final double MB = 1024.0 * 1024.0;
 
   @Override
   public int row() {
@@ -54,7 +49,9 @@ public final class ChangeStreamsBenchmark implements Benchmark {
 
   @Override
   public List<ClusterSpec> clusters(Flags flags) {
-    return List.of(cluster(flags));
+    List<ClusterSpec> clusters = new ArrayList<>(List.of(cluster(flags)));
+    clusters.addAll(ChangesAtScale.clusters(flags));
+    return clusters;
   }
 
   /**
@@ -87,21 +84,23 @@ public final class ChangeStreamsBenchmark implements Benchmark {
   public List<Row> run(BenchContext context) throws Exception {
     Flags flags = context.flags();
     ClusterSpec spec = cluster(flags);
+    List<Row> rows = new ArrayList<>();
     try {
       AppInstance app = context.cluster(spec).instance(0);
       int keys = flags.integer("changes-keys", 100);
-      List<Row> rows = new ArrayList<>(latency(context, spec, app, keys));
+      rows.addAll(latency(context, spec, app, keys));
       IdleStreams.Measured idle =
           new IdleStreams(app, Clusters.ORDER_VIEW)
               .run(
                   idleCounts(flags),
                   (index) -> "order-" + (keys + index),
                   heartbeat(flags).multipliedBy(2).plusSeconds(15));
-      rows.addAll(idleRows(context, idle));
-      return rows;
+      rows.addAll(new IdleRows(context, ROW, TITLE).of(idle));
     } finally {
       context.discard(spec);
     }
+    rows.addAll(new ScaleRows(context).measure());
+    return rows;
   }
 
   private List<Row> latency(BenchContext context, ClusterSpec spec, AppInstance app, int keys)
@@ -171,62 +170,6 @@ public final class ChangeStreamsBenchmark implements Benchmark {
                 "",
                 1.0)
             .boundedBy("goal: none lost; " + events.duplicates() + " received twice"));
-  }
-
-  /** What an open stream keeps on the container the run chose ({@code --container}). */
-  private static String containerCost(Flags flags) {
-    return "jetty".equals(flags.text("container", "tomcat"))
-        ? "on Jetty, an open SSE request keeps no buffer while it has nothing to write"
-        : "on Tomcat, an open SSE request keeps its processor and its buffers";
-  }
-
-  private List<Row> idleRows(BenchContext context, IdleStreams.Measured idle) {
-    List<Row> rows = new ArrayList<>();
-    for (IdleStreams.Step step : idle.steps()) {
-      String streams = String.format(java.util.Locale.ROOT, "%,d", step.streams());
-      String grown = grownPerStream(step);
-      context.note(TITLE, streams + " idle streams, live heap grown per stream by class: " + grown);
-      String figure =
-          "live heap after a full GC with " + streams + " idle streams (beside: none open)";
-      double heap = step.heapBytes() / MB;
-      Row heapRow =
-          (step == idle.steps().get(idle.steps().size() - 1))
-              ? Row.within(ROW, figure, heap, idle.heapBefore() / MB, "MB", HEAP_GOAL_MB)
-              : Row.info(ROW, figure, heap, idle.heapBefore() / MB, "MB");
-      rows.add(heapRow.boundedBy(containerCost(context.flags()) + "; grown per stream: " + grown));
-      rows.add(
-          Row.info(
-              ROW,
-              "live heap per idle stream, " + streams + " streams",
-              step.bytesPerStream(idle.heapBefore()) / 1024,
-              Double.NaN,
-              "KB"));
-      rows.add(
-          Row.addedAtMost(
-                  ROW,
-                  "live threads with " + streams + " idle streams (beside: none open)",
-                  step.threads(),
-                  idle.threadsBefore(),
-                  "",
-                  ADDED_THREADS_GOAL)
-              .boundedBy(
-                  "goal: no thread per stream; the change streams' three threads exist before"
-                      + " any, the server's pool may grow while "
-                      + SseStreams.OPENING_AT_ONCE
-                      + " streams open at once"));
-    }
-    return rows;
-  }
-
-  /** The classes whose live bytes grew most, per stream, such as {@code [B 2.1 KB}. */
-  private static String grownPerStream(IdleStreams.Step step) {
-    return step.grown().stream()
-        .map(
-            entry ->
-                entry.getKey()
-                    + " "
-                    + Stats.format((double) entry.getValue() / step.streams() / 1024, "KB"))
-        .collect(Collectors.joining(", "));
   }
 
   private static List<Integer> idleCounts(Flags flags) {

@@ -3,6 +3,7 @@ package dev.matview.benchmarks.changes;
 import dev.matview.benchmarks.kafka.OrderSender;
 import dev.matview.benchmarks.load.FixedRateSchedule;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Sends orders at a fixed rate, the {@code i}th to the record key {@code keys[i mod keys]}, each at
- * once (no linger) and each carrying in {@code ts} the time it was meant to be sent, so that a late
- * send counts against its latency (coordinated omission corrected).
+ * once (no linger) and each carrying in {@code ts}, and as its record timestamp, the time it was
+ * meant to be sent, so that a late send counts against its latency (coordinated omission
+ * corrected).
  */
 final class FixedRateOrders {
 
@@ -46,9 +48,9 @@ final class FixedRateOrders {
           wait = intended - System.nanoTime();
         }
         String key = keys.get((int) (i % keys.size()));
-        String order = json(key, i, this.clock.instant(intended).toString());
+        Instant at = this.clock.instant(intended);
         producer.send(
-            new ProducerRecord<>(this.topic, key, order),
+            new ProducerRecord<>(this.topic, null, at.toEpochMilli(), key, json(key, i, at)),
             (written, failure) -> {
               if (failure != null) {
                 failed.incrementAndGet();
@@ -66,7 +68,7 @@ final class FixedRateOrders {
     return config;
   }
 
-  private static String json(String orderId, long index, String ts) {
+  private static String json(String orderId, long index, Instant ts) {
     return "{\"orderId\":\""
         + orderId
         + "\",\"customerId\":\"customer-"

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
-import org.awaitility.Awaitility;
 
 /**
  * Row 11's idle streams: what change streams that receive nothing cost one instance, from its live
@@ -57,21 +56,11 @@ final class IdleStreams {
   }
 
   private void awaitStreams(int count, Duration bound) {
-    Awaitility.await(this.app.name() + " serving " + count + " change streams")
-        .atMost(bound)
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> metric("matview.changes.streams") == count);
+    AppMetrics.awaitStreams(this.app, count, bound);
   }
 
   private double metric(String name) {
-    return this.app
-        .http()
-        .get("/actuator/metrics/" + name)
-        .json()
-        .path("measurements")
-        .path(0)
-        .path("value")
-        .asDouble(Double.NaN);
+    return AppMetrics.value(this.app, name);
   }
 
   /**

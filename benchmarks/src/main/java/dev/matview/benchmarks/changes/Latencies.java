@@ -54,13 +54,23 @@ final class Latencies {
 
   /** The latency at {@code percentile}, in ms, or NaN when none arrived. */
   synchronized double millis(double percentile) {
-    return (this.micros.getTotalCount() > 0)
-        ? this.micros.getValueAtPercentile(percentile) / 1000.0
-        : Double.NaN;
+    return millis(this.micros, percentile);
   }
 
   /** The longest latency, in ms, or NaN when none arrived. */
   synchronized double maxMillis() {
-    return (this.micros.getTotalCount() > 0) ? this.micros.getMaxValue() / 1000.0 : Double.NaN;
+    return maxMillis(this.micros);
+  }
+
+  /** The latency at {@code percentile} of {@code micros}, in ms, or NaN when it has none. */
+  static double millis(Histogram micros, double percentile) {
+    return (micros.getTotalCount() > 0)
+        ? micros.getValueAtPercentile(percentile) / 1000.0
+        : Double.NaN;
+  }
+
+  /** The longest latency of {@code micros}, in ms, or NaN when it has none. */
+  static double maxMillis(Histogram micros) {
+    return (micros.getTotalCount() > 0) ? micros.getMaxValue() / 1000.0 : Double.NaN;
   }
 }

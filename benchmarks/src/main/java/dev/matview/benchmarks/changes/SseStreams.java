@@ -5,11 +5,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.time.Duration;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -25,6 +27,9 @@ final class SseStreams implements AutoCloseable {
 
   /** Streams whose first event is awaited at once, so that opening does not grow Tomcat's pool. */
   static final int OPENING_AT_ONCE = 8;
+
+  /** How long a stream may wait for one of those opening to open before the opening fails. */
+  private static final Duration OPENING_BOUND = Duration.ofSeconds(60);
 
   private final ExecutorService executor =
       Executors.newFixedThreadPool(2, daemonThreads("sse-client-"));
@@ -53,19 +58,45 @@ final class SseStreams implements AutoCloseable {
 
   /**
    * Opens the stream at {@code path}, handing each of its events to {@code events} on the client's
-   * threads; waits first while {@link #OPENING_AT_ONCE} others are still opening.
+   * threads; waits first while {@link #OPENING_AT_ONCE} others are still opening, at most {@link
+   * #OPENING_BOUND}.
    */
   void open(String path, Consumer<SseEvent> events) throws InterruptedException {
-    this.opening.acquire();
+    if (!this.opening.tryAcquire(OPENING_BOUND.toSeconds(), TimeUnit.SECONDS)) {
+      throw new IllegalStateException(
+          "No stream of "
+              + OPENING_AT_ONCE
+              + " opening at once had its first event within "
+              + OPENING_BOUND.toSeconds()
+              + " s, before "
+              + path
+              + " ("
+              + this.started.get()
+              + " open): the instance holds them without answering");
+    }
     AtomicBoolean settled = new AtomicBoolean();
-    SseLineSubscriber lines =
-        new SseLineSubscriber(
-            (event) -> {
-              if (settle(settled)) {
-                this.started.incrementAndGet();
-              }
-              events.accept(event);
-            });
+    start(
+        path,
+        (event) -> {
+          if (settle(settled)) {
+            this.started.incrementAndGet();
+          }
+          events.accept(event);
+        },
+        (failure) -> fail(settled, path + failure));
+  }
+
+  /**
+   * Opens the stream at {@code path} without waiting for its first event, for a stream that may say
+   * nothing for a while (a view's): the instance's gauge tells when it is open, and {@link
+   * #failures()} when it could not open or ended.
+   */
+  void openQuiet(String path, Consumer<SseEvent> events) {
+    start(path, events, (failure) -> this.failures.add(path + failure));
+  }
+
+  private void start(String path, Consumer<SseEvent> events, Consumer<String> failed) {
+    SseLineSubscriber lines = new SseLineSubscriber(events);
     this.streams.add(lines);
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(this.baseUrl + path))
@@ -77,14 +108,12 @@ final class SseStreams implements AutoCloseable {
             request,
             (info) -> {
               if (info.statusCode() != 200) {
-                fail(settled, path + " answered " + info.statusCode());
+                failed.accept(" answered " + info.statusCode());
                 return BodySubscribers.discarding();
               }
               return BodySubscribers.fromLineSubscriber(lines);
             })
-        .whenComplete(
-            (response, failure) ->
-                fail(settled, path + " ended before its first event: " + failure));
+        .whenComplete((response, failure) -> failed.accept(" ended: " + failure));
   }
 
   /**
@@ -101,6 +130,11 @@ final class SseStreams implements AutoCloseable {
       throw new IllegalStateException(
           this.failures.size() + " streams did not open, first: " + this.failures.peek());
     }
+  }
+
+  /** Streams that could not open, or (opened quietly) ended, each with why. */
+  List<String> failures() {
+    return List.copyOf(this.failures);
   }
 
   /** How many streams have received their first event. */

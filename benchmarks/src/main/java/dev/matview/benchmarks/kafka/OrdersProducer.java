@@ -41,25 +41,31 @@ public final class OrdersProducer {
         + "\"}";
   }
 
+  /**
+   * The settings of a producer that publishes many orders at once: batched (10 ms linger, 256 KB
+   * batches, lz4) and counted sent once the leader has them.
+   */
+  public static Map<String, Object> batched(String bootstrapServers) {
+    return Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        bootstrapServers,
+        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+        StringSerializer.class,
+        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+        StringSerializer.class,
+        ProducerConfig.LINGER_MS_CONFIG,
+        10,
+        ProducerConfig.BATCH_SIZE_CONFIG,
+        256 * 1024,
+        ProducerConfig.COMPRESSION_TYPE_CONFIG,
+        "lz4",
+        ProducerConfig.ACKS_CONFIG,
+        "1");
+  }
+
   /** Publishes {@code count} orders to {@code topic} and waits until the broker has them all. */
   public static void publish(String bootstrapServers, String topic, long count, long customers) {
-    Map<String, Object> config =
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers,
-            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-            StringSerializer.class,
-            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-            StringSerializer.class,
-            ProducerConfig.LINGER_MS_CONFIG,
-            10,
-            ProducerConfig.BATCH_SIZE_CONFIG,
-            256 * 1024,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG,
-            "lz4",
-            ProducerConfig.ACKS_CONFIG,
-            "1");
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(batched(bootstrapServers))) {
       for (long i = 0; i < count; i++) {
         String orderId = "order-" + i;
         producer.send(
