@@ -6,8 +6,10 @@ import dev.matview.benchmarks.Clusters;
 import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.LoadedCluster;
 import dev.matview.benchmarks.process.AppInstance;
+import dev.matview.query.peer.PeerClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +25,8 @@ import org.apache.kafka.common.utils.Utils;
  * (30) after {@code --changes-scale-warmup-seconds} (10); with the heap and threads they cost, and
  * the rate at which the instance catches up a backlog of {@code --changes-scale-backlog} (200,000)
  * orders with them open against none; then the same streams on the first of two instances, the keys
- * the second owns relayed.
+ * the second owns relayed, as many as one instance relays from one owner ({@link
+ * PeerClient#MAX_RELAYED_STREAMS_PER_INSTANCE}, less the view streams).
  */
 final class ChangesAtScale {
 
@@ -32,6 +35,8 @@ final class ChangesAtScale {
 
   /** Events that may wait for a slow client: above a burst of Kafka Streams' 1,000 records. */
   private static final int BUFFER = 5_000;
+
+  private static final String VIEW = Clusters.ORDER_VIEW;
 
   private final BenchContext context;
 
@@ -76,7 +81,7 @@ final class ChangesAtScale {
       AppInstance app = this.context.cluster(spec).instance(0);
       List<String> keys = keyNames();
       BacklogCatchUp backlog =
-          new BacklogCatchUp(this.context.broker().bootstrapServers(), spec.topic(), view());
+          new BacklogCatchUp(this.context.broker().bootstrapServers(), spec.topic(), VIEW);
       long orders = this.flags.integer("changes-scale-backlog", 200_000);
       double before = backlog.run(app, keys, orders);
       HeapHistogram heapBefore = HeapHistogram.of(app.pid());
@@ -86,7 +91,7 @@ final class ChangesAtScale {
       double threadsOpen;
       double with;
       double openAfterBacklog;
-      try (ScaleStreams streams = new ScaleStreams(app, view(), this.clock)) {
+      try (ScaleStreams streams = new ScaleStreams(app, VIEW, this.clock)) {
         streams.open(keys, Set.of(), views(this.flags));
         load = load(spec, streams, keys, Set.of());
         heapOpen = HeapHistogram.of(app.pid());
@@ -118,9 +123,11 @@ final class ChangesAtScale {
     try {
       LoadedCluster cluster = this.context.cluster(spec);
       AppInstance entry = cluster.instance(0);
-      List<String> keys = keyNames();
-      Set<String> relayed = ownedElsewhere(entry, keys);
-      try (ScaleStreams streams = new ScaleStreams(entry, view(), this.clock)) {
+      Set<String> elsewhere = ownedElsewhere(entry, keyNames());
+      List<String> keys = withinRelayBound(keyNames(), elsewhere);
+      Set<String> relayed = new HashSet<>(keys);
+      relayed.retainAll(elsewhere);
+      try (ScaleStreams streams = new ScaleStreams(entry, VIEW, this.clock)) {
         streams.open(keys, relayed, views(this.flags));
         return new Relayed(load(spec, streams, keys, relayed), relayed.size(), keys.size());
       }
@@ -158,10 +165,7 @@ final class ChangesAtScale {
               partition,
               (p) -> {
                 String servedBy =
-                    entry
-                        .http()
-                        .get("/views/" + view() + "/keys/" + key)
-                        .header("Matview-Served-By");
+                    entry.http().get("/views/" + VIEW + "/keys/" + key).header("Matview-Served-By");
                 return !entry.hostAndPort().equals(servedBy);
               });
       if (other) {
@@ -171,12 +175,27 @@ final class ChangesAtScale {
     return relayed;
   }
 
-  private List<String> keyNames() {
-    return IntStream.range(0, keys(this.flags)).mapToObj(i -> "order-" + i).toList();
+  /**
+   * {@code keys} but those owned {@code elsewhere} past the most streams one instance relays from
+   * one owner, less the view streams' relays: the product refuses those with a 429.
+   */
+  private List<String> withinRelayBound(List<String> keys, Set<String> elsewhere) {
+    int bound = PeerClient.MAX_RELAYED_STREAMS_PER_INSTANCE - views(this.flags);
+    List<String> within = new ArrayList<>();
+    int relayed = 0;
+    for (String key : keys) {
+      if (!elsewhere.contains(key)) {
+        within.add(key);
+      } else if (relayed < bound) {
+        within.add(key);
+        relayed++;
+      }
+    }
+    return within;
   }
 
-  private static String view() {
-    return Clusters.ORDER_VIEW;
+  private List<String> keyNames() {
+    return IntStream.range(0, keys(this.flags)).mapToObj(i -> "order-" + i).toList();
   }
 
   static int keys(Flags flags) {
