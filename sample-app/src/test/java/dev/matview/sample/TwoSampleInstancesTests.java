@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KafkaStreams.State;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -37,6 +39,8 @@ import org.springframework.util.FileSystemUtils;
 class TwoSampleInstancesTests {
 
   private static final Instant TS = Instant.parse("2026-05-01T12:00:30Z");
+
+  private static final Duration REBALANCE_TIMEOUT = Duration.ofMinutes(3);
 
   @TempDir static Path tempDir;
 
@@ -138,10 +142,14 @@ class TwoSampleInstancesTests {
         String firstHost = "localhost:" + port(first);
         String secondHost = "localhost:" + port(second);
         browser.open(port(second));
-        eventually(
-            () ->
-                assertThat(List.of(first, second))
-                    .allSatisfy((app) -> assertThat(streamsState(app)).isEqualTo(State.RUNNING)));
+        // a rebalance with a restore on each side: on a loaded 2-core machine it took over a minute
+        Awaitility.await()
+            .atMost(REBALANCE_TIMEOUT)
+            .untilAsserted(
+                () ->
+                    assertThat(List.of(first, second))
+                        .allSatisfy(
+                            (app) -> assertThat(streamsState(app)).isEqualTo(State.RUNNING)));
         String readBeforeRunning = browser.text("status");
         eventually(
             () -> {
