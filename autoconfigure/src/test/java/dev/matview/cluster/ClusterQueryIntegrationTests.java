@@ -59,6 +59,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -101,11 +102,12 @@ class ClusterQueryIntegrationTests {
   private static final int SLICE = 100;
 
   /**
-   * The top of the previous hour: sales straddle it, so the windows lie in two segments of the
-   * window store (its retention of two hours makes segments of one hour).
+   * The top of an hour 45 to 105 minutes ago: sales straddle it, so the windows lie in two segments
+   * of the window store (its retention of two hours makes segments of one hour), and all of them
+   * stay within a read's default range, the retention back from now, however long the tests run.
    */
   private static final Instant HOUR =
-      Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+      Instant.now().minus(Duration.ofMinutes(45)).truncatedTo(ChronoUnit.HOURS);
 
   private static final Duration WINDOW = Duration.ofMinutes(1);
 
@@ -300,6 +302,9 @@ class ClusterQueryIntegrationTests {
     }
     assertThat(alone.values()).extracting(HttpProbe.Answer::status).contains(200, 404);
     double before = forwardedTogether();
+    AsyncDispatchCounter dispatches = asked.context().getBean(AsyncDispatchCounter.class);
+    long asynchronousBefore = dispatches.wentAsynchronous();
+    long dispatchedBefore = dispatches.dispatchedAgain();
     ExecutorService threads = Executors.newFixedThreadPool(32);
     try {
       for (int round = 0; round < 3; round++) {
@@ -334,6 +339,12 @@ class ClusterQueryIntegrationTests {
     assertThat(forwardedTogether() - before)
         .as("requests that carried lookups forwarded together")
         .isPositive();
+    assertThat(dispatches.wentAsynchronous() - asynchronousBefore)
+        .as("lookups that waited for their owner's answer without a thread")
+        .isPositive();
+    assertThat(dispatches.dispatchedAgain() - dispatchedBefore)
+        .as("lookups whose owner's answer took a second dispatch instead of being written")
+        .isZero();
   }
 
   /**
@@ -1016,6 +1027,17 @@ class ClusterQueryIntegrationTests {
                   .withGrace(Duration.ofHours(1))
                   .withRetention(Duration.ofHours(2)))
           .count();
+    }
+
+    @Bean
+    AsyncDispatchCounter asyncDispatchCounter() {
+      return new AsyncDispatchCounter();
+    }
+
+    @Bean
+    FilterRegistrationBean<AsyncDispatchCounter> asyncDispatchCounterRegistration(
+        AsyncDispatchCounter counter) {
+      return counter.registration();
     }
 
     @Bean

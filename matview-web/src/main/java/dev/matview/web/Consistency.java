@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -187,11 +188,14 @@ public final class Consistency {
     } catch (Exception ex) {
       throw new IllegalStateException("The request could not wait asynchronously", ex);
     }
+    // whichever comes first, the answer written straight to the response or the wait's timeout
+    AtomicBoolean claim = new AtomicBoolean();
+    result.onTimeout(() -> claim.set(true));
     response.whenComplete(
         (answered, failure) -> {
           if (failure != null) {
             result.setErrorResult(Futures.unwrapped(failure));
-          } else {
+          } else if (!RelayedWrites.tryWrite(request, answered, claim)) {
             result.setResult(answered);
           }
         });

@@ -1,0 +1,58 @@
+package dev.matview.web;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Writes an answer that is bytes already, such as another instance's passed on, straight to the
+ * response of a request that went asynchronous to wait for it, from the thread that completed the
+ * wait: no second dispatch through the filters and Spring MVC, which would only copy the bytes.
+ */
+final class RelayedWrites {
+
+  private RelayedWrites() {}
+
+  /**
+   * Writes {@code answer} to {@code request}'s asynchronous response and completes it, when its
+   * body is bytes that fit the response's buffer (so that the write never waits for the client) and
+   * {@code claim} was still free; {@code false}, having written nothing, when the answer must take
+   * the dispatch.
+   */
+  static boolean tryWrite(HttpServletRequest request, Object answer, AtomicBoolean claim) {
+    if (!(answer instanceof ResponseEntity<?> entity)
+        || !(entity.getBody() instanceof byte[] body)
+        || !request.isAsyncStarted()) {
+      return false;
+    }
+    AsyncContext context = request.getAsyncContext();
+    HttpServletResponse response = (HttpServletResponse) context.getResponse();
+    if (body.length > response.getBufferSize() || !claim.compareAndSet(false, true)) {
+      return false;
+    }
+    try {
+      response.setStatus(entity.getStatusCode().value());
+      entity
+          .getHeaders()
+          .forEach((name, values) -> values.forEach((v) -> response.addHeader(name, v)));
+      response.setContentLength(body.length);
+      response.getOutputStream().write(body);
+    } catch (IOException | IllegalStateException ex) {
+      // the client went away or the container ended the request: nobody is left to answer
+    } finally {
+      complete(context);
+    }
+    return true;
+  }
+
+  private static void complete(AsyncContext context) {
+    try {
+      context.complete();
+    } catch (IllegalStateException ex) {
+      // the container ended the request already, after an error or a timeout
+    }
+  }
+}
