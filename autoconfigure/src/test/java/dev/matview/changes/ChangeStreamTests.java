@@ -121,8 +121,7 @@ class ChangeStreamTests {
         key,
         buffer,
         this.waiting,
-        (change, id) -> new ChangeEvent(ChangeEvent.Kind.VALUE, "{}", id),
-        (change) -> Long.toString(change.offset()),
+        (change) -> new ChangeEvent(ChangeEvent.Kind.VALUE, "{}", Long.toString(change.offset())),
         this.sink,
         this.dispatch,
         this.ended::incrementAndGet);

@@ -10,7 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,14 +59,13 @@ final class ChangeStream implements ChangeListener {
       byte @Nullable [] key,
       int buffer,
       AtomicInteger waiting,
-      BiFunction<StoreChange, @Nullable String, ChangeEvent> events,
-      StreamMark.IdWriter ids,
+      Function<StoreChange, ChangeEvent> events,
       ChangeSink sink,
       Executor dispatcher,
       Runnable onEnd) {
     this.key = key;
     this.queue = new WaitingUpdates(buffer, waiting);
-    this.mark = new StreamMark(events, ids);
+    this.mark = new StreamMark(events);
     this.sink = sink;
     this.dispatcher = dispatcher;
     this.onEnd = onEnd;

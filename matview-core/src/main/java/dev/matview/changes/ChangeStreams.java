@@ -147,16 +147,15 @@ public final class ChangeStreams implements AutoCloseable {
       throw notNow(view, key, partition, "its store partition here is not open yet");
     }
     String storeTopic = view.changelogTopic(this.applicationId);
-    ChangeDecoder decoder = new ChangeDecoder(view, storeTopic, this.mapper);
+    ViewEvents events =
+        this.live.events(view.name(), () -> new ChangeDecoder(view, storeTopic, this.mapper));
     byte[] keyBytes = view.keySerde().serializer().serialize(storeTopic, key);
-    String viewName = view.name();
     ChangeStream[] self = new ChangeStream[1];
     ChangeStream stream =
         this.live.open(
             keyBytes,
-            viewName,
+            events,
             partition,
-            decoder,
             sink,
             () -> {
               applied.changes().stop(self[0]);
@@ -174,7 +173,7 @@ public final class ChangeStreams implements AutoCloseable {
           caller,
           resume,
           applied,
-          decoder,
+          events.decoder(),
           stream,
           () -> this.live.abandon(stream));
     } catch (RuntimeException ex) {

@@ -1,6 +1,7 @@
 package dev.matview.changes;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -9,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +31,8 @@ final class LiveStreams implements AutoCloseable {
   private final ScheduledFuture<?> heartbeats;
 
   private final Set<ChangeStream> live = ConcurrentHashMap.newKeySet();
+
+  private final Map<String, ViewEvents> events = new ConcurrentHashMap<>();
 
   /** The open streams of every key of a view, which a part's heartbeat may not reach. */
   private final Set<ViewStream> views = ConcurrentHashMap.newKeySet();
@@ -76,23 +80,26 @@ final class LiveStreams implements AutoCloseable {
   }
 
   /**
-   * A stream of {@code key}'s updates in {@code partition} of {@code viewName}, or of every key's
-   * when {@code null}, into {@code sink}, which the heartbeats reach.
+   * The events of view {@code viewName}'s updates, shared by all its streams, read with the decoder
+   * {@code decoders} makes the first time.
+   */
+  ViewEvents events(String viewName, Supplier<ChangeDecoder> decoders) {
+    return this.events.computeIfAbsent(
+        viewName, (name) -> new ViewEvents(name, decoders.get(), this.ids));
+  }
+
+  /**
+   * A stream of {@code key}'s updates in {@code partition} of the view of {@code events}, or of
+   * every key's when {@code null}, into {@code sink}, which the heartbeats reach.
    */
   ChangeStream open(
-      byte @Nullable [] key,
-      String viewName,
-      int partition,
-      ChangeDecoder decoder,
-      ChangeSink sink,
-      Runnable onEnd) {
+      byte @Nullable [] key, ViewEvents events, int partition, ChangeSink sink, Runnable onEnd) {
     ChangeStream stream =
         new ChangeStream(
             key,
             this.buffer,
             this.waiting,
-            decoder::event,
-            (change) -> this.ids.of(viewName, partition, change),
+            (change) -> events.of(partition, change),
             sink,
             this.dispatcher,
             onEnd);

@@ -4,7 +4,7 @@ import dev.matview.replica.StoreChange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,9 +14,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class StreamMark {
 
-  private final BiFunction<StoreChange, @Nullable String, ChangeEvent> events;
-
-  private final IdWriter ids;
+  private final Function<StoreChange, ChangeEvent> events;
 
   private long offset = -1;
 
@@ -24,10 +22,9 @@ final class StreamMark {
 
   private @Nullable String id;
 
-  /** A mark whose updates become {@code events}, with the ids {@code ids} writes. */
-  StreamMark(BiFunction<StoreChange, @Nullable String, ChangeEvent> events, IdWriter ids) {
+  /** A mark whose updates become {@code events}, each with its id. */
+  StreamMark(Function<StoreChange, ChangeEvent> events) {
     this.events = events;
-    this.ids = ids;
   }
 
   /** Puts the mark right after the update at {@code offset} and {@code sequence}, of {@code id}. */
@@ -53,8 +50,9 @@ final class StreamMark {
     String lastId = this.id;
     for (StoreChange change : changes) {
       if (change.isAfter(lastOffset, lastSequence)) {
-        lastId = this.ids.id(change);
-        written.add(this.events.apply(change, lastId));
+        ChangeEvent event = this.events.apply(change);
+        lastId = event.id();
+        written.add(event);
         lastOffset = change.offset();
         lastSequence = change.sequence();
       }
@@ -64,13 +62,5 @@ final class StreamMark {
     }
     sink.send(written);
     set(lastOffset, lastSequence, lastId);
-  }
-
-  /** Writes the id of an update. */
-  @FunctionalInterface
-  interface IdWriter {
-
-    /** The id of {@code change}, or {@code null}. */
-    @Nullable String id(StoreChange change);
   }
 }

@@ -75,7 +75,8 @@ final class ViewChangeStreams {
         }
       }
       String storeTopic = view.changelogTopic(this.applicationId);
-      ChangeDecoder decoder = new ChangeDecoder(view, storeTopic, this.mapper);
+      ViewEvents events =
+          this.live.events(view.name(), () -> new ChangeDecoder(view, storeTopic, this.mapper));
       Set<HostInfo> others = new LinkedHashSet<>();
       for (PartitionOwner owner : this.routing.owners(view)) {
         if (!this.routing.isLocal(owner)) {
@@ -87,7 +88,7 @@ final class ViewChangeStreams {
           continue;
         }
         int partition = owner.partition();
-        ChangeStream part = this.live.open(null, view.name(), partition, decoder, stream, () -> {});
+        ChangeStream part = this.live.open(null, events, partition, stream, () -> {});
         stream.add(part, applied);
         applied.changes().listen(part, applied.begun());
         part.start(List.of(), List.of(), applied.begun(), Integer.MAX_VALUE, null);
