@@ -98,6 +98,19 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
             saturated.matviewCpuMicros(),
             saturated.baselineCpuMicros(),
             "µs"),
+        Row.info(
+            3,
+            "the asking instance's CPU time per forwarded lookup at saturation (beside: the"
+                + " owner's)",
+            saturated.matviewCpuMicrosOf(0),
+            saturated.matviewCpuMicrosOf(1),
+            "µs"),
+        Row.info(
+            3,
+            "the owner's CPU time per forwarded lookup at saturation (beside: per local lookup)",
+            saturated.matviewCpuMicrosOf(1),
+            saturated.baselineCpuMicrosOf(1),
+            "µs"),
         Row.atLeast(
                 3,
                 "forwarded lookups/s at saturation with ?position= already met (beside: the same"

@@ -120,19 +120,47 @@ final class LoadRounds {
   }
 
   /**
+   * The median over the baseline's rounds of the CPU time per request of its app process number
+   * {@code index}, in microseconds.
+   */
+  double baselineCpuMicrosOf(int index) {
+    return Stats.median(this.baseline.cpuOf(index));
+  }
+
+  /**
+   * The median over Matview's rounds of the CPU time per request of its app process number {@code
+   * index}, in microseconds.
+   */
+  double matviewCpuMicrosOf(int index) {
+    return Stats.median(this.matview.cpuOf(index));
+  }
+
+  /**
    * The CPU time the processes {@code pids} have used so far, in nanoseconds, or -1 where unknown.
    */
   private static long appCpuNanos(List<Long> pids) {
     long total = 0;
     for (long pid : pids) {
-      Duration used =
-          ProcessHandle.of(pid).flatMap((handle) -> handle.info().totalCpuDuration()).orElse(null);
-      if (used == null) {
+      long used = cpuNanos(pid);
+      if (used < 0) {
         return -1;
       }
-      total += used.toNanos();
+      total += used;
     }
     return total;
+  }
+
+  /** The CPU time the process {@code pid} has used so far, in nanoseconds, or -1 where unknown. */
+  private static long cpuNanos(long pid) {
+    return ProcessHandle.of(pid)
+        .flatMap((handle) -> handle.info().totalCpuDuration())
+        .map(Duration::toNanos)
+        .orElse(-1L);
+  }
+
+  /** The CPU time each of the processes {@code pids} has used so far, in nanoseconds. */
+  private static long[] cpuNanosEach(List<Long> pids) {
+    return pids.stream().mapToLong(LoadRounds::cpuNanos).toArray();
   }
 
   /** The median over the baseline's rounds of {@code figure}. */
@@ -153,9 +181,11 @@ final class LoadRounds {
       LoadDriverProcess load, int port, double rate, Side side, Side other, int round) {
     boolean otherApp = !other.pids.equals(side.pids);
     long cpuBefore = appCpuNanos(side.pids);
+    long[] eachBefore = cpuNanosEach(side.pids);
     long otherBefore = otherApp ? appCpuNanos(other.pids) : -1;
     LoadResult result = rate > 0 ? load.atRate(port, rate) : load.saturate(port);
     long cpuAfter = appCpuNanos(side.pids);
+    long[] eachAfter = cpuNanosEach(side.pids);
     long otherAfter = otherApp ? appCpuNanos(other.pids) : -1;
     double cpuMicros =
         (cpuBefore >= 0 && cpuAfter >= 0 && result.requests() > 0)
@@ -163,6 +193,14 @@ final class LoadRounds {
             : Double.NaN;
     side.results.add(result);
     side.cpu.add(cpuMicros);
+    double[] eachMicros = new double[eachBefore.length];
+    for (int i = 0; i < eachMicros.length; i++) {
+      eachMicros[i] =
+          (eachBefore[i] >= 0 && eachAfter[i] >= 0 && result.requests() > 0)
+              ? (eachAfter[i] - eachBefore[i]) / 1000.0 / result.requests()
+              : Double.NaN;
+    }
+    side.cpuEach.add(eachMicros);
     String line =
         side.name
             + " round "
@@ -201,9 +239,16 @@ final class LoadRounds {
 
     private final List<Double> cpu = new ArrayList<>();
 
+    private final List<double[]> cpuEach = new ArrayList<>();
+
     private Side(String name, List<Long> pids) {
       this.name = name;
       this.pids = pids;
+    }
+
+    /** The CPU time per request of its app process number {@code index}, round by round. */
+    private List<Double> cpuOf(int index) {
+      return this.cpuEach.stream().map((each) -> each[index]).toList();
     }
   }
 }
