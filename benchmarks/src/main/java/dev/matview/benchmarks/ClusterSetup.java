@@ -62,11 +62,35 @@ public final class ClusterSetup {
       Collection<String> views,
       List<String> jvmOptions,
       Map<String, String> properties) {
+    Map<String, String> all = new LinkedHashMap<>(viewSwitches(views));
+    all.putAll(properties);
+    return instanceOf(BenchApplication.class, name, dir, applicationId, topic, jvmOptions, all);
+  }
+
+  /**
+   * An instance, not yet started, of {@code mainClass}, the benchmark app or a Spring Boot app
+   * written by hand beside it, launched as every instance is: the same arguments, the run's
+   * properties, then {@code properties}; so two apps launched here differ only in what they do.
+   */
+  public AppInstance instanceOf(
+      Class<?> mainClass,
+      String name,
+      Path dir,
+      String applicationId,
+      String topic,
+      List<String> jvmOptions,
+      Map<String, String> properties) {
     Map<String, String> all = new LinkedHashMap<>(runProperties());
-    all.putAll(viewSwitches(views));
     all.putAll(properties);
     return new AppInstance(
-        name, dir, this.context.broker().bootstrapServers(), applicationId, topic, jvmOptions, all);
+        mainClass,
+        name,
+        dir,
+        this.context.broker().bootstrapServers(),
+        applicationId,
+        topic,
+        jvmOptions,
+        all);
   }
 
   /**

@@ -31,15 +31,19 @@ public class BenchApplication {
 
   /** Runs the app with {@code args}, on the container they name. */
   public static ConfigurableApplicationContext run(String... args) {
-    String container =
-        Arrays.stream(args)
-            .filter(arg -> arg.startsWith("--" + CONTAINER + "="))
-            .map(arg -> arg.substring(CONTAINER.length() + 3))
-            .reduce((first, last) -> last)
-            .orElse("tomcat");
     SpringApplication app = new SpringApplicationBuilder(BenchApplication.class).build();
-    app.setDefaultProperties(Map.of("spring.autoconfigure.exclude", otherContainers(container)));
+    app.setDefaultProperties(
+        Map.of("spring.autoconfigure.exclude", otherContainers(container(args))));
     return app.run(args);
+  }
+
+  /** The servlet container that {@code args} name with {@code --bench.container}, else tomcat. */
+  public static String container(String... args) {
+    return Arrays.stream(args)
+        .filter(arg -> arg.startsWith("--" + CONTAINER + "="))
+        .map(arg -> arg.substring(CONTAINER.length() + 3))
+        .reduce((first, last) -> last)
+        .orElse("tomcat");
   }
 
   /**

@@ -1,16 +1,8 @@
 package dev.matview.benchmarks.handwritten;
 
-import dev.matview.benchmarks.app.BenchApplication;
-import dev.matview.benchmarks.app.HandWrittenAggregation;
 import dev.matview.benchmarks.app.HandWrittenStreamsConfig;
 import dev.matview.benchmarks.app.Order;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -20,10 +12,8 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import tools.jackson.databind.json.JsonMapper;
@@ -47,13 +37,8 @@ public class HandWrittenLookupsApp {
   /** The store the counts are kept in, named as Matview's view is. */
   static final String STORE = "orders-per-customer";
 
-  private static final String AUTO_CONFIGURATIONS =
-      "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
-
   public static void main(String[] args) {
-    SpringApplication app = new SpringApplicationBuilder(HandWrittenLookupsApp.class).build();
-    app.setDefaultProperties(Map.of("spring.autoconfigure.exclude", notWritten()));
-    app.run(args);
+    HandWrittenApps.run(HandWrittenLookupsApp.class, args);
   }
 
   /** The Kafka Streams of the app, started with the context and closed with it. */
@@ -64,8 +49,7 @@ public class HandWrittenLookupsApp {
       @Value("${bench.application-id}") String applicationId,
       @Value("${bench.state-dir}") String stateDir,
       @Value("${server.port}") int port) {
-    Serde<Order> orders =
-        HandWrittenAggregation.jsonSerde(JsonMapper.builder().build(), Order.class);
+    Serde<Order> orders = JsonSerdes.of(JsonMapper.builder().build(), Order.class);
     StreamsBuilder builder = new StreamsBuilder();
     builder.stream(topic, Consumed.with(Serdes.String(), orders))
         .groupBy((orderId, order) -> order.customerId(), Grouped.with(Serdes.String(), orders))
@@ -75,27 +59,5 @@ public class HandWrittenLookupsApp {
     KafkaStreams streams = new KafkaStreams(builder.build(), config);
     streams.start();
     return streams;
-  }
-
-  /**
-   * The auto-configurations a user who writes this app by hand would not have: Matview's, which the
-   * benchmarks' classpath holds, and Jetty's, so that it runs on Tomcat as the benchmark app does
-   * by default.
-   */
-  private static String notWritten() {
-    try (InputStream imports =
-        HandWrittenLookupsApp.class.getClassLoader().getResourceAsStream(AUTO_CONFIGURATIONS)) {
-      String matview =
-          (imports == null)
-              ? ""
-              : new String(imports.readAllBytes(), StandardCharsets.UTF_8)
-                  .lines()
-                  .map(String::strip)
-                  .filter((line) -> line.startsWith("dev.matview."))
-                  .collect(Collectors.joining(","));
-      return matview + "," + BenchApplication.otherContainers("tomcat");
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Row 1's second baseline: the Spring Boot app a user would write instead of Matview to serve the
- * same key lookups from Kafka Streams.
+ * The Spring Boot apps a user would write instead of Matview: the baselines of row 1 (key lookups
+ * served from Kafka Streams) and of row 5 (the aggregation into a store).
  */
 @NullMarked
 package dev.matview.benchmarks.handwritten;

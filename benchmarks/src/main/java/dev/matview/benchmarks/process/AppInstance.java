@@ -1,6 +1,5 @@
 package dev.matview.benchmarks.process;
 
-import dev.matview.benchmarks.app.BenchApplication;
 import dev.matview.processes.ChildJvm;
 import dev.matview.processes.LocalPorts;
 import dev.matview.processes.http.HttpProbe;
@@ -12,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
 
-/** One instance of the benchmark app in a JVM of its own, on a local port and its own state dir. */
+/**
+ * One instance of the benchmark app, or of a Spring Boot app written by hand beside it, in a JVM of
+ * its own, on a local port and its own state dir.
+ */
 public final class AppInstance {
 
   private final String name;
@@ -26,11 +28,12 @@ public final class AppInstance {
   private final ChildJvm jvm;
 
   /**
-   * An instance named {@code name} of the application {@code applicationId} reading {@code topic}
-   * on {@code bootstrapServers}, with its files under {@code workDir}, {@code jvmOptions} and
-   * {@code properties} as further command-line properties.
+   * An instance named {@code name} of {@code mainClass}, a Spring Boot app, as the application
+   * {@code applicationId} reading {@code topic} on {@code bootstrapServers}, with its files under
+   * {@code workDir}, {@code jvmOptions} and {@code properties} as further command-line properties.
    */
   public AppInstance(
+      Class<?> mainClass,
       String name,
       Path workDir,
       String bootstrapServers,
@@ -46,7 +49,7 @@ public final class AppInstance {
     arguments.add("--spring.kafka.streams.state-dir=" + workDir.resolve("state-" + name));
     arguments.add("--bench.topic=" + topic);
     properties.forEach((key, value) -> arguments.add("--" + key + "=" + value));
-    this.jvm = new ChildJvm(name, jvmOptions, BenchApplication.class, arguments, workDir);
+    this.jvm = new ChildJvm(name, jvmOptions, mainClass, arguments, workDir);
   }
 
   /** Starts the instance's JVM without waiting for it. */
