@@ -35,6 +35,10 @@ public final class Clusters {
         keys,
         keys,
         Set.of(TABLE_VIEW, WINDOW_VIEW),
-        Map.of("matview.standby-replicas", "1"));
+        Map.of(
+            "matview.standby-replicas",
+            "1",
+            "management.endpoints.web.exposure.include",
+            "health,metrics"));
   }
 }

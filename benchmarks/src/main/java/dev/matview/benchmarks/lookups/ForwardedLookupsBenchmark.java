@@ -27,6 +27,9 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
 
   private static final String TITLE = "forwarded key lookups, two instances";
 
+  /** The most lookups one request to an owner carries (GatheredKeyLookups). */
+  private static final int GATHERED_AT_MOST = 64;
+
   @Override
   public int row() {
     return 3;
@@ -60,8 +63,13 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
     LoadDriverProcess local = HttpLookupsBenchmark.load(context, paths);
     LoadDriverProcess forwarded = HttpLookupsBenchmark.load(context, paths);
     List<Long> pids = List.of(asked.pid(), owner.pid());
+    ServedRequests askedBefore = ServedRequests.of(asked);
+    ServedRequests ownerBefore = ServedRequests.of(owner);
     LoadRounds saturated =
         new LoadRounds(context, TITLE, pids).run(local, owner.port(), forwarded, asked.port(), 0);
+    double forwardedLookups = ServedRequests.of(asked).since(askedBefore).endingWith("/keys/{key}");
+    double gatheredRequests =
+        ServedRequests.of(owner).since(ownerBefore).endingWith("/forwarded-keys");
     double rate = saturated.matview(LoadResult::throughput) / 2;
     LoadRounds fixed =
         new LoadRounds(context, TITLE, pids)
@@ -111,6 +119,13 @@ public final class ForwardedLookupsBenchmark implements Benchmark {
             saturated.matviewCpuMicrosOf(1),
             saturated.baselineCpuMicrosOf(1),
             "µs"),
+        Row.info(
+            3,
+            "lookups a request to the owner carried, mean over the saturated rounds and their"
+                + " warm-up (beside: the most one carries)",
+            Stats.ratio(forwardedLookups, gatheredRequests),
+            GATHERED_AT_MOST,
+            "lookups"),
         Row.atLeast(
                 3,
                 "forwarded lookups/s at saturation with ?position= already met (beside: the same"
