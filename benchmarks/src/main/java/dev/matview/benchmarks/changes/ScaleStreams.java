@@ -14,9 +14,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Row 11's streams at scale, all opened on one instance: a stream of each followed key (the ones
- * another instance owns relayed by this one) and streams of the whole view, read by two JDK HTTP
- * clients (one for the keys, one for the view) without a thread per stream; each {@code value}
- * event is tallied by the order it carries, in the group of its stream.
+ * another instance owns relayed by this one) and streams of the whole view. The key streams are
+ * read by a JDK HTTP client without a thread per stream; the few view streams, each of which
+ * carries every update, by a thread each ({@link ThreadedSseStreams}), which costs the client less
+ * per event. Each {@code value} event is tallied by the order it carries, in the group of its
+ * stream.
  */
 final class ScaleStreams implements AutoCloseable {
 
@@ -41,7 +43,7 @@ final class ScaleStreams implements AutoCloseable {
 
   private final SseStreams keyStreams;
 
-  private final SseStreams viewStreams;
+  private final ThreadedSseStreams viewStreams;
 
   private final Queue<String> ended = new ConcurrentLinkedQueue<>();
 
@@ -53,7 +55,7 @@ final class ScaleStreams implements AutoCloseable {
     this.view = view;
     this.clock = clock;
     this.keyStreams = new SseStreams(entry.port());
-    this.viewStreams = new SseStreams(entry.port());
+    this.viewStreams = new ThreadedSseStreams(entry.port());
   }
 
   /**
@@ -108,8 +110,8 @@ final class ScaleStreams implements AutoCloseable {
   }
 
   /**
-   * CPU time that this JVM's HTTP clients' threads (their selectors and reader pools) have used, in
-   * ns: what reading the streams costs the client.
+   * CPU time that this JVM's stream readers (the JDK client's selector and pool, the view streams'
+   * threads) have used, in ns: what reading the streams costs the client.
    */
   static long clientCpuNanos() {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
