@@ -26,6 +26,11 @@ final class AsyncResponse {
     return new AsyncResponse(context);
   }
 
+  /** The response of {@code request}, which has gone asynchronous already. */
+  static AsyncResponse started(HttpServletRequest request) {
+    return new AsyncResponse(request.getAsyncContext());
+  }
+
   /**
    * Runs {@code completed} once the response is complete, and {@code failed} once it timed out or
    * failed, such as when its client went away.

@@ -1,6 +1,5 @@
 package dev.matview.web;
 
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -28,8 +27,8 @@ final class RelayedWrites {
         || !request.isAsyncStarted()) {
       return false;
     }
-    AsyncContext context = request.getAsyncContext();
-    HttpServletResponse response = (HttpServletResponse) context.getResponse();
+    AsyncResponse async = AsyncResponse.started(request);
+    HttpServletResponse response = async.response();
     if (body.length > response.getBufferSize() || !claim.compareAndSet(false, true)) {
       return false;
     }
@@ -43,16 +42,8 @@ final class RelayedWrites {
     } catch (IOException | IllegalStateException ex) {
       // the client went away or the container ended the request: nobody is left to answer
     } finally {
-      complete(context);
+      async.complete();
     }
     return true;
-  }
-
-  private static void complete(AsyncContext context) {
-    try {
-      context.complete();
-    } catch (IllegalStateException ex) {
-      // the container ended the request already, after an error or a timeout
-    }
   }
 }

@@ -9,7 +9,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Sends orders one at a time as {@link OrdersProducer} writes them, each at once (no linger, no
@@ -34,17 +33,9 @@ public final class OrderSender implements AutoCloseable {
    * others, and counts it sent once every replica has it.
    */
   public static Map<String, Object> unbatched(String bootstrapServers) {
-    return Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+    return StringProducers.settings(
         bootstrapServers,
-        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-        StringSerializer.class,
-        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-        StringSerializer.class,
-        ProducerConfig.LINGER_MS_CONFIG,
-        0,
-        ProducerConfig.ACKS_CONFIG,
-        "all");
+        Map.of(ProducerConfig.LINGER_MS_CONFIG, 0, ProducerConfig.ACKS_CONFIG, "all"));
   }
 
   /**

@@ -5,7 +5,6 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes orders as the sample does: key {@code orderId}, JSON value; the {@code i}th order is
@@ -46,21 +45,17 @@ public final class OrdersProducer {
    * batches, lz4) and counted sent once the leader has them.
    */
   public static Map<String, Object> batched(String bootstrapServers) {
-    return Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+    return StringProducers.settings(
         bootstrapServers,
-        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-        StringSerializer.class,
-        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-        StringSerializer.class,
-        ProducerConfig.LINGER_MS_CONFIG,
-        10,
-        ProducerConfig.BATCH_SIZE_CONFIG,
-        256 * 1024,
-        ProducerConfig.COMPRESSION_TYPE_CONFIG,
-        "lz4",
-        ProducerConfig.ACKS_CONFIG,
-        "1");
+        Map.of(
+            ProducerConfig.LINGER_MS_CONFIG,
+            10,
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            256 * 1024,
+            ProducerConfig.COMPRESSION_TYPE_CONFIG,
+            "lz4",
+            ProducerConfig.ACKS_CONFIG,
+            "1"));
   }
 
   /** Publishes {@code count} orders to {@code topic} and waits until the broker has them all. */

@@ -4,7 +4,6 @@ import dev.matview.benchmarks.BenchContext;
 import dev.matview.benchmarks.Stats;
 import dev.matview.benchmarks.load.LoadResult;
 import dev.matview.benchmarks.process.LoadDriverProcess;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -135,34 +134,6 @@ final class LoadRounds {
     return Stats.median(this.matview.cpuOf(index));
   }
 
-  /**
-   * The CPU time the processes {@code pids} have used so far, in nanoseconds, or -1 where unknown.
-   */
-  private static long appCpuNanos(List<Long> pids) {
-    long total = 0;
-    for (long pid : pids) {
-      long used = cpuNanos(pid);
-      if (used < 0) {
-        return -1;
-      }
-      total += used;
-    }
-    return total;
-  }
-
-  /** The CPU time the process {@code pid} has used so far, in nanoseconds, or -1 where unknown. */
-  private static long cpuNanos(long pid) {
-    return ProcessHandle.of(pid)
-        .flatMap((handle) -> handle.info().totalCpuDuration())
-        .map(Duration::toNanos)
-        .orElse(-1L);
-  }
-
-  /** The CPU time each of the processes {@code pids} has used so far, in nanoseconds. */
-  private static long[] cpuNanosEach(List<Long> pids) {
-    return pids.stream().mapToLong(LoadRounds::cpuNanos).toArray();
-  }
-
   /** The median over the baseline's rounds of {@code figure}. */
   double baseline(ToDoubleFunction<LoadResult> figure) {
     return Stats.median(this.baseline.results.stream().map(figure::applyAsDouble).toList());
@@ -180,25 +151,19 @@ final class LoadRounds {
   private void round(
       LoadDriverProcess load, int port, double rate, Side side, Side other, int round) {
     boolean otherApp = !other.pids.equals(side.pids);
-    long cpuBefore = appCpuNanos(side.pids);
-    long[] eachBefore = cpuNanosEach(side.pids);
-    long otherBefore = otherApp ? appCpuNanos(other.pids) : -1;
+    long cpuBefore = ProcessCpu.total(side.pids);
+    long[] eachBefore = ProcessCpu.each(side.pids);
+    long otherBefore = otherApp ? ProcessCpu.total(other.pids) : -1;
     LoadResult result = rate > 0 ? load.atRate(port, rate) : load.saturate(port);
-    long cpuAfter = appCpuNanos(side.pids);
-    long[] eachAfter = cpuNanosEach(side.pids);
-    long otherAfter = otherApp ? appCpuNanos(other.pids) : -1;
-    double cpuMicros =
-        (cpuBefore >= 0 && cpuAfter >= 0 && result.requests() > 0)
-            ? (cpuAfter - cpuBefore) / 1000.0 / result.requests()
-            : Double.NaN;
+    long cpuAfter = ProcessCpu.total(side.pids);
+    long[] eachAfter = ProcessCpu.each(side.pids);
+    long otherAfter = otherApp ? ProcessCpu.total(other.pids) : -1;
+    double cpuMicros = perRequestMicros(cpuBefore, cpuAfter, result);
     side.results.add(result);
     side.cpu.add(cpuMicros);
     double[] eachMicros = new double[eachBefore.length];
     for (int i = 0; i < eachMicros.length; i++) {
-      eachMicros[i] =
-          (eachBefore[i] >= 0 && eachAfter[i] >= 0 && result.requests() > 0)
-              ? (eachAfter[i] - eachBefore[i]) / 1000.0 / result.requests()
-              : Double.NaN;
+      eachMicros[i] = perRequestMicros(eachBefore[i], eachAfter[i], result);
     }
     side.cpuEach.add(eachMicros);
     String line =
@@ -226,6 +191,16 @@ final class LoadRounds {
     } else {
       this.context.log(this.title + ": " + line);
     }
+  }
+
+  /**
+   * The CPU time per request of {@code result}'s round, in microseconds, from the CPU time read
+   * before and after it (-1 where unknown), or NaN.
+   */
+  private static double perRequestMicros(long before, long after, LoadResult result) {
+    return (before >= 0 && after >= 0 && result.requests() > 0)
+        ? (after - before) / 1000.0 / result.requests()
+        : Double.NaN;
   }
 
   /** One side of the rounds: its name, the processes of its app, and its figures so far. */

@@ -5,6 +5,7 @@ import dev.matview.benchmarks.Benchmark;
 import dev.matview.benchmarks.Flags;
 import dev.matview.benchmarks.Row;
 import dev.matview.benchmarks.Stats;
+import dev.matview.benchmarks.kafka.StringProducers;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.OffsetWaiters;
 import java.nio.file.Path;
@@ -19,7 +20,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Row 12 (issue 45's "the stream thread pays O(1) per record"): records/s through a table view's
@@ -118,19 +118,15 @@ public final class StreamThreadBenchmark implements Benchmark {
       pages[i] = random.nextInt(keys);
     }
     Map<String, Object> config =
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        StringProducers.settings(
             context.broker().bootstrapServers(),
-            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-            StringSerializer.class,
-            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-            StringSerializer.class,
-            ProducerConfig.LINGER_MS_CONFIG,
-            10,
-            ProducerConfig.BATCH_SIZE_CONFIG,
-            256 * 1024,
-            ProducerConfig.ACKS_CONFIG,
-            "1");
+            Map.of(
+                ProducerConfig.LINGER_MS_CONFIG,
+                10,
+                ProducerConfig.BATCH_SIZE_CONFIG,
+                256 * 1024,
+                ProducerConfig.ACKS_CONFIG,
+                "1"));
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
       for (int page : pages) {
         producer.send(
