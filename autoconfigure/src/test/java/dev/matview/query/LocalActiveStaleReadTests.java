@@ -10,6 +10,7 @@ import dev.matview.query.answer.Replica;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.local.LocalReplicas;
 import dev.matview.query.local.LocalStores;
+import dev.matview.query.local.ReadIsolation;
 import dev.matview.query.peer.PeerClient;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.LocalInstance;
@@ -130,7 +131,8 @@ class LocalActiveStaleReadTests {
         this.registry,
         new StaleReadTests.FixedReplicas(
             new KeyReplicas(new PartitionOwner(0, SELF), List.of()), self),
-        new LocalStores(() -> null, replicas, this.handles, this.registry),
+        new LocalStores(
+            () -> null, replicas, this.handles, this.registry, null, ReadIsolation.AT_LEAST_ONCE),
         new PeerClient("/views", Duration.ofSeconds(5), null, TestPeers.requests(), false),
         self,
         new KeyParser(this.serdes.mapper()),

@@ -26,15 +26,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LocalStores {
 
-  private final StoreHandles handles;
-
   private final LocalRefusals refusals;
 
   private final LocalWindows windows;
 
   private final LocalPositions positions;
-
-  private final StoreTopics storeTopics;
 
   private final ReadIsolation isolation;
 
@@ -55,20 +51,10 @@ public final class LocalStores {
 
   /**
    * Reads the stores of the views in {@code registry} that {@code streams} runs, telling the
-   * restore progress {@code replicas} knows of when a replica cannot answer, and reads a table
-   * view's key from its open store in {@code handles} when it has one.
-   */
-  public LocalStores(
-      Supplier<@Nullable KafkaStreams> streams,
-      LocalReplicas replicas,
-      StoreHandles handles,
-      ViewRegistry registry) {
-    this(streams, replicas, handles, StoreTopics.of(registry), null, ReadIsolation.AT_LEAST_ONCE);
-  }
-
-  /**
-   * Stores as above that ask {@code sources} of the source records a lookup names with {@code
-   * after=}, and whose key lookups read committed state as {@code isolation} decides.
+   * restore progress {@code replicas} knows of when a replica cannot answer, reading a table view's
+   * key from its open store in {@code handles} when it has one, asking {@code sources} of the
+   * source records a lookup names with {@code after=}, and reading committed state as {@code
+   * isolation} decides.
    */
   public LocalStores(
       Supplier<@Nullable KafkaStreams> streams,
@@ -87,13 +73,11 @@ public final class LocalStores {
       StoreTopics storeTopics,
       @Nullable SourceRecords sources,
       ReadIsolation isolation) {
-    this.handles = handles;
-    this.storeTopics = storeTopics;
     this.isolation = isolation;
     this.refusals = new LocalRefusals(streams, replicas);
-    this.windows = new LocalWindows(this.refusals, handles, this.storeTopics);
-    this.lookups = new TableLookups(this.refusals, handles, this.storeTopics);
-    this.scans = new TableScans(this.refusals, handles, this.storeTopics);
+    this.windows = new LocalWindows(this.refusals, handles, storeTopics);
+    this.lookups = new TableLookups(this.refusals, handles, storeTopics);
+    this.scans = new TableScans(this.refusals, handles, storeTopics);
     this.positions = new LocalPositions(handles, sources, isolation);
   }
 
@@ -127,30 +111,15 @@ public final class LocalStores {
     this.refusals.requireCaughtUp(view, key, partition);
   }
 
-  /** The value of {@code key} in {@code partition}, or {@code null}. */
-  public <K> @Nullable Object get(ResolvedView<K, ?, ?> view, K key, int partition) {
-    return get(view, key, partition, true);
-  }
-
   /**
-   * The value of {@code key} in {@code partition}, or {@code null}, as {@link #get(ResolvedView,
-   * Object, int, boolean)} reads it, or, when {@code bound} reads committed state, as the last
-   * committed transaction left it.
+   * The value of {@code key} in {@code partition}, or {@code null}; from a running active replica
+   * only when {@code runningActive}, else also from a standby or restoring one; as the last
+   * committed transaction left it when {@code bound} reads committed state.
    */
   public <K> @Nullable Object get(
       ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive, ReadBound bound) {
-    return this.isolation.committed(view, bound)
-        ? this.lookups.committed(view, key, partition, runningActive)
-        : this.lookups.get(view, key, partition, runningActive);
-  }
-
-  /**
-   * The value of {@code key} in {@code partition}, or {@code null}; from a running active replica
-   * only when {@code runningActive}, else also from a standby or restoring one.
-   */
-  public <K> @Nullable Object get(
-      ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive) {
-    return this.lookups.get(view, key, partition, runningActive);
+    return this.lookups.get(
+        view, key, partition, runningActive, this.isolation.committed(view, bound));
   }
 
   /**

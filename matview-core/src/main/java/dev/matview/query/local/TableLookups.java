@@ -30,49 +30,35 @@ final class TableLookups {
   }
 
   /**
-   * The value of {@code key} in {@code partition} as the last committed transaction left it, or
-   * {@code null}; from a running active replica only when {@code runningActive}, which Kafka
-   * Streams confirms the first time.
-   */
-  <K> @Nullable Object committed(
-      ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive) {
-    ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
-    try {
-      if (handle == null) {
-        tableStore(view, key, partition, runningActive).get(key);
-        throw new InvalidStateStoreException("Its store has not registered its committed state");
-      }
-      long readiness = handle.readiness();
-      if (runningActive && !ReplicaHandle.isReady(readiness)) {
-        tableStore(view, key, partition, true).get(key);
-        handle.markReady(readiness);
-      }
-      String topic = this.storeTopics.apply(view);
-      return StoredEntries.value(view, topic, handle.committedGet(view.serializedKey(topic, key)));
-    } catch (InvalidStateStoreException ex) {
-      throw this.refusals.notServing(view, key, partition, ex);
-    }
-  }
-
-  /**
-   * The value of {@code key} in {@code partition}, or {@code null}; from a running active replica
-   * only when {@code runningActive}, else also from a standby or restoring one.
+   * The value of {@code key} in {@code partition}, or {@code null}, as the last committed
+   * transaction left it when {@code committed}; from a running active replica only when {@code
+   * runningActive} (Kafka Streams confirms it the first time), else also from a standby or
+   * restoring one.
    */
   <K> @Nullable Object get(
-      ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive) {
+      ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive, boolean committed) {
     ReplicaHandle handle = this.handles.handle(view.storeName(), partition);
     try {
       if (handle == null) {
-        return tableStore(view, key, partition, runningActive).get(key);
+        Object value = tableStore(view, key, partition, runningActive).get(key);
+        if (committed) {
+          throw new InvalidStateStoreException("Its store has not registered its committed state");
+        }
+        return value;
       }
       long readiness = handle.readiness();
       if (runningActive && !ReplicaHandle.isReady(readiness)) {
         Object value = tableStore(view, key, partition, true).get(key);
         handle.markReady(readiness);
-        return value;
+        if (!committed) {
+          return value;
+        }
       }
       String topic = this.storeTopics.apply(view);
       byte[] serialized = view.serializedKey(topic, key);
+      if (committed) {
+        return StoredEntries.value(view, topic, handle.committedGet(serialized));
+      }
       if (handle.isUnwritten(serialized)) {
         return tableStore(view, key, partition, runningActive).get(key);
       }
