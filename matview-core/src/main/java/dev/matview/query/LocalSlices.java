@@ -10,11 +10,13 @@ import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.ViewUnavailableException;
+import dev.matview.query.answer.WindowItem;
 import dev.matview.query.local.LocalStores;
 import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursors;
+import dev.matview.query.scan.ScanRead;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.query.scan.SliceForm;
 import dev.matview.query.scan.SliceFrames;
@@ -82,16 +84,16 @@ public final class LocalSlices {
     try {
       ResolvedView<?, ?, ?> view =
           this.views.served().table(viewName, "view", ViewScanService.SCAN_WINDOWS);
+      ScanRead<KeyItem> scan =
+          new ScanRead<>(
+              view,
+              PeerSlices.KEYS,
+              null,
+              null,
+              keyReader(view, from, to, caller.bound()),
+              forwarded(caller));
       return inForm(
-          view,
-          partition,
-          PeerSlices.KEYS,
-          after,
-          limit,
-          caller,
-          keyReader(view, from, to, caller.bound()),
-          form,
-          (slice) -> this.slices.keysBody(viewName, slice));
+          scan, partition, after, limit, form, (slice) -> this.slices.keysBody(viewName, slice));
     } catch (ViewUnavailableException ex) {
       return new Routed.Refused<>(Refusal.of(ex));
     }
@@ -126,13 +128,7 @@ public final class LocalSlices {
       ViewWindow window = ServedViews.windowOf(view, ViewScanService.SCAN_KEYS);
       this.localStores.isolation().committed(view, caller.bound());
       TimeRange range = TimeRange.exactly(viewName, from, to);
-      return inForm(
-          view,
-          partition,
-          PeerSlices.WINDOWS,
-          after,
-          limit,
-          caller,
+      ScanSlices.LocalSlice<WindowItem> local =
           (slicePartition, position, sliceLimit, exact) ->
               this.localStores.windowItems(
                   view,
@@ -142,7 +138,12 @@ public final class LocalSlices {
                   range.to(),
                   position,
                   sliceLimit,
-                  exact),
+                  exact);
+      return inForm(
+          new ScanRead<>(view, PeerSlices.WINDOWS, null, null, local, forwarded(caller)),
+          partition,
+          after,
+          limit,
           form,
           (slice) -> this.slices.windowsBody(viewName, slice));
     } catch (ViewUnavailableException ex) {
@@ -151,32 +152,30 @@ public final class LocalSlices {
   }
 
   /**
-   * The slice {@code local} reads after the position token {@code after}, in {@code form}: JSON by
+   * The slice {@code scan} reads after the position token {@code after}, in {@code form}: JSON by
    * {@code json}, lines, or frames of it and the slices after it; or why it could not be read.
    */
   private <T> Routed<?> inForm(
-      ResolvedView<?, ?, ?> view,
+      ScanRead<T> scan,
       int partition,
-      PeerSlices.Kind<T> kind,
       @Nullable String after,
       int limit,
-      CallerContext caller,
-      ScanSlices.LocalSlice<T> local,
       SliceForm form,
       Function<Slice<T>, ?> json) {
+    String view = scan.view().name();
     Routed<Slice<T>> first =
-        here(view, partition, kind, this.scanCursors.position(view, after), limit, caller, local);
+        here(scan, partition, this.scanCursors.position(scan.view(), after), limit);
     return switch (form) {
       case JSON -> body(first, json);
-      case LINES -> body(first, (slice) -> this.slices.linesBody(view.name(), slice));
+      case LINES -> body(first, (slice) -> this.slices.linesBody(view, slice));
       case STREAM ->
           body(
               first,
               (slice) ->
                   new SliceFrames<>(
                       slice,
-                      (position) -> here(view, partition, kind, position, limit, caller, local),
-                      (read) -> this.slices.linesBody(view.name(), read)));
+                      (position) -> here(scan, partition, position, limit),
+                      (read) -> this.slices.linesBody(view, read)));
     };
   }
 
@@ -189,17 +188,12 @@ public final class LocalSlices {
   }
 
   /**
-   * The slice {@code local} reads of {@code partition}, which must be one of the view's, for a
+   * The slice {@code scan} reads of {@code partition}, which must be one of the view's, for a
    * request another instance forwarded: it is never sent on, so no peer timeout applies.
    */
   private <T> Routed<Slice<T>> here(
-      ResolvedView<?, ?, ?> view,
-      int partition,
-      PeerSlices.Kind<T> kind,
-      @Nullable ScanPosition after,
-      int limit,
-      CallerContext caller,
-      ScanSlices.LocalSlice<T> local) {
+      ScanRead<T> scan, int partition, @Nullable ScanPosition after, int limit) {
+    ResolvedView<?, ?, ?> view = scan.view();
     List<PartitionOwner> owners = this.routing.owners(view);
     if (partition < 0 || partition >= owners.size()) {
       throw new InvalidQueryException(
@@ -207,25 +201,20 @@ public final class LocalSlices {
           "partition",
           "View '" + view.name() + "' has partitions 0 to " + (owners.size() - 1));
     }
-    CallerContext forwarded =
-        new CallerContext(
-            true,
-            caller.authorization(),
-            caller.allowStale(),
-            caller.maxLag(),
-            caller.relayed(),
-            caller.bound(),
-            caller.observation());
     return Futures.now(
         this.scanSlices.read(
-            view,
-            owners.get(partition),
-            kind,
-            (path) -> {},
-            after,
-            this.bounds.limit(view, limit),
-            forwarded,
-            Duration.ZERO,
-            local));
+            scan, owners.get(partition), after, this.bounds.limit(view, limit), Duration.ZERO));
+  }
+
+  /** {@code caller} as a request another instance forwarded, which is answered here only. */
+  private static CallerContext forwarded(CallerContext caller) {
+    return new CallerContext(
+        true,
+        caller.authorization(),
+        caller.allowStale(),
+        caller.maxLag(),
+        caller.relayed(),
+        caller.bound(),
+        caller.observation());
   }
 }

@@ -1,25 +1,21 @@
 package dev.matview.query;
 
-import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.Futures;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPage;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
-import dev.matview.query.routing.CallerContext;
-import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursor;
 import dev.matview.query.scan.ScanCursors;
 import dev.matview.query.scan.ScanDeadline;
+import dev.matview.query.scan.ScanRead;
 import dev.matview.query.scan.ScanSlices;
-import dev.matview.topology.ResolvedView;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,44 +48,27 @@ final class ScanPages {
   }
 
   /**
-   * A page of up to {@code limit} items of {@code kind}, read from {@code cursor} on: here by
-   * {@code local}, else asked of other instances within {@code query}'s bounds; an owner's problem
-   * detail to pass on; or why no replica of a partition could serve its part of the page.
+   * A page of up to {@code limit} items of {@code scan}, read from {@code cursor} on; an owner's
+   * problem detail to pass on; or why no replica of a partition could serve its part of the page.
    */
   <T> CompletableFuture<Routed<ScanPage<T>>> read(
-      ResolvedView<?, ?, ?> view,
-      List<PartitionOwner> owners,
-      ScanCursor cursor,
-      int limit,
-      CallerContext caller,
-      PeerSlices.Kind<T> kind,
-      Consumer<PeerPath> query,
-      ScanSlices.LocalSlice<T> local) {
-    this.bounds.limit(view, limit);
+      ScanRead<T> scan, List<PartitionOwner> owners, ScanCursor cursor, int limit) {
+    this.bounds.limit(scan.view(), limit);
     ScanDeadline deadline =
-        ScanDeadline.startingNow(this.clock, caller.bound().waited(this.timeout));
-    return new PageRead<>(view, owners, cursor, limit, caller, kind, query, local, deadline)
-        .from(cursor.partition());
+        ScanDeadline.startingNow(this.clock, scan.caller().bound().waited(this.timeout));
+    return new PageRead<>(scan, owners, cursor, limit, deadline).from(cursor.partition());
   }
 
   /** One page of a scan, read partition after partition until it is full or the view ends. */
   private final class PageRead<T> {
 
-    private final ResolvedView<?, ?, ?> view;
+    private final ScanRead<T> scan;
 
     private final List<PartitionOwner> owners;
 
     private final ScanCursor cursor;
 
     private final int limit;
-
-    private final CallerContext caller;
-
-    private final PeerSlices.Kind<T> kind;
-
-    private final Consumer<PeerPath> query;
-
-    private final ScanSlices.LocalSlice<T> local;
 
     private final ScanDeadline deadline;
 
@@ -98,25 +77,17 @@ final class ScanPages {
     private final List<T> items = new ArrayList<>();
 
     PageRead(
-        ResolvedView<?, ?, ?> view,
+        ScanRead<T> scan,
         List<PartitionOwner> owners,
         ScanCursor cursor,
         int limit,
-        CallerContext caller,
-        PeerSlices.Kind<T> kind,
-        Consumer<PeerPath> query,
-        ScanSlices.LocalSlice<T> local,
         ScanDeadline deadline) {
-      this.view = view;
+      this.scan = scan;
       this.owners = owners;
       this.cursor = cursor;
       this.limit = limit;
-      this.caller = caller;
-      this.kind = kind;
-      this.query = query;
-      this.local = local;
       this.deadline = deadline;
-      this.position = new MergedPosition(view.name(), null);
+      this.position = new MergedPosition(scan.view().name(), null);
     }
 
     /**
@@ -130,19 +101,11 @@ final class ScanPages {
         Duration remaining = this.deadline.remaining();
         if (remaining == null) {
           return CompletableFuture.completedFuture(
-              new Routed.Refused<>(this.deadline.outOfTime(this.view, owner)));
+              new Routed.Refused<>(this.deadline.outOfTime(this.scan.view(), owner)));
         }
         CompletableFuture<Routed<Slice<T>>> read =
             ScanPages.this.slices.read(
-                this.view,
-                owner,
-                this.kind,
-                this.query,
-                after,
-                this.limit - this.items.size(),
-                this.caller,
-                remaining,
-                this.local);
+                this.scan, owner, after, this.limit - this.items.size(), remaining);
         if (!read.isDone()) {
           int waited = partition;
           return read.thenCompose(
@@ -177,7 +140,8 @@ final class ScanPages {
       ScanCursor next = ScanCursors.next(this.cursor, partition, this.owners.size(), slice);
       return new Routed.Local<>(
           new ScanPage<>(
-              this.items, next != null ? ScanPages.this.cursors.encode(this.view, next) : null),
+              this.items,
+              next != null ? ScanPages.this.cursors.encode(this.scan.view(), next) : null),
           this.position.merged());
     }
   }

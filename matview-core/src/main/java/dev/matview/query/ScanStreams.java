@@ -10,6 +10,7 @@ import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursor;
 import dev.matview.query.scan.ScanCursors;
 import dev.matview.query.scan.ScanLines;
+import dev.matview.query.scan.ScanRead;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.query.scan.ScanStream;
 import dev.matview.topology.ResolvedView;
@@ -194,16 +195,14 @@ public final class ScanStreams {
       ScanSlices.LocalSlice<T> items,
       CallerContext caller,
       ScanCursor start) {
+    ScanSlices.LocalSlice<ItemLines> lines =
+        (partition, position, limit, exact) ->
+            this.lines.of(items.read(partition, position, limit, exact));
     return new ScanStream(
-        view,
+        new ScanRead<>(view, kind, from, to, lines, caller),
         owners,
         this.slices,
         this.cursors,
-        kind,
-        path -> path.param("from", from).param("to", to),
-        (partition, position, limit, exact) ->
-            this.lines.of(items.read(partition, position, limit, exact)),
-        caller,
         caller.bound().waited(this.timeout),
         this.sliceSize,
         start);

@@ -1,6 +1,5 @@
 package dev.matview.query;
 
-import dev.matview.peer.PeerPath;
 import dev.matview.position.PositionTokens;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.PartitionOwner;
@@ -16,6 +15,7 @@ import dev.matview.query.scan.PeerSlices;
 import dev.matview.query.scan.ScanCursor;
 import dev.matview.query.scan.ScanCursors;
 import dev.matview.query.scan.ScanLines;
+import dev.matview.query.scan.ScanRead;
 import dev.matview.query.scan.ScanSlices;
 import dev.matview.topology.ResolvedView;
 import dev.matview.view.ViewWindow;
@@ -23,7 +23,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
 
@@ -165,20 +164,17 @@ public final class ViewScanService {
     K fromKey = this.bounds.key(view, "from", from);
     K toKey = this.bounds.key(view, "to", to);
     ScanBounds.requireOrdered(view, from, fromKey, to, toKey);
-    Consumer<PeerPath> query = path -> path.param("from", from).param("to", to);
     List<PartitionOwner> owners = this.routing.owners(view);
     boolean committed = this.localStores.isolation().committed(view, caller.bound());
-    return this.pages.read(
-        view,
-        owners,
-        this.scanCursors.start(view, owners, "keys:" + from + ":" + to, cursor, 0, 0),
-        limit,
-        caller,
-        PeerSlices.KEYS,
-        query,
+    ScanSlices.LocalSlice<KeyItem> local =
         (partition, after, sliceLimit, exact) ->
             this.localStores.keys(
-                view, partition, fromKey, toKey, after, sliceLimit, exact, committed));
+                view, partition, fromKey, toKey, after, sliceLimit, exact, committed);
+    return this.pages.read(
+        new ScanRead<>(view, PeerSlices.KEYS, from, to, local, caller),
+        owners,
+        this.scanCursors.start(view, owners, "keys:" + from + ":" + to, cursor, 0, 0),
+        limit);
   }
 
   /**
@@ -223,18 +219,12 @@ public final class ViewScanService {
             range.to().toEpochMilli());
     Instant start = Instant.ofEpochMilli(first.rangeFrom());
     Instant stop = Instant.ofEpochMilli(first.rangeTo());
-    Consumer<PeerPath> query = path -> path.param("from", start).param("to", stop);
-    return this.pages.read(
-        view,
-        owners,
-        first,
-        limit,
-        caller,
-        PeerSlices.WINDOWS,
-        query,
+    ScanSlices.LocalSlice<WindowItem> local =
         (partition, after, sliceLimit, exact) ->
             this.localStores.windowItems(
-                view, window, partition, start, stop, after, sliceLimit, exact));
+                view, window, partition, start, stop, after, sliceLimit, exact);
+    return this.pages.read(
+        new ScanRead<>(view, PeerSlices.WINDOWS, start, stop, local, caller), owners, first, limit);
   }
 
   private ResolvedView<?, ?, ?> table(String viewName) {

@@ -13,7 +13,6 @@ import dev.matview.query.answer.WindowItem;
 import dev.matview.topology.ResolvedView;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -102,49 +101,35 @@ public final class PeerSlices {
   public static final Kind<ItemLines> WINDOW_LINES = new Lines("windows");
 
   /**
-   * The path, within the view, that asks an instance for up to {@code limit} items of {@code kind}
-   * in {@code partition} after {@code after}, within {@code bounds}.
+   * The path, within the view, that asks an instance for up to {@code limit} items of {@code scan}
+   * in {@code partition} after {@code after}.
    */
-  PeerPath path(
-      ResolvedView<?, ?, ?> view,
-      int partition,
-      Kind<?> kind,
-      Consumer<PeerPath> bounds,
-      @Nullable ScanPosition after,
-      int limit) {
-    return path(view, partition, kind, kind.form(), bounds, after, limit);
+  PeerPath path(ScanRead<?> scan, int partition, @Nullable ScanPosition after, int limit) {
+    return path(scan, partition, scan.kind().form(), after, limit);
   }
 
   /**
    * The path, within the view, that asks an instance for every slice of up to {@code limit} lines
-   * of {@code kind} in {@code partition} after {@code after}, within {@code bounds}, as {@link
-   * SliceFrames}.
+   * of {@code scan} in {@code partition} after {@code after}, as {@link SliceFrames}.
    */
   PeerPath streamPath(
-      ResolvedView<?, ?, ?> view,
-      int partition,
-      Kind<ItemLines> kind,
-      Consumer<PeerPath> bounds,
-      @Nullable ScanPosition after,
-      int limit) {
-    return path(view, partition, kind, SliceForm.STREAM.parameter(), bounds, after, limit);
+      ScanRead<ItemLines> scan, int partition, @Nullable ScanPosition after, int limit) {
+    return path(scan, partition, SliceForm.STREAM.parameter(), after, limit);
   }
 
   private PeerPath path(
-      ResolvedView<?, ?, ?> view,
+      ScanRead<?> scan,
       int partition,
-      Kind<?> kind,
       @Nullable String form,
-      Consumer<PeerPath> bounds,
       @Nullable ScanPosition after,
       int limit) {
-    PeerPath path =
-        PeerPath.of(view.name(), "partitions", Integer.toString(partition), kind.path())
-            .param("limit", limit)
-            .param("form", form);
-    bounds.accept(path);
-    return path.param(
-        "after", after != null ? this.cursors.encodePosition(view.name(), after) : null);
+    String view = scan.view().name();
+    return PeerPath.of(view, "partitions", Integer.toString(partition), scan.kind().path())
+        .param("limit", limit)
+        .param("form", form)
+        .param("from", scan.from())
+        .param("to", scan.to())
+        .param("after", after != null ? this.cursors.encodePosition(view, after) : null);
   }
 
   /** The slice of {@code kind} in {@code owner}'s answer, as {@link SliceReader#read} reads it. */

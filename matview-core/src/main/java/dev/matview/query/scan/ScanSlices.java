@@ -1,8 +1,6 @@
 package dev.matview.query.scan;
 
-import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.ItemLines;
-import dev.matview.query.answer.KeyReplicas;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.ScanPosition;
@@ -11,13 +9,11 @@ import dev.matview.query.local.LocalRead;
 import dev.matview.query.peer.ActiveReplicaStreams;
 import dev.matview.query.peer.Fallbacks;
 import dev.matview.query.peer.PeerTarget;
-import dev.matview.query.routing.CallerContext;
 import dev.matview.query.routing.Routing;
 import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,61 +37,51 @@ public final class ScanSlices {
   }
 
   /**
-   * Up to {@code limit} items of {@code kind} in {@code owner}'s partition after {@code after},
-   * within {@code bounds}, read here by {@code local} or asked of another instance for at most
-   * {@code timeout}, without a thread waiting for its answer; or why no replica could serve it.
+   * Up to {@code limit} items of {@code scan} in {@code owner}'s partition after {@code after},
+   * read here or asked of another instance for at most {@code timeout}, without a thread waiting
+   * for its answer; or why no replica could serve it.
    */
   public <T> CompletableFuture<Routed<Slice<T>>> read(
-      ResolvedView<?, ?, ?> view,
+      ScanRead<T> scan,
       PartitionOwner owner,
-      PeerSlices.Kind<T> kind,
-      Consumer<PeerPath> bounds,
       @Nullable ScanPosition after,
       int limit,
-      CallerContext caller,
-      Duration timeout,
-      LocalSlice<T> local) {
-    KeyReplicas replicas = this.routing.replicasOf(view, owner);
+      Duration timeout) {
+    ResolvedView<?, ?, ?> view = scan.view();
     PeerTarget path =
-        PeerTarget.ofSlice(
-            () -> this.slices.path(view, owner.partition(), kind, bounds, after, limit));
+        PeerTarget.ofSlice(() -> this.slices.path(scan, owner.partition(), after, limit));
     LocalRead<Slice<T>> read =
-        (partition, replica, exact) -> local.read(partition, after, limit, exact);
-    CompletableFuture<Routed<Slice<T>>> routed =
-        this.fallbacks.routePartition(view, replicas, caller, path, read, timeout);
-    return routed.thenApply(
-        (answer) ->
-            (answer instanceof Routed.Relayed<Slice<T>> relayed)
-                ? this.slices.read(view, owner, kind, relayed.response())
-                : answer);
+        (partition, replica, exact) -> scan.local().read(partition, after, limit, exact);
+    return this.fallbacks
+        .routePartition(
+            view, this.routing.replicasOf(view, owner), scan.caller(), path, read, timeout)
+        .thenApply(
+            (answer) ->
+                (answer instanceof Routed.Relayed<Slice<T>> relayed)
+                    ? this.slices.read(view, owner, scan.kind(), relayed.response())
+                    : answer);
   }
 
   /**
-   * Every slice of up to {@code limit} lines of {@code kind} in {@code owner}'s partition after
-   * {@code after}, within {@code bounds}, streamed by the instance that holds its active replica
-   * and read as it arrives, each next byte waited for at most {@code timeout}, when {@link
-   * ActiveReplicaStreams} find that the only place to read them; else {@code null}.
+   * Every slice of up to {@code limit} lines of {@code scan} in {@code owner}'s partition after
+   * {@code after}, streamed by the instance that holds its active replica and read as it arrives,
+   * each next byte waited for at most {@code timeout}, when {@link ActiveReplicaStreams} find that
+   * the only place to read them; else {@code null}.
    */
   @Nullable PeerSliceStream openStream(
-      ResolvedView<?, ?, ?> view,
+      ScanRead<ItemLines> scan,
       PartitionOwner owner,
-      PeerSlices.Kind<ItemLines> kind,
-      Consumer<PeerPath> bounds,
       @Nullable ScanPosition after,
       int limit,
-      CallerContext caller,
       Duration timeout) {
-    PeerSliceStream stream = new PeerSliceStream(this.slices, view.name());
+    PeerSliceStream stream = new PeerSliceStream(this.slices, scan.view().name());
     Future<Void> exchange =
         this.fallbacks
             .streams()
             .open(
-                this.routing.replicasOf(view, owner),
-                caller,
-                () ->
-                    this.slices
-                        .streamPath(view, owner.partition(), kind, bounds, after, limit)
-                        .toString(),
+                this.routing.replicasOf(scan.view(), owner),
+                scan.caller(),
+                () -> this.slices.streamPath(scan, owner.partition(), after, limit).toString(),
                 SliceFrames.TYPE,
                 timeout,
                 stream);

@@ -1,19 +1,16 @@
 package dev.matview.query.scan;
 
 import dev.matview.observation.MatviewObservations;
-import dev.matview.peer.PeerPath;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.Slice;
-import dev.matview.query.routing.CallerContext;
 import dev.matview.topology.ResolvedView;
 import io.micrometer.observation.Observation;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScanStream implements AutoCloseable {
 
+  private final ScanRead<ItemLines> scan;
+
   private final ResolvedView<?, ?, ?> view;
 
   private final List<PartitionOwner> owners;
@@ -31,14 +30,6 @@ public final class ScanStream implements AutoCloseable {
   private final ScanSlices slices;
 
   private final ScanCursors cursors;
-
-  private final PeerSlices.Kind<ItemLines> kind;
-
-  private final Consumer<PeerPath> query;
-
-  private final ScanSlices.LocalSlice<ItemLines> local;
-
-  private final CallerContext caller;
 
   private final Duration timeout;
 
@@ -60,30 +51,22 @@ public final class ScanStream implements AutoCloseable {
   private volatile Observation observation = Observation.NOOP;
 
   /**
-   * A stream from {@code start} through the view's last partition, each slice of at most {@code
-   * sliceSize} items read here by {@code local} or asked of its owner with {@code query} for at
-   * most {@code timeout}.
+   * A stream of {@code scan} from {@code start} through the view's last partition, each slice of at
+   * most {@code sliceSize} items read here or asked of its owner for at most {@code timeout}.
    */
   public ScanStream(
-      ResolvedView<?, ?, ?> view,
+      ScanRead<ItemLines> scan,
       List<PartitionOwner> owners,
       ScanSlices slices,
       ScanCursors cursors,
-      PeerSlices.Kind<ItemLines> kind,
-      Consumer<PeerPath> query,
-      ScanSlices.LocalSlice<ItemLines> local,
-      CallerContext caller,
       Duration timeout,
       int sliceSize,
       ScanCursor start) {
-    this.view = view;
+    this.scan = scan;
+    this.view = scan.view();
     this.owners = owners;
     this.slices = slices;
     this.cursors = cursors;
-    this.kind = kind;
-    this.query = query;
-    this.local = local;
-    this.caller = caller;
     this.timeout = timeout;
     this.sliceSize = sliceSize;
     this.next = start;
@@ -132,15 +115,7 @@ public final class ScanStream implements AutoCloseable {
 
   private CompletableFuture<Routed<Slice<ItemLines>>> readSlice(ScanCursor at) {
     return this.slices.read(
-        this.view,
-        this.owners.get(at.partition()),
-        this.kind,
-        this.query,
-        at.after(),
-        this.sliceSize,
-        this.caller,
-        this.timeout,
-        this.local);
+        this.scan, this.owners.get(at.partition()), at.after(), this.sliceSize, this.timeout);
   }
 
   /** Moves past {@code slice}, the last one {@linkplain #read read}. */
@@ -186,14 +161,7 @@ public final class ScanStream implements AutoCloseable {
       this.streamedPartition = at.partition();
       this.peerStream =
           this.slices.openStream(
-              this.view,
-              this.owners.get(at.partition()),
-              this.kind,
-              this.query,
-              at.after(),
-              this.sliceSize,
-              this.caller,
-              this.timeout);
+              this.scan, this.owners.get(at.partition()), at.after(), this.sliceSize, this.timeout);
     }
     return this.peerStream;
   }
