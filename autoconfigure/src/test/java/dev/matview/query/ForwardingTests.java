@@ -245,7 +245,8 @@ class ForwardingTests {
         new CursorCodec(TestPeers.trust()),
         serdes.mapper(),
         Clock.systemUTC(),
-        100);
+        100,
+        null);
   }
 
   private ViewQueryService service(int port, boolean trustedNetwork, Duration timeout) {

@@ -320,7 +320,8 @@ class ObservedReadsTests {
         new CursorCodec(TestPeers.trust()),
         this.serdes.mapper(),
         Clock.systemUTC(),
-        100);
+        100,
+        null);
   }
 
   private ChangeStreams changeStreams() {

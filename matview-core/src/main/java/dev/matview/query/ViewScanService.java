@@ -60,23 +60,9 @@ public final class ViewScanService {
 
   private final ScanStreams streams;
 
-  /** A scan service whose pages hold at most {@code maxPageSize} items. */
-  public ViewScanService(
-      ViewQueryService views,
-      Routing routing,
-      LocalStores localStores,
-      PeerClient peers,
-      KeyParser keyParser,
-      CursorCodec cursors,
-      ObjectMapper mapper,
-      Clock clock,
-      int maxPageSize) {
-    this(views, routing, localStores, peers, keyParser, cursors, mapper, clock, maxPageSize, null);
-  }
-
   /**
-   * A scan service as above whose pages carry the positions of the replicas they read, those of
-   * other instances read with {@code tokens}.
+   * A scan service whose pages hold at most {@code maxPageSize} items and carry the positions of
+   * the replicas they read, those of other instances read with {@code tokens} when given.
    */
   public ViewScanService(
       ViewQueryService views,

@@ -50,7 +50,8 @@ class PeerSliceStreamTests {
   private final PeerSlices slices =
       new PeerSlices(
           new CursorCodec(PeerTrust.of(PeerSecret.of(PeerSecret.randomMaterial()))),
-          JsonMapper.builder().build());
+          JsonMapper.builder().build(),
+          null);
 
   private final PeerAsyncHttpClient client =
       new PeerAsyncHttpClient(null, Duration.ofSeconds(5), 4, 4);

@@ -31,12 +31,10 @@ public final class PeerSlices {
 
   private final SliceReader reader;
 
-  /** Slices with positions in {@code cursors}' tokens, JSON by {@code mapper}. */
-  public PeerSlices(CursorCodec cursors, ObjectMapper mapper) {
-    this(cursors, mapper, null);
-  }
-
-  /** Slices as above whose replicas' positions, read with {@code tokens}, come back with them. */
+  /**
+   * Slices with positions in {@code cursors}' tokens, JSON by {@code mapper}, whose replicas'
+   * positions, read with {@code tokens} when given, come back with them.
+   */
   public PeerSlices(CursorCodec cursors, ObjectMapper mapper, @Nullable PositionTokens tokens) {
     this.cursors = cursors;
     this.lines = new ScanLines(mapper);
