@@ -128,8 +128,8 @@ final class BatchAnswers {
   }
 
   /**
-   * The item of {@code key} from the lookup of that key alone: its value here or from another
-   * instance's answer, or the refusal that no replica could answer it.
+   * The item of a table's {@code key} from the lookup of that key alone, or the refusal that no
+   * replica could answer it.
    */
   Routed<BatchItem> item(ResolvedView<?, ?, ?> view, Object key, Routed<KeyAnswer> answer) {
     if (answer instanceof Routed.Local<KeyAnswer> local) {
@@ -153,8 +153,8 @@ final class BatchAnswers {
   }
 
   /**
-   * The item of {@code key} of a windowed or session view from the lookup of its windows alone: its
-   * windows here or from another instance's answer, or the refusal that no replica could answer.
+   * The item of a windowed view's {@code key} from the lookup of its windows alone, or the refusal
+   * that no replica could answer.
    */
   Routed<WindowsItem> windowsItem(
       ResolvedView<?, ?, ?> view, Object key, Routed<WindowsAnswer> answer) {

@@ -13,13 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
-/**
- * One batch's answers, gathered from the owners asked and then key by key, in the order asked.
- *
- * @param <K> the view's key type
- * @param <A> the answer of a lookup of one key alone
- * @param <I> an item of the batch
- */
+/** One batch's answers, gathered from the owners asked and then key by key, in the order asked. */
 final class BatchRead<K, A, I> {
 
   private final BatchKind<A, I> kind;
@@ -42,8 +36,7 @@ final class BatchRead<K, A, I> {
 
   /**
    * The answers of {@code keys}, as {@code rawKeys} asked them, those at {@code alone} looked up
-   * one by one as {@code kind} looks a key up, read from other instances' batch answers with {@code
-   * answers}, the positions of all of them merged into {@code position}.
+   * one by one.
    */
   BatchRead(
       BatchKind<A, I> kind,
@@ -76,9 +69,8 @@ final class BatchRead<K, A, I> {
   }
 
   /**
-   * The batch, once every key looked up alone from the {@code first}th on has an answer, or the
-   * first refusal among them: in this thread while they are answered at once, then on from where an
-   * answer that waits for another instance completes.
+   * The batch once every key looked up alone from the {@code first}th on has an answer, or the
+   * first refusal among them.
    */
   CompletableFuture<Routed<List<I>>> aloneFrom(int first) {
     for (int next = first; next < this.alone.size(); next++) {

@@ -18,9 +18,8 @@ public final class KeyParser {
   }
 
   /**
-   * The key {@code raw} as a {@code type}.
-   *
-   * @throws IllegalArgumentException saying why {@code raw} is not a {@code type}
+   * The key {@code raw} as a {@code type}, or an {@link IllegalArgumentException} saying why it is
+   * not one.
    */
   public <K> K parse(Class<K> type, String raw) {
     try {
@@ -44,9 +43,8 @@ public final class KeyParser {
   }
 
   /**
-   * The key {@code raw}, written in a path, as {@code view}'s key type.
-   *
-   * @throws InvalidQueryException saying why it is not one
+   * The key {@code raw}, written in a path, as {@code view}'s key type, or an {@link
+   * InvalidQueryException}.
    */
   public <K> K key(ResolvedView<K, ?, ?> view, String raw) {
     try {

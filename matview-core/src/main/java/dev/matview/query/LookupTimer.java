@@ -22,8 +22,8 @@ final class LookupTimer {
   }
 
   /**
-   * Runs {@code lookup} of a key in {@code viewName}, which may go on waiting for another instance,
-   * and records how long it took and how once it is answered: at once when it is.
+   * Runs {@code lookup} of a key in {@code viewName} and records how long it took and how once it
+   * is answered.
    */
   <T> CompletableFuture<Routed<T>> timed(
       String viewName, Supplier<CompletableFuture<Routed<T>>> lookup) {

@@ -66,9 +66,8 @@ final class ObservedReads {
   }
 
   /**
-   * Runs {@code read} of {@code viewName} for {@code caller}, observed as {@code name} of {@code
-   * operation} with {@code more} key values: the read is given the caller under its observation,
-   * and its answer, as it came, completes once the observation has stopped.
+   * Runs {@code read} of {@code viewName} for {@code caller} under the observation {@code name},
+   * whose answer completes once the observation has stopped.
    */
   <T> CompletableFuture<Routed<T>> read(
       String name,
@@ -103,8 +102,8 @@ final class ObservedReads {
   }
 
   /**
-   * Starts the streamed scan that {@code start} makes for {@code caller}, observed as {@link
-   * MatviewObservations#SCAN} of {@code operation} of {@code viewName} until the scan closes.
+   * Starts the streamed scan {@code start} makes, observed as {@link MatviewObservations#SCAN}
+   * until it closes.
    */
   ScanStream scan(
       String viewName,
@@ -123,7 +122,7 @@ final class ObservedReads {
 
   /**
    * Starts the observation {@code name} of {@code operation} of {@code viewName} under {@code
-   * caller}'s, named {@code unknown} when the application has no such view.
+   * caller}'s.
    */
   Observation start(
       String name, String viewName, String operation, KeyValues more, CallerContext caller) {

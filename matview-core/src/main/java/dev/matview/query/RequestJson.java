@@ -5,10 +5,8 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
 
 /**
- * How Matview reads the JSON that a request sends (a body, a JSON key): with the application's
- * mapper, except that an object naming a field twice, at any depth, is refused instead of the last
- * value silently winning. The mapper itself, and with it the application's own controllers, is left
- * as it is.
+ * How Matview reads the JSON a request sends: with the application's mapper, left as it is, but
+ * refusing an object that names a field twice instead of letting the last value silently win.
  */
 public final class RequestJson {
 

@@ -34,10 +34,6 @@ final class ScanPages {
 
   private final Clock clock;
 
-  /**
-   * Pages whose slices are read with {@code slices}, each asked of another instance for at most
-   * {@code timeout}, and whose next cursors {@code cursors} write.
-   */
   ScanPages(
       ScanSlices slices, ScanCursors cursors, ScanBounds bounds, Duration timeout, Clock clock) {
     this.slices = slices;
@@ -91,8 +87,8 @@ final class ScanPages {
     }
 
     /**
-     * The page, read from partition {@code first} on: in this thread while slices are answered at
-     * once, then on from where an answer that waits for another instance completes.
+     * The page, read from partition {@code first} on, in this thread until an answer must be waited
+     * for.
      */
     CompletableFuture<Routed<ScanPage<T>>> from(int first) {
       for (int partition = first; partition < this.owners.size(); partition++) {

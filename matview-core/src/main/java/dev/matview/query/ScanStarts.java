@@ -33,8 +33,6 @@ final class ScanStarts {
   /**
    * Where a scan of the keys of {@code view} within [{@code fromKey}, {@code toKey}] starts, for
    * {@code cursor} or {@code afterKey}.
-   *
-   * @throws InvalidQueryException when both are given, or when {@code afterKey} cannot be used
    */
   <K> ScanCursor keys(
       ResolvedView<K, ?, ?> view,
@@ -54,10 +52,8 @@ final class ScanStarts {
   }
 
   /**
-   * Where a scan of the windows of {@code view} that start within [{@code rangeFrom}, {@code
-   * rangeTo}] starts, for {@code cursor} or the window of {@code afterKey} at {@code afterStart}.
-   *
-   * @throws InvalidQueryException when a cursor and a window are both given, or only half a window
+   * Where a scan of the windows of {@code view} starts, for {@code cursor} or the window of {@code
+   * afterKey} at {@code afterStart}.
    */
   <K> ScanCursor windows(
       ResolvedView<K, ?, ?> view,

@@ -23,10 +23,8 @@ final class ServedViews {
   }
 
   /**
-   * The view named {@code name}.
-   *
-   * @throws UnknownViewException when no view has that name
-   * @throws ViewUnavailableException while this instance shuts down
+   * The view named {@code name}, or an {@link UnknownViewException}, or a {@link
+   * ViewUnavailableException} while shutting down.
    */
   ResolvedView<?, ?, ?> view(String name) {
     ResolvedView<?, ?, ?> view =

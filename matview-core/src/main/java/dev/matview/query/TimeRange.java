@@ -8,11 +8,8 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The window starts a windowed lookup or scan asks for, always within what Kafka can store: record
- * timestamps are epoch milliseconds from 0 to {@link Long#MAX_VALUE}.
- *
- * @param from the earliest window start, inclusive
- * @param to the latest window start, inclusive
+ * The window starts [{@code from}, {@code to}] a windowed lookup or scan asks for, always within
+ * what Kafka can store: record timestamps are epoch milliseconds from 0 to {@link Long#MAX_VALUE}.
  */
 record TimeRange(Instant from, Instant to) {
 
@@ -24,10 +21,7 @@ record TimeRange(Instant from, Instant to) {
 
   /**
    * The range asked, by default the view's retention back from now (not before {@link #EARLIEST}),
-   * and now.
-   *
-   * @throws InvalidQueryException when {@code from} or {@code to} lies outside what Kafka can
-   *     store, or {@code from} is after {@code to}
+   * and now; an {@link InvalidQueryException} when it cannot be stored or is reversed.
    */
   static TimeRange of(
       String view, ViewWindow window, @Nullable Instant from, @Nullable Instant to, Clock clock) {
@@ -37,12 +31,7 @@ record TimeRange(Instant from, Instant to) {
     return checked(view, start, end);
   }
 
-  /**
-   * The range [from, to] as asked, both required.
-   *
-   * @throws InvalidQueryException when {@code from} or {@code to} lies outside what Kafka can
-   *     store, or {@code from} is after {@code to}
-   */
+  /** The range [from, to] as asked, both required, checked as {@link #of} checks it. */
   static TimeRange exactly(String view, Instant from, Instant to) {
     return checked(view, storable(view, "from", from), storable(view, "to", to));
   }
@@ -56,9 +45,8 @@ record TimeRange(Instant from, Instant to) {
   }
 
   /**
-   * {@code instant} when Kafka can store it.
-   *
-   * @throws InvalidQueryException naming {@code parameter} and the accepted range otherwise
+   * {@code instant} when Kafka can store it, else an {@link InvalidQueryException} naming {@code
+   * parameter}.
    */
   static Instant storable(String view, String parameter, Instant instant) {
     if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {

@@ -51,10 +51,8 @@ public final class ViewBatchService {
   private final @Nullable PositionTokens tokens;
 
   /**
-   * A batch service that accepts at most {@code maxBatchSize} keys a request, places keys with
-   * {@code routing}, asks other instances with {@code peers} unless {@code marks} says they are
-   * down, looks up single keys with {@code views}, and reads the positions other instances' answers
-   * carry with {@code tokens}, when given, to merge them into the batch's.
+   * A batch service of at most {@code maxBatchSize} keys a request, which merges the positions of
+   * other instances' answers, read with {@code tokens} when given, into the batch's.
    */
   public ViewBatchService(
       ViewQueryService views,
@@ -73,10 +71,7 @@ public final class ViewBatchService {
     this.maxBatchSize = maxBatchSize;
   }
 
-  /**
-   * The value of every key in {@code keys}, in the order asked, or why a key could not be answered;
-   * keys that other instances hold are asked of them without a thread waiting.
-   */
+  /** The value of every key in {@code keys}, in the order asked, or why one could not be. */
   public CompletableFuture<Routed<List<BatchItem>>> lookup(
       String viewName, List<JsonNode> keys, CallerContext caller) {
     return this.views
@@ -99,10 +94,9 @@ public final class ViewBatchService {
   }
 
   /**
-   * The windows of every key in {@code keys} of a windowed or session view whose start lies in
-   * [{@code from}, {@code to}] (by default the view's retention back from now, and now), in the
-   * order asked, or why a key could not be answered; keys that other instances hold are asked of
-   * them, one request per instance, without a thread waiting.
+   * The windows of every key in {@code keys} whose start lies in [{@code from}, {@code to}] (by
+   * default the view's retention back from now, and now), in the order asked, or why a key could
+   * not be answered.
    */
   public CompletableFuture<Routed<List<WindowsItem>>> windows(
       String viewName,
@@ -230,10 +224,7 @@ public final class ViewBatchService {
   }
 
   /**
-   * The keys of a batch that one remote instance owns.
-   *
-   * @param owner the instance, with the partition of the first of its keys
-   * @param indexes where its keys stand in the batch
+   * The keys of a batch, by where they stand in it, that one remote instance ({@code owner}) owns.
    */
   record OwnerKeys(PartitionOwner owner, List<Integer> indexes) {}
 }

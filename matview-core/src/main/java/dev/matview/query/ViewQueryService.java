@@ -51,11 +51,7 @@ public final class ViewQueryService {
 
   private final ObservedReads observed;
 
-  /**
-   * A service that finds replicas through {@code routing}, reaches them with {@code peers}, lets
-   * standbys answer as {@code staleReads} allows, judging local ones by {@code localReplicas}, and
-   * times every lookup into {@code metrics}.
-   */
+  /** A service with fallbacks of its own that reach other instances with {@code peers}. */
   public ViewQueryService(
       ViewRegistry registry,
       Routing routing,
@@ -84,10 +80,7 @@ public final class ViewQueryService {
         metrics);
   }
 
-  /**
-   * A service that reads this instance's stores with {@code localStores} and chooses the replica
-   * that answers each key lookup with {@code fallbacks}, timing every lookup into {@code metrics}.
-   */
+  /** A service whose {@code fallbacks} choose the replica that answers each lookup. */
   public ViewQueryService(
       ViewRegistry registry,
       LocalStores localStores,
@@ -125,11 +118,7 @@ public final class ViewQueryService {
     return this.registry.applicationId();
   }
 
-  /**
-   * The view named {@code name}.
-   *
-   * @throws ViewUnavailableException while this instance shuts down
-   */
+  /** The view named {@code name}; throws {@link ViewUnavailableException} while shutting down. */
   public ResolvedView<?, ?, ?> view(String name) {
     return this.served.view(name);
   }
@@ -143,13 +132,10 @@ public final class ViewQueryService {
   }
 
   /**
-   * Completes once the records {@code bound} names are known to be written to view {@code
-   * viewName}'s source topic, or the broker did not tell in time: at once when no record is named
-   * or ends seen before tell. Callers ask it before a bound read, so that a record no replica will
-   * ever apply is refused at once instead of waited for.
-   *
-   * @return a future failed with {@link dev.matview.query.answer.InvalidQueryException} naming the
-   *     record and why
+   * Completes once the records {@code bound} names are known to be written to the view's source
+   * topic, or the broker did not tell in time, so that a bound read of a record no replica will
+   * ever apply fails at once (with {@link dev.matview.query.answer.InvalidQueryException}) instead
+   * of waiting.
    */
   public CompletableFuture<Void> written(String viewName, ReadBound bound) {
     if (bound.records().isEmpty()) {
@@ -163,10 +149,7 @@ public final class ViewQueryService {
     return this.served;
   }
 
-  /**
-   * The current value of {@code rawKey} in a table view, a null value when it has none; a lookup
-   * that goes to another instance waits for the answer without a thread.
-   */
+  /** The current value of {@code rawKey} in a table view, a null value when it has none. */
   public CompletableFuture<Routed<KeyAnswer>> get(
       String viewName, String rawKey, CallerContext caller) {
     return this.timer.timed(
@@ -178,9 +161,14 @@ public final class ViewQueryService {
 
   private CompletableFuture<Routed<KeyAnswer>> getIn(
       String viewName, String rawKey, CallerContext caller) {
-    return this.fallbacks.gate().isClosed()
-        ? gateClosed(viewName)
-        : getFrom(tableOf(viewName), rawKey, caller);
+    if (this.fallbacks.gate().isClosed()) {
+      return CompletableFuture.completedFuture(
+          new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
+    }
+    return getFrom(
+        this.served.table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows"),
+        rawKey,
+        caller);
   }
 
   private <K> CompletableFuture<Routed<KeyAnswer>> getFrom(
@@ -188,38 +176,18 @@ public final class ViewQueryService {
     return route(view, this.keyParser.key(view, rawKey), rawKey, caller);
   }
 
-  /** The refusal of a lookup while this instance serves none, as it starts or stops. */
-  private <T> CompletableFuture<Routed<T>> gateClosed(String viewName) {
-    return CompletableFuture.completedFuture(
-        new Routed.Refused<>(this.fallbacks.gate().refusal(viewName, null)));
-  }
-
-  private ResolvedView<?, ?, ?> tableOf(String viewName) {
-    return this.served.table(viewName, "key", "ask for a key's windows at .../keys/{key}/windows");
-  }
-
-  /**
-   * The current value of {@code key}, written {@code rawKey} in a path, from the first replica that
-   * can answer, untimed: one key of a batch.
-   */
+  /** The current value of {@code key}, written {@code rawKey}, untimed: one key of a batch. */
   <K> CompletableFuture<Routed<KeyAnswer>> route(
       ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller) {
     this.localStores.isolation().committed(view, caller.bound());
-    return this.fallbacks.route(
-        view, key, caller, PeerTarget.ofKey(view.name(), rawKey), keyRead(view, key, caller));
+    LocalRead<KeyAnswer> read =
+        (partition, replica, exact) ->
+            new KeyAnswer(
+                key, this.localStores.get(view, key, partition, exact, caller.bound()), replica);
+    return this.fallbacks.route(view, key, caller, PeerTarget.ofKey(view.name(), rawKey), read);
   }
 
-  private <K> LocalRead<KeyAnswer> keyRead(
-      ResolvedView<K, ?, ?> view, K key, CallerContext caller) {
-    return (partition, replica, exact) ->
-        new KeyAnswer(
-            key, this.localStores.get(view, key, partition, exact, caller.bound()), replica);
-  }
-
-  /**
-   * The windows of {@code rawKey} whose start lies in [from, to], by default the retention; a
-   * lookup that goes to another instance waits for the answer without a thread.
-   */
+  /** The windows of {@code rawKey} whose start lies in [from, to], by default the retention. */
   public CompletableFuture<Routed<WindowsAnswer>> windows(
       String viewName,
       String rawKey,

@@ -65,11 +65,7 @@ final class WindowLookups {
     return ServedViews.windowOf(view, "ask for its key at .../keys/{key} or .../key?key=");
   }
 
-  /**
-   * The window starts asked of {@code view}, by default its retention back from now, and now.
-   *
-   * @throws dev.matview.query.answer.InvalidQueryException when the range cannot be read
-   */
+  /** The window starts asked of {@code view}, by default its retention back from now, and now. */
   TimeRange range(
       ResolvedView<?, ?, ?> view, ViewWindow window, @Nullable Instant from, @Nullable Instant to) {
     return TimeRange.of(view.name(), window, from, to, this.clock);
@@ -85,8 +81,8 @@ final class WindowLookups {
   }
 
   /**
-   * The windows of {@code key}, written {@code rawKey} in a request, whose start lies in {@code
-   * range}, from the first replica that can answer, untimed: alone or one key of a batch.
+   * The windows of {@code key}, written {@code rawKey}, whose start lies in {@code range}, untimed:
+   * alone or one key of a batch.
    */
   <K> CompletableFuture<Routed<WindowsAnswer>> route(
       ResolvedView<K, ?, ?> view,
