@@ -33,12 +33,8 @@ final class InputEnds {
   }
 
   /**
-   * Completes once {@code record} of {@code view} is known to be written, or the broker did not
-   * tell in time; at once when an end seen before lies beyond it. The broker's answer completes it,
-   * on the admin client's thread.
-   *
-   * @return a future failed with {@link InvalidQueryException} when the partition does not exist or
-   *     ends before the record
+   * Completes once {@code record} is known to be written, or the broker did not tell in time; fails
+   * with an {@link InvalidQueryException} when its partition does not exist or ends before it.
    */
   CompletableFuture<Void> written(String view, InputRecord record) {
     TopicPartition partition = new TopicPartition(record.topic(), record.partition());

@@ -35,9 +35,8 @@ public final class LocalPositions {
   private final BoundRecords records;
 
   /**
-   * Positions of the store partitions of {@code handles}, which ask {@code sources}, when given, of
-   * the source records that a bound names, and judge a read of committed state, as {@code
-   * isolation} decides which are, by how far the partition had applied when it last committed.
+   * Positions of the store partitions of {@code handles}, asking {@code sources}, when given, of
+   * the source records a bound names.
    */
   LocalPositions(StoreHandles handles, @Nullable SourceRecords sources, ReadIsolation isolation) {
     this.handles = handles;
@@ -50,9 +49,6 @@ public final class LocalPositions {
   /**
    * {@code null} when this instance's replica of {@code partition} has applied all that {@code
    * bound} asks for there, else the refusal that says how far it is.
-   *
-   * @throws InvalidQueryException when the bound names a record of another topic than the view's
-   *     source topic
    */
   public @Nullable Refusal behind(
       ResolvedView<?, ?, ?> view,
@@ -145,8 +141,8 @@ public final class LocalPositions {
   }
 
   /**
-   * How far {@code partition}'s active replica here had applied when it last committed, when a read
-   * under {@code bound} reads committed state only; else {@code null}.
+   * How far {@code partition}'s active replica here had applied when it last committed, when {@code
+   * bound} reads committed state only.
    */
   private @Nullable CommittedOffsets committed(
       ResolvedView<?, ?, ?> view, int partition, ReadBound bound) {
@@ -178,9 +174,8 @@ public final class LocalPositions {
   }
 
   /**
-   * Refuses a bound whose records of another topic than the view's source no read can hold.
-   *
-   * @throws InvalidQueryException naming the record and why
+   * Refuses, as an {@link InvalidQueryException}, a bound whose records of another topic than the
+   * view's source no read can hold.
    */
   public void requireReadable(ResolvedView<?, ?, ?> view, ReadBound bound) {
     for (InputRecord record : bound.records()) {
@@ -189,11 +184,8 @@ public final class LocalPositions {
   }
 
   /**
-   * Completes once the records {@code bound} names are known to be written, whatever partition a
-   * read asks for, or the broker did not tell in time: at once when ends seen before tell.
-   *
-   * @return a future failed with {@link InvalidQueryException} naming a record of another topic
-   *     than the view's source, of a missing partition, or beyond its partition's end
+   * Completes once the records {@code bound} names are known to be written, or the broker did not
+   * tell in time; fails with an {@link InvalidQueryException} naming a record that cannot be.
    */
   public CompletableFuture<Void> written(ResolvedView<?, ?, ?> view, ReadBound bound) {
     return this.records.written(view, bound);

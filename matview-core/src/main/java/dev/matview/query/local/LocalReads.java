@@ -68,7 +68,7 @@ public final class LocalReads {
           }
         }
       } else if (!staleAllowed) {
-        this.stores.requireCaughtUp(view, key, partition);
+        this.stores.refusals().requireCaughtUp(view, key, partition);
         return answer(view, partition, read.read(partition, replica(lag), true), true, bound);
       }
       return answer(view, partition, read.read(partition, replica(lag), false), false, bound);
@@ -77,15 +77,18 @@ public final class LocalReads {
     } catch (InvalidStateStoreException ex) {
       // an iterator's store closed under the read: the partition moved, the store did not fail
       return notNow(
-          view, partition, bound, Refusal.of(this.stores.notServing(view, key, partition, ex)));
+          view,
+          partition,
+          bound,
+          Refusal.of(this.stores.refusals().notServing(view, key, partition, ex)));
     } catch (KafkaException ex) {
       return new Routed.Refused<>(failed(view, key, partition, ex));
     }
   }
 
   /**
-   * The refusal of the active replica here that cannot answer for now; a bound read waits for it
-   * within its wait, whatever keeps it from answering.
+   * The refusal of the active replica here that cannot answer for now, which a bound read waits
+   * out.
    */
   private <T> Routed<T> notNow(
       ResolvedView<?, ?, ?> view, int partition, ReadBound bound, Refusal refusal) {
@@ -144,7 +147,7 @@ public final class LocalReads {
     } catch (InvalidStateStoreException ex) {
       refusals.add(
           "this instance's replica: "
-              + this.stores.notServing(view, key, partition, ex).getMessage());
+              + this.stores.refusals().notServing(view, key, partition, ex).getMessage());
     } catch (KafkaException ex) {
       refusals.add("this instance's replica: " + failed(view, key, partition, ex).detail());
     }

@@ -26,10 +26,7 @@ final class LocalRefusals {
     this.replicas = replicas;
   }
 
-  /**
-   * Refuses with 503 when this instance's replica of the partition is still restoring or catching
-   * up, so that no partial state is served as current.
-   */
+  /** Refuses with 503 while this instance's replica of the partition restores or catches up. */
   void requireCaughtUp(ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
     ViewUnavailableException lagging = lagging(view, key, partition);
     if (lagging != null) {

@@ -4,7 +4,6 @@ import dev.matview.position.ReadBound;
 import dev.matview.query.answer.KeyItem;
 import dev.matview.query.answer.ScanPosition;
 import dev.matview.query.answer.Slice;
-import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.answer.WindowItem;
 import dev.matview.query.answer.WindowValue;
 import dev.matview.replica.StoreHandles;
@@ -15,7 +14,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,11 +48,9 @@ public final class LocalStores {
   }
 
   /**
-   * Reads the stores of the views in {@code registry} that {@code streams} runs, telling the
-   * restore progress {@code replicas} knows of when a replica cannot answer, reading a table view's
-   * key from its open store in {@code handles} when it has one, asking {@code sources} of the
-   * source records a lookup names with {@code after=}, and reading committed state as {@code
-   * isolation} decides.
+   * Reads the stores of the views in {@code registry} that {@code streams} runs, asking {@code
+   * sources} of the records a lookup names with {@code after=} and reading committed state as
+   * {@code isolation} decides.
    */
   public LocalStores(
       Supplier<@Nullable KafkaStreams> streams,
@@ -91,24 +87,9 @@ public final class LocalStores {
     return this.positions;
   }
 
-  /**
-   * The refusal of a read of {@code partition} whose store closed or was not served while it was
-   * read, as when a rebalance moves the partition away: not a failure of the store.
-   */
-  public ViewUnavailableException notServing(
-      ResolvedView<?, ?, ?> view,
-      @Nullable Object key,
-      int partition,
-      InvalidStateStoreException ex) {
-    return this.refusals.notServing(view, key, partition, ex);
-  }
-
-  /**
-   * Refuses with 503 when this instance's replica of the partition is still restoring or catching
-   * up, so that no partial state is served as current.
-   */
-  public void requireCaughtUp(ResolvedView<?, ?, ?> view, @Nullable Object key, int partition) {
-    this.refusals.requireCaughtUp(view, key, partition);
+  /** Why this instance's replica of a partition cannot answer. */
+  LocalRefusals refusals() {
+    return this.refusals;
   }
 
   /**
@@ -163,9 +144,8 @@ public final class LocalStores {
   }
 
   /**
-   * Up to {@code limit} windows of {@code partition} whose start lies in [from, to] and that come
-   * after {@code after}, ordered by stored key, then window start; from a running active replica
-   * only when {@code runningActive}.
+   * Up to {@code limit} windows of {@code partition} whose start lies in [from, to] after {@code
+   * after}, by stored key, then start.
    */
   public <K> Slice<WindowItem> windowItems(
       ResolvedView<K, ?, ?> view,

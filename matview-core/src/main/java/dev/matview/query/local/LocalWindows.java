@@ -43,10 +43,6 @@ final class LocalWindows {
 
   private final WindowScanSources scanSources;
 
-  /**
-   * Reads through {@code handles}, where each view's store keys and values are serialized for the
-   * topic {@code storeTopics} gives.
-   */
   LocalWindows(
       LocalRefusals refusals,
       StoreHandles handles,
@@ -131,8 +127,8 @@ final class LocalWindows {
   }
 
   /**
-   * The windows {@code found} holds with a value, oldest first, each value taken from what the
-   * store answered by {@code value}.
+   * The windows {@code found} holds with a value, oldest first, each value read from the store's by
+   * {@code value}.
    */
   private static <T> List<WindowValue> windowValues(
       WindowStoreIterator<T> found, Function<T, @Nullable Object> value, ViewWindow window) {
@@ -149,8 +145,8 @@ final class LocalWindows {
   }
 
   /**
-   * Up to {@code limit} windows of {@code partition} whose start lies in [from, to] and that come
-   * after {@code after}, ordered by stored key, then window start.
+   * Up to {@code limit} windows of {@code partition} whose start lies in [from, to] after {@code
+   * after}, by stored key, then start.
    */
   <K> Slice<WindowItem> windowItems(
       ResolvedView<K, ?, ?> view,

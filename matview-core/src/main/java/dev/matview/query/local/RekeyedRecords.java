@@ -1,8 +1,10 @@
 package dev.matview.query.local;
 
 import dev.matview.position.InputRecord;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,8 +65,8 @@ final class RekeyedRecords implements AutoCloseable {
   private @Nullable ScheduledFuture<?> polling;
 
   /**
-   * Records of the application {@code groupId}, asked of the broker with {@code admin} on {@code
-   * polls} every {@value #POLL_MS} ms of {@code timer} while lookups wait for them.
+   * Records of the application {@code groupId}, asked of the broker on {@code polls} while lookups
+   * wait for them.
    */
   RekeyedRecords(
       BrokerAdmin admin, String groupId, ScheduledExecutorService timer, Executor polls) {
@@ -111,7 +113,7 @@ final class RekeyedRecords implements AutoCloseable {
   }
 
   /**
-   * Hands a poll on, unless one is under way; one the polls cannot take now is left for the next.
+   * Hands a poll on unless one is under way; one the polls cannot take now is left for the next.
    */
   private void pollSoon() {
     if (this.asking.compareAndSet(false, true)) {
@@ -152,28 +154,21 @@ final class RekeyedRecords implements AutoCloseable {
             }
           });
       this.committed = offsets;
-      Set<String> topics = new HashSet<>();
+      List<Map.Entry<Followed, Progress>> rekeyed = new ArrayList<>();
       for (Map.Entry<Followed, Progress> entry : this.followed.entrySet()) {
-        Followed record = entry.getKey();
-        Long source =
-            offsets.get(new TopicPartition(record.record().topic(), record.record().partition()));
-        if (entry.getValue().stable == null
-            && source != null
-            && source > record.record().offset()) {
-          topics.add(record.repartitionTopic());
+        InputRecord record = entry.getKey().record();
+        Long source = offsets.get(new TopicPartition(record.topic(), record.partition()));
+        if (entry.getValue().stable == null && source != null && source > record.offset()) {
+          rekeyed.add(entry);
         }
       }
-      if (!topics.isEmpty()) {
+      if (!rekeyed.isEmpty()) {
+        Set<String> topics = new HashSet<>();
+        rekeyed.forEach((entry) -> topics.add(entry.getKey().repartitionTopic()));
         Map<String, Map<Integer, Long>> stable = lastStable(client, topics);
-        for (Map.Entry<Followed, Progress> entry : this.followed.entrySet()) {
-          Followed record = entry.getKey();
-          Long source =
-              offsets.get(new TopicPartition(record.record().topic(), record.record().partition()));
-          Map<Integer, Long> ends = stable.get(record.repartitionTopic());
-          if (entry.getValue().stable == null
-              && ends != null
-              && source != null
-              && source > record.record().offset()) {
+        for (Map.Entry<Followed, Progress> entry : rekeyed) {
+          Map<Integer, Long> ends = stable.get(entry.getKey().repartitionTopic());
+          if (ends != null) {
             entry.getValue().stable = ends;
           }
         }

@@ -72,10 +72,7 @@ final class TableScans {
     }
   }
 
-  /**
-   * The keys in [from, to] as the partition's last committed transaction left them; from a running
-   * active replica only when {@code runningActive}, which Kafka Streams confirms the first time.
-   */
+  /** The keys in [from, to] as the partition's last committed transaction left them. */
   private <K> KeyValueIterator<K, Object> committedRange(
       ResolvedView<K, ?, ?> view,
       @Nullable ReplicaHandle handle,

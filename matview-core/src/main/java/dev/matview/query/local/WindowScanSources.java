@@ -32,10 +32,6 @@ final class WindowScanSources {
 
   private final Function<ResolvedView<?, ?, ?>, String> storeTopics;
 
-  /**
-   * Sources read through {@code stores} or {@code handles}, where each view's store keys and values
-   * are serialized for the topic {@code storeTopics} gives.
-   */
   WindowScanSources(
       LocalRefusals refusals,
       WindowStores stores,
@@ -107,10 +103,7 @@ final class WindowScanSources {
     }
   }
 
-  /**
-   * The iterators {@code raw} opens over a partition's RocksDB, read with the view's serdes, values
-   * past Kafka Streams' 8-byte timestamp when {@code timestamped}.
-   */
+  /** The iterators {@code raw} opens over a partition's RocksDB, read with the view's serdes. */
   private <K> WindowPage.SegmentReads<K> stored(
       ResolvedView<K, ?, ?> view, boolean timestamped, StoredSegmentReads raw) {
     String topic = this.storeTopics.apply(view);

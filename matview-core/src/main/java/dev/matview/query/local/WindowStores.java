@@ -34,8 +34,8 @@ final class WindowStores {
   }
 
   /**
-   * One partition of a time-windowed view's store, through the store API, which reads through the
-   * record cache. Only a running active replica answers unless {@code runningActive} is false.
+   * One partition of a time-windowed view's store through the store API, which reads through the
+   * record cache.
    */
   <K> ReadOnlyWindowStore<K, Object> windowStore(
       ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
@@ -43,8 +43,8 @@ final class WindowStores {
   }
 
   /**
-   * One partition of a session view's store, through the store API, which reads through the record
-   * cache. Only a running active replica answers unless {@code runningActive} is false.
+   * One partition of a session view's store through the store API, which reads through the record
+   * cache.
    */
   <K> ReadOnlySessionStore<K, Object> sessionStore(
       ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
@@ -57,19 +57,11 @@ final class WindowStores {
       int partition,
       boolean runningActive,
       QueryableStoreType<T> type) {
+    StoreQueryParameters<T> parameters =
+        StoreQueryParameters.fromNameAndType(view.storeName(), type).withPartition(partition);
     return this.refusals
         .running(view, key, partition)
-        .store(
-            serving(
-                StoreQueryParameters.fromNameAndType(view.storeName(), type)
-                    .withPartition(partition),
-                runningActive));
-  }
-
-  /** {@code parameters}, which also reach a standby or restoring replica unless {@code active}. */
-  private static <T> StoreQueryParameters<T> serving(
-      StoreQueryParameters<T> parameters, boolean active) {
-    return active ? parameters : parameters.enableStaleStores();
+        .store(runningActive ? parameters : parameters.enableStaleStores());
   }
 
   /** The answer of partition {@code partition} of the view's store to an IQv2 {@code query}. */
@@ -80,18 +72,13 @@ final class WindowStores {
       Query<R> query,
       boolean runningActive) {
     KafkaStreams kafkaStreams = this.refusals.running(view, key, partition);
+    StateQueryRequest<R> request =
+        StateQueryRequest.inStore(view.storeName())
+            .withQuery(query)
+            .withPartitions(Set.of(partition));
     StateQueryResult<R> result;
     try {
-      result =
-          kafkaStreams.query(
-              runningActive
-                  ? StateQueryRequest.inStore(view.storeName())
-                      .withQuery(query)
-                      .withPartitions(Set.of(partition))
-                      .requireActive()
-                  : StateQueryRequest.inStore(view.storeName())
-                      .withQuery(query)
-                      .withPartitions(Set.of(partition)));
+      result = kafkaStreams.query(runningActive ? request.requireActive() : request);
     } catch (InvalidStateStoreException ex) {
       throw this.refusals.unavailable(view, key, partition, ex.getMessage());
     }
