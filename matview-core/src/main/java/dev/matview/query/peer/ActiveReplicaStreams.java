@@ -42,14 +42,11 @@ public final class ActiveReplicaStreams {
   }
 
   /**
-   * Asks the instance of {@code replicas}' active replica for a stream of slices with {@code
-   * pathAndQuery}, answers of {@code type}, its body handed to {@code listener} as it arrives, when
-   * that replica is the only one a read may go to: it is on another instance not marked down, the
-   * caller's request was not forwarded here, asks for no position and allows no stale read. Else,
-   * or when the stream cannot be asked for, {@code null}: the read then goes as {@link
-   * Fallbacks#routePartition} routes it.
-   *
-   * @return the exchange, whose cancelling closes its connection
+   * Asks the instance of {@code replicas}' active replica for a stream of slices, handed to {@code
+   * listener} as it arrives, when that replica is the only one a read may go to (on another
+   * instance not marked down, for a request not forwarded, bound or stale); else, or when the
+   * stream cannot be asked for, {@code null}, and the read goes as {@link Fallbacks#routePartition}
+   * routes it.
    */
   public @Nullable Future<Void> open(
       KeyReplicas replicas,

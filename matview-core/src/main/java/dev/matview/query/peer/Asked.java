@@ -8,17 +8,9 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One read that the replicas of a partition are asked for in turn: a key's lookup or a slice of a
- * scan.
- *
- * @param view the view read
- * @param key the key looked up, or {@code null} for a slice
- * @param replicas the partition's replicas
- * @param caller who asks, and what the answer must include
- * @param pathInView where another instance answers the same read
- * @param read how this instance reads it
- * @param timeout how long another instance may take to answer
- * @param <T> the type of this instance's answer
+ * One read that the replicas of a partition are asked for in turn: a key's lookup ({@code key}) or
+ * a slice of a scan (no key), read here by {@code read} or at {@code pathInView} of another
+ * instance within {@code timeout}.
  */
 record Asked<T>(
     ResolvedView<?, ?, ?> view,

@@ -55,10 +55,9 @@ public final class Fallbacks {
   private final MomentaryRefusals momentary;
 
   /**
-   * Fallbacks that find replicas through {@code routing}, read this instance's with {@code
-   * localStores} (judged by {@code localReplicas}), reach others with {@code peers} unless {@code
-   * marks} says they are down, allow stale reads as {@code staleReads} says, and refuse at once
-   * while {@code gate} is closed.
+   * Fallbacks that read this instance's replicas with {@code localStores}, reach others with {@code
+   * peers} unless {@code marks} says they are down, and refuse at once while {@code gate} is
+   * closed.
    */
   public Fallbacks(
       Routing routing,
@@ -83,9 +82,8 @@ public final class Fallbacks {
   }
 
   /**
-   * Fallbacks as above that route a key or window lookup again, as {@code momentary} allows, while
-   * every replica refuses it for a moment, and send key lookups bound for one instance together
-   * after a gathering window kept on {@code timer}, handed to {@code workers}.
+   * Fallbacks as above that route a lookup again as {@code momentary} allows, and send key lookups
+   * bound for one instance together after a gathering window kept on {@code timer}.
    */
   public Fallbacks(
       Routing routing,
@@ -147,11 +145,9 @@ public final class Fallbacks {
   }
 
   /**
-   * Answers a lookup of {@code key} from the first replica that can, or says why none could. A
-   * lookup that goes to another instance, or is relayed to one because this instance cannot place
-   * the key, waits for its answer without a thread: the future completes when it comes. A lookup
-   * that every replica refuses for a moment is routed again after a pause ({@link
-   * MomentaryRefusals}), without a thread. A lookup read here is answered before this returns.
+   * Answers a lookup of {@code key} from the first replica that can, or says why none could,
+   * without a thread waiting for another instance or for a pause before routing it again ({@link
+   * MomentaryRefusals}).
    */
   public <K, T> CompletableFuture<Routed<T>> route(
       ResolvedView<K, ?, ?> view,
@@ -183,9 +179,8 @@ public final class Fallbacks {
   }
 
   /**
-   * Reads one partition whose replicas are {@code replicas}, such as a scan's slice of it, from the
-   * first replica that can, as {@link #route} reads a key's, asking another instance for at most
-   * {@code timeout}.
+   * Reads one partition whose replicas are {@code replicas}, such as a scan's slice, as {@link
+   * #route} reads a key's.
    */
   public <T> CompletableFuture<Routed<T>> routePartition(
       ResolvedView<?, ?, ?> view,
@@ -201,10 +196,7 @@ public final class Fallbacks {
     return fromReplicas(new Asked<>(view, null, replicas, caller, pathInView, read, timeout));
   }
 
-  /**
-   * The first answer of the replicas; one that another instance gives is waited for without a
-   * thread.
-   */
+  /** The first answer of the replicas, that of another instance waited for without a thread. */
   private <T> CompletableFuture<Routed<T>> fromReplicas(Asked<T> asked) {
     StaleReads stale = this.staleReads.forCaller(asked.caller());
     Routed<T> now = activeHere(asked, stale);
@@ -227,8 +219,8 @@ public final class Fallbacks {
   }
 
   /**
-   * The active replica's answer when it comes at once: read here, or refused to a forwarded
-   * request; {@code null} when it is to be asked of its instance.
+   * The active replica's answer when it comes at once (read here, or refused to a forwarded
+   * request), else {@code null}.
    */
   private <T> @Nullable Routed<T> activeHere(Asked<T> asked, StaleReads stale) {
     PartitionOwner active = asked.replicas().active();

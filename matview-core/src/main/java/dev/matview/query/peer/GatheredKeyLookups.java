@@ -6,10 +6,14 @@ import dev.matview.peer.PeerResponse;
 import dev.matview.position.InputRecord;
 import dev.matview.position.ReadBound;
 import dev.matview.query.answer.PartitionOwner;
+import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
@@ -43,9 +47,8 @@ final class GatheredKeyLookups {
   private final GatheredRequests<Destination, Lookup> requests;
 
   /**
-   * Lookups that wait for the request before them to come back at most as long as {@code
-   * gathering}, normally {@link #GATHERING}; with {@link Pause#NONE}, one that finds a request on
-   * its way goes at once.
+   * Lookups that wait for the request before them at most {@code gathering}, normally {@link
+   * #GATHERING}.
    */
   GatheredKeyLookups(PeerClient peers, ObjectMapper mapper, Pause gathering) {
     this.peers = peers;
@@ -54,8 +57,7 @@ final class GatheredKeyLookups {
   }
 
   /**
-   * The answer of {@code owner} to a lookup of {@code rawKey} in {@code view} under the caller's
-   * bound, with the stale-read parameters of {@code staleQuery}, as {@link PeerClient#fetch} tells
+   * The answer of {@code owner} to a lookup of {@code rawKey}, as {@link PeerClient#fetch} tells
    * it.
    */
   CompletableFuture<Routed<PeerResponse>> fetch(
@@ -100,7 +102,9 @@ final class GatheredKeyLookups {
         .<PeerResponse>fetch(
             destination.view(),
             lookup.owner(),
-            GatheredAnswers.keyPath(destination.view(), lookup.rawKey(), lookup.boundQuery()),
+            PeerPath.ofKey(destination.view(), lookup.rawKey())
+                .query(lookup.boundQuery())
+                .toString(),
             lookup.caller(),
             lookup.timeout())
         .handle(
@@ -125,7 +129,16 @@ final class GatheredKeyLookups {
                 batch.stream().map(Lookup::bound).toList()),
             first.caller(),
             first.timeout(),
-            ex -> GatheredAnswers.notSent(destination.view(), ex, failure))
+            (ex) -> {
+              failure[0] = ex;
+              return new Refusal(
+                  Refusal.Reason.UNAVAILABLE,
+                  destination.view(),
+                  null,
+                  null,
+                  "not sent",
+                  Refusal.REBALANCE_RETRY);
+            })
         .thenCompose(
             (answer) -> {
               if (failure[0] != null) {
@@ -142,8 +155,7 @@ final class GatheredKeyLookups {
                 }
                 return CompletableFuture.<Void>completedFuture(null);
               }
-              List<Routed<PeerResponse>> answers =
-                  GatheredAnswers.relayedAnswers(this.mapper, answer, batch.size());
+              List<Routed<PeerResponse>> answers = relayedAnswers(answer, batch.size());
               if (answers == null) {
                 return CompletableFuture.allOf(
                     batch.stream()
@@ -163,6 +175,28 @@ final class GatheredKeyLookups {
             });
   }
 
+  /**
+   * Each key's answer in {@code answer} as its lookup alone would have had it relayed, or {@code
+   * null} when it is not one this instance reads.
+   */
+  private @Nullable List<Routed<PeerResponse>> relayedAnswers(
+      Routed<PeerResponse> answer, int expected) {
+    if (!(answer instanceof Routed.Relayed<PeerResponse> relayed)
+        || relayed.response().status() != 200) {
+      return null;
+    }
+    List<ForwardedKeys.Answer> answers =
+        ForwardedKeys.answers(this.mapper, relayed.response().body(), expected);
+    return (answers != null) ? answers.stream().map(GatheredKeyLookups::relayed).toList() : null;
+  }
+
+  private static Routed<PeerResponse> relayed(ForwardedKeys.Answer answer) {
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    answer.headers().forEach((name, value) -> headers.put(name, List.of(value)));
+    return new Routed.Relayed<>(
+        new PeerResponse(answer.status(), headers, answer.body().getBytes(StandardCharsets.UTF_8)));
+  }
+
   /** {@code bound} as a request of keys sent together carries it beside its key. */
   private static ForwardedKeys.Bound sent(ReadBound bound) {
     return new ForwardedKeys.Bound(
@@ -179,8 +213,8 @@ final class GatheredKeyLookups {
   }
 
   /**
-   * One lookup on its way or waiting, with its bound as its own request's query carries it and as a
-   * request of several keys does, and the future of its answer.
+   * One lookup on its way or waiting, with its bound as its own request and a request of several
+   * keys carry it.
    */
   private record Lookup(
       PartitionOwner owner,
@@ -192,8 +226,8 @@ final class GatheredKeyLookups {
       CompletableFuture<Routed<PeerResponse>> answer) {}
 
   /**
-   * Where lookups go together: one instance, one view, the same stale-read parameters and the same
-   * caller's credentials; each carries its own bound.
+   * Where lookups go together: one instance, one view, the same stale-read parameters and
+   * credentials.
    */
   private record Destination(
       HostInfo host, String view, String staleQuery, @Nullable String authorization) {}

@@ -26,10 +26,6 @@ final class GatheredRequests<D, T> {
 
   private final Map<D, Queue<T>> queues = new ConcurrentHashMap<>();
 
-  /**
-   * Requests of at most {@code max} items sent by {@code sender}, whose waiting items go after
-   * {@code gathering} at the latest.
-   */
   GatheredRequests(int max, Pause gathering, Sender<D, T> sender) {
     this.max = max;
     this.gathering = gathering;
@@ -87,8 +83,8 @@ final class GatheredRequests<D, T> {
   }
 
   /**
-   * Sends what waits for {@code destination}, once a request to it came back ({@code returned}) or
-   * the first of them waited the gathering pause; retires the queue when nothing is on its way.
+   * Sends what waits for {@code destination} once a request to it came back ({@code returned}) or
+   * the gathering pause is over; retires the queue when nothing is on its way.
    */
   private void sendWaiting(D destination, Queue<T> queue, boolean returned) {
     List<T> next = new ArrayList<>();
@@ -117,8 +113,8 @@ final class GatheredRequests<D, T> {
   }
 
   /**
-   * Sends what waits for {@code destination} once the gathering pause is over; at once when the
-   * threads take no more: sending hands the request on and returns.
+   * Sends what waits for {@code destination} once the gathering pause is over, or at once when the
+   * threads take no more.
    */
   private void sendAfterGathering(D destination, Queue<T> queue) {
     Runnable send = () -> sendWaiting(destination, queue, false);

@@ -42,8 +42,8 @@ public final class MomentaryRefusals {
   private final Pause pause;
 
   /**
-   * Tries again for at most {@code within} after the first refusal, zero never does, each time
-   * after a pause kept on {@code timer}, on {@code workers}.
+   * Tries again for at most {@code within} after the first refusal (zero never does), after pauses
+   * kept on {@code timer}.
    */
   public MomentaryRefusals(Duration within, ScheduledExecutorService timer, Executor workers) {
     this(within, Pause.of(PAUSE, timer, workers));
@@ -60,8 +60,8 @@ public final class MomentaryRefusals {
   }
 
   /**
-   * The answer of {@code attempt}, made again after each pause while it is a momentary refusal and
-   * {@code within} has not passed since the first; the last answer when it has.
+   * The answer of {@code attempt}, made again after each pause while it is a momentary refusal
+   * within {@code within}.
    */
   <T> CompletableFuture<Routed<T>> answer(
       CallerContext caller, Supplier<CompletableFuture<Routed<T>>> attempt) {
@@ -79,10 +79,8 @@ public final class MomentaryRefusals {
   }
 
   /**
-   * {@code answer}, which this instance tries no more; a momentary refusal of a read that asks for
-   * a position marked to be asked again every poll within that read's own wait, which outlasts
-   * {@code within}: a read bound to its write waits for the instances to settle as it waits for its
-   * replica.
+   * {@code answer}, which this instance tries no more; a momentary refusal of a bound read is
+   * marked to be asked again every poll within that read's own wait.
    */
   private static <T> Routed<T> waitable(Routed<T> answer, boolean bound) {
     if (!bound || !momentary(answer) || !(answer instanceof Routed.Refused<T> refused)) {
@@ -133,9 +131,8 @@ public final class MomentaryRefusals {
   }
 
   /**
-   * Whether {@code answer} refuses for a moment only: a refusal that the instances' coming and
-   * going explains and that asks the caller to come back within a second, or such a 503 of another
-   * instance.
+   * Whether {@code answer} refuses for a moment only: a refusal the instances' coming and going
+   * explains, or such a 503 of another instance, that asks to come back within a second.
    */
   static boolean momentary(Routed<?> answer) {
     if (answer instanceof Routed.Refused<?> refused) {

@@ -35,8 +35,8 @@ final class OtherReplicas {
   }
 
   /**
-   * The first answer of the other replicas of {@code asked}, or why none could answer, the active
-   * replica having refused with {@code activeRefusal}.
+   * The first answer of the other replicas of {@code asked}, whose active replica refused with
+   * {@code activeRefusal}.
    */
   <T> CompletableFuture<Routed<T>> answer(Asked<T> asked, StaleReads stale, Refusal activeRefusal) {
     KeyReplicas replicas = asked.replicas();
@@ -112,15 +112,8 @@ final class OtherReplicas {
   }
 
   /**
-   * One read asked of the replicas on other instances in turn, until one answers it.
-   *
-   * @param asked the read
-   * @param remote the replicas on other instances, in the order asked
-   * @param stale the caller's lag bound
-   * @param activeRefusal why the active replica did not answer
-   * @param localBehind why this instance's replica did not answer, when it is behind a bound
-   * @param refusals what each replica asked said
-   * @param <T> the type of this instance's answer
+   * One read asked of the {@code remote} replicas in turn, with what the active replica, this
+   * instance's replica ({@code localBehind}, when behind a bound) and each replica asked said.
    */
   private record Round<T>(
       Asked<T> asked,
@@ -131,8 +124,8 @@ final class OtherReplicas {
       List<String> refusals) {
 
     /**
-     * Why no replica answered: the active replica's or this instance's refusal when either is
-     * behind what the caller asked for, else what each replica said.
+     * Why no replica answered: the active or local replica's refusal when either is behind the
+     * bound, else what each said.
      */
     private Routed<T> noneAnswered() {
       Refusal active = this.activeRefusal;

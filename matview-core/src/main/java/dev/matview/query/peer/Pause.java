@@ -17,14 +17,14 @@ interface Pause {
   Pause NONE = (work, whenRefused) -> work.run();
 
   /**
-   * Runs {@code work} once the pause is over; runs {@code whenRefused} instead when the threads
-   * that were to run it take no more, on the thread that met the refusal.
+   * Runs {@code work} once the pause is over, or {@code whenRefused} when the threads to run it
+   * take no more.
    */
   void then(Runnable work, Runnable whenRefused);
 
   /**
-   * A pause of {@code length} kept on {@code timer}, whose task only hands the work on to {@code
-   * workers}, so that no pause holds up another.
+   * A pause of {@code length} kept on {@code timer}, whose task only hands the work to {@code
+   * workers}.
    */
   static Pause of(Duration length, ScheduledExecutorService timer, Executor workers) {
     return (work, whenRefused) -> {

@@ -66,8 +66,8 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * A client as above whose asynchronous client's I/O thread {@code ioThreads} makes, or the client
-   * itself when {@code null}.
+   * A client as above whose I/O thread {@code ioThreads} makes, or the client itself when {@code
+   * null}.
    */
   public PeerClient(
       String basePath,
@@ -97,9 +97,8 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there as a client's
-   * lookup would be, for a lookup that this instance cannot place; failures come back as refusals,
-   * as from {@link #fetch}.
+   * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there, for a lookup this
+   * instance cannot place; failures come back as from {@link #fetch}.
    */
   public <T> CompletableFuture<Routed<T>> relay(
       String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
@@ -116,11 +115,9 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner} to be answered there, without a
-   * thread waiting for the answer: the future completes with it, or with the refusal that a failure
-   * to reach the owner tells: {@link Refusal.Reason#UNREACHABLE} when it refused the connection or
-   * could not be connected to, {@link Refusal.Reason#TIMEOUT} when it did not answer within {@code
-   * timeout}, {@link Refusal.Reason#UNAVAILABLE} when it failed otherwise.
+   * Sends {@code GET basePath + pathAndQuery} to {@code owner} without a thread waiting: the future
+   * completes with the answer, or with the refusal a failure to reach the owner tells (unreachable,
+   * timeout or unavailable).
    */
   public <T> CompletableFuture<Routed<T>> fetch(
       String view,
@@ -132,8 +129,8 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, whose answer or
-   * failure to answer comes back as {@link #fetch}'s does.
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, answered as
+   * {@link #fetch} is.
    */
   public <T> CompletableFuture<Routed<T>> post(
       String view,
@@ -165,8 +162,8 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host} as a forwarded
-   * request; a failure to reach it comes back as {@code failed} tells it.
+   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host}; a failure comes
+   * back as {@code failed} tells it.
    */
   CompletableFuture<Routed<PeerResponse>> postForwarded(
       String view,
@@ -182,12 +179,9 @@ public final class PeerClient implements AutoCloseable {
 
   /**
    * Asks {@code owner} for the stream at {@code basePath + pathAndQuery}, answers of {@code type},
-   * as a forwarded request, signed and carrying what a forwarded lookup carries, and hands its body
-   * to {@code listener} as it arrives, without a thread waiting for it; the exchange fails once no
-   * byte has arrived for {@code timeout}.
-   *
-   * @return the exchange, whose cancelling closes its connection, or {@code null} while this
-   *     instance has no secret to sign it with
+   * as a forwarded request, handing its body to {@code listener} as it arrives until no byte came
+   * for {@code timeout}; the exchange, or {@code null} while this instance has no secret to sign it
+   * with.
    */
   public @Nullable Future<Void> stream(
       PartitionOwner owner,
@@ -201,10 +195,8 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Asks {@code host} for the event stream at {@code basePath + pathAndQuery} as {@link
-   * #stream(PartitionOwner, String, String, CallerContext, Duration, BodyListener)} does, going on
-   * after {@code lastEventId} when given; the exchange fails once no byte has arrived for {@code
-   * idle}.
+   * Asks {@code host} for the event stream at {@code basePath + pathAndQuery} as the other {@code
+   * stream} does, going on after {@code lastEventId} when given.
    */
   public @Nullable Future<Void> stream(
       HostInfo host,

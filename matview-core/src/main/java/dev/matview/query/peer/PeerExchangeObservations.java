@@ -30,9 +30,8 @@ final class PeerExchangeObservations {
   private PeerExchangeObservations() {}
 
   /**
-   * Starts the observation of {@code method pathAndQuery} sent to {@code host} with the marker
-   * {@code marker} and {@code headers}, into which the trace context is written; {@code streamed}
-   * when its answer is read as it arrives.
+   * Starts the observation of {@code method pathAndQuery} sent to {@code host}, writing the trace
+   * context into {@code headers}.
    */
   static Observation start(
       CallerContext caller,
@@ -81,7 +80,7 @@ final class PeerExchangeObservations {
 
   /**
    * Stops {@code observation} with the answer's {@code status} ({@code -1} when none came) and
-   * {@code outcome}, or the outcome {@code failure} tells when that is {@code null}.
+   * {@code outcome}, or the outcome of {@code failure}.
    */
   static void stop(
       Observation observation, int status, @Nullable String outcome, @Nullable Throwable failure) {

@@ -29,8 +29,8 @@ public final class PeerMarks {
   private final ConcurrentMap<HostInfo, Long> downUntil = new ConcurrentHashMap<>();
 
   /**
-   * Marks that last {@code downFor} (none when zero), and further while {@code named} says the
-   * assignment does not name the instance.
+   * Marks that last {@code downFor} (none when zero), and further while {@code named} does not name
+   * the instance.
    */
   public PeerMarks(Duration downFor, Predicate<HostInfo> named) {
     this(downFor, named, System::nanoTime);
@@ -62,8 +62,8 @@ public final class PeerMarks {
   }
 
   /**
-   * Marks {@code host} by how it met a request: down when it refused the connection or did not
-   * answer in time, up when it answered at all, left as it was when the request failed otherwise.
+   * Marks {@code host} down when it refused the connection or timed out, up when it answered at
+   * all.
    */
   public void observed(HostInfo host, Routed<?> answer) {
     if (!(answer instanceof Routed.Refused<?> refused)) {

@@ -32,10 +32,9 @@ final class PeerReads {
   }
 
   /**
-   * Asks {@code owner}'s instance, with the lag bound of {@code stale} if given and what the caller
-   * asks the answer to include, given the time to wait for it, unless it is marked down; marks it
-   * down when it refuses the connection or does not answer in time. An error it answers without a
-   * problem detail, or any 5xx while stale reads may try another replica, comes back as a refusal.
+   * Asks {@code owner}'s instance unless it is marked down, marking it by how it met the request;
+   * an error without a problem detail, or a 5xx while stale reads may try another replica, comes
+   * back as a refusal.
    */
   <T> CompletableFuture<Routed<T>> ask(
       Asked<T> asked, PartitionOwner owner, @Nullable StaleReads stale) {
@@ -76,8 +75,8 @@ final class PeerReads {
   }
 
   /**
-   * The query of a gathered key lookup, which every lookup sent with it shares: the lag bound of
-   * {@code stale}, when given, and the isolation {@code bound} asks for.
+   * The query every lookup gathered with this one shares: the lag bound of {@code stale}, when
+   * given, and the isolation {@code bound} asks for.
    */
   private static PeerPath gathered(@Nullable StaleReads stale, ReadBound bound) {
     Isolation isolation = bound.isolation();

@@ -41,9 +41,8 @@ final class Relays {
   }
 
   /**
-   * The answer of the first other instance, not marked down, that answers the lookup with less than
-   * a 5xx; {@code refusal}, with what the others said, when none does. No thread waits for any of
-   * them.
+   * The answer of the first other instance, not marked down, that answers below a 5xx; else {@code
+   * refusal} with what the others said.
    */
   <T> CompletableFuture<Routed<T>> relay(
       ResolvedView<?, ?, ?> view,

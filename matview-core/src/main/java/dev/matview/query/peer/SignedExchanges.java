@@ -35,8 +35,8 @@ final class SignedExchanges implements AutoCloseable {
   private @Nullable PeerAsyncHttpClient client;
 
   /**
-   * Requests at {@code basePath}, signed with {@code requests}, carrying the caller's credentials
-   * when {@code sendsCredentials}, over the client that {@code makeClient} makes when first needed.
+   * Requests at {@code basePath}, signed with {@code requests}, carrying credentials when {@code
+   * sendsCredentials}, over the client {@code makeClient} makes when first needed.
    */
   SignedExchanges(
       String basePath,
@@ -56,11 +56,8 @@ final class SignedExchanges implements AutoCloseable {
 
   /**
    * Sends {@code pathAndQuery} to {@code host} marked {@code marker}, a {@code POST} of {@code
-   * body} when there is one, else a {@code GET}, answered within {@code timeout}.
-   *
-   * @return the answer to come, complete once the exchange's observation has stopped, so that it
-   *     ends before what the answer completes; or {@code null} while this instance has no secret to
-   *     sign it with
+   * body} if any, else a {@code GET}; the answer, complete once the observation has stopped, or
+   * {@code null} while this instance has no secret to sign it with.
    */
   @Nullable CompletableFuture<PeerHttpResponse> exchange(
       HostInfo host,
@@ -99,11 +96,9 @@ final class SignedExchanges implements AutoCloseable {
   }
 
   /**
-   * Asks {@code host} for the stream at {@code pathAndQuery} as a forwarded request, going on after
-   * {@code lastEventId} when given, and hands its body to {@code listener} as it arrives; the
-   * exchange fails once no byte has arrived for {@code idle}.
-   *
-   * @return the exchange, or {@code null} while this instance has no secret to sign it with
+   * Asks {@code host} for the stream at {@code pathAndQuery}, handing its body to {@code listener}
+   * until no byte came for {@code idle}; the exchange, or {@code null} while there is no secret to
+   * sign it with.
    */
   @Nullable Future<Void> stream(
       HostInfo host,
@@ -156,8 +151,8 @@ final class SignedExchanges implements AutoCloseable {
   }
 
   /**
-   * The headers of a request to {@code target} carrying {@code marker}, signed, or {@code null}
-   * while this instance has no secret to sign it with.
+   * The signed headers of a request to {@code target} carrying {@code marker}, or {@code null}
+   * while there is no secret.
    */
   private @Nullable Map<String, String> headers(
       String method,
