@@ -8,12 +8,7 @@ public final class Futures {
 
   private Futures() {}
 
-  /**
-   * The value of {@code done}, a future already completed; what it failed with is thrown as it was
-   * thrown, not wrapped.
-   *
-   * @throws IllegalStateException when {@code done} is not completed yet
-   */
+  /** The value of {@code done}, already completed, or what it failed with, unwrapped. */
   public static <T> T now(CompletableFuture<T> done) {
     if (!done.isDone()) {
       throw new IllegalStateException("The answer is not there yet");
@@ -25,9 +20,7 @@ public final class Futures {
     }
   }
 
-  /**
-   * What {@code failure}, thrown by a future's stage, was thrown for, as an unchecked exception.
-   */
+  /** What {@code failure}, thrown by a future's stage, was thrown for, unchecked. */
   public static RuntimeException unwrapped(Throwable failure) {
     Throwable cause =
         (failure instanceof CompletionException && failure.getCause() != null)

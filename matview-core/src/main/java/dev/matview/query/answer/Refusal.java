@@ -98,10 +98,7 @@ public record Refusal(
         ex.getRetryAfter());
   }
 
-  /**
-   * A refusal of another instance, holding {@code owner}'s partition, that {@code which} describes
-   * without naming it.
-   */
+  /** A refusal of the instance holding {@code owner}'s partition, which {@code which} describes. */
   public static Refusal ofPeer(Reason reason, String view, PartitionOwner owner, String which) {
     return new Refusal(
         reason,

@@ -12,14 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 public sealed interface Routed<T> {
 
-  /**
-   * This instance answered.
-   *
-   * @param answer the answer
-   * @param position how far the replicas read had applied their topic, or {@code null} when not
-   *     known
-   * @param <T> its type
-   */
+  /** This instance answered, read at {@code position} when it is known. */
   record Local<T>(T answer, @Nullable ViewPosition position) implements Routed<T> {
 
     /** An answer whose position is not known. */
@@ -28,28 +21,13 @@ public sealed interface Routed<T> {
     }
   }
 
-  /**
-   * The owning instance answered; its status, headers and body are passed on unchanged.
-   *
-   * @param response the owner's answer
-   * @param <T> the type a local answer would have had
-   */
+  /** The owning instance answered; its status, headers and body are passed on unchanged. */
   record Relayed<T>(PeerResponse response) implements Routed<T> {}
 
-  /**
-   * No replica answered.
-   *
-   * @param refusal why, and when to ask again
-   * @param <T> the type a local answer would have had
-   */
+  /** No replica answered: the {@code refusal} says why, and when to ask again. */
   record Refused<T>(Refusal refusal) implements Routed<T> {}
 
-  /**
-   * {@code notLocal}, another instance's answer or a refusal, as an outcome of any type: neither
-   * carries an answer of this instance, so it fits a lookup whatever that answer's type.
-   *
-   * @throws IllegalArgumentException when {@code notLocal} is this instance's answer
-   */
+  /** {@code notLocal}, another instance's answer or a refusal, as an outcome of any type. */
   @SuppressWarnings("unchecked")
   static <T> Routed<T> passedOn(Routed<?> notLocal) {
     if (notLocal instanceof Local<?>) {

@@ -3,11 +3,5 @@ package dev.matview.query.answer;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/**
- * One page of a scan over all partitions.
- *
- * @param items the items, ordered by partition, then key
- * @param nextCursor where the next page starts, or {@code null} after the last page
- * @param <T> the item type
- */
+/** One page of a scan, ordered by partition then key, and where the next page starts. */
 public record ScanPage<T>(List<T> items, @Nullable String nextCursor) {}

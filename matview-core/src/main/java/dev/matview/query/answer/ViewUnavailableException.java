@@ -32,10 +32,7 @@ public class ViewUnavailableException extends RuntimeException {
     this.retryAfter = retryAfter;
   }
 
-  /**
-   * A forwarded request reached this instance, but the key's partition belongs to another; the
-   * detail does not name it, and the owner is logged at DEBUG.
-   */
+  /** A forwarded request reached this instance, but the key's partition belongs to another. */
   public static ViewUnavailableException notOwner(
       String view, @Nullable Object key, PartitionOwner owner) {
     if (logger.isDebugEnabled()) {

@@ -77,10 +77,7 @@ public record CallerContext(
         this.observation);
   }
 
-  /**
-   * This caller, whose further work is observed under {@code observation}; itself when {@code
-   * observation} observes nothing, so that its own observation stays the parent.
-   */
+  /** This caller, its further work observed under {@code observation} unless that is a no-op. */
   public CallerContext withObservation(Observation observation) {
     if (observation.isNoop()) {
       return this;

@@ -3,7 +3,6 @@ package dev.matview.query.routing;
 import java.util.Collection;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsMetadata;
-import org.apache.kafka.streams.errors.StreamsNotStartedException;
 
 /** What the {@link ReplicaDirectory} reads of a Kafka Streams, apart so that tests can feed it. */
 public interface DirectorySource {
@@ -11,11 +10,7 @@ public interface DirectorySource {
   /** Its state now. */
   KafkaStreams.State state();
 
-  /**
-   * The metadata of every instance.
-   *
-   * @throws StreamsNotStartedException or {@link IllegalStateException} when it is not running
-   */
+  /** The metadata of every instance; throws while Kafka Streams is not running. */
   Collection<StreamsMetadata> metadata();
 
   /** The source that reads {@code streams}. */

@@ -49,11 +49,7 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
 
   private volatile long nextRefresh;
 
-  /**
-   * A directory of {@code views}, whose topics {@code applicationId} names, that a lookup rebuilds
-   * at most every {@code refreshInterval}, and which keeps the instances of each running assignment
-   * in {@code memory}.
-   */
+  /** A directory of {@code views} that a lookup rebuilds at most every {@code refreshInterval}. */
   public ReplicaDirectory(
       Collection<? extends ResolvedView<?, ?, ?>> views,
       String applicationId,
@@ -165,10 +161,7 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
     }
   }
 
-  /**
-   * Builds and swaps in a new snapshot ({@link DirectorySnapshot#next}); called with the rebuilding
-   * lock held.
-   */
+  /** Builds and swaps in a new snapshot; called with the rebuilding lock held. */
   private void rebuild(DirectorySource followed) {
     this.nextRefresh = this.nanoTime.getAsLong() + this.refreshNanos;
     KafkaStreams.State state = followed.state();
@@ -194,19 +187,13 @@ public final class ReplicaDirectory implements KafkaStreams.StateListener {
     }
   }
 
-  /**
-   * The instances of the application: those the last snapshot names, or while it names none (Kafka
-   * Streams here has not been assigned yet), those remembered from the last running assignment.
-   */
+  /** The instances the last snapshot names, or while none, those remembered from the last run. */
   public Collection<HostInfo> instances() {
     Set<HostInfo> named = this.snapshot.hosts();
     return named.isEmpty() ? this.memory.recalled() : named;
   }
 
-  /**
-   * Whether the last snapshot names {@code host} as an instance of the application, so that an
-   * instance marked down that shows up again in the assignment may be asked again.
-   */
+  /** Whether the last snapshot names {@code host}, which may then be asked again. */
   public boolean names(HostInfo host) {
     return this.snapshot.hosts().contains(host);
   }

@@ -14,23 +14,17 @@ import org.apache.kafka.streams.state.HostInfo;
 public interface Routing {
 
   /**
-   * The partition of {@code key} and its owner.
-   *
-   * @throws ViewUnavailableException while the owner is not known, such as during a rebalance
+   * The partition of {@code key} and its owner; a {@link ViewUnavailableException} while unknown.
    */
   <K> PartitionOwner ownerOfKey(ResolvedView<K, ?, ?> view, K key);
 
   /**
-   * The partition of {@code key}, its active replica and its standby replicas.
-   *
-   * @throws ViewUnavailableException while the owner is not known, such as during a rebalance
+   * The partition of {@code key} and its replicas; a {@link ViewUnavailableException} while
+   * unknown.
    */
   <K> KeyReplicas replicasOfKey(ResolvedView<K, ?, ?> view, K key);
 
-  /**
-   * The replicas of the partition of {@code key}, or a refusal saying why they are not known; the
-   * default asks {@link #replicasOfKey}.
-   */
+  /** The replicas of the partition of {@code key}, or a refusal saying why they are not known. */
   default <K> Placement placeKey(ResolvedView<K, ?, ?> view, K key) {
     try {
       return replicasOfKey(view, key);
@@ -40,9 +34,7 @@ public interface Routing {
   }
 
   /**
-   * Every partition of the view's store in order, with its owner.
-   *
-   * @throws ViewUnavailableException while a partition has no known owner
+   * Every partition of the view in order, with its owner, or a {@link ViewUnavailableException}.
    */
   List<PartitionOwner> owners(ResolvedView<?, ?, ?> view);
 
@@ -56,10 +48,7 @@ public interface Routing {
   /** Whether {@code owner} is this instance. */
   boolean isLocal(PartitionOwner owner);
 
-  /**
-   * The other instances of the application, which may route a lookup that this instance cannot
-   * place; none by default.
-   */
+  /** The other instances, which may route a lookup this instance cannot place; none by default. */
   default Collection<HostInfo> otherInstances() {
     return List.of();
   }

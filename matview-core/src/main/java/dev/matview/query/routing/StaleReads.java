@@ -1,11 +1,6 @@
 package dev.matview.query.routing;
 
-/**
- * Whether replicas other than a running active may answer, and how far behind they may be.
- *
- * @param enabled whether standbys and restoring replicas may answer by default
- * @param maxLag most changelog offsets such a replica may lag by default
- */
+/** Whether replicas other than a running active may answer by default, and how far behind. */
 public record StaleReads(boolean enabled, long maxLag) {
 
   /** Stale reads off, as by default. */

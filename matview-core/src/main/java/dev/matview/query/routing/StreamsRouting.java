@@ -124,10 +124,7 @@ public final class StreamsRouting implements Routing {
     return Objects.equals(owner.host(), this.localInstance.hostInfo());
   }
 
-  /**
-   * The instances the directory names, or while it names none, those remembered from this
-   * instance's last running assignment; never this instance.
-   */
+  /** The instances the directory names or remembers, never this instance. */
   @Override
   public Collection<HostInfo> otherInstances() {
     Collection<HostInfo> known = this.directory.instances();

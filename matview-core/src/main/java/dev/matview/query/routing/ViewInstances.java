@@ -32,10 +32,7 @@ public final class ViewInstances {
 
   private final LocalInstance localInstance;
 
-  /**
-   * The instances that the metadata of {@code streams}, which runs as {@code localInstance}, knows,
-   * with the partitions of {@code views}.
-   */
+  /** The instances the metadata of {@code streams} knows, with the partitions of {@code views}. */
   public ViewInstances(
       Supplier<@Nullable KafkaStreams> streams, ViewRegistry views, LocalInstance localInstance) {
     this.streams = streams;

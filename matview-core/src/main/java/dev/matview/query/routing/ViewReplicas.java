@@ -48,18 +48,14 @@ public final class ViewReplicas {
     this.owners = List.of(owners);
   }
 
-  /**
-   * The replicas of the partitions of {@code inputTopic} named by {@code metadata}, the standbys of
-   * a partition in the order of the instances.
-   */
+  /** The replicas of the partitions of {@code inputTopic} that {@code metadata} names. */
   public static ViewReplicas of(String inputTopic, Collection<StreamsMetadata> metadata) {
     return of(inputTopic, metadata, null);
   }
 
   /**
-   * The replicas of the partitions of {@code inputTopic} named by {@code metadata}, each with the
-   * active instance of {@code previous} as its previous owner where that is another instance that
-   * holds no standby now.
+   * The replicas as above, each with {@code previous}'s active instance as previous owner where it
+   * is another that holds no standby now.
    */
   public static ViewReplicas of(
       String inputTopic, Collection<StreamsMetadata> metadata, @Nullable ViewReplicas previous) {
@@ -80,10 +76,8 @@ public final class ViewReplicas {
   }
 
   /**
-   * The replicas of each of {@code inputTopics} in one pass over {@code metadata}, as {@link
-   * #ofEach(Collection, Collection)} reads them, each partition with a previous owner from the
-   * replicas {@code previous} gives for its topic, as {@link #of(String, Collection, ViewReplicas)}
-   * names it.
+   * The replicas of each of {@code inputTopics} as {@link #ofEach(Collection, Collection)} reads
+   * them, with previous owners from {@code previous}.
    */
   public static Map<String, ViewReplicas> ofEach(
       Collection<String> inputTopics,

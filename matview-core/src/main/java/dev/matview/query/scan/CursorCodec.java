@@ -47,11 +47,7 @@ public final class CursorCodec {
     return sign(key(view, "cursor"), body.array());
   }
 
-  /**
-   * The cursor that {@code encoded} stands for.
-   *
-   * @throws IllegalArgumentException saying why {@code encoded} is not a cursor of {@code view}
-   */
+  /** The cursor {@code encoded} stands for; an IllegalArgumentException says why not. */
   public ScanCursor decode(String view, String encoded) {
     ByteBuffer body =
         verified(key(view, "cursor"), encoded, CURSOR_HEADER + 8, "cursor", "another view");
@@ -87,11 +83,7 @@ public final class CursorCodec {
     return sign(key(view, "position"), body.array());
   }
 
-  /**
-   * The position that {@code token} stands for.
-   *
-   * @throws IllegalArgumentException saying why {@code token} is not a position in {@code view}
-   */
+  /** The position {@code token} stands for; an IllegalArgumentException says why not. */
   public ScanPosition decodePosition(String view, String token) {
     ByteBuffer body =
         verified(key(view, "position"), token, POSITION_HEADER, "position", "another view");

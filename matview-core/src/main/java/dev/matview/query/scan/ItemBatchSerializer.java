@@ -56,10 +56,6 @@ final class ItemBatchSerializer extends ValueSerializer<ItemBatchSerializer.Batc
     }
   }
 
-  /**
-   * Scan items to write as lines.
-   *
-   * @param items the items
-   */
+  /** Scan items to write as lines. */
   record Batch(List<?> items) {}
 }

@@ -170,11 +170,7 @@ final class PeerSliceStream implements BodyListener, AutoCloseable {
     }
   }
 
-  /**
-   * Checks that {@code count} more bytes may be read as frames of slices.
-   *
-   * @throws IOException to end the exchange, when they may not
-   */
+  /** Checks that {@code count} more bytes may be read, or ends the exchange. */
   private void readable(int count) throws IOException {
     if (this.waiting == null) {
       this.readAhead += count;

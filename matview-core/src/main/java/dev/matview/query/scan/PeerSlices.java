@@ -31,10 +31,7 @@ public final class PeerSlices {
 
   private final SliceReader reader;
 
-  /**
-   * Slices with positions in {@code cursors}' tokens, JSON by {@code mapper}, whose replicas'
-   * positions, read with {@code tokens} when given, come back with them.
-   */
+  /** Slices whose positions come back read with {@code tokens}, when given. */
   public PeerSlices(CursorCodec cursors, ObjectMapper mapper, @Nullable PositionTokens tokens) {
     this.cursors = cursors;
     this.lines = new ScanLines(mapper);
@@ -98,18 +95,12 @@ public final class PeerSlices {
   /** Windows as the lines of a streamed scan, passed on as they come. */
   public static final Kind<ItemLines> WINDOW_LINES = new Lines("windows");
 
-  /**
-   * The path, within the view, that asks an instance for up to {@code limit} items of {@code scan}
-   * in {@code partition} after {@code after}.
-   */
+  /** The path that asks an instance for a slice of {@code scan} in {@code partition}. */
   PeerPath path(ScanRead<?> scan, int partition, @Nullable ScanPosition after, int limit) {
     return path(scan, partition, scan.kind().form(), after, limit);
   }
 
-  /**
-   * The path, within the view, that asks an instance for every slice of up to {@code limit} lines
-   * of {@code scan} in {@code partition} after {@code after}, as {@link SliceFrames}.
-   */
+  /** The path that asks an instance for every slice of {@code scan} in {@code partition}. */
   PeerPath streamPath(
       ScanRead<ItemLines> scan, int partition, @Nullable ScanPosition after, int limit) {
     return path(scan, partition, SliceForm.STREAM.parameter(), after, limit);
@@ -141,12 +132,7 @@ public final class PeerSlices {
     return this.reader.lines(view, body);
   }
 
-  /**
-   * What a slice holds: the path segment that asks for it, the form it is asked in and how its body
-   * is read back.
-   *
-   * @param <T> the item type
-   */
+  /** What a slice holds: the path that asks for it, its form and how its body is read. */
   public sealed interface Kind<T> permits JsonItems, Lines {
 
     /** {@code keys} or {@code windows}. */
@@ -159,13 +145,7 @@ public final class PeerSlices {
     Slice<T> read(SliceReader reader, String view, byte[] body);
   }
 
-  /**
-   * Slices as a JSON object of items, each read by {@code reader}.
-   *
-   * @param path {@code keys} or {@code windows}
-   * @param reader reads one item of the body
-   * @param <T> the item type
-   */
+  /** Slices as a JSON object of items, each read by {@code reader}. */
   private record JsonItems<T>(String path, Function<JsonNode, T> reader) implements Kind<T> {
 
     @Override
@@ -179,11 +159,7 @@ public final class PeerSlices {
     }
   }
 
-  /**
-   * Slices as the lines of a streamed scan.
-   *
-   * @param path {@code keys} or {@code windows}
-   */
+  /** Slices as the lines of a streamed scan. */
   private record Lines(String path) implements Kind<ItemLines> {
 
     @Override
@@ -197,23 +173,9 @@ public final class PeerSlices {
     }
   }
 
-  /**
-   * A window as instances send it to each other.
-   *
-   * @param key the key
-   * @param start the window's start, in epoch milliseconds
-   * @param end the window's end, in epoch milliseconds
-   * @param value the window's value
-   */
+  /** A window as instances send it to each other, its bounds in epoch milliseconds. */
   public record PeerWindow(Object key, long start, long end, Object value) {}
 
-  /**
-   * A partition slice as instances send it to each other.
-   *
-   * @param items the slice's items
-   * @param last the position token of the last item, or {@code null}
-   * @param exhausted whether the partition has no items after these
-   * @param <T> the item type
-   */
+  /** A partition slice as instances send it to each other, its last position a token. */
   public record SliceBody<T>(List<T> items, @Nullable String last, boolean exhausted) {}
 }

@@ -25,10 +25,7 @@ public final class ScanCursors {
     return this.codec.encode(view.name(), cursor);
   }
 
-  /**
-   * Where a scan starts: at the cursor, checked against the view and the bounds asked, or at the
-   * first partition with the given time range.
-   */
+  /** Where a scan starts: at the checked cursor, or at the first partition. */
   public ScanCursor start(
       ResolvedView<?, ?, ?> view,
       List<PartitionOwner> owners,
@@ -41,10 +38,7 @@ public final class ScanCursors {
         : new ScanCursor(0, owners.size(), bounds.hashCode(), rangeFrom, rangeTo, null);
   }
 
-  /**
-   * Where a scan resumes right after {@code after}, the position of an item it returned in {@code
-   * partition}.
-   */
+  /** Where a scan resumes right after {@code after}, in {@code partition}. */
   public ScanCursor resume(
       List<PartitionOwner> owners,
       String bounds,

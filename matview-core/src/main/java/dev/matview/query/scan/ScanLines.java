@@ -108,13 +108,7 @@ public final class ScanLines {
     }
   }
 
-  /**
-   * Where a slice sent between instances ended.
-   *
-   * @param last the position token of its last item, or {@code null} when it has none
-   * @param exhausted whether the partition has no items after it
-   * @param count how many items the slice holds
-   */
+  /** Where a slice sent between instances ended, and how many items it holds. */
   record SliceEnd(@Nullable String last, boolean exhausted, int count) {}
 
   /** A byte buffer whose bytes are read in place, sized for about 64 bytes an item. */

@@ -5,11 +5,8 @@ import dev.matview.topology.ResolvedView;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a scan reads of each partition: items of {@code kind} of {@code view} within the bounds
- * {@code from} and {@code to} (query parameters of another instance's slice, when given), read here
- * by {@code local}, for {@code caller}.
- *
- * @param <T> the item type
+ * What a scan reads of each partition: items of {@code kind} within [{@code from}, {@code to}],
+ * read here by {@code local}, for {@code caller}.
  */
 public record ScanRead<T>(
     ResolvedView<?, ?, ?> view,

@@ -36,11 +36,7 @@ public final class ScanSlices {
     this.slices = slices;
   }
 
-  /**
-   * Up to {@code limit} items of {@code scan} in {@code owner}'s partition after {@code after},
-   * read here or asked of another instance for at most {@code timeout}, without a thread waiting
-   * for its answer; or why no replica could serve it.
-   */
+  /** Up to {@code limit} items of {@code scan} in {@code owner}'s partition, or why none. */
   public <T> CompletableFuture<Routed<Slice<T>>> read(
       ScanRead<T> scan,
       PartitionOwner owner,
@@ -92,11 +88,7 @@ public final class ScanSlices {
     return stream;
   }
 
-  /**
-   * Reads one partition's slice on this instance.
-   *
-   * @param <T> the item type
-   */
+  /** Reads one partition's slice on this instance. */
   @FunctionalInterface
   public interface LocalSlice<T> {
 

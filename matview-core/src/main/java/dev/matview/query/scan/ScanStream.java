@@ -50,10 +50,7 @@ public final class ScanStream implements AutoCloseable {
   /** The scan's observation, stopped when it closes. */
   private volatile Observation observation = Observation.NOOP;
 
-  /**
-   * A stream of {@code scan} from {@code start} through the view's last partition, each slice of at
-   * most {@code sliceSize} items read here or asked of its owner for at most {@code timeout}.
-   */
+  /** A stream of {@code scan} from {@code start} through the view's last partition. */
   public ScanStream(
       ScanRead<ItemLines> scan,
       List<PartitionOwner> owners,
@@ -72,10 +69,7 @@ public final class ScanStream implements AutoCloseable {
     this.next = start;
   }
 
-  /**
-   * This stream, observed by {@code observation} until it closes: {@code complete} when every slice
-   * was read, else {@code incomplete}.
-   */
+  /** This stream, observed by {@code observation} until it closes. */
   public ScanStream observedBy(Observation observation) {
     this.observation = observation;
     return this;

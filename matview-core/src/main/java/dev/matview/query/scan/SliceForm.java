@@ -26,11 +26,7 @@ public enum SliceForm {
     return this.parameter;
   }
 
-  /**
-   * The form {@code form} names in a request for a slice of {@code view}.
-   *
-   * @throws InvalidQueryException when it names none
-   */
+  /** The form {@code form} names; an {@link InvalidQueryException} when it names none. */
   public static SliceForm of(String view, @Nullable String form) {
     if (form == null) {
       return JSON;

@@ -68,11 +68,6 @@ public final class SliceFrames<T> {
     return new Frame((frame.length + "\n").getBytes(StandardCharsets.US_ASCII), frame);
   }
 
-  /**
-   * One slice's frame.
-   *
-   * @param length its first line: the length of its body in bytes, then a line break
-   * @param body the slice's body
-   */
+  /** One slice's frame: the line with its body's length, then the body. */
   public record Frame(byte[] length, byte[] body) {}
 }

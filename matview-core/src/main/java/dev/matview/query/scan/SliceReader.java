@@ -38,9 +38,6 @@ final class SliceReader {
   /** Reads numbers with fractions as written, so that a value passes on as its owner wrote it. */
   private final ObjectReader itemsReader;
 
-  /**
-   * Slices with positions in {@code cursors}' tokens, replicas' positions read with {@code tokens}.
-   */
   SliceReader(CursorCodec cursors, ObjectMapper mapper, @Nullable PositionTokens tokens) {
     this.cursors = cursors;
     this.mapper = mapper;
