@@ -76,11 +76,7 @@ final class BatchAnswers {
     return this.mapper.writeValueAsBytes(Map.of("keys", keys));
   }
 
-  /**
-   * Fills the items of {@code group} from another instance's batch answer, each read by {@code
-   * owned}; {@code false}, with nothing filled, when the answer is not a complete batch answer and
-   * the keys must be looked up alone.
-   */
+  /** Fills the items of {@code group} from a batch answer; {@code false} when it is not one. */
   <I> boolean fill(
       ResolvedView<?, ?, ?> view,
       OwnerKeys group,
@@ -127,10 +123,7 @@ final class BatchAnswers {
     return windows.isArray() ? new WindowsItem(item.path("key"), windows) : null;
   }
 
-  /**
-   * The item of a table's {@code key} from the lookup of that key alone, or the refusal that no
-   * replica could answer it.
-   */
+  /** The item of a table's {@code key} from its lookup alone, or the refusal. */
   Routed<BatchItem> item(ResolvedView<?, ?, ?> view, Object key, Routed<KeyAnswer> answer) {
     if (answer instanceof Routed.Local<KeyAnswer> local) {
       Object value = local.answer().value();
@@ -152,10 +145,7 @@ final class BatchAnswers {
     return new Routed.Refused<>(refusal(view, key, response));
   }
 
-  /**
-   * The item of a windowed view's {@code key} from the lookup of its windows alone, or the refusal
-   * that no replica could answer.
-   */
+  /** The item of a windowed view's {@code key} from its lookup alone, or the refusal. */
   Routed<WindowsItem> windowsItem(
       ResolvedView<?, ?, ?> view, Object key, Routed<WindowsAnswer> answer) {
     if (answer instanceof Routed.Local<WindowsAnswer> local) {

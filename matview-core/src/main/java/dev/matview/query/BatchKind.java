@@ -24,10 +24,7 @@ interface BatchKind<A, I> {
   <K> CompletableFuture<Routed<A>> alone(
       ResolvedView<K, ?, ?> view, K key, String rawKey, CallerContext caller);
 
-  /**
-   * The item of {@code key} from the answer of its lookup alone, here or from another instance, or
-   * the refusal that no replica could answer it.
-   */
+  /** The item of {@code key} from its lookup alone, or the refusal that no replica could answer. */
   Routed<I> item(ResolvedView<?, ?, ?> view, Object key, Routed<A> answer);
 
   /** The item an owner answered in its batch answer, or {@code null} when it is not one. */

@@ -34,10 +34,7 @@ final class BatchRead<K, A, I> {
 
   private final MergedPosition position;
 
-  /**
-   * The answers of {@code keys}, as {@code rawKeys} asked them, those at {@code alone} looked up
-   * one by one.
-   */
+  /** The answers of {@code keys}, those at {@code alone} looked up one by one. */
   BatchRead(
       BatchKind<A, I> kind,
       BatchAnswers answers,
@@ -68,10 +65,7 @@ final class BatchRead<K, A, I> {
     }
   }
 
-  /**
-   * The batch once every key looked up alone from the {@code first}th on has an answer, or the
-   * first refusal among them.
-   */
+  /** The batch once every key alone from the {@code first}th on has an answer, or a refusal. */
   CompletableFuture<Routed<List<I>>> aloneFrom(int first) {
     for (int next = first; next < this.alone.size(); next++) {
       int index = this.alone.get(next);

@@ -17,10 +17,7 @@ public final class KeyParser {
     this.reader = RequestJson.reader(mapper);
   }
 
-  /**
-   * The key {@code raw} as a {@code type}, or an {@link IllegalArgumentException} saying why it is
-   * not one.
-   */
+  /** The key {@code raw} as a {@code type}; an IllegalArgumentException says why not. */
   public <K> K parse(Class<K> type, String raw) {
     try {
       return type.cast(convert(type, raw));
@@ -42,10 +39,7 @@ public final class KeyParser {
     }
   }
 
-  /**
-   * The key {@code raw}, written in a path, as {@code view}'s key type, or an {@link
-   * InvalidQueryException}.
-   */
+  /** The key {@code raw}, written in a path, as {@code view}'s key type. */
   public <K> K key(ResolvedView<K, ?, ?> view, String raw) {
     try {
       return parse(view.definition().keyType(), raw);

@@ -67,10 +67,8 @@ public final class LocalSlices {
   }
 
   /**
-   * This instance's slice of one partition's keys, from its active replica, or from any replica it
-   * holds within the lag bound when {@code caller} allows stale reads, in {@code form}: a {@link
-   * PeerSlices.SliceBody} of JSON items, the lines of a streamed scan, or {@link SliceFrames} of
-   * this slice and every one after it.
+   * This instance's slice of one partition's keys in {@code form}, for the instance coordinating a
+   * scan.
    */
   public Routed<?> keys(
       String viewName,
@@ -109,10 +107,8 @@ public final class LocalSlices {
   }
 
   /**
-   * This instance's slice of one partition's windows, from its active replica, or from any replica
-   * it holds within the lag bound when {@code caller} allows stale reads, in {@code form}: a {@link
-   * PeerSlices.SliceBody} of windows whose bounds are epoch milliseconds, the lines of a streamed
-   * scan, or {@link SliceFrames} of this slice and every one after it.
+   * This instance's slice of one partition's windows in {@code form}, their bounds epoch
+   * milliseconds.
    */
   public Routed<?> windows(
       String viewName,
@@ -151,10 +147,7 @@ public final class LocalSlices {
     }
   }
 
-  /**
-   * The slice {@code scan} reads after the position token {@code after}, in {@code form}: JSON by
-   * {@code json}, lines, or frames of it and the slices after it; or why it could not be read.
-   */
+  /** The slice {@code scan} reads after the position token {@code after}, in {@code form}. */
   private <T> Routed<?> inForm(
       ScanRead<T> scan,
       int partition,
@@ -187,10 +180,7 @@ public final class LocalSlices {
     return Routed.passedOn(read);
   }
 
-  /**
-   * The slice {@code scan} reads of {@code partition}, which must be one of the view's, for a
-   * request another instance forwarded: it is never sent on, so no peer timeout applies.
-   */
+  /** The slice {@code scan} reads here of {@code partition}, never sent on, so with no timeout. */
   private <T> Routed<Slice<T>> here(
       ScanRead<T> scan, int partition, @Nullable ScanPosition after, int limit) {
     ResolvedView<?, ?, ?> view = scan.view();

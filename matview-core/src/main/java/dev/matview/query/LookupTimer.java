@@ -21,10 +21,7 @@ final class LookupTimer {
     this.metrics = metrics;
   }
 
-  /**
-   * Runs {@code lookup} of a key in {@code viewName} and records how long it took and how once it
-   * is answered.
-   */
+  /** Runs {@code lookup} of a key in {@code viewName}, recording its time and outcome. */
   <T> CompletableFuture<Routed<T>> timed(
       String viewName, Supplier<CompletableFuture<Routed<T>>> lookup) {
     long started = System.nanoTime();

@@ -41,10 +41,7 @@ final class ObservedReads {
     return read(MatviewObservations.LOOKUP, viewName, operation, KeyValues.empty(), caller, read);
   }
 
-  /**
-   * Runs {@code read}, a scan's page of {@code operation} of {@code viewName}, observed; a view
-   * that cannot be read as this instance stops answers a refusal.
-   */
+  /** Runs {@code read}, a scan's page, observed; a view refused as this instance stops refuses. */
   <T> CompletableFuture<Routed<T>> page(
       String viewName,
       String operation,
@@ -65,10 +62,7 @@ final class ObservedReads {
         });
   }
 
-  /**
-   * Runs {@code read} of {@code viewName} for {@code caller} under the observation {@code name},
-   * whose answer completes once the observation has stopped.
-   */
+  /** Runs {@code read} observed as {@code name}; its answer completes once that has stopped. */
   <T> CompletableFuture<Routed<T>> read(
       String name,
       String viewName,
@@ -101,10 +95,7 @@ final class ObservedReads {
     return observed;
   }
 
-  /**
-   * Starts the streamed scan {@code start} makes, observed as {@link MatviewObservations#SCAN}
-   * until it closes.
-   */
+  /** Starts the streamed scan {@code start} makes, observed until it closes. */
   ScanStream scan(
       String viewName,
       String operation,
@@ -120,10 +111,7 @@ final class ObservedReads {
     }
   }
 
-  /**
-   * Starts the observation {@code name} of {@code operation} of {@code viewName} under {@code
-   * caller}'s.
-   */
+  /** Starts the observation {@code name} of {@code operation} of {@code viewName}. */
   Observation start(
       String name, String viewName, String operation, KeyValues more, CallerContext caller) {
     if (caller.observation().isNoop()) {

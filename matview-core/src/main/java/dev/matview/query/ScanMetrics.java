@@ -7,9 +7,6 @@ public interface ScanMetrics {
   /** Counts nothing. */
   ScanMetrics NONE = (view, items) -> {};
 
-  /**
-   * Counts {@code items} more sent by a streamed scan of {@code view}, as they are written to the
-   * client's connection.
-   */
+  /** Counts {@code items} more sent by a streamed scan of {@code view} to its client. */
   void streamed(String view, int items);
 }

@@ -43,10 +43,7 @@ final class ScanPages {
     this.clock = clock;
   }
 
-  /**
-   * A page of up to {@code limit} items of {@code scan}, read from {@code cursor} on; an owner's
-   * problem detail to pass on; or why no replica of a partition could serve its part of the page.
-   */
+  /** A page of up to {@code limit} items of {@code scan} from {@code cursor} on, or why not. */
   <T> CompletableFuture<Routed<ScanPage<T>>> read(
       ScanRead<T> scan, List<PartitionOwner> owners, ScanCursor cursor, int limit) {
     this.bounds.limit(scan.view(), limit);
@@ -86,10 +83,7 @@ final class ScanPages {
       this.position = new MergedPosition(scan.view().name(), null);
     }
 
-    /**
-     * The page, read from partition {@code first} on, in this thread until an answer must be waited
-     * for.
-     */
+    /** The page, read from partition {@code first} on. */
     CompletableFuture<Routed<ScanPage<T>>> from(int first) {
       for (int partition = first; partition < this.owners.size(); partition++) {
         ScanPosition after = partition == this.cursor.partition() ? this.cursor.after() : null;
@@ -119,10 +113,7 @@ final class ScanPages {
           new Routed.Local<>(new ScanPage<>(this.items, null), this.position.merged()));
     }
 
-    /**
-     * Adds {@code read}, the slice of {@code partition}, to the page; the page when it is full, the
-     * outcome to pass on when the slice was not read, else {@code null} to read on.
-     */
+    /** Adds {@code read} to the page: the page when full, what to pass on, else {@code null}. */
     private @Nullable Routed<ScanPage<T>> add(int partition, Routed<Slice<T>> read) {
       if (!(read instanceof Routed.Local<Slice<T>> here)) {
         return Routed.passedOn(read);

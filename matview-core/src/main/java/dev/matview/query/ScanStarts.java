@@ -30,10 +30,7 @@ final class ScanStarts {
     this.cursors = cursors;
   }
 
-  /**
-   * Where a scan of the keys of {@code view} within [{@code fromKey}, {@code toKey}] starts, for
-   * {@code cursor} or {@code afterKey}.
-   */
+  /** Where a scan of keys in [{@code fromKey}, {@code toKey}] starts: the cursor or afterKey. */
   <K> ScanCursor keys(
       ResolvedView<K, ?, ?> view,
       List<PartitionOwner> owners,
@@ -51,10 +48,7 @@ final class ScanStarts {
     return resumeAfter(view, owners, scanBounds, after, 0, 0, 0);
   }
 
-  /**
-   * Where a scan of the windows of {@code view} starts, for {@code cursor} or the window of {@code
-   * afterKey} at {@code afterStart}.
-   */
+  /** Where a scan of windows starts: the cursor, or the window afterKey at afterStart. */
   <K> ScanCursor windows(
       ResolvedView<K, ?, ?> view,
       List<PartitionOwner> owners,

@@ -1,6 +1,5 @@
 package dev.matview.query;
 
-import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.ItemLines;
 import dev.matview.query.answer.PartitionOwner;
 import dev.matview.query.local.LocalStores;
@@ -73,12 +72,7 @@ public final class ScanStreams {
     this.clock = clock;
   }
 
-  /**
-   * A stream of the keys of a table view within the optional key bounds [from, to], from the start,
-   * from {@code cursor} or right after the key {@code afterKey}.
-   *
-   * @throws InvalidQueryException when a bound, the cursor or {@code afterKey} cannot be used
-   */
+  /** A stream of a table's keys in [from, to], from the start, the cursor or after afterKey. */
   public ScanStream keys(
       String viewName,
       @Nullable String from,
@@ -121,12 +115,7 @@ public final class ScanStreams {
   }
 
   /**
-   * A stream of the windows of a windowed or session view whose start lies in [from, to], from the
-   * start, from {@code cursor} or right after the window of {@code afterKey} that starts at {@code
-   * afterStart}.
-   *
-   * @throws InvalidQueryException when the range, the cursor or the window to resume after cannot
-   *     be used
+   * A stream of the windows starting in [from, to], from the start, the cursor or after a window.
    */
   public ScanStream windows(
       String viewName,
@@ -182,10 +171,7 @@ public final class ScanStreams {
         start);
   }
 
-  /**
-   * A stream of {@code kind} within [from, to] from {@code start}, whose slices of this instance's
-   * partitions {@code items} reads.
-   */
+  /** A stream of {@code kind} in [from, to] from {@code start}, read here by {@code items}. */
   private <T> ScanStream stream(
       ResolvedView<?, ?, ?> view,
       List<PartitionOwner> owners,

@@ -1,7 +1,6 @@
 package dev.matview.query;
 
 import dev.matview.query.answer.InvalidQueryException;
-import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.routing.LookupGate;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
@@ -22,10 +21,7 @@ final class ServedViews {
     this.gate = gate;
   }
 
-  /**
-   * The view named {@code name}, or an {@link UnknownViewException}, or a {@link
-   * ViewUnavailableException} while shutting down.
-   */
+  /** The view named {@code name}; unknown, or refused while this instance shuts down. */
   ResolvedView<?, ?, ?> view(String name) {
     ResolvedView<?, ?, ?> view =
         this.registry
@@ -40,10 +36,7 @@ final class ServedViews {
     return view;
   }
 
-  /**
-   * The table view named {@code name}; a windowed or session view is refused as a bad {@code
-   * parameter}, saying to {@code instead}.
-   */
+  /** The table view named {@code name}; another is refused, saying to {@code instead}. */
   ResolvedView<?, ?, ?> table(String name, String parameter, String instead) {
     ResolvedView<?, ?, ?> view = view(name);
     if (view.window() != null) {

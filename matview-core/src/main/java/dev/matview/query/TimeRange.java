@@ -19,10 +19,7 @@ record TimeRange(Instant from, Instant to) {
   /** The latest instant Kafka can store, {@link Long#MAX_VALUE} epoch milliseconds. */
   static final Instant LATEST = Instant.ofEpochMilli(Long.MAX_VALUE);
 
-  /**
-   * The range asked, by default the view's retention back from now (not before {@link #EARLIEST}),
-   * and now; an {@link InvalidQueryException} when it cannot be stored or is reversed.
-   */
+  /** The range asked, by default the retention back from now (not before {@link #EARLIEST}). */
   static TimeRange of(
       String view, ViewWindow window, @Nullable Instant from, @Nullable Instant to, Clock clock) {
     Instant end = to != null ? storable(view, "to", to) : clock.instant();
@@ -44,10 +41,7 @@ record TimeRange(Instant from, Instant to) {
     return new TimeRange(start, end);
   }
 
-  /**
-   * {@code instant} when Kafka can store it, else an {@link InvalidQueryException} naming {@code
-   * parameter}.
-   */
+  /** {@code instant} when Kafka can store it, else refused as {@code parameter}. */
   static Instant storable(String view, String parameter, Instant instant) {
     if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
       throw new InvalidQueryException(

@@ -24,10 +24,7 @@ public class UnknownViewException extends RuntimeException {
     this.nearest = List.copyOf(nearest);
   }
 
-  /**
-   * An exception for the unknown view {@code view} among {@code views}: it names every view when
-   * there are few, else the ones nearest to the name.
-   */
+  /** The unknown {@code view} among {@code views}: names all when few, else the nearest. */
   public static UnknownViewException among(String view, List<String> views) {
     List<String> nearest =
         views.size() <= FEW

@@ -51,8 +51,7 @@ public final class ViewBatchService {
   private final @Nullable PositionTokens tokens;
 
   /**
-   * A batch service of at most {@code maxBatchSize} keys a request, which merges the positions of
-   * other instances' answers, read with {@code tokens} when given, into the batch's.
+   * A batch service of at most {@code maxBatchSize} keys, reading positions with {@code tokens}.
    */
   public ViewBatchService(
       ViewQueryService views,
@@ -93,11 +92,7 @@ public final class ViewBatchService {
     return read(view, keys, caller, new TableItems(this.views, this.answers));
   }
 
-  /**
-   * The windows of every key in {@code keys} whose start lies in [{@code from}, {@code to}] (by
-   * default the view's retention back from now, and now), in the order asked, or why a key could
-   * not be answered.
-   */
+  /** The windows of every key in {@code keys} starting in [from, to], in order, or a refusal. */
   public CompletableFuture<Routed<List<WindowsItem>>> windows(
       String viewName,
       List<JsonNode> keys,
@@ -189,10 +184,7 @@ public final class ViewBatchService {
         });
   }
 
-  /**
-   * The active replica of {@code key} when it runs on another instance that a batch may ask, or
-   * {@code null} when the key is looked up alone: here, unplaced, marked down, or forwarded.
-   */
+  /** The active replica of {@code key} when a batch may ask its instance, else {@code null}. */
   private <K> @Nullable PartitionOwner remoteOwner(
       ResolvedView<K, ?, ?> view, K key, CallerContext caller) {
     if (caller.forwarded()
@@ -223,8 +215,6 @@ public final class ViewBatchService {
     return this.peers.post(view.name(), ownerKeys.owner(), path.toString(), body, caller, waited);
   }
 
-  /**
-   * The keys of a batch, by where they stand in it, that one remote instance ({@code owner}) owns.
-   */
+  /** The keys of a batch, by where they stand in it, that one remote {@code owner} owns. */
   record OwnerKeys(PartitionOwner owner, List<Integer> indexes) {}
 }

@@ -123,20 +123,12 @@ public final class ViewQueryService {
     return this.served.view(name);
   }
 
-  /**
-   * Refuses the records {@code caller}'s bound names when they cannot be read, before any of a
-   * request's keys goes to another instance, whose refusal would otherwise come back per key.
-   */
+  /** Refuses a bound whose records cannot be read before any key goes to another instance. */
   void requireReadable(ResolvedView<?, ?, ?> view, CallerContext caller) {
     this.localStores.positions().requireReadable(view, caller.bound());
   }
 
-  /**
-   * Completes once the records {@code bound} names are known to be written to the view's source
-   * topic, or the broker did not tell in time, so that a bound read of a record no replica will
-   * ever apply fails at once (with {@link dev.matview.query.answer.InvalidQueryException}) instead
-   * of waiting.
-   */
+  /** Completes once the records {@code bound} names are known to be written, or fails at once. */
   public CompletableFuture<Void> written(String viewName, ReadBound bound) {
     if (bound.records().isEmpty()) {
       return CompletableFuture.completedFuture(null);

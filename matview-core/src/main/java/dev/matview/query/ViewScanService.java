@@ -60,10 +60,7 @@ public final class ViewScanService {
 
   private final ScanStreams streams;
 
-  /**
-   * A scan service whose pages hold at most {@code maxPageSize} items and carry the positions of
-   * the replicas they read, those of other instances read with {@code tokens} when given.
-   */
+  /** A scan service of pages of at most {@code maxPageSize} items, read with {@code tokens}. */
   public ViewScanService(
       ViewQueryService views,
       Routing routing,
@@ -107,9 +104,7 @@ public final class ViewScanService {
     return this.streams;
   }
 
-  /**
-   * The slices of this instance's partitions that it serves to the instance coordinating a scan.
-   */
+  /** The slices of this instance's partitions it serves to the instance coordinating a scan. */
   public LocalSlices localSlices() {
     return this.localSlices;
   }
@@ -119,11 +114,7 @@ public final class ViewScanService {
     return this.maxPageSize;
   }
 
-  /**
-   * A page of the keys of a table view within the optional key bounds [from, to]; an owner's
-   * problem detail to pass on; or why no replica of a partition could serve its part of the page.
-   * Slices that other instances hold are asked of them without a thread waiting.
-   */
+  /** A page of a table's keys within the optional bounds [from, to], or why not. */
   public CompletableFuture<Routed<ScanPage<KeyItem>>> keys(
       String viewName,
       @Nullable String from,
@@ -163,11 +154,7 @@ public final class ViewScanService {
         limit);
   }
 
-  /**
-   * A page of the windows of a windowed or session view whose start lies in [from, to]; an owner's
-   * problem detail to pass on; or why no replica of a partition could serve its part of the page.
-   * Slices that other instances hold are asked of them without a thread waiting.
-   */
+  /** A page of the windows starting in [from, to], or why not. */
   public CompletableFuture<Routed<ScanPage<WindowItem>>> windows(
       String viewName,
       @Nullable Instant from,

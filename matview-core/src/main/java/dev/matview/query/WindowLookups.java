@@ -80,10 +80,7 @@ final class WindowLookups {
     return route(view, window, this.keyParser.key(view, rawKey), rawKey, range, caller);
   }
 
-  /**
-   * The windows of {@code key}, written {@code rawKey}, whose start lies in {@code range}, untimed:
-   * alone or one key of a batch.
-   */
+  /** The windows of {@code key} starting in {@code range}, untimed: alone or one key of a batch. */
   <K> CompletableFuture<Routed<WindowsAnswer>> route(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,

@@ -18,19 +18,12 @@ final class BoundRecords {
 
   private final @Nullable SourceRecords sources;
 
-  /**
-   * Checks records against the view's source topic, and asks {@code sources}, when given, the rest.
-   */
   BoundRecords(@Nullable SourceRecords sources) {
     this.sources = sources;
   }
 
   /**
-   * Completes once every record of {@code bound} is known to be written to {@code view}'s source
-   * topic, or the broker did not tell in time; at once when ends seen before tell.
-   *
-   * @return a future failed with {@link InvalidQueryException} naming the first record that no
-   *     replica can read, and why
+   * Completes once every record of {@code bound} is known written; fails naming one that is not.
    */
   CompletableFuture<Void> written(ResolvedView<?, ?, ?> view, ReadBound bound) {
     CompletableFuture<Void> all = DONE;
@@ -49,11 +42,7 @@ final class BoundRecords {
     return all;
   }
 
-  /**
-   * Refuses {@code record} unless it is of {@code view}'s source topic.
-   *
-   * @throws InvalidQueryException naming the record and the topic
-   */
+  /** Refuses {@code record} unless it is of {@code view}'s source topic. */
   void requireOfSource(ResolvedView<?, ?, ?> view, InputRecord record) {
     if (!record.topic().equals(view.sourceTopic())) {
       throw new InvalidQueryException(

@@ -32,10 +32,7 @@ final class InputEnds {
     this.admin = admin;
   }
 
-  /**
-   * Completes once {@code record} is known to be written, or the broker did not tell in time; fails
-   * with an {@link InvalidQueryException} when its partition does not exist or ends before it.
-   */
+  /** Completes once {@code record} is known written; fails when its partition lacks it. */
   CompletableFuture<Void> written(String view, InputRecord record) {
     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
     Long end = this.known.get(partition);

@@ -3,7 +3,6 @@ package dev.matview.query.local;
 import dev.matview.position.InputRecord;
 import dev.matview.position.ReadBound;
 import dev.matview.position.ViewPosition;
-import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.query.answer.Refusal;
 import dev.matview.replica.AppliedOffset;
 import dev.matview.replica.CommittedOffsets;
@@ -34,10 +33,7 @@ public final class LocalPositions {
 
   private final BoundRecords records;
 
-  /**
-   * Positions of the store partitions of {@code handles}, asking {@code sources}, when given, of
-   * the source records a bound names.
-   */
+  /** Positions of the store partitions of {@code handles}, records asked of {@code sources}. */
   LocalPositions(StoreHandles handles, @Nullable SourceRecords sources, ReadIsolation isolation) {
     this.handles = handles;
     this.positions = handles.positions();
@@ -46,10 +42,7 @@ public final class LocalPositions {
     this.records = new BoundRecords(sources);
   }
 
-  /**
-   * {@code null} when this instance's replica of {@code partition} has applied all that {@code
-   * bound} asks for there, else the refusal that says how far it is.
-   */
+  /** {@code null} when the replica here has applied all {@code bound} asks, else how far it is. */
   public @Nullable Refusal behind(
       ResolvedView<?, ?, ?> view,
       @Nullable Object key,
@@ -140,10 +133,7 @@ public final class LocalPositions {
     return null;
   }
 
-  /**
-   * How far {@code partition}'s active replica here had applied when it last committed, when {@code
-   * bound} reads committed state only.
-   */
+  /** How far the active replica here had applied when it last committed, for a committed read. */
   private @Nullable CommittedOffsets committed(
       ResolvedView<?, ?, ?> view, int partition, ReadBound bound) {
     if (!this.isolation.committed(view, bound)) {
@@ -173,10 +163,7 @@ public final class LocalPositions {
             true));
   }
 
-  /**
-   * Refuses, as an {@link InvalidQueryException}, a bound whose records of another topic than the
-   * view's source no read can hold.
-   */
+  /** Refuses a bound whose records of another topic than the view's source no read can hold. */
   public void requireReadable(ResolvedView<?, ?, ?> view, ReadBound bound) {
     for (InputRecord record : bound.records()) {
       this.records.requireOfSource(view, record);
@@ -184,8 +171,7 @@ public final class LocalPositions {
   }
 
   /**
-   * Completes once the records {@code bound} names are known to be written, or the broker did not
-   * tell in time; fails with an {@link InvalidQueryException} naming a record that cannot be.
+   * Completes once the records {@code bound} names are known written; fails naming one that is not.
    */
   public CompletableFuture<Void> written(ResolvedView<?, ?, ?> view, ReadBound bound) {
     return this.records.written(view, bound);
@@ -212,10 +198,7 @@ public final class LocalPositions {
         : ViewPosition.empty(view.name());
   }
 
-  /**
-   * Whether the broker tells that {@code partition} of the re-keyed {@code view} holds {@code
-   * record}.
-   */
+  /** Whether the broker tells that {@code partition} of the re-keyed view holds {@code record}. */
   private boolean followed(
       ResolvedView<?, ?, ?> view, InputRecord record, int partition, long applied, boolean active) {
     SourceRecords known = this.sources;

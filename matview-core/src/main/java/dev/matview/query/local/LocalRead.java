@@ -10,9 +10,6 @@ import dev.matview.query.answer.Replica;
 @FunctionalInterface
 public interface LocalRead<T> {
 
-  /**
-   * Reads {@code partition}, which {@code replica} answers; only from a replica Kafka Streams runs
-   * as active when {@code exact}, else from this instance's replica whatever its state.
-   */
+  /** Reads {@code partition}: only from a running active replica when {@code exact}. */
   T read(int partition, Replica replica, boolean exact);
 }

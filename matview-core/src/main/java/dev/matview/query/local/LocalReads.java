@@ -87,8 +87,7 @@ public final class LocalReads {
   }
 
   /**
-   * The refusal of the active replica here that cannot answer for now, which a bound read waits
-   * out.
+   * The refusal of the active replica here that cannot answer now, which a bound read waits out.
    */
   private <T> Routed<T> notNow(
       ResolvedView<?, ?, ?> view, int partition, ReadBound bound, Refusal refusal) {
@@ -155,8 +154,7 @@ public final class LocalReads {
   }
 
   /**
-   * A failure of the store or of the view's serde, told as what failed; the exception is logged
-   * here at WARN with its trace, which the caller is never sent.
+   * A failure of the store or serde, told as what failed and logged with its trace at WARN here.
    */
   static Refusal failed(
       ResolvedView<?, ?, ?> view, @Nullable Object key, int partition, KafkaException ex) {

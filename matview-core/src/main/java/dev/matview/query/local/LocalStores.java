@@ -47,11 +47,7 @@ public final class LocalStores {
         ReadIsolation.AT_LEAST_ONCE);
   }
 
-  /**
-   * Reads the stores of the views in {@code registry} that {@code streams} runs, asking {@code
-   * sources} of the records a lookup names with {@code after=} and reading committed state as
-   * {@code isolation} decides.
-   */
+  /** Reads the stores of the views in {@code registry} that {@code streams} runs. */
   public LocalStores(
       Supplier<@Nullable KafkaStreams> streams,
       LocalReplicas replicas,
@@ -93,9 +89,8 @@ public final class LocalStores {
   }
 
   /**
-   * The value of {@code key} in {@code partition}, or {@code null}; from a running active replica
-   * only when {@code runningActive}, else also from a standby or restoring one; as the last
-   * committed transaction left it when {@code bound} reads committed state.
+   * The value of {@code key} in {@code partition}, or {@code null}, committed as {@code bound}
+   * asks.
    */
   public <K> @Nullable Object get(
       ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive, ReadBound bound) {
@@ -103,9 +98,7 @@ public final class LocalStores {
         view, key, partition, runningActive, this.isolation.committed(view, bound));
   }
 
-  /**
-   * The windows of {@code key} in {@code partition} whose start lies in [from, to], oldest first.
-   */
+  /** The windows of {@code key} in {@code partition} starting in [from, to], oldest first. */
   public <K> List<WindowValue> windows(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,
@@ -117,11 +110,7 @@ public final class LocalStores {
     return this.windows.windows(view, window, key, partition, from, to, runningActive);
   }
 
-  /**
-   * Up to {@code limit} keys of {@code partition} in [from, to] that come after {@code after}, in
-   * stored key order; from a running active replica only when {@code runningActive}, else also from
-   * a standby or restoring one; as the last committed transaction left them when {@code committed}.
-   */
+  /** Up to {@code limit} keys of {@code partition} in [from, to] after {@code after}, as stored. */
   public <K> Slice<KeyItem> keys(
       ResolvedView<K, ?, ?> view,
       int partition,
@@ -144,8 +133,7 @@ public final class LocalStores {
   }
 
   /**
-   * Up to {@code limit} windows of {@code partition} whose start lies in [from, to] after {@code
-   * after}, by stored key, then start.
+   * Up to {@code limit} windows of {@code partition} starting in [from, to] after {@code after}.
    */
   public <K> Slice<WindowItem> windowItems(
       ResolvedView<K, ?, ?> view,

@@ -54,9 +54,7 @@ final class LocalWindows {
     this.scanSources = new WindowScanSources(refusals, this.stores, handles, storeTopics);
   }
 
-  /**
-   * The windows of {@code key} in {@code partition} whose start lies in [from, to], oldest first.
-   */
+  /** The windows of {@code key} in {@code partition} starting in [from, to], oldest first. */
   <K> List<WindowValue> windows(
       ResolvedView<K, ?, ?> view,
       ViewWindow window,
@@ -126,10 +124,7 @@ final class LocalWindows {
     return windows;
   }
 
-  /**
-   * The windows {@code found} holds with a value, oldest first, each value read from the store's by
-   * {@code value}.
-   */
+  /** The windows {@code found} holds with a value, oldest first, read by {@code value}. */
   private static <T> List<WindowValue> windowValues(
       WindowStoreIterator<T> found, Function<T, @Nullable Object> value, ViewWindow window) {
     List<WindowValue> windows = new ArrayList<>();
@@ -145,8 +140,7 @@ final class LocalWindows {
   }
 
   /**
-   * Up to {@code limit} windows of {@code partition} whose start lies in [from, to] after {@code
-   * after}, by stored key, then start.
+   * Up to {@code limit} windows of {@code partition} starting in [from, to] after {@code after}.
    */
   <K> Slice<WindowItem> windowItems(
       ResolvedView<K, ?, ?> view,

@@ -36,11 +36,7 @@ public final class ReadIsolation {
     return this.exactlyOnce;
   }
 
-  /**
-   * Whether a lookup of {@code view} under {@code bound} reads committed state only.
-   *
-   * @throws InvalidQueryException when it asks for committed state that cannot be told apart
-   */
+  /** Whether a lookup of {@code view} under {@code bound} reads committed state only. */
   public boolean committed(ResolvedView<?, ?, ?> view, ReadBound bound) {
     Isolation asked = bound.isolation();
     if (asked == Isolation.UNCOMMITTED) {

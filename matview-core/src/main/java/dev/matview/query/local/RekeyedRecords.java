@@ -64,10 +64,7 @@ final class RekeyedRecords implements AutoCloseable {
 
   private @Nullable ScheduledFuture<?> polling;
 
-  /**
-   * Records of the application {@code groupId}, asked of the broker on {@code polls} while lookups
-   * wait for them.
-   */
+  /** Records of the application {@code groupId}, polled for while lookups wait for them. */
   RekeyedRecords(
       BrokerAdmin admin, String groupId, ScheduledExecutorService timer, Executor polls) {
     this.admin = admin;
@@ -112,9 +109,7 @@ final class RekeyedRecords implements AutoCloseable {
     }
   }
 
-  /**
-   * Hands a poll on unless one is under way; one the polls cannot take now is left for the next.
-   */
+  /** Hands a poll on unless one is under way; one the polls cannot take is left for the next. */
   private void pollSoon() {
     if (this.asking.compareAndSet(false, true)) {
       try {

@@ -1,7 +1,6 @@
 package dev.matview.query.local;
 
 import dev.matview.position.InputRecord;
-import dev.matview.query.answer.InvalidQueryException;
 import dev.matview.topology.ResolvedView;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -22,10 +21,7 @@ public final class SourceRecords implements AutoCloseable {
 
   private final RekeyedRecords rekeyed;
 
-  /**
-   * Source records of the application {@code applicationId}, asked of the broker with {@code
-   * admin}; re-keyed ones followed by polls kept on {@code timer} and run on {@code polls}.
-   */
+  /** Source records of {@code applicationId}, re-keyed ones followed by polls on {@code polls}. */
   public SourceRecords(
       String applicationId, BrokerAdmin admin, ScheduledExecutorService timer, Executor polls) {
     this.applicationId = applicationId;
@@ -34,18 +30,12 @@ public final class SourceRecords implements AutoCloseable {
     this.rekeyed = new RekeyedRecords(admin, applicationId, timer, polls);
   }
 
-  /**
-   * Completes once {@code record} is known to be written, or the broker did not tell in time; fails
-   * with {@link InvalidQueryException} when its partition does not exist or ends before it.
-   */
+  /** Completes once {@code record} is known written; fails when its partition lacks it. */
   CompletableFuture<Void> written(ResolvedView<?, ?, ?> view, InputRecord record) {
     return this.ends.written(view.name(), record);
   }
 
-  /**
-   * Whether the store partition {@code partition} of the re-keyed {@code view}, which has applied
-   * its repartition topic up to {@code applied}, is known to hold {@code record}.
-   */
+  /** Whether the re-keyed {@code view}'s store partition is known to hold {@code record}. */
   boolean rekeyedHolds(
       ResolvedView<?, ?, ?> view, InputRecord record, int partition, long applied, boolean active) {
     return this.rekeyed.holds(

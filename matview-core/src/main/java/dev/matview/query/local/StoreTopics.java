@@ -30,11 +30,7 @@ final class StoreTopics implements Function<ResolvedView<?, ?, ?>, String> {
     return new StoreTopics(Map.copyOf(topics));
   }
 
-  /**
-   * The topic of {@code view}'s store.
-   *
-   * @throws IllegalStateException when the view is not one whose stores this instance reads
-   */
+  /** The topic of {@code view}'s store; an IllegalStateException for a view not read here. */
   @Override
   public String apply(ResolvedView<?, ?, ?> view) {
     String topic = this.byStore.get(view.storeName());

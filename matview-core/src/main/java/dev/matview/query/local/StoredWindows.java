@@ -23,10 +23,7 @@ final class StoredWindows<K> implements KeyValueIterator<Windowed<K>, Object> {
 
   private final KeyValueIterator<Windowed<Bytes>, byte[]> stored;
 
-  /**
-   * The windows {@code stored} holds, serialized for {@code topic}, whose values carry Kafka
-   * Streams' 8-byte timestamp when {@code timestamped}.
-   */
+  /** The windows {@code stored} holds, values past a timestamp when {@code timestamped}. */
   StoredWindows(
       ResolvedView<K, ?, ?> view,
       String topic,

@@ -30,10 +30,7 @@ final class TableLookups {
   }
 
   /**
-   * The value of {@code key} in {@code partition}, or {@code null}, as the last committed
-   * transaction left it when {@code committed}; from a running active replica only when {@code
-   * runningActive} (Kafka Streams confirms it the first time), else also from a standby or
-   * restoring one.
+   * The value of {@code key} in {@code partition}, or {@code null}, committed if {@code committed}.
    */
   <K> @Nullable Object get(
       ResolvedView<K, ?, ?> view, K key, int partition, boolean runningActive, boolean committed) {

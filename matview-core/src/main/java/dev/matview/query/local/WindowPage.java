@@ -55,10 +55,7 @@ final class WindowPage<K> {
 
   private final @Nullable ScanPosition after;
 
-  /**
-   * A page of the windows whose start lies in [from, to] and that come after {@code after}, of a
-   * store whose segments each span {@code intervalMillis}.
-   */
+  /** A page of the windows starting in [from, to] after {@code after}. */
   WindowPage(
       Serializer<K> keys,
       String storeName,

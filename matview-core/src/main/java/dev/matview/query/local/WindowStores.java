@@ -33,19 +33,13 @@ final class WindowStores {
     this.refusals = refusals;
   }
 
-  /**
-   * One partition of a time-windowed view's store through the store API, which reads through the
-   * record cache.
-   */
+  /** A time-windowed view's store partition through the store API, which reads the cache. */
   <K> ReadOnlyWindowStore<K, Object> windowStore(
       ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
     return store(view, key, partition, runningActive, QueryableStoreTypes.windowStore());
   }
 
-  /**
-   * One partition of a session view's store through the store API, which reads through the record
-   * cache.
-   */
+  /** A session view's store partition through the store API, which reads the cache. */
   <K> ReadOnlySessionStore<K, Object> sessionStore(
       ResolvedView<K, ?, ?> view, @Nullable Object key, int partition, boolean runningActive) {
     return store(view, key, partition, runningActive, QueryableStoreTypes.sessionStore());

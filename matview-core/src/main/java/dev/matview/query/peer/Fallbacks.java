@@ -55,9 +55,7 @@ public final class Fallbacks {
   private final MomentaryRefusals momentary;
 
   /**
-   * Fallbacks that read this instance's replicas with {@code localStores}, reach others with {@code
-   * peers} unless {@code marks} says they are down, and refuse at once while {@code gate} is
-   * closed.
+   * Fallbacks that read here with {@code localStores} and reach other instances with {@code peers}.
    */
   public Fallbacks(
       Routing routing,
@@ -81,10 +79,7 @@ public final class Fallbacks {
         Pause.NONE);
   }
 
-  /**
-   * Fallbacks as above that route a lookup again as {@code momentary} allows, and send key lookups
-   * bound for one instance together after a gathering window kept on {@code timer}.
-   */
+  /** Fallbacks as above that route again as {@code momentary} allows and gather key lookups. */
   public Fallbacks(
       Routing routing,
       LocalStores localStores,
@@ -144,11 +139,7 @@ public final class Fallbacks {
     return this.streams;
   }
 
-  /**
-   * Answers a lookup of {@code key} from the first replica that can, or says why none could,
-   * without a thread waiting for another instance or for a pause before routing it again ({@link
-   * MomentaryRefusals}).
-   */
+  /** Answers a lookup of {@code key} from the first replica that can, or says why none could. */
   public <K, T> CompletableFuture<Routed<T>> route(
       ResolvedView<K, ?, ?> view,
       K key,
@@ -178,10 +169,7 @@ public final class Fallbacks {
             view, key, (KeyReplicas) placement, caller, pathInView, read, this.peers.timeout()));
   }
 
-  /**
-   * Reads one partition whose replicas are {@code replicas}, such as a scan's slice, as {@link
-   * #route} reads a key's.
-   */
+  /** Reads one partition of {@code replicas}, such as a scan's slice, as {@link #route} does. */
   public <T> CompletableFuture<Routed<T>> routePartition(
       ResolvedView<?, ?, ?> view,
       KeyReplicas replicas,
@@ -218,10 +206,7 @@ public final class Fallbacks {
         : CompletableFuture.completedFuture(first);
   }
 
-  /**
-   * The active replica's answer when it comes at once (read here, or refused to a forwarded
-   * request), else {@code null}.
-   */
+  /** The active replica's answer when it comes at once, else {@code null}. */
   private <T> @Nullable Routed<T> activeHere(Asked<T> asked, StaleReads stale) {
     PartitionOwner active = asked.replicas().active();
     CallerContext caller = asked.caller();

@@ -46,10 +46,7 @@ final class GatheredKeyLookups {
 
   private final GatheredRequests<Destination, Lookup> requests;
 
-  /**
-   * Lookups that wait for the request before them at most {@code gathering}, normally {@link
-   * #GATHERING}.
-   */
+  /** Lookups that wait for the request before them at most {@code gathering}. */
   GatheredKeyLookups(PeerClient peers, ObjectMapper mapper, Pause gathering) {
     this.peers = peers;
     this.mapper = mapper;
@@ -57,8 +54,7 @@ final class GatheredKeyLookups {
   }
 
   /**
-   * The answer of {@code owner} to a lookup of {@code rawKey}, as {@link PeerClient#fetch} tells
-   * it.
+   * The answer of {@code owner} to a lookup of {@code rawKey}, as {@link PeerClient#fetch} tells.
    */
   CompletableFuture<Routed<PeerResponse>> fetch(
       String view,
@@ -175,10 +171,7 @@ final class GatheredKeyLookups {
             });
   }
 
-  /**
-   * Each key's answer in {@code answer} as its lookup alone would have had it relayed, or {@code
-   * null} when it is not one this instance reads.
-   */
+  /** Each key's answer in {@code answer} as if relayed alone, or {@code null} when unreadable. */
   private @Nullable List<Routed<PeerResponse>> relayedAnswers(
       Routed<PeerResponse> answer, int expected) {
     if (!(answer instanceof Routed.Relayed<PeerResponse> relayed)
@@ -212,10 +205,7 @@ final class GatheredKeyLookups {
     }
   }
 
-  /**
-   * One lookup on its way or waiting, with its bound as its own request and a request of several
-   * keys carry it.
-   */
+  /** One lookup on its way or waiting, its bound as each kind of request carries it. */
   private record Lookup(
       PartitionOwner owner,
       String rawKey,
@@ -225,10 +215,7 @@ final class GatheredKeyLookups {
       Duration timeout,
       CompletableFuture<Routed<PeerResponse>> answer) {}
 
-  /**
-   * Where lookups go together: one instance, one view, the same stale-read parameters and
-   * credentials.
-   */
+  /** Where lookups go together: one instance, view, stale-read query and credentials. */
   private record Destination(
       HostInfo host, String view, String staleQuery, @Nullable String authorization) {}
 }

@@ -82,10 +82,7 @@ final class GatheredRequests<D, T> {
         .whenComplete((ignored, failure) -> sendWaiting(destination, queue, true));
   }
 
-  /**
-   * Sends what waits for {@code destination} once a request to it came back ({@code returned}) or
-   * the gathering pause is over; retires the queue when nothing is on its way.
-   */
+  /** Sends what waits for {@code destination}; retires the queue when nothing is on its way. */
   private void sendWaiting(D destination, Queue<T> queue, boolean returned) {
     List<T> next = new ArrayList<>();
     boolean more;
@@ -112,10 +109,7 @@ final class GatheredRequests<D, T> {
     }
   }
 
-  /**
-   * Sends what waits for {@code destination} once the gathering pause is over, or at once when the
-   * threads take no more.
-   */
+  /** Sends what waits for {@code destination} after the gathering pause. */
   private void sendAfterGathering(D destination, Queue<T> queue) {
     Runnable send = () -> sendWaiting(destination, queue, false);
     this.gathering.then(send, send);

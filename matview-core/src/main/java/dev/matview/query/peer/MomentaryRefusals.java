@@ -41,10 +41,7 @@ public final class MomentaryRefusals {
 
   private final Pause pause;
 
-  /**
-   * Tries again for at most {@code within} after the first refusal (zero never does), after pauses
-   * kept on {@code timer}.
-   */
+  /** Tries again for at most {@code within} after the first refusal; zero never does. */
   public MomentaryRefusals(Duration within, ScheduledExecutorService timer, Executor workers) {
     this(within, Pause.of(PAUSE, timer, workers));
   }
@@ -59,10 +56,7 @@ public final class MomentaryRefusals {
     return Duration.ofNanos(this.withinNanos);
   }
 
-  /**
-   * The answer of {@code attempt}, made again after each pause while it is a momentary refusal
-   * within {@code within}.
-   */
+  /** The answer of {@code attempt}, made again while it refuses for a moment. */
   <T> CompletableFuture<Routed<T>> answer(
       CallerContext caller, Supplier<CompletableFuture<Routed<T>>> attempt) {
     CompletableFuture<Routed<T>> first = attempt.get();
@@ -78,10 +72,7 @@ public final class MomentaryRefusals {
     return first.thenCompose((answer) -> again(answer, attempt, deadline, bound));
   }
 
-  /**
-   * {@code answer}, which this instance tries no more; a momentary refusal of a bound read is
-   * marked to be asked again every poll within that read's own wait.
-   */
+  /** {@code answer}, a bound read's momentary refusal marked to be asked again every poll. */
   private static <T> Routed<T> waitable(Routed<T> answer, boolean bound) {
     if (!bound || !momentary(answer) || !(answer instanceof Routed.Refused<T> refused)) {
       return answer;
@@ -130,10 +121,7 @@ public final class MomentaryRefusals {
     }
   }
 
-  /**
-   * Whether {@code answer} refuses for a moment only: a refusal the instances' coming and going
-   * explains, or such a 503 of another instance, that asks to come back within a second.
-   */
+  /** Whether {@code answer} refuses only while the instances come and go, for a second. */
   static boolean momentary(Routed<?> answer) {
     if (answer instanceof Routed.Refused<?> refused) {
       Refusal refusal = refused.refusal();

@@ -30,16 +30,12 @@ final class ObservedStream implements BodyListener {
     this.listener = listener;
   }
 
-  /**
-   * {@code listener}, its exchange observed by {@code observation}; itself when that is a no-op.
-   */
+  /** {@code listener}, its exchange observed by {@code observation} unless a no-op. */
   static BodyListener of(Observation observation, BodyListener listener) {
     return observation.isNoop() ? listener : new ObservedStream(observation, listener);
   }
 
-  /**
-   * {@code exchange}, whose cancel stops the observation of {@code listener}'s exchange, if any.
-   */
+  /** {@code exchange}, whose cancel stops the observation of {@code listener}'s exchange. */
   static Future<Void> cancelling(BodyListener listener, Future<Void> exchange) {
     return (listener instanceof ObservedStream observed)
         ? new CancelHookFuture(exchange, () -> observed.stop("cancelled", null))

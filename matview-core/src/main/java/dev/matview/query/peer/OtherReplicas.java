@@ -34,10 +34,7 @@ final class OtherReplicas {
     this.forwards = forwards;
   }
 
-  /**
-   * The first answer of the other replicas of {@code asked}, whose active replica refused with
-   * {@code activeRefusal}.
-   */
+  /** The first answer of the other replicas of {@code asked}, or why none answered. */
   <T> CompletableFuture<Routed<T>> answer(Asked<T> asked, StaleReads stale, Refusal activeRefusal) {
     KeyReplicas replicas = asked.replicas();
     List<String> refusals = new ArrayList<>();
@@ -111,10 +108,7 @@ final class OtherReplicas {
             });
   }
 
-  /**
-   * One read asked of the {@code remote} replicas in turn, with what the active replica, this
-   * instance's replica ({@code localBehind}, when behind a bound) and each replica asked said.
-   */
+  /** One read asked of the {@code remote} replicas in turn, with what each replica said. */
   private record Round<T>(
       Asked<T> asked,
       List<PartitionOwner> remote,
@@ -123,10 +117,7 @@ final class OtherReplicas {
       @Nullable Refusal localBehind,
       List<String> refusals) {
 
-    /**
-     * Why no replica answered: the active or local replica's refusal when either is behind the
-     * bound, else what each said.
-     */
+    /** Why no replica answered: a refusal behind the bound, else what each said. */
     private Routed<T> noneAnswered() {
       Refusal active = this.activeRefusal;
       if (active.behind() != null) {

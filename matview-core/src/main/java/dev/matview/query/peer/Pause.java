@@ -16,16 +16,10 @@ interface Pause {
   /** No pause: the work runs at once, on the thread that gives it. */
   Pause NONE = (work, whenRefused) -> work.run();
 
-  /**
-   * Runs {@code work} once the pause is over, or {@code whenRefused} when the threads to run it
-   * take no more.
-   */
+  /** Runs {@code work} after the pause, or {@code whenRefused} when no thread takes it. */
   void then(Runnable work, Runnable whenRefused);
 
-  /**
-   * A pause of {@code length} kept on {@code timer}, whose task only hands the work to {@code
-   * workers}.
-   */
+  /** A pause of {@code length} on {@code timer}, whose task hands the work to {@code workers}. */
   static Pause of(Duration length, ScheduledExecutorService timer, Executor workers) {
     return (work, whenRefused) -> {
       Runnable handOn =

@@ -31,10 +31,7 @@ public final class PeerAnswers {
         "could not be reached or did not answer in time a moment ago");
   }
 
-  /**
-   * What {@code host} answered to {@code target}, as it came, or the refusal of a 404 that is not
-   * Matview's.
-   */
+  /** What {@code host} answered, as it came, or the refusal of a 404 that is not Matview's. */
   static <T> Routed<T> of(
       String view,
       HostInfo host,

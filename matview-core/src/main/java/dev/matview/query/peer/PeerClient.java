@@ -65,10 +65,7 @@ public final class PeerClient implements AutoCloseable {
     this(basePath, timeout, sslContext, requests, trustedNetwork, null);
   }
 
-  /**
-   * A client as above whose I/O thread {@code ioThreads} makes, or the client itself when {@code
-   * null}.
-   */
+  /** A client as above whose I/O thread {@code ioThreads} makes when given. */
   public PeerClient(
       String basePath,
       Duration timeout,
@@ -96,10 +93,7 @@ public final class PeerClient implements AutoCloseable {
     return this.timeout;
   }
 
-  /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code host} to be routed there, for a lookup this
-   * instance cannot place; failures come back as from {@link #fetch}.
-   */
+  /** Sends a lookup this instance cannot place to {@code host} to be routed there. */
   public <T> CompletableFuture<Routed<T>> relay(
       String view, HostInfo host, String pathAndQuery, CallerContext caller, Duration timeout) {
     return exchange(
@@ -114,11 +108,7 @@ public final class PeerClient implements AutoCloseable {
         (failure) -> PeerFailures.ofRelay(view, host, failure, timeout));
   }
 
-  /**
-   * Sends {@code GET basePath + pathAndQuery} to {@code owner} without a thread waiting: the future
-   * completes with the answer, or with the refusal a failure to reach the owner tells (unreachable,
-   * timeout or unavailable).
-   */
+  /** Sends {@code GET basePath + pathAndQuery} to {@code owner}: its answer or the refusal. */
   public <T> CompletableFuture<Routed<T>> fetch(
       String view,
       PartitionOwner owner,
@@ -128,10 +118,7 @@ public final class PeerClient implements AutoCloseable {
     return toOwner(view, owner, pathAndQuery, null, caller, timeout);
   }
 
-  /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}, answered as
-   * {@link #fetch} is.
-   */
+  /** Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code owner}. */
   public <T> CompletableFuture<Routed<T>> post(
       String view,
       PartitionOwner owner,
@@ -162,8 +149,7 @@ public final class PeerClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code POST basePath + pathAndQuery} with a JSON body to {@code host}; a failure comes
-   * back as {@code failed} tells it.
+   * Sends a forwarded {@code POST} to {@code host}; a failure comes back as {@code failed} tells.
    */
   CompletableFuture<Routed<PeerResponse>> postForwarded(
       String view,
@@ -177,12 +163,7 @@ public final class PeerClient implements AutoCloseable {
         view, host, null, PeerRequests.FORWARDED, pathAndQuery, json, caller, timeout, failed);
   }
 
-  /**
-   * Asks {@code owner} for the stream at {@code basePath + pathAndQuery}, answers of {@code type},
-   * as a forwarded request, handing its body to {@code listener} as it arrives until no byte came
-   * for {@code timeout}; the exchange, or {@code null} while this instance has no secret to sign it
-   * with.
-   */
+  /** Asks {@code owner} for a stream of {@code type}, or {@code null} while there is no secret. */
   public @Nullable Future<Void> stream(
       PartitionOwner owner,
       String pathAndQuery,
@@ -194,10 +175,7 @@ public final class PeerClient implements AutoCloseable {
         owner.host(), pathAndQuery, type + ", " + ACCEPT, null, caller, timeout, listener);
   }
 
-  /**
-   * Asks {@code host} for the event stream at {@code basePath + pathAndQuery} as the other {@code
-   * stream} does, going on after {@code lastEventId} when given.
-   */
+  /** Asks {@code host} for an event stream, after {@code lastEventId} when given. */
   public @Nullable Future<Void> stream(
       HostInfo host,
       String pathAndQuery,

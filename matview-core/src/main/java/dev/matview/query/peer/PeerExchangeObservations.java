@@ -30,8 +30,7 @@ final class PeerExchangeObservations {
   private PeerExchangeObservations() {}
 
   /**
-   * Starts the observation of {@code method pathAndQuery} sent to {@code host}, writing the trace
-   * context into {@code headers}.
+   * Starts the observation of a request to {@code host}, writing its trace into {@code headers}.
    */
   static Observation start(
       CallerContext caller,
@@ -79,8 +78,7 @@ final class PeerExchangeObservations {
   }
 
   /**
-   * Stops {@code observation} with the answer's {@code status} ({@code -1} when none came) and
-   * {@code outcome}, or the outcome of {@code failure}.
+   * Stops {@code observation} with the answer's {@code status} and {@code outcome}, or a failure.
    */
   static void stop(
       Observation observation, int status, @Nullable String outcome, @Nullable Throwable failure) {

@@ -24,10 +24,7 @@ public final class PeerFailures {
 
   private PeerFailures() {}
 
-  /**
-   * The refusal that a {@code failure} of a request to {@code owner} of a partition of {@code view}
-   * tells: a failure to connect, a timeout or another I/O failure.
-   */
+  /** The refusal a {@code failure} of a request to {@code owner} tells. */
   static Refusal ofOwner(String view, PartitionOwner owner, Exception failure, Duration timeout) {
     Outcome outcome = Outcome.of(failure, timeout);
     warn(owner, view, outcome.what() + " (" + failure + ")");
@@ -42,10 +39,7 @@ public final class PeerFailures {
         RETRY);
   }
 
-  /**
-   * The refusal that a {@code failure} of a request to {@code host}, asked to route a lookup of
-   * {@code view} that this instance cannot place, tells.
-   */
+  /** The refusal a {@code failure} of a request to {@code host} to route a lookup tells. */
   static Refusal ofRelay(String view, HostInfo host, Exception failure, Duration timeout) {
     Outcome outcome = Outcome.of(failure, timeout);
     logger.warn(
@@ -67,10 +61,7 @@ public final class PeerFailures {
         RETRY);
   }
 
-  /**
-   * The refusal of a 404 from {@code host} that is no answer of Matview's: the other instance does
-   * not serve the lookups at {@code target}, the path this instance serves them at.
-   */
+  /** The refusal of a 404 from {@code host} that is not Matview's: it serves another path. */
   static Refusal notServedAt(
       String view, HostInfo host, @Nullable Integer partition, String target) {
     logger.warn(
@@ -92,10 +83,7 @@ public final class PeerFailures {
         RETRY);
   }
 
-  /**
-   * The refusal of a request to another instance that was not sent: this instance has not agreed on
-   * a secret with the others yet.
-   */
+  /** The refusal of a request not sent: no secret is agreed with the other instances yet. */
   static Refusal notAgreed(String view, @Nullable Integer partition) {
     return new Refusal(
         Refusal.Reason.UNAVAILABLE,

@@ -28,10 +28,7 @@ public final class PeerMarks {
 
   private final ConcurrentMap<HostInfo, Long> downUntil = new ConcurrentHashMap<>();
 
-  /**
-   * Marks that last {@code downFor} (none when zero), and further while {@code named} does not name
-   * the instance.
-   */
+  /** Marks that last {@code downFor}, and further while {@code named} does not name the host. */
   public PeerMarks(Duration downFor, Predicate<HostInfo> named) {
     this(downFor, named, System::nanoTime);
   }
@@ -61,10 +58,7 @@ public final class PeerMarks {
     }
   }
 
-  /**
-   * Marks {@code host} down when it refused the connection or timed out, up when it answered at
-   * all.
-   */
+  /** Marks {@code host} down when it refused or timed out, up when it answered at all. */
   public void observed(HostInfo host, Routed<?> answer) {
     if (!(answer instanceof Routed.Refused<?> refused)) {
       up(host);

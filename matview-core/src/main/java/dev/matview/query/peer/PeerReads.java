@@ -32,9 +32,8 @@ final class PeerReads {
   }
 
   /**
-   * Asks {@code owner}'s instance unless it is marked down, marking it by how it met the request;
-   * an error without a problem detail, or a 5xx while stale reads may try another replica, comes
-   * back as a refusal.
+   * Asks {@code owner}'s instance unless marked down, its answer checked by {@link
+   * PeerAnswers#checked}.
    */
   <T> CompletableFuture<Routed<T>> ask(
       Asked<T> asked, PartitionOwner owner, @Nullable StaleReads stale) {
@@ -74,10 +73,7 @@ final class PeerReads {
     return PeerAnswers.checked(view.name(), owner, answer, stale != null);
   }
 
-  /**
-   * The query every lookup gathered with this one shares: the lag bound of {@code stale}, when
-   * given, and the isolation {@code bound} asks for.
-   */
+  /** The query gathered lookups share: the lag bound of {@code stale} and the isolation. */
   private static PeerPath gathered(@Nullable StaleReads stale, ReadBound bound) {
     Isolation isolation = bound.isolation();
     return withStale(PeerPath.of(), stale)

@@ -40,10 +40,7 @@ final class Relays {
             || refusal.reason() == Refusal.Reason.OWNER_UNKNOWN);
   }
 
-  /**
-   * The answer of the first other instance, not marked down, that answers below a 5xx; else {@code
-   * refusal} with what the others said.
-   */
+  /** The first answer below a 5xx of the other instances, else {@code refusal} with theirs. */
   <T> CompletableFuture<Routed<T>> relay(
       ResolvedView<?, ?, ?> view,
       CallerContext caller,

@@ -34,10 +34,7 @@ final class SignedExchanges implements AutoCloseable {
 
   private @Nullable PeerAsyncHttpClient client;
 
-  /**
-   * Requests at {@code basePath}, signed with {@code requests}, carrying credentials when {@code
-   * sendsCredentials}, over the client {@code makeClient} makes when first needed.
-   */
+  /** Requests at {@code basePath}, signed with {@code requests}, over a client made when needed. */
   SignedExchanges(
       String basePath,
       PeerRequests requests,
@@ -54,11 +51,7 @@ final class SignedExchanges implements AutoCloseable {
     return this.basePath + pathAndQuery;
   }
 
-  /**
-   * Sends {@code pathAndQuery} to {@code host} marked {@code marker}, a {@code POST} of {@code
-   * body} if any, else a {@code GET}; the answer, complete once the observation has stopped, or
-   * {@code null} while this instance has no secret to sign it with.
-   */
+  /** Sends {@code pathAndQuery} to {@code host}, or {@code null} while there is no secret. */
   @Nullable CompletableFuture<PeerHttpResponse> exchange(
       HostInfo host,
       String marker,
@@ -95,11 +88,7 @@ final class SignedExchanges implements AutoCloseable {
         });
   }
 
-  /**
-   * Asks {@code host} for the stream at {@code pathAndQuery}, handing its body to {@code listener}
-   * until no byte came for {@code idle}; the exchange, or {@code null} while there is no secret to
-   * sign it with.
-   */
+  /** Asks {@code host} for the stream at {@code pathAndQuery}, or {@code null} with no secret. */
   @Nullable Future<Void> stream(
       HostInfo host,
       String pathAndQuery,
@@ -150,10 +139,7 @@ final class SignedExchanges implements AutoCloseable {
     return made;
   }
 
-  /**
-   * The signed headers of a request to {@code target} carrying {@code marker}, or {@code null}
-   * while there is no secret.
-   */
+  /** The signed headers of a request to {@code target}, or {@code null} with no secret. */
   private @Nullable Map<String, String> headers(
       String method,
       String target,
