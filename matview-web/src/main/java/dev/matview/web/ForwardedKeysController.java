@@ -56,23 +56,9 @@ public class ForwardedKeysController {
 
   /**
    * A controller that looks keys up with {@code queryService}, reads bodies with {@code mapper}
-   * within {@code limits}, and writes each answer's body with the first of {@code converters} that
-   * can.
+   * within {@code limits}, writes each answer's body with the first of {@code converters} that can,
+   * and whose answers carry the positions that {@code consistency} writes.
    */
-  public ForwardedKeysController(
-      ViewQueryService queryService,
-      ObjectMapper mapper,
-      RequestLimits limits,
-      Supplier<List<HttpMessageConverter<?>>> converters) {
-    this(
-        queryService,
-        mapper,
-        limits,
-        converters,
-        Consistency.unsigned(queryService.applicationId()));
-  }
-
-  /** A controller as above whose answers carry the positions that {@code consistency} writes. */
   public ForwardedKeysController(
       ViewQueryService queryService,
       ObjectMapper mapper,

@@ -45,7 +45,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
 
   private static final int PENDING_RETRY_SECONDS = 1;
 
-  private final BasePathProblems problems;
+  private final ProblemWriter problems;
 
   private final PeerRequests requests;
 
@@ -54,7 +54,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
    * signatures with {@code requests} and writes refusals with {@code mapper}.
    */
   public PeerRequestFilter(String basePath, PeerRequests requests, ObjectMapper mapper) {
-    this.problems = new BasePathProblems(basePath, mapper);
+    this.problems = new ProblemWriter(basePath, mapper);
     this.requests = requests;
   }
 

@@ -23,11 +23,6 @@ public class ProblemErrorHandler extends ErrorHandler {
 
   private final @Nullable String lookupPath;
 
-  /** A handler that knows of no lookup endpoints. */
-  public ProblemErrorHandler() {
-    this(null);
-  }
-
   /**
    * A handler for a server whose lookup endpoints lie under {@code lookupPath}, the context path
    * and the base path without a trailing slash, or under no path when {@code null}.
@@ -50,12 +45,10 @@ public class ProblemErrorHandler extends ErrorHandler {
       @Nullable String message,
       @Nullable Throwable cause,
       Callback callback) {
-    String reason = message;
-    if ((reason == null || reason.isBlank()) && cause != null) {
-      reason = cause.getMessage();
-    }
-    boolean lookup = BasePathProblems.lies(request.getHttpURI().getPath(), this.lookupPath);
-    byte[] body = ServerErrorProblem.json(code, reason, lookup).getBytes(StandardCharsets.UTF_8);
+    String path = request.getHttpURI().getPath();
+    byte[] body =
+        ServerErrorProblem.json(code, message, cause, path, this.lookupPath)
+            .getBytes(StandardCharsets.UTF_8);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROBLEM_JSON);
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), callback);
@@ -66,6 +59,6 @@ public class ProblemErrorHandler extends ErrorHandler {
       int status, @Nullable String reason, HttpFields.Mutable fields) {
     fields.put(HttpHeader.CONTENT_TYPE, PROBLEM_JSON);
     return ByteBuffer.wrap(
-        ServerErrorProblem.json(status, reason).getBytes(StandardCharsets.UTF_8));
+        ServerErrorProblem.json(status, reason, null, null, null).getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -24,14 +24,14 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class ProblemErrorPageFilter implements Filter {
 
-  private final BasePathProblems problems;
+  private final ProblemWriter problems;
 
   /**
    * A filter for the requests under {@code basePath} (without a trailing slash) that writes JSON
    * with {@code mapper}.
    */
   public ProblemErrorPageFilter(String basePath, ObjectMapper mapper) {
-    this.problems = new BasePathProblems(basePath, mapper);
+    this.problems = new ProblemWriter(basePath, mapper);
   }
 
   @Override

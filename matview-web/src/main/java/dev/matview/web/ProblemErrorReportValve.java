@@ -21,11 +21,6 @@ public class ProblemErrorReportValve extends ErrorReportValve {
 
   private final @Nullable String lookupPath;
 
-  /** A valve that knows of no lookup endpoints. */
-  public ProblemErrorReportValve() {
-    this(null);
-  }
-
   /**
    * A valve for a server whose lookup endpoints lie under {@code lookupPath}, the context path and
    * the base path without a trailing slash, or under no path when {@code null}.
@@ -45,10 +40,6 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     if (!ioAllowed.get()) {
       return;
     }
-    String message = response.getMessage();
-    if ((message == null || message.isBlank()) && throwable != null) {
-      message = throwable.getMessage();
-    }
     try {
       response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
       response.setCharacterEncoding("UTF-8");
@@ -56,7 +47,11 @@ public class ProblemErrorReportValve extends ErrorReportValve {
       if (writer != null) {
         writer.write(
             ServerErrorProblem.json(
-                status, message, BasePathProblems.lies(request.getRequestURI(), this.lookupPath)));
+                status,
+                response.getMessage(),
+                throwable,
+                request.getRequestURI(),
+                this.lookupPath));
         response.finishResponse();
       }
     } catch (IOException | IllegalStateException ex) {

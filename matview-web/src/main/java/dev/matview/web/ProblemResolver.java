@@ -27,14 +27,14 @@ public final class ProblemResolver implements HandlerExceptionResolver, Ordered 
 
   private static final Log logger = LogFactory.getLog(ProblemResolver.class);
 
-  private final BasePathProblems problems;
+  private final ProblemWriter problems;
 
   /**
    * A resolver for the requests under {@code basePath} (without a trailing slash) that writes JSON
    * with {@code mapper}.
    */
   public ProblemResolver(String basePath, ObjectMapper mapper) {
-    this.problems = new BasePathProblems(basePath, mapper);
+    this.problems = new ProblemWriter(basePath, mapper);
   }
 
   @Override

@@ -14,14 +14,38 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Writes a problem detail, or another instance's answer, straight to a servlet response, outside
- * Spring MVC's converters.
+ * Spring MVC's converters, for the requests under the lookup endpoints' base path.
  */
 final class ProblemWriter {
 
-  private ProblemWriter() {}
+  private final String basePath;
 
-  static void write(HttpServletResponse response, ObjectMapper mapper, ProblemDetail problem)
-      throws IOException {
+  private final ObjectMapper mapper;
+
+  /** A writer for the requests under {@code basePath} (no trailing slash), with {@code mapper}. */
+  ProblemWriter(String basePath, ObjectMapper mapper) {
+    this.basePath = basePath;
+    this.mapper = mapper;
+  }
+
+  /** Whether {@code requestUri}, less {@code contextPath}, lies under the base path. */
+  boolean covers(String requestUri, String contextPath) {
+    return requestUri.startsWith(contextPath)
+        && lies(requestUri.substring(contextPath.length()), this.basePath);
+  }
+
+  /** Whether {@code path} is {@code prefix} or lies under it; never when either is unknown. */
+  static boolean lies(@Nullable String path, @Nullable String prefix) {
+    return path != null && prefix != null && (path.equals(prefix) || path.startsWith(prefix + "/"));
+  }
+
+  /** Answers {@code response} with {@code problem}. */
+  void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
+    write(response, this.mapper, problem);
+  }
+
+  private static void write(
+      HttpServletResponse response, ObjectMapper mapper, ProblemDetail problem) throws IOException {
     response.setStatus(problem.getStatus());
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     response.setCharacterEncoding("UTF-8");

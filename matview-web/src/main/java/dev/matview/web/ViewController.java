@@ -58,34 +58,19 @@ public class ViewController {
 
   private final long maxKeyBytes;
 
-  /**
-   * A controller that answers through {@code queryService} and {@code batchService}, with the
-   * default request limits.
-   */
+  /** A controller that answers through {@code queryService} and {@code batchService}. */
   public ViewController(ViewQueryService queryService, ViewBatchService batchService) {
-    this(queryService, batchService, JsonMapper.builder().build(), RequestLimits.DEFAULTS);
-  }
-
-  /**
-   * A controller that answers through {@code queryService} and {@code batchService}, reads batch
-   * bodies with {@code mapper} and refuses requests over {@code limits}.
-   */
-  public ViewController(
-      ViewQueryService queryService,
-      ViewBatchService batchService,
-      ObjectMapper mapper,
-      RequestLimits limits) {
     this(
         queryService,
         batchService,
-        mapper,
-        limits,
+        JsonMapper.builder().build(),
+        RequestLimits.DEFAULTS,
         Consistency.unsigned(queryService.applicationId()));
   }
 
   /**
-   * A controller as above whose answers carry the positions that {@code consistency} writes, and
-   * that waits as it says for a replica to apply what a request asks to see.
+   * A controller that reads batch bodies with {@code mapper} within {@code limits}, and whose
+   * answers carry the positions that {@code consistency} writes and waits for.
    */
   public ViewController(
       ViewQueryService queryService,
@@ -199,33 +184,15 @@ public class ViewController {
         BatchAnswer::new);
   }
 
-  /**
-   * One key and its value.
-   *
-   * @param key the key
-   * @param value its value
-   */
+  /** One key and its value. */
   public record KeyValue(Object key, Object value) {}
 
-  /**
-   * One key and its windows.
-   *
-   * @param key the key
-   * @param windows its windows, oldest first
-   */
+  /** One key and its windows, oldest first. */
   public record KeyWindows(Object key, List<WindowValue> windows) {}
 
-  /**
-   * The answers of a batch lookup.
-   *
-   * @param items one answer per key, in the order asked
-   */
+  /** The answers of a batch lookup, one per key in the order asked. */
   public record BatchAnswer(List<BatchItem> items) {}
 
-  /**
-   * The answers of a batch lookup of a windowed or session view.
-   *
-   * @param items one key and its windows per key, in the order asked
-   */
+  /** The answers of a batch lookup of a windowed or session view, in the order asked. */
   public record WindowsBatchAnswer(List<WindowsItem> items) {}
 }

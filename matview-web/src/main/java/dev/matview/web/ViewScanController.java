@@ -38,26 +38,10 @@ public class ViewScanController {
   private final long maxKeyBytes;
 
   /**
-   * A controller that scans through {@code scanService}, streamed scans written by {@code mapper}.
+   * A controller that scans through {@code scanService}, whose pages carry the positions that
+   * {@code consistency} writes and waits for, whose streamed scans {@code mapper} writes and {@code
+   * metrics} counts, and that refuses keys in its parameters longer than {@code limits} allow.
    */
-  public ViewScanController(ViewScanService scanService, ObjectMapper mapper) {
-    this(scanService, Consistency.unsigned("none"), mapper, ScanMetrics.NONE);
-  }
-
-  /**
-   * A controller whose pages carry the positions that {@code consistency} writes, and that waits as
-   * it says for a replica to apply what a request asks to see; the items of streamed scans are
-   * counted in {@code metrics}.
-   */
-  public ViewScanController(
-      ViewScanService scanService,
-      Consistency consistency,
-      ObjectMapper mapper,
-      ScanMetrics metrics) {
-    this(scanService, consistency, mapper, metrics, RequestLimits.DEFAULTS);
-  }
-
-  /** A controller as above that refuses keys in its parameters longer than {@code limits} allow. */
   public ViewScanController(
       ViewScanService scanService,
       Consistency consistency,
@@ -166,13 +150,7 @@ public class ViewScanController {
         Function.identity());
   }
 
-  /**
-   * A scan a request asks for, streamed whole or a page at a time.
-   *
-   * @param whole starts the scan of all items, streamed
-   * @param page reads a page
-   * @param <T> the page type
-   */
+  /** A scan a request asks for: {@code whole} streams all items, {@code page} reads a page. */
   private record Scan<T>(Function<CallerContext, ScanStream> whole, PageRead<T> page) {}
 
   /** Reads a page of a scan. */
