@@ -1,6 +1,7 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.view.StartupFailure;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -65,6 +66,48 @@ final class InvalidMatviewPropertyException extends InvalidConfigurationProperty
         value,
         "it must lie " + range,
         "Set " + name + " " + range + ", for example " + example);
+  }
+
+  /**
+   * {@code value} of {@code name}, refused when zero or negative: the fix suggests {@code example}.
+   */
+  static Duration requirePositive(String name, Duration value, String example) {
+    if (value.isZero() || value.isNegative()) {
+      throw notPositive(name, value, example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused when negative: the fix suggests {@code example}. */
+  static Duration requireNotNegative(String name, Duration value, String example) {
+    if (value.isNegative()) {
+      throw negative(name, value, example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused when negative: the fix suggests {@code example}. */
+  static long requireNotNegative(String name, long value, String example) {
+    if (value < 0) {
+      throw negative(name, value, example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused outside 0 to {@code max}: suggests {@code example}. */
+  static Duration requireWithin(String name, Duration value, Duration max, String example) {
+    if (value.isNegative() || value.compareTo(max) > 0) {
+      throw outside(name, value, "between 0 and " + max.toSeconds() + "s", example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused when below 1: the fix suggests 1000. */
+  static int requireAtLeastOne(String name, int value) {
+    if (value < 1) {
+      throw atLeast(name, value, "1", "1000");
+    }
+    return value;
   }
 
   @Override

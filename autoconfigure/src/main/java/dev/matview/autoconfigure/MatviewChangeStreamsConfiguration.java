@@ -50,12 +50,16 @@ final class MatviewChangeStreamsConfiguration {
       MatviewExecutors executors) {
     MatviewProperties.Changes changes = properties.getChanges();
     refuseReplaced(environment);
-    requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
-    requireAtLeastOne("matview.changes.max-streams", changes.getMaxStreams());
+    InvalidMatviewPropertyException.requireAtLeastOne(
+        "matview.changes.buffer", changes.getBuffer());
+    InvalidMatviewPropertyException.requireAtLeastOne(
+        "matview.changes.max-streams", changes.getMaxStreams());
     handles
         .positions()
         .keepHistory(
-            historySize(changes.getHistorySize()), historyLinger(changes.getHistoryLinger()));
+            historySize(changes.getHistorySize()),
+            InvalidMatviewPropertyException.requireNotNegative(
+                "matview.changes.history-linger", changes.getHistoryLinger(), "30s"));
     return new ChangeStreams(
         queryService,
         routing,
@@ -111,19 +115,5 @@ final class MatviewChangeStreamsConfiguration {
           "matview.changes.history-size", size, "1B", "1MB");
     }
     return size.toBytes();
-  }
-
-  private static Duration historyLinger(Duration linger) {
-    if (linger.isNegative()) {
-      throw InvalidMatviewPropertyException.negative(
-          "matview.changes.history-linger", linger, "30s");
-    }
-    return linger;
-  }
-
-  private static void requireAtLeastOne(String property, int value) {
-    if (value < 1) {
-      throw InvalidMatviewPropertyException.atLeast(property, value, "1", "1000");
-    }
   }
 }

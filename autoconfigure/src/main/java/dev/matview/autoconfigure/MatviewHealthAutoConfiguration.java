@@ -101,11 +101,9 @@ public final class MatviewHealthAutoConfiguration {
           StreamsBuilderFactoryBean factoryBean,
       RestoreLagTracker tracker,
       MatviewProperties properties) {
-    long maxRestoreLag = properties.getHealth().getMaxRestoreLag();
-    if (maxRestoreLag < 0) {
-      throw InvalidMatviewPropertyException.negative(
-          "matview.health.max-restore-lag", maxRestoreLag, "0");
-    }
+    long maxRestoreLag =
+        InvalidMatviewPropertyException.requireNotNegative(
+            "matview.health.max-restore-lag", properties.getHealth().getMaxRestoreLag(), "0");
     return new StreamsHealth(
         () -> {
           KafkaStreams streams = factoryBean.getKafkaStreams();

@@ -56,11 +56,11 @@ final class MatviewPeersConfiguration {
   @Bean
   @ConditionalOnMissingBean
   PeerRequests matviewPeerRequests(PeerTrust trust, MatviewProperties properties) {
-    Duration validity = properties.getPeers().getSignatureValidity();
-    if (validity.isZero() || validity.isNegative()) {
-      throw InvalidMatviewPropertyException.notPositive(
-          "matview.peers.signature-validity", validity, "30s");
-    }
+    Duration validity =
+        InvalidMatviewPropertyException.requirePositive(
+            "matview.peers.signature-validity",
+            properties.getPeers().getSignatureValidity(),
+            "30s");
     return new PeerRequests(trust, Clock.systemUTC(), validity);
   }
 
@@ -68,11 +68,9 @@ final class MatviewPeersConfiguration {
   @ConditionalOnMissingBean(name = "matviewPeerSecretEstablisher")
   PeerSecretEstablisher matviewPeerSecretEstablisher(
       PeerTrust trust, MatviewProperties properties) {
-    Duration timeout = properties.getPeers().getAgreementTimeout();
-    if (timeout.isZero() || timeout.isNegative()) {
-      throw InvalidMatviewPropertyException.notPositive(
-          "matview.peers.agreement-timeout", timeout, "30s");
-    }
+    Duration timeout =
+        InvalidMatviewPropertyException.requirePositive(
+            "matview.peers.agreement-timeout", properties.getPeers().getAgreementTimeout(), "30s");
     return new PeerSecretEstablisher(trust, new SecretAgreement(timeout));
   }
 
@@ -93,11 +91,9 @@ final class MatviewPeersConfiguration {
       PeerRequests peerRequests,
       MatviewExecutors executors) {
     MatviewProperties.Forwarding forwarding = properties.getForwarding();
-    Duration timeout = forwarding.getTimeout();
-    if (timeout.isZero() || timeout.isNegative()) {
-      throw InvalidMatviewPropertyException.notPositive(
-          "matview.forwarding.timeout", timeout, "2s");
-    }
+    Duration timeout =
+        InvalidMatviewPropertyException.requirePositive(
+            "matview.forwarding.timeout", forwarding.getTimeout(), "2s");
     return new PeerClient(
         LookupBaseUrl.path(properties.getWeb(), environment),
         timeout,
@@ -110,10 +106,9 @@ final class MatviewPeersConfiguration {
   @Bean
   @ConditionalOnMissingBean
   PeerMarks matviewPeerMarks(MatviewProperties properties, ReplicaDirectory directory) {
-    Duration downTime = properties.getPeers().getDownTime();
-    if (downTime.isNegative()) {
-      throw InvalidMatviewPropertyException.negative("matview.peers.down-time", downTime, "2s");
-    }
+    Duration downTime =
+        InvalidMatviewPropertyException.requireNotNegative(
+            "matview.peers.down-time", properties.getPeers().getDownTime(), "2s");
     return new PeerMarks(downTime, directory::names);
   }
 

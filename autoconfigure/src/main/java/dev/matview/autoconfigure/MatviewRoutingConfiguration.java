@@ -1,6 +1,7 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.execution.MatviewExecutors;
+import dev.matview.kafka.FilteringClientSupplier;
 import dev.matview.kafka.MatviewConfigs;
 import dev.matview.query.local.BrokerAdmin;
 import dev.matview.query.local.LocalReplicas;
@@ -18,6 +19,7 @@ import dev.matview.topology.ViewRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Properties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -92,9 +94,20 @@ final class MatviewRoutingConfiguration {
                 factoryBean.getStreamsConfiguration(), "Kafka Streams has no configuration")));
   }
 
+  /**
+   * Under exactly-once, has each stream thread's transactional producer tell {@code handles} when
+   * its transaction commits, so that lookups can read committed state only.
+   */
   @Bean
   StreamsBuilderFactoryBeanConfigurer matviewTransactionCommitsConfigurer(StoreHandles handles) {
-    return new TransactionCommitsConfigurer(handles);
+    return (factoryBean) -> {
+      Properties streams = factoryBean.getStreamsConfiguration();
+      if (streams != null && ReadIsolation.of(streams).exactlyOnce()) {
+        streams.put(
+            FilteringClientSupplier.TRANSACTION_COMMITS_CONFIG, handles.transactionCommits());
+        factoryBean.setStreamsConfiguration(streams);
+      }
+    };
   }
 
   @Bean

@@ -77,11 +77,10 @@ final class MatviewStartupConfiguration {
     @ConditionalOnMissingBean
     StartupChecks matviewStartupChecks(ViewRegistry registry, MatviewProperties properties) {
       Duration timeout = properties.getStartupChecks().getTimeout();
-      if (timeout.isZero() || timeout.isNegative()) {
-        throw InvalidMatviewPropertyException.notPositive(
-            "matview.startup-checks.timeout", timeout, "30s");
-      }
-      return new StartupChecks(registry, timeout);
+      return new StartupChecks(
+          registry,
+          InvalidMatviewPropertyException.requirePositive(
+              "matview.startup-checks.timeout", timeout, "30s"));
     }
 
     @Bean

@@ -88,11 +88,11 @@ final class MatviewTopologyConfiguration {
           KafkaStreamsConfiguration streamsConfiguration,
       ObjectProvider<RecordDrops> drops,
       StoreHandles handles) {
-    Duration maxAhead = properties.getRecords().getMaxEventTimeAhead();
-    if (maxAhead.isNegative()) {
-      throw InvalidMatviewPropertyException.negative(
-          "matview.records.max-event-time-ahead", maxAhead, "1m");
-    }
+    Duration maxAhead =
+        InvalidMatviewPropertyException.requireNotNegative(
+            "matview.records.max-event-time-ahead",
+            properties.getRecords().getMaxEventTimeAhead(),
+            "1m");
     RecordRules rules =
         new RecordRules(
             new EventTimeBounds(maxAhead, Clock.systemUTC()),

@@ -64,14 +64,12 @@ public final class MatviewWebAutoConfiguration {
       MomentaryRefusals momentaryRefusals,
       MatviewExecutors executors,
       ViewQueryService queries) {
-    Duration maxWait = properties.getConsistency().getMaxWait();
-    if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
-      throw InvalidMatviewPropertyException.outside(
-          "matview.consistency.max-wait",
-          maxWait,
-          "between 0 and " + MAX_WAIT.toSeconds() + "s",
-          "2s");
-    }
+    Duration maxWait =
+        InvalidMatviewPropertyException.requireWithin(
+            "matview.consistency.max-wait",
+            properties.getConsistency().getMaxWait(),
+            MAX_WAIT,
+            "2s");
     return new Consistency(
         tokens,
         maxWait,
