@@ -31,10 +31,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The actuator endpoint {@code matviews}: the views, the topology, every instance with the
- * partitions it holds, this instance's lags, RocksDB's memory, the disk, its recent lookups and its
- * dead letters; all of it read from this instance's own state, with no call to the broker or
- * another instance.
+ * The actuator endpoint {@code matviews}, read from this instance's own state alone, with no call
+ * to the broker or another instance.
  */
 @Endpoint(id = "matviews")
 public final class MatviewsEndpoint {
@@ -174,11 +172,8 @@ public final class MatviewsEndpoint {
   }
 
   /**
-   * What the endpoint shows besides the state of Kafka Streams and the disk.
-   *
-   * @param lookupBasePath the base path of the lookup endpoints, or {@code null} when they are off
-   * @param lookups the recent lookups, or {@code null} when they are not counted
-   * @param deadLetters the dead letters written, or {@code null} when they are not counted
+   * What the endpoint shows besides Kafka Streams and the disk, each {@code null} when off or not
+   * counted.
    */
   public record Activity(
       @Nullable String lookupBasePath,

@@ -8,10 +8,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Sets Kafka's loggers to WARN unless {@value #PROPERTY} is {@code verbose}: its clients, Kafka
- * Streams and a broker in the same JVM otherwise log well over a thousand lines at INFO before
- * Matview's start-up summary. The levels are the last property source, so a {@code logging.level}
- * property set anywhere else, such as {@code logging.level.org.apache.kafka=info}, overrides them.
+ * Sets Kafka's loggers to WARN unless {@value #PROPERTY} is {@code verbose}, which otherwise log
+ * over a thousand lines at INFO before Matview's start-up summary, as the last property source, so
+ * any {@code logging.level} set elsewhere wins.
  */
 final class KafkaLoggingDefaults implements EnvironmentPostProcessor {
 

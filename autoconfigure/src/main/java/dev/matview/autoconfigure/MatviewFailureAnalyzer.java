@@ -20,11 +20,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Reports every failure that stops start-up for a cause the application's owner can fix, with what
- * is wrong, where, and the fix: a {@link StartupFailure} (a view declared wrongly, a property out
- * of range or unknown, topics or a broker that cannot serve the views), and a {@code matview.*}
- * property that cannot be read as its type. Ordered first, so that it speaks before Spring Boot's
- * generic analyzers of the same failures.
+ * Reports every failure that stops start-up for a cause the application's owner can fix (a {@link
+ * StartupFailure}, or a {@code matview.*} property that cannot be read as its type) with what is
+ * wrong, where, and the fix, before Spring Boot's generic analyzers.
  */
 final class MatviewFailureAnalyzer implements FailureAnalyzer, Ordered {
 

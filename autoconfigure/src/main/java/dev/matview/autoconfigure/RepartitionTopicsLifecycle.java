@@ -31,13 +31,10 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
- * Creates the repartition topics of re-keyed views before Kafka Streams starts, as Kafka Streams
- * creates them in its first rebalance: as many partitions as the view's source topic, its {@code
- * replication.factor}, its settings for a repartition topic and the {@code topic.*} configs. Its
- * main consumer subscribes to them from the start, and until they exist each of its metadata
- * requests logs a warning through {@code NetworkClient}. A topic that exists is left to the
- * start-up checks; when the broker cannot be asked or refuses, Kafka Streams creates them as it
- * would have.
+ * Creates the repartition topics of re-keyed views before Kafka Streams starts, as its first
+ * rebalance would, since until they exist every metadata request of its main consumer logs a
+ * warning; a topic that exists is left to the start-up checks, and when the broker cannot be asked
+ * Kafka Streams creates them as it would have.
  */
 final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
 

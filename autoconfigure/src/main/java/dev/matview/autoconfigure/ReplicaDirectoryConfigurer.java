@@ -8,10 +8,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Keeps the replica directory in step with the factory bean's Kafka Streams: the directory follows
- * each Kafka Streams the factory bean starts (through a factory bean listener, which adds to the
- * others) and is told of each change of its state first, before Matview's other state listeners and
- * the one set on Kafka Streams.
+ * Keeps the replica directory in step with each Kafka Streams the factory bean starts, told of each
+ * change of its state before Matview's other state listeners and the one set on Kafka Streams.
  */
 final class ReplicaDirectoryConfigurer
     implements StreamsBuilderFactoryBeanConfigurer, StreamsListenersContributor {

@@ -8,11 +8,8 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
- * How a property's type is written in configuration, as in "a duration", with examples, as in "for
- * example 500ms, 2s or 1m", for a value that could not be read.
- *
- * @param kind the kind of value the type reads
- * @param example values of the type
+ * How a property's type is written in configuration ("a duration"), with examples ("for example
+ * 500ms, 2s or 1m"), for a value that could not be read.
  */
 record ValueForm(String kind, String example) {
 

@@ -26,11 +26,9 @@ public final class ViewDefinitionBeans {
   private ViewDefinitionBeans() {}
 
   /**
-   * The view definitions of {@code beanFactory}, in bean order, each under the name of its {@link
-   * MaterializedView} or else its bean name.
-   *
-   * @throws InvalidViewException when two beans declare the same view name, or a {@link
-   *     MaterializedView} method returns no view definition
+   * The view definitions of {@code beanFactory} in bean order, each under its {@link
+   * MaterializedView} name or else its bean name, refusing a name declared twice or a method that
+   * returns none.
    */
   public static Map<String, ViewDefinition<?, ?, ?>> collect(ListableBeanFactory beanFactory) {
     return declared(beanFactory).definitions();

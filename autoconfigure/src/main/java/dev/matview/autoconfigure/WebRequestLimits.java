@@ -8,11 +8,7 @@ final class WebRequestLimits {
 
   private WebRequestLimits() {}
 
-  /**
-   * The limits {@code properties} set.
-   *
-   * @throws InvalidMatviewPropertyException naming a limit out of range
-   */
+  /** The limits {@code properties} set, refusing one out of range. */
   static RequestLimits of(MatviewProperties properties) {
     DataSize maxBatchBody = properties.getWeb().getMaxBatchBody();
     if (maxBatchBody.toBytes() < 1) {

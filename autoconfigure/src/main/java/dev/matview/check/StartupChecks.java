@@ -49,11 +49,9 @@ public final class StartupChecks {
   }
 
   /**
-   * Checks the topics on the cluster that {@code streamsConfiguration} names, and when its RocksDB
-   * bound keeps the default memtable share, adds the stores one instance may open to it ({@link
-   * RocksDBMemoryLimits#PLANNED_STORES_CONFIG}), which size that share.
-   *
-   * @throws StartupCheckException when a topic has a problem or the broker cannot be asked
+   * Checks the topics on the cluster that {@code streamsConfiguration} names, and gives a RocksDB
+   * bound with the default memtable share the stores one instance may open ({@link
+   * RocksDBMemoryLimits#PLANNED_STORES_CONFIG}).
    */
   public void run(Properties streamsConfiguration) {
     long start = System.nanoTime();

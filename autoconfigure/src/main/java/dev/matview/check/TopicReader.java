@@ -44,10 +44,8 @@ final class TopicReader {
   }
 
   /**
-   * Describes {@code topics} and the cleanup settings of those of {@code configured} that exist.
-   *
-   * @throws ExecutionException when the broker answered with an error other than an unknown topic
-   * @throws TimeoutException when the broker did not answer within the timeout
+   * Describes {@code topics}, and the cleanup settings of those of {@code configured} that exist,
+   * failing on any error but an unknown topic.
    */
   TopicSnapshot read(Set<String> topics, Set<String> configured)
       throws ExecutionException, TimeoutException, InterruptedException {

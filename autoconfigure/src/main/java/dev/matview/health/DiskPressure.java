@@ -65,12 +65,7 @@ public final class DiskPressure {
   }
 
   /**
-   * The judgement and what it was made from.
-   *
-   * @param stateDir the state dir, absolute
-   * @param freeBytes the bytes this process may still write on its file system
-   * @param minFreeBytes the fewest free bytes wanted
-   * @param reason why the space is too little, or {@code null} when it is enough
+   * The judgement ({@code reason} null when the free space is enough) and what it was made from.
    */
   public record Report(
       String stateDir, long freeBytes, long minFreeBytes, @Nullable String reason) {

@@ -14,11 +14,10 @@ import org.apache.kafka.streams.LagInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Feeds Kafka Streams' own lag reports ({@link KafkaStreams#allLocalStorePartitionLags()}, one
- * offsets request to the broker) into the {@link RestoreLagTracker} every period, off any lookup's
- * path: a standby learns its changelog's end even when no new batch arrives, and a running active
- * replica's offsets stay live after its restore. A replica whose lag is wanted and not known (a
- * standby just started, or one a lookup met) gets a report at once, off the lookup's path.
+ * Feeds Kafka Streams' own lag reports (one offsets request to the broker) into the {@link
+ * RestoreLagTracker} every period, and at once when a lag is wanted and not known, off any lookup's
+ * path: a standby learns its changelog's end without a new batch, and a running active replica's
+ * offsets stay live.
  */
 public final class LagReports extends ScheduledLifecycle {
 

@@ -7,12 +7,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The health of this instance's views: {@code UP} when they can be served and the state dir has
- * room, {@code OUT_OF_SERVICE} while Kafka Streams starts, rebalances, restores beyond the bound or
- * shuts down, or when the state dir's free space is under its bound, {@code DOWN} when Kafka
- * Streams has failed or stopped; details show the state, the disk, RocksDB's memory against its
- * bound (an overshoot is a reason, not a change of status: lookups still work) and every tracked
- * partition's lag.
+ * The {@code matview} health: {@code UP} when the views can be served and the state dir has room,
+ * {@code OUT_OF_SERVICE} while they cannot or the disk is short, {@code DOWN} when Kafka Streams
+ * failed or stopped; RocksDB's memory overshoot is a reason in the details, not a status, as
+ * lookups still work.
  */
 public final class MatviewHealthIndicator implements HealthIndicator {
 

@@ -55,14 +55,8 @@ public final class MemoryPressure {
   }
 
   /**
-   * The judgement and what it was made from.
-   *
-   * @param usedBytes bytes the shared caches hold, memtables included
-   * @param boundBytes their bound
-   * @param pinnedBytes bytes of entries readers hold pinned, which the cache cannot evict
-   * @param overshootBytes bytes over the bound, zero within it
-   * @param openStores RocksDB stores open on the pools
-   * @param reason what is wrong and how to fix it, or null when within the bound
+   * The judgement ({@code reason} null within the bound) and what it was made from; {@code
+   * pinnedBytes} are entries readers hold, which the cache cannot evict.
    */
   public record Report(
       long usedBytes,

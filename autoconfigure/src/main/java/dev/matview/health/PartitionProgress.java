@@ -6,12 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The running progress of one store partition through its changelog, updated in constant time per
- * batch; its rate is measured over windows of about a second.
- *
- * <p>Its offsets and lag are read without a lock: the restoring thread and Kafka Streams' lag
- * reports only move them forward. A standby's changelog end is unknown until its first loaded batch
- * or lag report; until then its lag is {@link PartitionLag#UNKNOWN}.
+ * The progress of one store partition through its changelog, updated in constant time per batch,
+ * its rate over windows of about a second; its offsets are read without a lock, as they only move
+ * forward.
  */
 final class PartitionProgress {
 

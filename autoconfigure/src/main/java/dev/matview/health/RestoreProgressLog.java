@@ -6,10 +6,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Logs how the restores of active store partitions go: when one starts (DEBUG), on its first batch
- * and then every interval with its rate and time left (INFO), and when it ends or moves away.
- *
- * <p>It logs under the name of {@link RestoreLagTracker}, the logger users already configure.
+ * Logs the restores of active store partitions (start at DEBUG, progress every interval and the end
+ * at INFO) under the name of {@link RestoreLagTracker}, the logger users already configure.
  */
 final class RestoreProgressLog {
 

@@ -93,12 +93,8 @@ public final class StreamsHealth {
   }
 
   /**
-   * The judgement and what it was made from.
-   *
-   * @param condition whether views can be served
-   * @param state Kafka Streams' state, or {@code null} while it is not started
-   * @param reason why views cannot be served, or {@code null} when they can
-   * @param partitions every tracked partition, by store and partition
+   * The judgement ({@code reason} null when views can be served) and what it was made from: Kafka
+   * Streams' state, null before it starts, and every tracked partition.
    */
   public record Report(
       Condition condition,

@@ -8,10 +8,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 
 /**
- * Micrometer's executor meters ({@code executor.active}, {@code executor.queued}, {@code
- * executor.pool.size}, …) of each of Matview's executors, tagged {@code name} ({@code
- * matview-timer}, {@code matview-worker}, {@code matview-polls}, {@code matview-change-fanout}),
- * and the gauge {@code matview.peer.io.threads}, the peers' HTTP client's I/O threads.
+ * Micrometer's executor meters of each of Matview's executors, tagged {@code name}, and the gauge
+ * {@code matview.peer.io.threads} of the peers' HTTP client's I/O threads.
  */
 public final class ExecutorMetrics implements MeterBinder {
 

@@ -19,12 +19,9 @@ import org.apache.kafka.streams.StreamsMetadata;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Logs at INFO, once Kafka Streams first runs, what Matview built and where to look it up: each
- * view with its kind, source topic and its partitions, store and changelog topic, and the base URL
- * of the lookups.
- *
- * <p>The partition counts come from Kafka Streams' metadata of all instances, which it keeps only
- * when {@code application.server} is set, as it is with a web server; without it they are unknown.
+ * Logs at INFO, once Kafka Streams first runs, each view with its kind, source topic and
+ * partitions, store and changelog topic, and the lookups' base URL; the partition counts are known
+ * only when {@code application.server} is set, as it is with a web server.
  */
 public final class StartupSummary implements KafkaStreams.StateListener {
 

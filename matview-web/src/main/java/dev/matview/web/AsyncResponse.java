@@ -45,9 +45,8 @@ final class AsyncResponse {
   }
 
   /**
-   * Runs {@code step} on a container thread.
-   *
-   * @throws IllegalStateException when the response is over
+   * Runs {@code step} on a container thread; throws {@code IllegalStateException} when the response
+   * is over.
    */
   void run(Runnable step) {
     this.context.start(step);

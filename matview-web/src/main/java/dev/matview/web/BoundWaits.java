@@ -19,15 +19,10 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Lets a lookup whose replica here has not yet applied what the caller asked to see, or cannot tell
- * yet, wait for it without a thread: the request goes asynchronous, the store partition wakes it
- * when it has applied more, or opens when it was not open yet ({@link Refusal.Behind#progress()}),
- * and it is asked again, routed anew, until it answers or the wait is over, when the refusal goes
- * out as it is; or every {@link #POLL} when more than the replica's progress tells when it is there
- * ({@link Refusal.Behind#poll()}). A lookup that another instance answers is waited for the same
- * way: its answer completes the wait. A timer keeps every wait's deadline and poll, and hands the
- * next attempt to the workers, which a replica's progress wakes it on too; when they take no more,
- * the refusal goes out as it is.
+ * Lets a lookup whose replica here has not yet applied what the caller asked to see wait for it
+ * without a thread: the store partition's progress ({@link Refusal.Behind#progress()}) or a poll
+ * every {@link #POLL} ({@link Refusal.Behind#poll()}) wakes it on a worker to be asked again,
+ * routed anew, until it answers or the timer ends the wait and the refusal goes out as it is.
  */
 final class BoundWaits {
 

@@ -12,12 +12,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Serves the changes of a view's key as Server-Sent Events: the current value, then each new one as
- * the aggregate changes, each event with its position as its id; {@code Last-Event-ID} goes on
- * after the event it names. The stream holds no thread while it waits for changes, and its writes
- * never block one (Servlet non-blocking output). The mappings produce the events and problem
- * details, so that a refusal answers a problem detail to a client that accepts only {@code
- * text/event-stream}, and an {@code Accept} that names neither, or cannot be read, a 406 problem.
+ * Serves the changes of a view or a key as Server-Sent Events, each with its position as its id
+ * ({@code Last-Event-ID} resumes after it), holding no thread; the mappings also produce problem
+ * details, so a refusal answers one even to a client that accepts only {@code text/event-stream}.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")

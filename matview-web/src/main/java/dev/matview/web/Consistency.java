@@ -54,11 +54,10 @@ public final class Consistency {
   private final WrittenFirst writtenFirst;
 
   /**
-   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, its
-   * deadline and polls kept on {@code timer} and asked again on {@code workers}, and a lookup
-   * routed to other instances, or routed again after momentary refusals, at most {@code
-   * routingTime} more; a read that names records with {@code after=} starts once {@code written}
-   * tells they are written, on a worker when the broker had to be asked.
+   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait} (on
+   * {@code timer}, asked again on {@code workers}) plus {@code routingTime} when routed to other
+   * instances, and one that names records with {@code after=} starts once {@code written} tells
+   * they are written.
    */
   public Consistency(
       PositionTokens tokens,
@@ -141,10 +140,9 @@ public final class Consistency {
   }
 
   /**
-   * {@code attempt}'s answer, as {@link #answerLater} responds with it: once the records {@code
-   * bound} names are known to be written to view {@code view}'s source and a replica here has
-   * applied what {@code bound} asks or the wait is over, with the position {@code bound} sent back
-   * merged into it.
+   * {@code attempt}'s answer once the records {@code bound} names are written and a replica here
+   * has applied what it asks or the wait is over, with the position {@code bound} sent back merged
+   * into it.
    */
   <T> CompletableFuture<Routed<T>> readLater(
       String view, ReadBound bound, Supplier<CompletableFuture<Routed<T>>> attempt) {

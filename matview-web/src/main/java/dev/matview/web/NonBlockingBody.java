@@ -16,12 +16,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.function.ThrowingConsumer;
 
 /**
- * A response written part after part with the Servlet API's non-blocking output, on a request that
- * goes asynchronous at once: a write never blocks a thread, and the next part is asked for only
- * once the client has taken every byte of the one before, so that a client that reads slowly slows
- * the parts down and only one is held. A part that is not there yet, such as a slice another
- * instance sends, is waited for without a thread; the writing goes on on a container thread once it
- * came. The container ends a response whose client stops reading once its write timeout has passed.
+ * A response written part after part with the Servlet API's non-blocking output: the next part is
+ * asked for only once the client has taken the one before, so a slow client slows the parts down,
+ * only one is held, and no thread waits for a part or for the client.
  */
 final class NonBlockingBody implements WriteListener {
 

@@ -19,20 +19,14 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Honours the forwarded marker only on requests that another instance of the application signed:
- * checks {@link PeerRequests#SIGNATURE_HEADER} against the method, the path and query as received,
- * the signed headers and, for a body, its SHA-256, and marks the request as a peer's. A request
- * that carries a signature that does not check is refused 403 before any other work (503 while this
- * instance does not know the secret yet); one that carries only the marker is served like any
- * caller's, the marker removed.
+ * Honours the forwarded marker only on requests another instance signed ({@link
+ * PeerRequests#SIGNATURE_HEADER} over method, path, query, signed headers and body); a bad
+ * signature is refused 403 (503 while the secret is unknown), and a body is read ahead only once
+ * the headers' signature is valid, so only a peer can make it hold a body in memory.
  *
- * <p>A body is read ahead only when the signature over the headers is valid, so only a peer can
- * make this filter hold a body in memory.
- *
- * <p>Which requests it checks it decides from the request URI as received, the one Spring MVC maps,
- * not from the servlet container's normalized path: a path such as {@code /views/../keys} lies
- * outside the base path for the container but reaches a view's endpoint in Spring MVC, so the
- * filter is mapped to every path and skips only those whose URI lies outside the base path.
+ * <p>It judges the request URI as received, which Spring MVC maps, not the container's normalized
+ * path: {@code /views/../keys} lies outside the base path for the container but reaches a view in
+ * Spring MVC.
  */
 public final class PeerRequestFilter extends OncePerRequestFilter {
 

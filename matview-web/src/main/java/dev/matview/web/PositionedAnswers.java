@@ -11,10 +11,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Answers what a read found here as a 200 with the position of the replicas it read (a page, a
- * slice, a batch), another instance's answer as it came, and a refusal as {@link Refusals} tells
- * it; the read waits as {@link Consistency} says for a replica to apply what the caller asks to
- * see.
+ * Answers a read found here as a 200 with the position of the replicas it read, another instance's
+ * answer as it came, and a refusal as {@link Refusals} tells it.
  */
 final class PositionedAnswers {
 

@@ -11,11 +11,8 @@ import org.eclipse.jetty.util.Callback;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Jetty's error page as an RFC 9457 problem detail instead of an HTML page: for the errors Jetty
- * answers itself, before any servlet runs (an illegal path character, a bad percent-escape or
- * UTF-8, an ambiguous encoded slash, a header too large), with Jetty's one-line message as its
- * detail ({@link ServerErrorProblem}); a 400 under the lookup endpoints' base path also says how to
- * ask for a key that Jetty refuses in a path.
+ * Jetty's error page as an RFC 9457 problem detail ({@link ServerErrorProblem}) instead of an HTML
+ * page, for the errors Jetty answers before any servlet runs.
  */
 public class ProblemErrorHandler extends ErrorHandler {
 

@@ -17,10 +17,8 @@ import org.springframework.web.ErrorResponse;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * On the servlet container's error dispatch, answers a problem detail for requests under the lookup
- * endpoints' base path instead of the application's error page: errors that the container raises
- * itself, such as a {@code TRACE} it refuses, or a {@code sendError} from outside Spring MVC. Error
- * dispatches of other paths go on to the application's own error page.
+ * On the container's error dispatch, answers a problem detail instead of the error page for
+ * requests under the lookup endpoints' base path, such as a {@code TRACE} the container refuses.
  */
 public final class ProblemErrorPageFilter implements Filter {
 

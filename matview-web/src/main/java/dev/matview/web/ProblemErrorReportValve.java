@@ -11,11 +11,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 
 /**
- * Tomcat's error report as an RFC 9457 problem detail instead of an HTML page: for the errors
- * Tomcat answers itself, before any servlet runs (a request target with invalid characters, a bad
- * percent-escape, a header too large), and for any error response no one wrote a body for. The
- * detail is Tomcat's one-line message ({@link ServerErrorProblem}); a 400 under the lookup
- * endpoints' base path also says how to ask for a key that Tomcat refuses in a path.
+ * Tomcat's error report as an RFC 9457 problem detail ({@link ServerErrorProblem}) instead of an
+ * HTML page, for the errors Tomcat answers before any servlet runs and any error response no one
+ * wrote a body for.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
 

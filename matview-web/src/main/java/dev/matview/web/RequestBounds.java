@@ -32,12 +32,7 @@ final class RequestBounds {
     this.maxWait = maxWait;
   }
 
-  /**
-   * What {@code request} asks its answer of {@code view} to include.
-   *
-   * @throws InvalidQueryException when a position or an {@code after=} record cannot be read, or
-   *     too many records are named
-   */
+  /** What {@code request} asks its answer of {@code view} to include. */
   ReadBound bound(HttpServletRequest request, String view) {
     return bound(request, view, ReadBound.RECORD_PARAMETER);
   }
@@ -60,10 +55,8 @@ final class RequestBounds {
   }
 
   /**
-   * Which state {@code request} asks to read, from its {@value Isolation#PARAMETER} parameter;
-   * {@code null} for the instance's default.
-   *
-   * @throws InvalidQueryException when it names neither committed nor uncommitted
+   * Which state {@code request} asks to read ({@value Isolation#PARAMETER}), {@code null} for the
+   * instance's default.
    */
   static @Nullable Isolation isolation(String view, HttpServletRequest request) {
     try {
@@ -76,8 +69,6 @@ final class RequestBounds {
   /**
    * What one key's lookup among those another instance forwarded together asks, as {@code sent}
    * carries it.
-   *
-   * @throws InvalidQueryException when its position or a record cannot be read
    */
   ReadBound bound(String view, ForwardedKeys.Bound sent) {
     List<String> tokens = new ArrayList<>(1);

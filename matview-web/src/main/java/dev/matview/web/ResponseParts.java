@@ -14,13 +14,7 @@ interface ResponseParts {
    */
   CompletableFuture<@Nullable List<Chunk>> next();
 
-  /**
-   * Bytes to write.
-   *
-   * @param bytes the bytes, possibly followed by others that are not the chunk's
-   * @param length how many of them to write
-   * @param written what to do once they are written
-   */
+  /** The first {@code length} of {@code bytes} to write, and what to do once they are written. */
   record Chunk(byte[] bytes, int length, Runnable written) {
 
     /** All of {@code bytes}. */

@@ -19,10 +19,9 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * A streamed scan's lines as the parts of a {@link NonBlockingBody}: the item lines of each slice
- * as it is read, the next one read once the client has taken them, then the last line, {@code
- * {"nextCursor": null}}; or, when a slice cannot be read, a last line with the cursor that resumes
- * right after the items sent and the problem detail that stopped the scan, as a page would answer.
+ * A streamed scan's lines as parts of a {@link NonBlockingBody}: each slice's item lines, then
+ * {@code {"nextCursor": null}}, or, when a slice cannot be read, a last line with the cursor that
+ * resumes after the items sent and the problem detail.
  */
 final class ScanLineParts implements ResponseParts {
 

@@ -8,11 +8,9 @@ import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The RFC 9457 problem detail of an error the servlet container answers itself, before any servlet
- * runs: its detail is the container's one-line message, never a stack trace, and a 400 that gives
- * no more reason than its status says what the container checks. A 400 of a request under the
- * lookup endpoints' base path is Matview's {@code invalid-request} and says how to ask for a key
- * that no path can carry.
+ * The problem detail of an error the servlet container answers itself: the container's one-line
+ * message, never a stack trace; under the lookup endpoints' base path a 400 also says how to ask
+ * for a key no path can carry.
  */
 final class ServerErrorProblem {
 
