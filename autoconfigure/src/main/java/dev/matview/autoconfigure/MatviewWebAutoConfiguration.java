@@ -202,12 +202,7 @@ public final class MatviewWebAutoConfiguration {
         matchIfMissing = true)
     WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> matviewJettyProblemErrors(
         MatviewProperties properties, Environment environment) {
-      String contextPath = environment.getProperty("server.servlet.context-path", "");
-      String lookupPath =
-          (contextPath.endsWith("/")
-                  ? contextPath.substring(0, contextPath.length() - 1)
-                  : contextPath)
-              + properties.getWeb().basePathWithoutTrailingSlash();
+      String lookupPath = LookupBaseUrl.path(properties.getWeb(), environment);
       return (factory) ->
           factory.addServerCustomizers(JettyServerCustomizers.problemErrors(lookupPath));
     }

@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.check.StartupChecks;
 import dev.matview.kafka.MatviewConfigs;
 import dev.matview.kafka.QuietStreamsConfig;
 import dev.matview.topology.ResolvedView;
@@ -20,7 +21,6 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
@@ -79,7 +79,12 @@ final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
         new QuietStreamsConfig(MatviewConfigs.withoutMatviewKeys(configuration));
     Admin admin = null;
     try {
-      admin = Admin.create(adminConfig(config));
+      admin =
+          Admin.create(
+              StartupChecks.adminConfig(
+                  config,
+                  this.registry.applicationId() + "-matview-repartition-topics",
+                  this.timeout));
       create(admin, config, sourceByTopic);
     } catch (ExecutionException | TimeoutException | KafkaException ex) {
       logger.debug("Kafka Streams creates the repartition topics itself: " + ex);
@@ -132,14 +137,5 @@ final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
   private <T> T now(KafkaFuture<T> future)
       throws ExecutionException, TimeoutException, InterruptedException {
     return future.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private Map<String, Object> adminConfig(QuietStreamsConfig config) {
-    Map<String, Object> admin =
-        config.getAdminConfigs(this.registry.applicationId() + "-matview-repartition-topics");
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
-    admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
-    admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-    return admin;
   }
 }

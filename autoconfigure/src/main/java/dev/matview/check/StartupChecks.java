@@ -122,7 +122,10 @@ public final class StartupChecks {
       QuietStreamsConfig config, ViewTopicChecks checks, String bootstrapServers) {
     Admin admin;
     try {
-      admin = Admin.create(adminConfig(config));
+      admin =
+          Admin.create(
+              adminConfig(
+                  config, this.registry.applicationId() + "-matview-startup-checks", this.timeout));
     } catch (KafkaException ex) {
       throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
     }
@@ -159,10 +162,14 @@ public final class StartupChecks {
     return missing;
   }
 
-  private Map<String, Object> adminConfig(QuietStreamsConfig config) {
-    Map<String, Object> admin =
-        config.getAdminConfigs(this.registry.applicationId() + "-matview-startup-checks");
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
+  /**
+   * The configuration of a short-lived admin client {@code clientId}, as Kafka Streams configures
+   * its own, whose requests wait at most {@code timeout}.
+   */
+  public static Map<String, Object> adminConfig(
+      QuietStreamsConfig config, String clientId, Duration timeout) {
+    Map<String, Object> admin = config.getAdminConfigs(clientId);
+    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
     admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
     return admin;

@@ -78,7 +78,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
     }
     DocumentParts.listing(openApi, this.basePath);
     DocumentParts.security(openApi, this.basePath);
-    UnusedSchemas.prune(openApi);
+    DocumentParts.pruneUnusedSchemas(openApi);
   }
 
   private void describe(Paths paths, ViewSchemas schemas, ResolvedView<?, ?, ?> view) {
