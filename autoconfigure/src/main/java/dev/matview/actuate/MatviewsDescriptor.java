@@ -75,15 +75,10 @@ public record MatviewsDescriptor(
       long recordsPerSecond,
       @Nullable Long etaSeconds) {}
 
-  /**
-   * RocksDB's off-heap memory shared by every store of the process, memtables included, against its
-   * bound, and the stores open on it.
-   */
+  /** RocksDB's shared off-heap memory against its bound, and the stores open on it. */
   public record MemoryDescriptor(long usedBytes, long boundBytes, int openStores) {}
 
-  /**
-   * The state dir's disk: its free bytes, and those below which health is {@code OUT_OF_SERVICE}.
-   */
+  /** The state dir's free bytes, and those below which health is {@code OUT_OF_SERVICE}. */
   public record DiskDescriptor(String stateDir, long freeBytes, long minFreeBytes) {}
 
   /**

@@ -52,9 +52,7 @@ public final class MatviewsEndpoint {
   private final Activity activity;
 
   /**
-   * Describes {@code views}, the {@code topology} description, the {@code instances}, the lags of
-   * {@code tracker}, the disk by {@code diskUsage} and {@code disk}, and what {@code activity}
-   * holds.
+   * Describes {@code views}, the {@code topology}, the {@code instances}, lags, disk and activity.
    */
   public MatviewsEndpoint(
       ViewRegistry views,
@@ -172,8 +170,7 @@ public final class MatviewsEndpoint {
   }
 
   /**
-   * What the endpoint shows besides Kafka Streams and the disk, each {@code null} when off or not
-   * counted.
+   * What the endpoint shows besides Kafka Streams and the disk, each null when off or not counted.
    */
   public record Activity(
       @Nullable String lookupBasePath,

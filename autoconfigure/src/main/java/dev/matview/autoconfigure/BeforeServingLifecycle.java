@@ -26,8 +26,7 @@ abstract class BeforeServingLifecycle implements SmartLifecycle {
   }
 
   /**
-   * Does the work with the {@code configuration} Kafka Streams will start with, which it may add
-   * to: Kafka Streams starts with what it holds after.
+   * The work, with the {@code configuration} Kafka Streams will start with, which it may add to.
    */
   abstract void run(Properties configuration);
 

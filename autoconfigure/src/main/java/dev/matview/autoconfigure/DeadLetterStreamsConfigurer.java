@@ -15,9 +15,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Installs the exception handlers for records that cannot be deserialized, processed or written,
- * where the user set none: Matview's dead-letter handlers, or Kafka's log-and-fail handlers when
- * dead letters are disabled (and Kafka's default production handler, which fails).
+ * Installs Matview's dead-letter exception handlers where the user set none, or Kafka's
+ * log-and-fail ones when dead letters are disabled.
  */
 final class DeadLetterStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 

@@ -36,8 +36,7 @@ final class FirstRequestFilter implements Filter {
   }
 
   /**
-   * The registration of the {@link ProblemErrorPageFilter} {@code filter} makes, for the
-   * container's error dispatch of every path.
+   * The registration of {@code filter}'s filter for the container's error dispatch of every path.
    */
   static FilterRegistrationBean<FirstRequestFilter> errorDispatch(
       Supplier<ProblemErrorPageFilter> filter) {

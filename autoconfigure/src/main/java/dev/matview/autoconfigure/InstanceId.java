@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 /**
- * Kafka {@code group.instance.id} values: a given one is checked, a default one is derived from the
+ * Kafka {@code group.instance.id} values: a given one checked, a default one derived from the
  * advertised host and the absolute state dir, which two live instances never share.
  */
 final class InstanceId {

@@ -6,8 +6,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
- * A property Matview reads that holds a value Matview cannot work with: names the property, says
- * what is wrong with the value and how to set it instead.
+ * A value Matview cannot work with: names the property, what is wrong and how to set it instead.
  */
 final class InvalidMatviewPropertyException extends InvalidConfigurationPropertyValueException
     implements StartupFailure {
@@ -18,10 +17,7 @@ final class InvalidMatviewPropertyException extends InvalidConfigurationProperty
 
   private final String fix;
 
-  /**
-   * Property {@code name} holds {@code value}, which has {@code problem}; {@code fix} says what to
-   * set (both without their full stop).
-   */
+  /** {@code name} holds {@code value}, which has {@code problem}; {@code fix} says what to set. */
   InvalidMatviewPropertyException(String name, @Nullable Object value, String problem, String fix) {
     super(name, value, sentence(problem) + " " + sentence(fix));
     this.problem = problem;
@@ -56,9 +52,7 @@ final class InvalidMatviewPropertyException extends InvalidConfigurationProperty
         "Set " + name + " to zero or more, for example " + example);
   }
 
-  /**
-   * {@code name} lies outside {@code range}, as in "between 0 and 60s": suggests {@code example}.
-   */
+  /** {@code name} lies outside {@code range} ("between 0 and 60s"): suggests {@code example}. */
   static InvalidMatviewPropertyException outside(
       String name, Object value, String range, String example) {
     return new InvalidMatviewPropertyException(
@@ -68,9 +62,7 @@ final class InvalidMatviewPropertyException extends InvalidConfigurationProperty
         "Set " + name + " " + range + ", for example " + example);
   }
 
-  /**
-   * {@code value} of {@code name}, refused when zero or negative: the fix suggests {@code example}.
-   */
+  /** {@code value} of {@code name}, refused when not positive: suggests {@code example}. */
   static Duration requirePositive(String name, Duration value, String example) {
     if (value.isZero() || value.isNegative()) {
       throw notPositive(name, value, example);

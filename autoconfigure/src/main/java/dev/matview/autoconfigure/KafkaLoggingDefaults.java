@@ -19,8 +19,7 @@ final class KafkaLoggingDefaults implements EnvironmentPostProcessor {
   static final String SOURCE_NAME = "matviewKafkaLoggingDefaults";
 
   /**
-   * Kafka's clients and Kafka Streams, the broker's own loggers, and Kafka Streams' client, which
-   * logs under the class of Matview's subclass of {@code KafkaStreams}.
+   * Kafka's clients, Streams and broker loggers, and the client logging under Matview's subclass.
    */
   private static final Map<String, Object> LEVELS =
       Map.of(

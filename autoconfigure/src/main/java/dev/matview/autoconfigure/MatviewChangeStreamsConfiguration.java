@@ -17,17 +17,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 
-/**
- * The change streams' endpoints, the streams they open here and the relays of other instances'
- * streams, as {@code matview.changes.*} sets them.
- */
+/** The change streams' endpoints, streams and relays, as {@code matview.changes.*} sets them. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewChangeStreamsConfiguration {
 
-  /**
-   * Events a response may hold beyond a stream's buffer: a batch written at once, or what one chunk
-   * of a relayed stream carries.
-   */
+  /** Events a response may hold beyond the buffer: a batch, or one chunk of a relayed stream. */
   private static final int RELAYED_CHUNK_EVENTS = 512;
 
   @Bean
@@ -92,8 +86,7 @@ final class MatviewChangeStreamsConfiguration {
   }
 
   /**
-   * Fails start-up on {@code matview.changes.history}, a count of updates that the byte bound
-   * replaced, rather than leave a setting that no longer does anything.
+   * Refuses {@code matview.changes.history}, which the byte bound replaced, rather than ignore it.
    */
   private static void refuseReplaced(Environment environment) {
     String replaced = "matview.changes.history";

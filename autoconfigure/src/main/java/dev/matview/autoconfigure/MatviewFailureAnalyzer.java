@@ -114,10 +114,7 @@ final class MatviewFailureAnalyzer implements FailureAnalyzer, Ordered {
     return new FailureAnalysis(description, action, bind);
   }
 
-  /**
-   * A sentence that names where {@code name}'s value comes from, starting with a line break, or
-   * nothing when the environment does not know.
-   */
+  /** Where {@code name}'s value comes from, after a line break, or nothing when not known. */
   private String origin(String name) {
     if (!(this.environment instanceof ConfigurableEnvironment configurable)
         || !ConfigurationPropertyName.isValid(name)) {

@@ -11,8 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * With springdoc-openapi on the classpath, describes each view's own lookup endpoints in the
- * application's OpenAPI document ({@code /v3/api-docs}), typed by the view's classes.
+ * With springdoc-openapi present, describes each view's own lookup endpoints ({@link ViewApiDocs}).
  */
 @AutoConfiguration(after = MatviewWebAutoConfiguration.class)
 @ConditionalOnClass(OpenApiCustomizer.class)

@@ -23,8 +23,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Trust between the instances and the client that forwards lookups to them, with the marks of
- * instances that do not answer.
+ * Trust between the instances, the client that forwards to them, and marks of those that are down.
  */
 @Configuration(proxyBeanMethods = false)
 final class MatviewPeersConfiguration {
@@ -113,8 +112,7 @@ final class MatviewPeersConfiguration {
   }
 
   /**
-   * Keeps the peers' secret out of the actuator's env and configprops endpoints, even where they
-   * are set to show values.
+   * Keeps the peers' secret out of the env and configprops endpoints, even where they show values.
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(SanitizingFunction.class)

@@ -29,17 +29,11 @@ import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
-/**
- * This instance's store partitions, the directory of every view's replicas that Kafka Streams'
- * metadata fills, the routing on top of it, and the gate that closes lookups at shutdown.
- */
+/** This instance's store partitions, the replica directory, the routing and the lookup gate. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewRoutingConfiguration {
 
-  /**
-   * How often, at most, lookups rebuild the replica directory themselves: while a view has no
-   * complete snapshot or the instances rebalance.
-   */
+  /** How often, at most, lookups rebuild a replica directory that is incomplete or rebalancing. */
   static final Duration DIRECTORY_REFRESH_INTERVAL = Duration.ofMillis(200);
 
   @Bean
@@ -94,10 +88,7 @@ final class MatviewRoutingConfiguration {
                 factoryBean.getStreamsConfiguration(), "Kafka Streams has no configuration")));
   }
 
-  /**
-   * Under exactly-once, has each stream thread's transactional producer tell {@code handles} when
-   * its transaction commits, so that lookups can read committed state only.
-   */
+  /** Under exactly-once, has each transactional producer tell {@code handles} when it commits. */
   @Bean
   StreamsBuilderFactoryBeanConfigurer matviewTransactionCommitsConfigurer(StoreHandles handles) {
     return (factoryBean) -> {

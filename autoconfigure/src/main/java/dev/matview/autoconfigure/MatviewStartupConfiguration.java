@@ -21,15 +21,13 @@ import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
- * What runs as Kafka Streams starts: the topic checks, the repartition topics, application.server
- * from the web server's port, and the summary logged once it runs.
+ * What runs as Kafka Streams starts: topic checks, repartition topics, application.server, summary.
  */
 @Configuration(proxyBeanMethods = false)
 final class MatviewStartupConfiguration {
 
   /**
-   * How long the repartition topics' creation waits for the broker when the start-up checks'
-   * timeout is no positive duration (and the checks are off, since they refuse it).
+   * How long creating repartition topics waits when the checks' timeout is no positive duration.
    */
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 

@@ -41,9 +41,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /**
- * Registers the HTTP endpoints that serve view lookups, the problem details of every way a request
- * to them can fail, and, on Tomcat, problem details for the server's own errors; the change
- * streams' endpoints are {@link MatviewChangeStreamsConfiguration}'s.
+ * Registers the lookup endpoints and the problem details of every way a request to them can fail,
+ * the server's own errors included; the change streams' are {@link
+ * MatviewChangeStreamsConfiguration}'s.
  */
 @AutoConfiguration(after = MatviewAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)

@@ -20,10 +20,7 @@ final class PeerSecretEstablisher {
     this.agreement = agreement;
   }
 
-  /**
-   * Agrees on the secret with the other instances of the application that {@code properties}
-   * configure, unless it is known already.
-   */
+  /** Agrees on the secret with the instances {@code properties} configure, unless it is known. */
   void agreeOnce(Properties properties) {
     synchronized (this.trust) {
       if (!this.trust.isEstablished()) {

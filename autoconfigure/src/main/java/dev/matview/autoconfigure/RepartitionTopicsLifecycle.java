@@ -53,8 +53,7 @@ final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
   private final Duration timeout;
 
   /**
-   * Creates the repartition topics of {@code registry}'s views, waiting at most {@code timeout} for
-   * each answer of the broker.
+   * Creates {@code registry}'s repartition topics, waiting at most {@code timeout} for each answer.
    */
   RepartitionTopicsLifecycle(
       Supplier<StreamsBuilderFactoryBean> factoryBean, ViewRegistry registry, Duration timeout) {

@@ -8,8 +8,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Keeps the replica directory in step with each Kafka Streams the factory bean starts, told of each
- * change of its state before Matview's other state listeners and the one set on Kafka Streams.
+ * Keeps the replica directory in step with each Kafka Streams the factory bean starts, told of its
+ * state changes before every other state listener.
  */
 final class ReplicaDirectoryConfigurer
     implements StreamsBuilderFactoryBeanConfigurer, StreamsListenersContributor {

@@ -17,10 +17,7 @@ import org.springframework.core.type.MethodMetadata;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
-/**
- * Collects the {@link ViewDefinition} beans of a context under their view names; public for
- * Matview's test kit, which builds its views as the starter does.
- */
+/** Collects the {@link ViewDefinition} beans under their view names; public for the test kit. */
 public final class ViewDefinitionBeans {
 
   private ViewDefinitionBeans() {}
@@ -35,8 +32,7 @@ public final class ViewDefinitionBeans {
   }
 
   /**
-   * The registry of the views of {@code beanFactory}; a view that cannot work is reported with the
-   * bean and method that declare it.
+   * The registry of {@code beanFactory}'s views, a bad one reported with the bean that declares it.
    */
   static ViewRegistry registry(
       ListableBeanFactory beanFactory, ViewSerdes serdes, String applicationId) {
@@ -49,10 +45,7 @@ public final class ViewDefinitionBeans {
     }
   }
 
-  /**
-   * Where bean {@code beanName} comes from: {@code bean 'name' of method Type.method()} for a bean
-   * method, else {@code bean 'name'}.
-   */
+  /** Where bean {@code beanName} comes from: {@code bean 'name' of method Type.method()} or not. */
   static String describe(ListableBeanFactory beanFactory, String beanName) {
     String bean = "bean '" + beanName + "'";
     if (!(beanFactory instanceof ConfigurableListableBeanFactory configurable)
@@ -96,8 +89,7 @@ public final class ViewDefinitionBeans {
   }
 
   /**
-   * Refuses, before any bean is created, a {@link MaterializedView} method declared to return
-   * another type than a view definition: it would declare no view without a word.
+   * Refuses, before any bean is created, a {@link MaterializedView} method of another return type.
    */
   static void requireDefinitionTypes(ConfigurableListableBeanFactory beanFactory) {
     for (String beanName : beanFactory.getBeanDefinitionNames()) {

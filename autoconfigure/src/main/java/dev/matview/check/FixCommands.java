@@ -13,8 +13,8 @@ final class FixCommands {
   private final String inputTopics;
 
   /**
-   * Commands for the cluster at {@code bootstrapServers} and the application {@code applicationId}
-   * whose views read {@code inputTopics}.
+   * Commands for {@code bootstrapServers} and {@code applicationId}, whose views read {@code
+   * inputTopics}.
    */
   FixCommands(String bootstrapServers, String applicationId, Collection<String> inputTopics) {
     this.bootstrapServers = bootstrapServers;
@@ -32,8 +32,8 @@ final class FixCommands {
   }
 
   /**
-   * Declares {@code topic} as a bean that Spring Boot's {@code KafkaAdmin} creates at start-up,
-   * before the checks run; the partition count is the user's to choose.
+   * Declares {@code topic} as a bean, which Spring Boot's {@code KafkaAdmin} creates before the
+   * checks run.
    */
   String newTopicBean(String topic) {
     return "@Bean NewTopic "

@@ -23,8 +23,7 @@ final class InternalTopicChecks {
   private final FixCommands fixes;
 
   /**
-   * Checks of the internal topics of {@code applicationId}, where window changelogs are kept {@code
-   * additionalRetentionMs} longer than their stores.
+   * Checks where window changelogs are kept {@code additionalRetentionMs} longer than their stores.
    */
   InternalTopicChecks(String applicationId, long additionalRetentionMs, FixCommands fixes) {
     this.applicationId = applicationId;
@@ -33,8 +32,8 @@ final class InternalTopicChecks {
   }
 
   /**
-   * Adds the problems of the repartition topic of {@code view}, if it has one that exists, whose
-   * source topic has {@code expected} partitions.
+   * Adds the problems of {@code view}'s repartition topic, if it exists, its source of {@code
+   * expected}.
    */
   void checkRepartition(
       ResolvedView<?, ?, ?> view, int expected, TopicSnapshot topics, List<TopicProblem> problems) {
@@ -73,8 +72,7 @@ final class InternalTopicChecks {
   }
 
   /**
-   * Adds the problems of the changelog of {@code view}, if it exists, whose source topic has {@code
-   * expected} partitions.
+   * Adds the problems of {@code view}'s changelog, if it exists, its source of {@code expected}.
    */
   void checkChangelog(
       ResolvedView<?, ?, ?> view, int expected, TopicSnapshot topics, List<TopicProblem> problems) {
@@ -124,10 +122,7 @@ final class InternalTopicChecks {
     checkRetentionBytes(subject, topic, topics, problems, "windows the store still holds");
   }
 
-  /**
-   * Adds a problem when {@code topic} has other partitions than its source topic's {@code
-   * expected}.
-   */
+  /** Adds a problem when {@code topic} has other partitions than its source's {@code expected}. */
   private void checkPartitions(
       String subject,
       String topic,
@@ -153,9 +148,7 @@ final class InternalTopicChecks {
     }
   }
 
-  /**
-   * Adds a problem when {@code topic} caps the size of a partition, past which {@code lost} goes.
-   */
+  /** Adds a problem when {@code topic} caps a partition's size, past which {@code lost} goes. */
   private void checkRetentionBytes(
       String subject,
       String topic,

@@ -23,8 +23,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks the views' topics on the broker before Kafka Streams starts, through one short-lived
- * {@link Admin} configured as Kafka Streams configures its own, and fails with every problem found.
+ * Checks the views' topics through one short-lived {@link Admin} and fails with every problem
+ * found.
  */
 public final class StartupChecks {
 
@@ -163,8 +163,8 @@ public final class StartupChecks {
   }
 
   /**
-   * The configuration of a short-lived admin client {@code clientId}, as Kafka Streams configures
-   * its own, whose requests wait at most {@code timeout}.
+   * A short-lived admin client's configuration, as Kafka Streams' own, waiting at most {@code
+   * timeout}.
    */
   public static Map<String, Object> adminConfig(
       QuietStreamsConfig config, String clientId, Duration timeout) {

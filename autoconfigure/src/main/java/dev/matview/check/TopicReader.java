@@ -22,8 +22,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Asks the broker, in one round of concurrent requests, which topics exist with how many
- * partitions, and the cleanup settings of some of them.
+ * Asks the broker, in one round of concurrent requests, which topics exist and how they are set.
  */
 final class TopicReader {
 
@@ -80,10 +79,7 @@ final class TopicReader {
     return TopicSnapshot.of(partitions, settings);
   }
 
-  /**
-   * The names of the topics on the cluster that this client may see, or none when the broker does
-   * not list them: they only serve to suggest a topic for one that is missing.
-   */
+  /** The names of the topics this client may see, or none: they only serve to suggest a topic. */
   Set<String> list() throws InterruptedException {
     int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
     try {

@@ -27,8 +27,7 @@ public final class ViewTopicChecks {
   private final InternalTopicChecks internal;
 
   /**
-   * Checks for {@code views} of {@code applicationId} on the cluster at {@code bootstrapServers},
-   * where window changelogs are kept {@code additionalRetentionMs} longer than their stores.
+   * Checks of {@code views}, where window changelogs are kept {@code additionalRetentionMs} longer.
    */
   public ViewTopicChecks(
       Collection<ResolvedView<?, ?, ?>> views,
@@ -81,10 +80,7 @@ public final class ViewTopicChecks {
     return problems;
   }
 
-  /**
-   * Adds a problem when {@code source}, read by {@code viewNames}, is not in {@code topics}, naming
-   * the existing topics its name is close to and the command and the bean that create it.
-   */
+  /** Adds a problem when {@code source} is missing, naming close topics and how to create it. */
   private void checkSource(
       String source, List<String> viewNames, TopicSnapshot topics, List<TopicProblem> problems) {
     if (topics.exists(source)) {

@@ -37,9 +37,8 @@ public final class AvailabilityUpdater extends ScheduledLifecycle
   private boolean brokeLiveness;
 
   /**
-   * Updates {@code availability} through {@code publisher} from {@code health} every {@code
-   * period}, each time handed by {@code timer} to {@code polls}; {@code shouldRun} says whether
-   * Kafka Streams is meant to be running.
+   * Updates {@code availability} from {@code health} every {@code period}; {@code shouldRun} says
+   * whether Kafka Streams is meant to run.
    */
   public AvailabilityUpdater(
       StreamsHealth health,

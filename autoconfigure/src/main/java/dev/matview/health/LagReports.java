@@ -34,9 +34,8 @@ public final class LagReports extends ScheduledLifecycle {
   private volatile long lastAsked;
 
   /**
-   * Reports of {@code streams} into {@code tracker}, every {@code period}, and besides at most
-   * every {@code minimumGap} when the tracker says a lag is wanted: {@code timer} hands each to
-   * {@code polls}, where it asks Kafka Streams.
+   * Reports into {@code tracker} every {@code period}, and on demand at most every {@code
+   * minimumGap}.
    */
   public LagReports(
       Supplier<@Nullable KafkaStreams> streams,
@@ -54,8 +53,8 @@ public final class LagReports extends ScheduledLifecycle {
   }
 
   /**
-   * Asks for a report soon, unless one is pending or the last was asked less than the minimum gap
-   * ago: lookups that meet an unknown lag learn it within a moment, at one broker request per gap.
+   * Asks for a report soon, unless one is pending or the last was asked within the minimum gap, so
+   * lookups that meet an unknown lag cost at most one broker request per gap.
    */
   void soon() {
     long now = System.nanoTime();

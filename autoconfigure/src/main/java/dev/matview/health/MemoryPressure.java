@@ -6,9 +6,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Judges whether RocksDB's shared caches hold more than their bound, which happens when more stores
- * are open than the bound was sized for or writes outrun the flushes; asking reads a few native
- * counters.
+ * Judges whether RocksDB's shared caches hold more than their bound, as when more stores are open
+ * than it was sized for or writes outrun the flushes.
  */
 public final class MemoryPressure {
 

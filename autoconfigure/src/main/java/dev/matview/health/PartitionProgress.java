@@ -106,8 +106,8 @@ final class PartitionProgress {
   }
 
   /**
-   * Takes Kafka Streams' own report of the partition: {@code position}, the next offset to apply
-   * (for a running active replica, the end), and {@code end}, one past the last changelog offset.
+   * Takes Kafka Streams' report: {@code position} the next offset to apply, {@code end} one past
+   * the last.
    */
   void reported(long position, long end) {
     long current = this.currentOffset.accumulateAndGet(position, Math::max);

@@ -42,10 +42,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     this.progressLog = new RestoreProgressLog(nanoTime, progressInterval);
   }
 
-  /**
-   * Calls {@code asker} whenever a replica's lag is not known and someone wants it: a standby has
-   * just started, or a lookup met it; {@link LagReports} then asks Kafka Streams soon.
-   */
+  /** Calls {@code asker} when a replica's lag is wanted and not known ({@link LagReports}). */
   public void whenLagWanted(Runnable asker) {
     this.lagWanted = asker;
   }
@@ -73,10 +70,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     return this.partitions.snapshot();
   }
 
-  /**
-   * Tells {@code listener} about every partition tracked from now on and every one dropped;
-   * partitions already tracked are in the {@link #snapshot()}.
-   */
+  /** Tells {@code listener} of every partition tracked or dropped from now on. */
   public void addListener(Listener listener) {
     this.partitions.addListener(listener);
   }
@@ -141,9 +135,8 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
   }
 
   /**
-   * Starts tracking a standby from {@code startingOffset}; the changelog's end is not known until
-   * the first loaded batch or lag report ({@link #reported}), so its lag is unknown until then, and
-   * a lag report is asked for at once.
+   * Tracks a standby from {@code startingOffset}, its lag unknown until its end is, and asks for a
+   * lag report at once.
    */
   @Override
   public void onUpdateStart(TopicPartition changelog, String store, long startingOffset) {

@@ -17,11 +17,7 @@ public final class StreamsHealth {
 
   private final long maxRestoreLag;
 
-  /**
-   * Judges the state given by {@code state} ({@code null} while Kafka Streams is not started) and
-   * the active partitions of {@code tracker}, each of which may lag by at most {@code
-   * maxRestoreLag} offsets.
-   */
+  /** Judges {@code state} (null before it starts) and {@code tracker}'s active partitions' lag. */
   public StreamsHealth(
       Supplier<KafkaStreams.@Nullable State> state, RestoreLagTracker tracker, long maxRestoreLag) {
     if (maxRestoreLag < 0) {
@@ -92,10 +88,7 @@ public final class StreamsHealth {
     FAILED
   }
 
-  /**
-   * The judgement ({@code reason} null when views can be served) and what it was made from: Kafka
-   * Streams' state, null before it starts, and every tracked partition.
-   */
+  /** The judgement ({@code reason} null when views can be served) and what it was made from. */
   public record Report(
       Condition condition,
       KafkaStreams.@Nullable State state,

@@ -8,8 +8,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The gauges {@code matview.changes.streams}, the change streams this instance serves now, and
- * {@code matview.changes.waiting}, the updates their clients have not read yet.
+ * Gauges the change streams this instance serves and the updates their clients have not read yet.
  */
 public final class ChangeStreamMetrics implements MeterBinder {
 

@@ -7,10 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 
-/**
- * Micrometer's executor meters of each of Matview's executors, tagged {@code name}, and the gauge
- * {@code matview.peer.io.threads} of the peers' HTTP client's I/O threads.
- */
+/** Micrometer's executor meters of Matview's executors, and the peers' client's I/O threads. */
 public final class ExecutorMetrics implements MeterBinder {
 
   /** The name of the gauge of the peers' HTTP client's I/O threads. */

@@ -8,10 +8,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Collection;
 import java.util.function.ToLongFunction;
 
-/**
- * Gauges RocksDB's shared memory summed over the process's pools, NaN while no store uses a bounded
- * pool.
- */
+/** Gauges RocksDB's shared memory over the process's pools, NaN while no store uses one. */
 public final class RocksDBMemoryMetrics implements MeterBinder {
 
   /** Bytes the shared block caches hold, memtables charged to them included. */

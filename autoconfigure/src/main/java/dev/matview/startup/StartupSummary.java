@@ -40,10 +40,7 @@ public final class StartupSummary implements KafkaStreams.StateListener {
 
   private final AtomicBoolean logged = new AtomicBoolean();
 
-  /**
-   * A summary of the views of {@code registry}, run by the Kafka Streams that {@code streams}
-   * gives, looked up under {@code baseUrl} (null when there are no lookups over HTTP).
-   */
+  /** A summary of {@code registry}'s views, looked up under {@code baseUrl} (null without HTTP). */
   public StartupSummary(
       ViewRegistry registry,
       Supplier<@Nullable KafkaStreams> streams,
@@ -67,10 +64,7 @@ public final class StartupSummary implements KafkaStreams.StateListener {
     }
   }
 
-  /**
-   * The summary of {@code views} of {@code applicationId}, with the partition counts known of their
-   * source topics, looked up under {@code baseUrl} (null when there are no lookups over HTTP).
-   */
+  /** The summary of {@code views} with their sources' partitions, under {@code baseUrl} if any. */
   public static String format(
       String applicationId,
       Collection<ResolvedView<?, ?, ?>> views,
@@ -124,10 +118,7 @@ public final class StartupSummary implements KafkaStreams.StateListener {
     return widths;
   }
 
-  /**
-   * The partition counts of the topics that the instances of {@code streams} read, as its metadata
-   * of all instances says; empty when that is not known.
-   */
+  /** The partitions of the topics the instances of {@code streams} read, as its metadata says. */
   static Map<String, Integer> sourcePartitions(@Nullable KafkaStreams streams) {
     if (streams == null) {
       return Map.of();

@@ -60,9 +60,8 @@ final class DocumentParts {
   }
 
   /**
-   * States on each operation under {@code basePath} that it is open, as Matview serves it, unless
-   * the document states a security of its own for every operation (the application's, which they
-   * then follow).
+   * States that each operation under {@code basePath} is open, as Matview serves it, unless the
+   * document states a security of its own for all.
    */
   static void security(OpenAPI openApi, String basePath) {
     if (openApi.getSecurity() != null) {
@@ -79,10 +78,7 @@ final class DocumentParts {
     }
   }
 
-  /**
-   * Drops the component schemas that no path refers to, directly or through other schemas: those of
-   * the generic endpoints that the views' own descriptions replaced.
-   */
+  /** Drops the component schemas that no path refers to, such as the generic endpoints' ones. */
   static void pruneUnusedSchemas(OpenAPI openApi) {
     Map<String, Schema> schemas =
         openApi.getComponents() != null ? openApi.getComponents().getSchemas() : null;

@@ -29,12 +29,9 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
 /**
- * Describes each view's own lookup endpoints in the application's OpenAPI document, typed by the
- * view's key and value classes, in place of the generic {@code /{view}/...} endpoints, and leaves
- * out the endpoints only the instances call each other on, with the schemas only they used; each
- * operation has a summary, an id, a described tag, its problems and its security. Each lookup of
- * one key is described twice: with the key in the path, and with the key in the query ({@code
- * .../key?key=}), which carries any key.
+ * Describes each view's own lookup endpoints, typed by its key and value classes, in place of the
+ * generic {@code /{view}/...} ones, leaving out those only the instances call each other on; a
+ * key's lookup is described with the key in the path and in the query.
  */
 public final class ViewApiDocs implements OpenApiCustomizer {
 

@@ -7,9 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * A response written after its request's handler returned: the request is taken asynchronous
- * without a timeout of its own, and the container tells when the response is over, completed or
- * not.
+ * A response written after its handler returned, on a request taken asynchronous without a timeout.
  */
 final class AsyncResponse {
 
@@ -32,8 +30,7 @@ final class AsyncResponse {
   }
 
   /**
-   * Runs {@code completed} once the response is complete, and {@code failed} once it timed out or
-   * failed, such as when its client went away.
+   * Runs {@code completed} once the response completes, {@code failed} once it timed out or failed.
    */
   void whenOver(Runnable completed, Runnable failed) {
     this.context.addListener(new Over(completed, failed));
@@ -44,10 +41,7 @@ final class AsyncResponse {
     return (HttpServletResponse) this.context.getResponse();
   }
 
-  /**
-   * Runs {@code step} on a container thread; throws {@code IllegalStateException} when the response
-   * is over.
-   */
+  /** Runs {@code step} on a container thread, unless the response is over. */
   void run(Runnable step) {
     this.context.start(step);
   }

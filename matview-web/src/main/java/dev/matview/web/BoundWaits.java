@@ -35,18 +35,13 @@ final class BoundWaits {
 
   private final AtomicInteger waiting = new AtomicInteger();
 
-  /**
-   * Waits whose deadlines and polls {@code timer} keeps, and whose attempts run on {@code workers}.
-   */
+  /** Waits kept on {@code timer}, whose attempts run on {@code workers}. */
   BoundWaits(ScheduledExecutorService timer, Executor workers) {
     this.timer = timer;
     this.workers = workers;
   }
 
-  /**
-   * What to wait for when {@code first} is the refusal of a replica here that has not applied what
-   * the caller asked to see and {@code wait} is positive, else {@code null}.
-   */
+  /** What to wait for when {@code first} is a replica's here behind and {@code wait} positive. */
   <T> Refusal.@Nullable Behind behind(Routed<T> first, Duration wait) {
     if (wait.isZero() || wait.isNegative() || !(first instanceof Routed.Refused<T> refused)) {
       return null;
@@ -55,9 +50,8 @@ final class BoundWaits {
   }
 
   /**
-   * Waits for {@code first}, the answer of {@code attempt}, without a thread; then, while it is the
-   * refusal of a replica here that has not applied what was asked, asks {@code attempt} again each
-   * time that replica has applied more, until it is not so refused or {@code wait} has passed, and
+   * Waits for {@code first} without a thread, asks {@code attempt} again each time the replica here
+   * that refused it has applied more, until it is not so refused or {@code wait} has passed, and
    * completes {@code result} with {@code respond} of its last answer.
    */
   <T, R> void await(

@@ -26,10 +26,7 @@ public class ChangeStreamController {
 
   private final int maxPendingEvents;
 
-  /**
-   * A controller that opens streams with {@code streams}, refusing keys over {@code limits}, whose
-   * responses hold at most {@code maxPendingEvents} events a client has not taken.
-   */
+  /** A controller whose responses hold at most {@code maxPendingEvents} events not yet taken. */
   public ChangeStreamController(ChangeStreams streams, RequestLimits limits, int maxPendingEvents) {
     this.streams = streams;
     this.maxKeyBytes = limits.maxKeyLength().toBytes();

@@ -84,10 +84,7 @@ public final class Consistency {
     this.bounds = new RequestBounds(tokens, maxWait);
   }
 
-  /**
-   * Positions no instance can sign: answers carry none, every position sent is refused and no
-   * lookup waits.
-   */
+  /** Positions no instance can sign: answers carry none, any sent is refused, no lookup waits. */
   public static Consistency unsigned(String applicationId) {
     return new Consistency(
         new PositionTokens(PeerTrust.pending(), applicationId),
@@ -111,12 +108,10 @@ public final class Consistency {
   }
 
   /**
-   * The response to {@code attempt}'s answer; until it comes, and while a replica here is behind
-   * what {@code bound} asks for, {@code null} after the request has gone asynchronous to wait for
-   * it without a thread, its response set once the answer is there and the replica has caught up or
-   * the wait is over. An answer read here carries the position it read merged with the one {@code
-   * bound} sent back, so a caller that sends back the last position it got keeps what it has seen
-   * of every partition, not only of the last one it read.
+   * The response to {@code attempt}'s answer, or {@code null} while the request waits
+   * asynchronously for it and for a replica here to apply what {@code bound} asks; an answer read
+   * here carries its position merged with the one {@code bound} sent back, so a caller keeps what
+   * it has seen of every partition.
    */
   <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request,
@@ -127,10 +122,7 @@ public final class Consistency {
     return whenAnswered(request, bound, answerLater(view, bound, attempt, respondAsRead));
   }
 
-  /**
-   * The response to {@code attempt}'s answer as {@link #answer} gives it, as a future that
-   * completes once a replica here has applied what {@code bound} asks or the wait is over.
-   */
+  /** The response to {@code attempt}'s answer as {@link #answer} gives it, as a future. */
   <T> CompletableFuture<ResponseEntity<?>> answerLater(
       String view,
       ReadBound bound,
@@ -169,8 +161,8 @@ public final class Consistency {
   }
 
   /**
-   * {@code response} when it is there; else {@code null} after the request has gone asynchronous,
-   * its response set when {@code response} completes, for as long as {@code bound} lets it wait.
+   * {@code response} when it is there, else {@code null} while the request waits asynchronously,
+   * for as long as {@code bound} lets it.
    */
   <R> @Nullable R whenAnswered(
       HttpServletRequest request, ReadBound bound, CompletableFuture<R> response) {
@@ -201,9 +193,8 @@ public final class Consistency {
   }
 
   /**
-   * {@code routed}, when read here with a known position, with the position {@code bound} sent back
-   * merged into it (the larger offset of each partition); anything else as it is. An answer passed
-   * on from another instance already carries the merge: the bound went to it with the request.
+   * {@code routed}, when read here with a known position, merged with the position {@code bound}
+   * sent back; an answer another instance passed on carries the merge already.
    */
   static <T> Routed<T> withSentPosition(Routed<T> routed, ReadBound bound) {
     ViewPosition sent = bound.position();

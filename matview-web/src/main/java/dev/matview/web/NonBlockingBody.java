@@ -49,10 +49,7 @@ final class NonBlockingBody implements WriteListener {
     this.ended = ended;
   }
 
-  /**
-   * Takes {@code request} asynchronous, without a timeout of its own; {@code ended} runs once its
-   * response is over, written whole or not, also when the client went away.
-   */
+  /** Takes {@code request} asynchronous, without a timeout; {@code ended} runs once it is over. */
   static NonBlockingBody start(
       HttpServletRequest request, HttpServletResponse response, Runnable ended) {
     AsyncResponse async = AsyncResponse.start(request, response);
@@ -119,8 +116,7 @@ final class NonBlockingBody implements WriteListener {
 
   /**
    * Writes what waits while the client takes it; then the next part asked for, or {@code null}
-   * while the client has yet to take what was written, a part is still to come, and after the last
-   * part, when the response is ended.
+   * while the client has yet to take what was written or a part is to come, and at the end.
    */
   private @Nullable CompletableFuture<@Nullable List<ResponseParts.Chunk>> ask() {
     synchronized (this) {

@@ -44,8 +44,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
   private final PeerRequests requests;
 
   /**
-   * A filter of the requests under {@code basePath} (without a trailing slash) that checks
-   * signatures with {@code requests} and writes refusals with {@code mapper}.
+   * A filter of the requests under {@code basePath} that checks signatures with {@code requests}.
    */
   public PeerRequestFilter(String basePath, PeerRequests requests, ObjectMapper mapper) {
     this.problems = new ProblemWriter(basePath, mapper);

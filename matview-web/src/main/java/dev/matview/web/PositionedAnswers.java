@@ -23,18 +23,15 @@ final class PositionedAnswers {
   }
 
   /**
-   * The caller of a read of {@code view} in {@code request}, with the bound it asks for, the
-   * records it names in the query parameter {@code recordParameter} among them.
+   * The caller of a read of {@code view}, with the bound it asks for, records in {@code
+   * recordParameter}.
    */
   CallerContext caller(HttpServletRequest request, String view, String recordParameter) {
     return Callers.from(request, view)
         .withBound(this.consistency.bounds().bound(request, view, recordParameter));
   }
 
-  /**
-   * The answer of {@code read} for {@code caller}, as {@code type} with {@code body} of what it
-   * found; or none yet while it waits.
-   */
+  /** The answer of {@code read} as {@code type} with {@code body} of what it found, or none yet. */
   <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request,
       String view,

@@ -20,10 +20,7 @@ public class ProblemErrorHandler extends ErrorHandler {
 
   private final @Nullable String lookupPath;
 
-  /**
-   * A handler for a server whose lookup endpoints lie under {@code lookupPath}, the context path
-   * and the base path without a trailing slash, or under no path when {@code null}.
-   */
+  /** A handler for lookup endpoints under {@code lookupPath}, context and base path, or none. */
   public ProblemErrorHandler(@Nullable String lookupPath) {
     this.lookupPath = lookupPath;
   }

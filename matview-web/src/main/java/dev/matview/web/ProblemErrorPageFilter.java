@@ -24,10 +24,7 @@ public final class ProblemErrorPageFilter implements Filter {
 
   private final ProblemWriter problems;
 
-  /**
-   * A filter for the requests under {@code basePath} (without a trailing slash) that writes JSON
-   * with {@code mapper}.
-   */
+  /** A filter for the requests under {@code basePath} that writes JSON with {@code mapper}. */
   public ProblemErrorPageFilter(String basePath, ObjectMapper mapper) {
     this.problems = new ProblemWriter(basePath, mapper);
   }
@@ -46,10 +43,7 @@ public final class ProblemErrorPageFilter implements Filter {
     chain.doFilter(request, response);
   }
 
-  /**
-   * The problem of a failure that a filter raised before Spring MVC could map it, such as a form
-   * body that cannot be decoded, or else of the status the container chose.
-   */
+  /** The problem of a filter's failure Spring MVC could not map, else of the container's status. */
   private static ProblemDetail problem(ServletRequest request) {
     Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
     for (Throwable cause = failure instanceof Throwable throwable ? throwable : null;

@@ -19,10 +19,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
 
   private final @Nullable String lookupPath;
 
-  /**
-   * A valve for a server whose lookup endpoints lie under {@code lookupPath}, the context path and
-   * the base path without a trailing slash, or under no path when {@code null}.
-   */
+  /** A valve for lookup endpoints under {@code lookupPath}, context and base path, or none. */
   public ProblemErrorReportValve(@Nullable String lookupPath) {
     this.lookupPath = lookupPath;
   }

@@ -26,10 +26,7 @@ public final class ProblemResolver implements HandlerExceptionResolver, Ordered 
 
   private final ProblemWriter problems;
 
-  /**
-   * A resolver for the requests under {@code basePath} (without a trailing slash) that writes JSON
-   * with {@code mapper}.
-   */
+  /** A resolver for the requests under {@code basePath} that writes JSON with {@code mapper}. */
   public ProblemResolver(String basePath, ObjectMapper mapper) {
     this.problems = new ProblemWriter(basePath, mapper);
   }

@@ -12,10 +12,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import tools.jackson.databind.ObjectMapper;
 
-/**
- * Writes a problem detail, or another instance's answer, straight to a servlet response, outside
- * Spring MVC's converters, for the requests under the lookup endpoints' base path.
- */
+/** Writes a problem detail, or another instance's answer, straight to a servlet response. */
 final class ProblemWriter {
 
   private final String basePath;
@@ -53,9 +50,8 @@ final class ProblemWriter {
   }
 
   /**
-   * Writes {@code answer}, a refusal's problem detail or the bytes another instance answered, as
-   * Spring MVC would: its status and headers, and a problem detail's {@code instance} the path of
-   * {@code request} unless it has one.
+   * Writes {@code answer} as Spring MVC would, a problem detail's {@code instance} the request's
+   * path.
    */
   static void write(
       HttpServletRequest request,

@@ -10,8 +10,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponse;
 
 /**
- * The RFC 9457 problem details of Matview's HTTP surface, each of Matview's type with its title,
- * and the 500 of an unexpected failure, logged here with its stack trace.
+ * The RFC 9457 problem details of Matview's HTTP surface, each of Matview's types with its title.
  */
 final class Problems {
 

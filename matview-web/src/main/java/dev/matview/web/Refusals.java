@@ -14,10 +14,9 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
 /**
- * The one place where a lookup's outcome becomes HTTP: a refusal is a 503 with {@code Retry-After}
- * when no replica may answer now, a 504 when the owner did not answer in time, and a 500 saying
- * what failed when a store, a serde or another instance failed; an owner's answer passes on as it
- * came.
+ * The one place where a lookup's outcome becomes HTTP: 503 with {@code Retry-After} when no replica
+ * may answer now, 504 when the owner did not answer in time, 500 when something failed; an owner's
+ * answer passes on as it came.
  */
 final class Refusals {
 
@@ -26,8 +25,8 @@ final class Refusals {
   private Refusals() {}
 
   /**
-   * The response to {@code routed}: {@code local} applied to this instance's answer, the owner's
-   * answer as it came, or the problem detail of the refusal.
+   * The response to {@code routed}: {@code local} of the answer here, the owner's, or the
+   * refusal's.
    */
   static <T> ResponseEntity<?> respond(Routed<T> routed, Function<T, ResponseEntity<?>> local) {
     if (routed instanceof Routed.Local<T> here) {

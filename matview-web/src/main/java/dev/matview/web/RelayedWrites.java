@@ -7,19 +7,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Writes an answer that is bytes already, such as another instance's passed on, straight to the
- * response of a request that went asynchronous to wait for it, from the thread that completed the
- * wait: no second dispatch through the filters and Spring MVC, which would only copy the bytes.
+ * Writes an answer that is bytes already straight to the response of a request that waited for it,
+ * with no second dispatch through the filters and Spring MVC, which would only copy them.
  */
 final class RelayedWrites {
 
   private RelayedWrites() {}
 
   /**
-   * Writes {@code answer} to {@code request}'s asynchronous response and completes it, when its
-   * body is bytes that fit the response's buffer (so that the write never waits for the client) and
-   * {@code claim} was still free; {@code false}, having written nothing, when the answer must take
-   * the dispatch.
+   * Writes {@code answer} and completes the response when it is bytes that fit the response's
+   * buffer, so the write never waits for the client, and {@code claim} was free; {@code false},
+   * having written nothing, otherwise.
    */
   static boolean tryWrite(HttpServletRequest request, Object answer, AtomicBoolean claim) {
     if (!(answer instanceof ResponseEntity<?> entity)

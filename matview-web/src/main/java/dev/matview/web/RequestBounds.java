@@ -54,10 +54,7 @@ final class RequestBounds {
         .withIsolation(isolation(view, request));
   }
 
-  /**
-   * Which state {@code request} asks to read ({@value Isolation#PARAMETER}), {@code null} for the
-   * instance's default.
-   */
+  /** Which state {@code request} asks to read, {@code null} for the instance's default. */
   static @Nullable Isolation isolation(String view, HttpServletRequest request) {
     try {
       return Isolation.parse(request.getParameter(Isolation.PARAMETER));
@@ -66,10 +63,7 @@ final class RequestBounds {
     }
   }
 
-  /**
-   * What one key's lookup among those another instance forwarded together asks, as {@code sent}
-   * carries it.
-   */
+  /** What one key among those another instance forwarded together asks, as {@code sent} says. */
   ReadBound bound(String view, ForwardedKeys.Bound sent) {
     List<String> tokens = new ArrayList<>(1);
     addNonBlank(tokens, sent.position());

@@ -12,10 +12,7 @@ public record RequestLimits(DataSize maxBatchBody, DataSize maxKeyLength) {
   public static final RequestLimits DEFAULTS =
       new RequestLimits(DataSize.ofMegabytes(2), DataSize.ofKilobytes(1));
 
-  /**
-   * Limits checked to be at least one byte, else an {@code IllegalArgumentException} names the
-   * limit.
-   */
+  /** Limits checked to be at least one byte. */
   public RequestLimits {
     if (maxBatchBody.toBytes() < 1) {
       throw new IllegalArgumentException("The largest batch body must be at least 1 byte");

@@ -34,10 +34,7 @@ final class RequestParameters {
         : queryKey(request, view, maxKeyBytes);
   }
 
-  /**
-   * The key given once in the query parameter {@code key}, as the servlet container decoded it (a
-   * {@code +} is a space, as in every query parameter).
-   */
+  /** The key given once in the query parameter {@code key}, as the container decoded it. */
   private static String queryKey(HttpServletRequest request, String view, long maxKeyBytes) {
     String[] values = request.getParameterValues(PeerPath.KEY_PARAMETER);
     if (values == null) {
@@ -79,10 +76,7 @@ final class RequestParameters {
     return withinLimit(view, key, maxKeyBytes);
   }
 
-  /**
-   * {@code key}, refused with {@link KeyTooLongException} when longer than {@code maxKeyBytes} in
-   * UTF-8.
-   */
+  /** {@code key}, refused when longer than {@code maxKeyBytes} in UTF-8. */
   private static String withinLimit(String view, String key, long maxKeyBytes) {
     long length = lengthOver(key, maxKeyBytes);
     if (length > maxKeyBytes) {
@@ -91,10 +85,7 @@ final class RequestParameters {
     return key;
   }
 
-  /**
-   * Refuses {@code value}, a key given in the query parameter {@code parameter}, when it is longer
-   * than {@code maxKeyBytes} in UTF-8.
-   */
+  /** Refuses {@code value} of {@code parameter}, a key, when over {@code maxKeyBytes} in UTF-8. */
   static void requireKeyWithinLimit(
       String view, String parameter, @Nullable String value, long maxKeyBytes) {
     long length = (value != null) ? lengthOver(value, maxKeyBytes) : 0;

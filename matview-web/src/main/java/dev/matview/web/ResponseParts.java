@@ -8,10 +8,7 @@ import org.jspecify.annotations.Nullable;
 @FunctionalInterface
 interface ResponseParts {
 
-  /**
-   * The next part's chunks, asked once the client has taken the part before; completes with {@code
-   * null} after the last part.
-   */
+  /** The next part's chunks, once the part before was taken; {@code null} after the last part. */
   CompletableFuture<@Nullable List<Chunk>> next();
 
   /** The first {@code length} of {@code bytes} to write, and what to do once they are written. */

@@ -40,8 +40,7 @@ final class ScanLineParts implements ResponseParts {
   private boolean ended;
 
   /**
-   * The lines of {@code stream}'s slices of {@code view}: {@code first}, then each that {@code
-   * read} reads, their items counted in {@code metrics}, the last line written by {@code mapper}.
+   * The lines of {@code first}, then of each slice {@code read} reads, counted in {@code metrics}.
    */
   ScanLineParts(
       String view,

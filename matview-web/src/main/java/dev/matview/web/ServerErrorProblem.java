@@ -41,8 +41,7 @@ final class ServerErrorProblem {
 
   /**
    * The problem detail of {@code status} with the container's {@code message}, else {@code
-   * cause}'s, as JSON, for a request to {@code path} on a server whose lookup endpoints lie under
-   * {@code lookupPath}.
+   * cause}'s, as JSON; {@code lookupPath} is where the lookup endpoints lie.
    */
   static String json(
       int status,

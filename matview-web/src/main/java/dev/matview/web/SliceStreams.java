@@ -22,8 +22,7 @@ import org.springframework.http.ResponseEntity;
 final class SliceStreams {
 
   /**
-   * Streams the slices of {@code view} that {@code read} starts into {@code response}; or the
-   * answer that says why the first one was not read here.
+   * Streams the slices {@code read} starts into {@code response}, or answers the first's refusal.
    */
   <T> @Nullable ResponseEntity<?> stream(
       String view,

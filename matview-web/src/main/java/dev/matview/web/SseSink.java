@@ -45,10 +45,7 @@ final class SseSink implements ChangeSink, WriteListener {
     this.maxPendingEvents = maxPendingEvents;
   }
 
-  /**
-   * Starts the response as an event stream on {@code request}'s async context and writes what
-   * waits; from now on the container tells when the client can take more.
-   */
+  /** Starts the event stream on {@code request}'s async context and writes what waits. */
   void attach(HttpServletRequest request, HttpServletResponse response) {
     try {
       response.setContentType("text/event-stream");

@@ -58,10 +58,7 @@ final class StreamedScans {
     }
   }
 
-  /**
-   * Streams the scan that {@code start} begins into {@code response}, {@code null} then; or the
-   * problem detail that answers instead when its first slice cannot be read here and now.
-   */
+  /** Streams the scan {@code start} begins into {@code response}, or answers its first refusal. */
   @Nullable ResponseEntity<?> stream(
       String view,
       HttpServletRequest request,

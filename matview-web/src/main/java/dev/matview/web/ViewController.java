@@ -27,9 +27,8 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Serves the list of views and lookups of keys, their windows and batches of keys: parses the
- * request, asks a query service, maps the answer. Every mapping produces JSON only, so that a
- * request that accepts no JSON is refused with 406 before it is routed to another instance.
+ * Serves the list of views and lookups of keys, their windows and batches; every mapping produces
+ * JSON only, so a request that accepts none is refused with 406 before it is routed elsewhere.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
@@ -68,10 +67,7 @@ public class ViewController {
         Consistency.unsigned(queryService.applicationId()));
   }
 
-  /**
-   * A controller that reads batch bodies with {@code mapper} within {@code limits}, and whose
-   * answers carry the positions that {@code consistency} writes and waits for.
-   */
+  /** A controller that reads batch bodies with {@code mapper} within {@code limits}. */
   public ViewController(
       ViewQueryService queryService,
       ViewBatchService batchService,
@@ -96,10 +92,7 @@ public class ViewController {
         .toList();
   }
 
-  /**
-   * The current value of one key of a table view, the key in the path or, for any key, in the query
-   * parameter {@code key}.
-   */
+  /** The current value of a key of a table view, in the path or, for any key, in {@code ?key=}. */
   @GetMapping(
       path = {"/{view}/keys/{key}", "/{view}/key"},
       produces = MediaType.APPLICATION_JSON_VALUE)
@@ -113,8 +106,7 @@ public class ViewController {
   }
 
   /**
-   * The windows of one key of a windowed or session view whose start lies in [from, to], the key in
-   * the path or, for any key, in the query parameter {@code key}.
+   * The windows of a key whose start lies in [from, to], the key in the path or in {@code ?key=}.
    */
   @GetMapping(
       path = {"/{view}/keys/{key}/windows", "/{view}/key/windows"},
@@ -147,10 +139,8 @@ public class ViewController {
   }
 
   /**
-   * The values of many keys of a table view, or the windows of many keys of a windowed or session
-   * view whose start lies in [from, to], in the order asked. The body is read here, bounded by
-   * {@code matview.web.max-batch-body}, rather than by a message converter that would read it
-   * whole.
+   * The values, or the windows in [from, to], of many keys in the order asked; the body is read
+   * here within {@code matview.web.max-batch-body}, not whole by a message converter.
    */
   @PostMapping(
       path = "/{view}/batch",

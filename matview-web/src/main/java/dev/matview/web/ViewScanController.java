@@ -38,9 +38,8 @@ public class ViewScanController {
   private final long maxKeyBytes;
 
   /**
-   * A controller that scans through {@code scanService}, whose pages carry the positions that
-   * {@code consistency} writes and waits for, whose streamed scans {@code mapper} writes and {@code
-   * metrics} counts, and that refuses keys in its parameters longer than {@code limits} allow.
+   * A controller that scans through {@code scanService}, streamed scans written by {@code mapper}
+   * and counted in {@code metrics}, keys in parameters within {@code limits}.
    */
   public ViewScanController(
       ViewScanService scanService,
@@ -55,9 +54,9 @@ public class ViewScanController {
   }
 
   /**
-   * A page of the keys of a table view, optionally within key bounds [from, to], or of the windows
-   * of a windowed or session view whose start lies in [from, to]; or, when the request accepts
-   * {@code application/x-ndjson}, all of them as one streamed response.
+   * A page of the keys of a table view within [from, to], or of the windows of a windowed or
+   * session view whose start lies in [from, to]; or all of them streamed, when the request accepts
+   * {@code application/x-ndjson}.
    */
   @GetMapping(
       path = {"/{view}/keys", "/{view}/windows"},
@@ -119,11 +118,7 @@ public class ViewScanController {
         (size, caller) -> this.scanService.windows(view, start, stop, size, cursor, caller));
   }
 
-  /**
-   * The answer to {@code scan}: all of it streamed into {@code response} when {@code request}
-   * accepts {@code application/x-ndjson}, else a page of at most {@code limit} items, which takes
-   * neither {@code afterKey} nor {@code afterStart}.
-   */
+  /** {@code scan} streamed into {@code response}, or a page of at most {@code limit} items. */
   private <T> @Nullable ResponseEntity<?> answer(
       String view,
       @Nullable String limit,
