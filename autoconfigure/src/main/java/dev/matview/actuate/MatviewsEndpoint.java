@@ -51,9 +51,7 @@ public final class MatviewsEndpoint {
 
   private final Activity activity;
 
-  /**
-   * Describes {@code views}, the {@code topology}, the {@code instances}, lags, disk and activity.
-   */
+  /** Describes {@code views}, {@code topology}, {@code instances}, lags, disk and activity. */
   public MatviewsEndpoint(
       ViewRegistry views,
       Supplier<@Nullable String> topology,
@@ -169,9 +167,7 @@ public final class MatviewsEndpoint {
     return (bucket.count() == 0) ? 0.0 : bucket.nanos() / 1e6 / bucket.count();
   }
 
-  /**
-   * What the endpoint shows besides Kafka Streams and the disk, each null when off or not counted.
-   */
+  /** What the endpoint shows besides Kafka Streams and the disk, null when off or not counted. */
   public record Activity(
       @Nullable String lookupBasePath,
       @Nullable LookupActivity lookups,

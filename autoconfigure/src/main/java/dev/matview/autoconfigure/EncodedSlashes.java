@@ -8,9 +8,7 @@ final class EncodedSlashes {
 
   private EncodedSlashes() {}
 
-  /**
-   * Has {@code connector} pass {@code %2F} through, still encoded, unless the user chose otherwise.
-   */
+  /** Has {@code connector} pass {@code %2F} through, still encoded, unless the user chose. */
   static void passThrough(Connector connector) {
     if (connector.getEncodedSolidusHandlingInternal() == EncodedSolidusHandling.REJECT) {
       connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());

@@ -35,9 +35,7 @@ final class FirstRequestFilter implements Filter {
     return registration;
   }
 
-  /**
-   * The registration of {@code filter}'s filter for the container's error dispatch of every path.
-   */
+  /** {@code filter}'s filter, registered for the container's error dispatch of every path. */
   static FilterRegistrationBean<FirstRequestFilter> errorDispatch(
       Supplier<ProblemErrorPageFilter> filter) {
     FilterRegistrationBean<FirstRequestFilter> registration = registration(filter);

@@ -11,9 +11,7 @@ import org.springframework.boot.web.server.Ssl;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
-/**
- * Whether lookups are forwarded over TLS, as when this app's server uses it, and with which trust.
- */
+/** Whether lookups are forwarded over TLS, as when this app's server uses it, and its trust. */
 final class ForwardingTls {
 
   private static final boolean WEB_SERVER_PRESENT =

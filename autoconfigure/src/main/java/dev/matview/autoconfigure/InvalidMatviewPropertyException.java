@@ -5,9 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-/**
- * A value Matview cannot work with: names the property, what is wrong and how to set it instead.
- */
+/** A value Matview cannot work with: names the property, what is wrong and how to set it. */
 final class InvalidMatviewPropertyException extends InvalidConfigurationPropertyValueException
     implements StartupFailure {
 

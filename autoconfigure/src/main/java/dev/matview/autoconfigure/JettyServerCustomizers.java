@@ -18,9 +18,7 @@ final class JettyServerCustomizers {
 
   private JettyServerCustomizers() {}
 
-  /**
-   * Puts {@link ProblemErrorHandler} in place of Jetty's HTML error page, unless the user set one.
-   */
+  /** Puts {@link ProblemErrorHandler} in place of Jetty's error page, unless the user set one. */
   static JettyServerCustomizer problemErrors(String lookupPath) {
     return (server) -> {
       Request.Handler current = server.getErrorHandler();

@@ -18,9 +18,7 @@ final class KafkaLoggingDefaults implements EnvironmentPostProcessor {
 
   static final String SOURCE_NAME = "matviewKafkaLoggingDefaults";
 
-  /**
-   * Kafka's clients, Streams and broker loggers, and the client logging under Matview's subclass.
-   */
+  /** Kafka's clients, Streams and broker loggers, and Matview's subclass of KafkaStreams. */
   private static final Map<String, Object> LEVELS =
       Map.of(
           "logging.level.org.apache.kafka", "warn",

@@ -85,9 +85,7 @@ final class MatviewChangeStreamsConfiguration {
     return heartbeat;
   }
 
-  /**
-   * Refuses {@code matview.changes.history}, which the byte bound replaced, rather than ignore it.
-   */
+  /** Refuses {@code matview.changes.history}, which the byte bound replaced. */
   private static void refuseReplaced(Environment environment) {
     String replaced = "matview.changes.history";
     if (environment.containsProperty(replaced)) {

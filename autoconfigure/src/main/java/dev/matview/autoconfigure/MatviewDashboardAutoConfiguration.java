@@ -45,9 +45,7 @@ public final class MatviewDashboardAutoConfiguration {
         access.getIfAvailable(() -> DashboardAccess.OPEN));
   }
 
-  /**
-   * The container's errors for the dashboard's paths as problem details, not the error page's 500.
-   */
+  /** The container's errors for the dashboard's paths as problem details, not a 500. */
   @Bean
   @ConditionalOnMissingBean(name = "matviewDashboardProblemErrorPageFilter")
   FilterRegistrationBean<FirstRequestFilter> matviewDashboardProblemErrorPageFilter(

@@ -10,9 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/**
- * With springdoc-openapi present, describes each view's own lookup endpoints ({@link ViewApiDocs}).
- */
+/** With springdoc-openapi present, describes each view's own endpoints ({@link ViewApiDocs}). */
 @AutoConfiguration(after = MatviewWebAutoConfiguration.class)
 @ConditionalOnClass(OpenApiCustomizer.class)
 @ConditionalOnBean(ViewController.class)

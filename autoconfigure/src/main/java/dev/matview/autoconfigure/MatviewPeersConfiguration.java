@@ -22,9 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-/**
- * Trust between the instances, the client that forwards to them, and marks of those that are down.
- */
+/** Trust between the instances, the client that forwards to them, and marks of those down. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewPeersConfiguration {
 
@@ -111,9 +109,7 @@ final class MatviewPeersConfiguration {
     return new PeerMarks(downTime, directory::names);
   }
 
-  /**
-   * Keeps the peers' secret out of the env and configprops endpoints, even where they show values.
-   */
+  /** Keeps the peers' secret out of the env and configprops endpoints, whatever they show. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(SanitizingFunction.class)
   static class PeerSecretSanitizingConfiguration {

@@ -20,15 +20,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
-/**
- * What runs as Kafka Streams starts: topic checks, repartition topics, application.server, summary.
- */
+/** What runs as Kafka Streams starts: topic checks, repartition topics, start-up summary. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewStartupConfiguration {
 
-  /**
-   * How long creating repartition topics waits when the checks' timeout is no positive duration.
-   */
+  /** How long creating repartition topics waits when the checks' timeout is not positive. */
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   @Bean

@@ -30,9 +30,7 @@ final class ProblemErrorReportValveCustomizer
         context -> replaceErrorReport(context.getParent(), context.getPath() + this.basePath));
   }
 
-  /**
-   * Puts the problem-detail valve for {@code lookupPath} in place of {@code host}'s error report.
-   */
+  /** Puts the problem-detail valve in place of {@code host}'s error report. */
   static void replaceErrorReport(Container host, String lookupPath) {
     if (host instanceof StandardHost standardHost
         && !ErrorReportValve.class.getName().equals(standardHost.getErrorReportValveClass())) {

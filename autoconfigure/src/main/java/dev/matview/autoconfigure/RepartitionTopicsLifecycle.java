@@ -52,9 +52,7 @@ final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
 
   private final Duration timeout;
 
-  /**
-   * Creates {@code registry}'s repartition topics, waiting at most {@code timeout} for each answer.
-   */
+  /** Creates {@code registry}'s repartition topics, waiting at most {@code timeout} a request. */
   RepartitionTopicsLifecycle(
       Supplier<StreamsBuilderFactoryBean> factoryBean, ViewRegistry registry, Duration timeout) {
     super(factoryBean, 1);

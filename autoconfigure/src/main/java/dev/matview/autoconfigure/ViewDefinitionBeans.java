@@ -31,9 +31,7 @@ public final class ViewDefinitionBeans {
     return declared(beanFactory).definitions();
   }
 
-  /**
-   * The registry of {@code beanFactory}'s views, a bad one reported with the bean that declares it.
-   */
+  /** The registry of {@code beanFactory}'s views, a bad one named with its bean. */
   static ViewRegistry registry(
       ListableBeanFactory beanFactory, ViewSerdes serdes, String applicationId) {
     Declared declared = declared(beanFactory);
@@ -88,9 +86,7 @@ public final class ViewDefinitionBeans {
     return new Declared(byViewName, beanByViewName);
   }
 
-  /**
-   * Refuses, before any bean is created, a {@link MaterializedView} method of another return type.
-   */
+  /** Refuses, before any bean is created, a {@link MaterializedView} method of another type. */
   static void requireDefinitionTypes(ConfigurableListableBeanFactory beanFactory) {
     for (String beanName : beanFactory.getBeanDefinitionNames()) {
       if (beanFactory.getBeanDefinition(beanName) instanceof AnnotatedBeanDefinition annotated

@@ -22,19 +22,14 @@ final class InternalTopicChecks {
 
   private final FixCommands fixes;
 
-  /**
-   * Checks where window changelogs are kept {@code additionalRetentionMs} longer than their stores.
-   */
+  /** Checks where window changelogs are kept {@code additionalRetentionMs} longer. */
   InternalTopicChecks(String applicationId, long additionalRetentionMs, FixCommands fixes) {
     this.applicationId = applicationId;
     this.additionalRetentionMs = additionalRetentionMs;
     this.fixes = fixes;
   }
 
-  /**
-   * Adds the problems of {@code view}'s repartition topic, if it exists, its source of {@code
-   * expected}.
-   */
+  /** Adds the problems of {@code view}'s repartition topic, if it exists. */
   void checkRepartition(
       ResolvedView<?, ?, ?> view, int expected, TopicSnapshot topics, List<TopicProblem> problems) {
     String topic = view.repartitionTopic(this.applicationId);
@@ -71,9 +66,7 @@ final class InternalTopicChecks {
     }
   }
 
-  /**
-   * Adds the problems of {@code view}'s changelog, if it exists, its source of {@code expected}.
-   */
+  /** Adds the problems of {@code view}'s changelog, if it exists. */
   void checkChangelog(
       ResolvedView<?, ?, ?> view, int expected, TopicSnapshot topics, List<TopicProblem> problems) {
     String topic = view.changelogTopic(this.applicationId);

@@ -34,9 +34,7 @@ public final class StorePlan {
     return new StorePlan(stores);
   }
 
-  /**
-   * The stores of one partition: one for a table, its live segments for a windowed or session view.
-   */
+  /** The stores of one partition: one for a table, else its window store's live segments. */
   static long storesPerPartition(@Nullable ViewWindow window) {
     return window == null ? 1 : WindowSegments.live(window);
   }

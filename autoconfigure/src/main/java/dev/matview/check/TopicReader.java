@@ -21,9 +21,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Asks the broker, in one round of concurrent requests, which topics exist and how they are set.
- */
+/** Asks the broker, in one round of concurrent requests, which topics exist and their settings. */
 final class TopicReader {
 
   private static final Set<String> CONFIGS =

@@ -12,9 +12,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.config.TopicConfig;
 import org.jspecify.annotations.Nullable;
 
-/**
- * What the broker said of the topics asked for: partitions, some configuration, the names listed.
- */
+/** What the broker said of the topics asked for: partitions, configuration, names listed. */
 public final class TopicSnapshot {
 
   /** The value of a retention limit that keeps records however old or large a partition grows. */

@@ -26,9 +26,7 @@ public final class ViewTopicChecks {
 
   private final InternalTopicChecks internal;
 
-  /**
-   * Checks of {@code views}, where window changelogs are kept {@code additionalRetentionMs} longer.
-   */
+  /** Checks of {@code views}, window changelogs kept {@code additionalRetentionMs} longer. */
   public ViewTopicChecks(
       Collection<ResolvedView<?, ?, ?>> views,
       String applicationId,

@@ -60,9 +60,7 @@ public final class DiskPressure {
         : String.format(Locale.ROOT, "%.1f%s", value, units[unit]);
   }
 
-  /**
-   * The judgement ({@code reason} null when the free space is enough) and what it was made from.
-   */
+  /** The judgement ({@code reason} null when there is room enough) and what it was made from. */
   public record Report(
       String stateDir, long freeBytes, long minFreeBytes, @Nullable String reason) {
 

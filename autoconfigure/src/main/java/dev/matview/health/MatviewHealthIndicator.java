@@ -2,7 +2,9 @@ package dev.matview.health;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -43,8 +45,10 @@ public final class MatviewHealthIndicator implements HealthIndicator {
     builder.withDetail("state", (report.state() != null) ? report.state().name() : NOT_STARTED);
     MemoryPressure.Report memory = this.memory.report();
     String reason =
-        reason(reason(report.reason(), disk.reason()), (memory != null) ? memory.reason() : null);
-    if (reason != null) {
+        Stream.of(report.reason(), disk.reason(), (memory != null) ? memory.reason() : null)
+            .filter(Objects::nonNull)
+            .collect(Collectors.joining("; "));
+    if (!reason.isEmpty()) {
       builder.withDetail("reason", reason);
     }
     builder.withDetail("maxRestoreLag", this.health.maxRestoreLag());
@@ -54,13 +58,6 @@ public final class MatviewHealthIndicator implements HealthIndicator {
     }
     builder.withDetail("views", views(report));
     return builder.build();
-  }
-
-  private static @Nullable String reason(@Nullable String streams, @Nullable String disk) {
-    if (streams != null && disk != null) {
-      return streams + "; " + disk;
-    }
-    return (streams != null) ? streams : disk;
   }
 
   private static Map<String, Object> disk(DiskPressure.Report disk) {

@@ -7,9 +7,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Gauges the change streams this instance serves and the updates their clients have not read yet.
- */
+/** Gauges the change streams served here and the updates their clients have not read yet. */
 public final class ChangeStreamMetrics implements MeterBinder {
 
   /** The gauge's name. */

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Times lookups as {@code matview.lookups}, by view, route and outcome, and counts them by route.
+ * Times lookups as {@code matview.lookups} by view, route and outcome, and counts them by route.
  */
 public final class LookupTimers implements LookupMetrics {
 

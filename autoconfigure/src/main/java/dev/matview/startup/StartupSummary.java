@@ -4,13 +4,11 @@ import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.TopicPartition;
@@ -129,16 +127,9 @@ public final class StartupSummary implements KafkaStreams.StateListener {
     } catch (RuntimeException ex) {
       return Map.of();
     }
-    Map<String, Set<Integer>> partitions = new HashMap<>();
-    for (StreamsMetadata instance : instances) {
-      for (TopicPartition partition : instance.topicPartitions()) {
-        partitions
-            .computeIfAbsent(partition.topic(), (topic) -> new HashSet<>())
-            .add(partition.partition());
-      }
-    }
-    Map<String, Integer> counts = new HashMap<>();
-    partitions.forEach((topic, numbers) -> counts.put(topic, numbers.size()));
-    return counts;
+    return instances.stream()
+        .flatMap((instance) -> instance.topicPartitions().stream())
+        .distinct()
+        .collect(Collectors.groupingBy(TopicPartition::topic, Collectors.summingInt((p) -> 1)));
   }
 }

@@ -9,9 +9,7 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.util.StreamUtils;
 import org.springframework.web.util.HtmlUtils;
 
-/**
- * The dashboard's page, told where the {@code matviews} endpoint is, its style sheet and script.
- */
+/** The dashboard's page, told where the {@code matviews} endpoint is, and its CSS and script. */
 public final class DashboardPage {
 
   private static final String LOCATION = "META-INF/matview/dashboard/";
@@ -24,9 +22,7 @@ public final class DashboardPage {
 
   private final @Nullable String endpointPath;
 
-  /**
-   * The page that reads the endpoint at {@code endpointPath}, or says how to expose it when null.
-   */
+  /** The page that reads the endpoint at {@code endpointPath}, or says how to expose it. */
   public DashboardPage(@Nullable String endpointPath) {
     this.html = read("index.html");
     this.css = read("dashboard.css");

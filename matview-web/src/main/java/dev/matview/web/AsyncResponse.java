@@ -6,9 +6,7 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-/**
- * A response written after its handler returned, on a request taken asynchronous without a timeout.
- */
+/** A response written after its handler returned, the request asynchronous without a timeout. */
 final class AsyncResponse {
 
   private final AsyncContext context;
@@ -29,9 +27,7 @@ final class AsyncResponse {
     return new AsyncResponse(request.getAsyncContext());
   }
 
-  /**
-   * Runs {@code completed} once the response completes, {@code failed} once it timed out or failed.
-   */
+  /** Runs {@code completed} once the response completes, else {@code failed}. */
   void whenOver(Runnable completed, Runnable failed) {
     this.context.addListener(new Over(completed, failed));
   }

@@ -25,9 +25,7 @@ final class KeyLookups {
     this.consistency = consistency;
   }
 
-  /**
-   * The answer to a lookup of {@code key}, or {@code null} while the request waits asynchronously.
-   */
+  /** The answer to a lookup of {@code key}, or {@code null} while the request waits. */
   @Nullable ResponseEntity<?> answer(
       HttpServletRequest request, String view, String key, CallerContext caller) {
     return this.consistency.whenAnswered(request, caller.bound(), answerLater(view, key, caller));

@@ -85,9 +85,7 @@ public class PartitionSlicesController {
             .windows(view, partition, start, stop, after, size, caller, sliceForm);
   }
 
-  /**
-   * The slice {@code read} reads, of at most {@code limit} items, or the slices streamed from it.
-   */
+  /** The slice {@code read} reads, at most {@code limit} items, or the slices streamed. */
   private @Nullable ResponseEntity<?> answer(
       String view,
       @Nullable String limit,

@@ -43,9 +43,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
 
   private final PeerRequests requests;
 
-  /**
-   * A filter of the requests under {@code basePath} that checks signatures with {@code requests}.
-   */
+  /** A filter of the requests under {@code basePath}, checked with {@code requests}. */
   public PeerRequestFilter(String basePath, PeerRequests requests, ObjectMapper mapper) {
     this.problems = new ProblemWriter(basePath, mapper);
     this.requests = requests;

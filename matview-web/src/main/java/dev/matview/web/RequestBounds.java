@@ -37,9 +37,7 @@ final class RequestBounds {
     return bound(request, view, ReadBound.RECORD_PARAMETER);
   }
 
-  /**
-   * What {@code request} asks, its records named by the query parameter {@code recordParameter}.
-   */
+  /** What {@code request} asks, with records named by the parameter {@code recordParameter}. */
   ReadBound bound(HttpServletRequest request, String view, String recordParameter) {
     List<String> sent = new ArrayList<>();
     Enumeration<String> headers = request.getHeaders(Consistency.POSITION_HEADER);

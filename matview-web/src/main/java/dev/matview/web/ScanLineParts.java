@@ -9,6 +9,7 @@ import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.scan.ScanStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,9 +40,7 @@ final class ScanLineParts implements ResponseParts {
 
   private boolean ended;
 
-  /**
-   * The lines of {@code first}, then of each slice {@code read} reads, counted in {@code metrics}.
-   */
+  /** The lines of {@code first}, then of each slice {@code read} reads. */
   ScanLineParts(
       String view,
       ScanStream stream,
@@ -108,8 +107,7 @@ final class ScanLineParts implements ResponseParts {
       end.put("problem", problem);
     }
     byte[] json = this.mapper.writeValueAsBytes(end);
-    byte[] line = new byte[json.length + 1];
-    System.arraycopy(json, 0, line, 0, json.length);
+    byte[] line = Arrays.copyOf(json, json.length + 1);
     line[json.length] = '\n';
     return List.of(ResponseParts.Chunk.of(line));
   }

@@ -21,9 +21,7 @@ import org.springframework.http.ResponseEntity;
  */
 final class SliceStreams {
 
-  /**
-   * Streams the slices {@code read} starts into {@code response}, or answers the first's refusal.
-   */
+  /** Streams the slices {@code read} starts, or answers the first one's refusal. */
   <T> @Nullable ResponseEntity<?> stream(
       String view,
       HttpServletRequest request,

@@ -11,7 +11,6 @@ import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.scan.ScanStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -50,8 +49,7 @@ final class StreamedScans {
       return false;
     }
     try {
-      List<MediaType> types = MediaType.parseMediaTypes(accept);
-      return types.stream()
+      return MediaType.parseMediaTypes(accept).stream()
           .anyMatch(type -> type.equalsTypeAndSubtype(MediaType.APPLICATION_NDJSON));
     } catch (InvalidMimeTypeException ex) {
       return false;

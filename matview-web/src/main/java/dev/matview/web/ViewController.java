@@ -105,9 +105,7 @@ public class ViewController {
     return this.answers.caller(request, view, ReadBound.RECORD_PARAMETER);
   }
 
-  /**
-   * The windows of a key whose start lies in [from, to], the key in the path or in {@code ?key=}.
-   */
+  /** The windows of a key that start in [from, to], the key in the path or in {@code ?key=}. */
   @GetMapping(
       path = {"/{view}/keys/{key}/windows", "/{view}/key/windows"},
       produces = MediaType.APPLICATION_JSON_VALUE)

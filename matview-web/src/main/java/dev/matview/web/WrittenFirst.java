@@ -24,9 +24,7 @@ final class WrittenFirst {
     this.workers = workers;
   }
 
-  /**
-   * {@code read}'s answer, started once the records {@code bound} names are known to be written.
-   */
+  /** {@code read}'s answer, started once the records {@code bound} names are written. */
   <T> CompletableFuture<T> read(String view, ReadBound bound, Supplier<CompletableFuture<T>> read) {
     CompletableFuture<Void> checked = this.written.written(view, bound);
     if (checked.isDone()) {
