@@ -19,6 +19,8 @@ final class InstanceId {
 
   private static final Pattern ILLEGAL_RUN = Pattern.compile("[^a-zA-Z0-9._-]+");
 
+  private static final Pattern EDGE_DASHES = Pattern.compile("^-+|-+$");
+
   private InstanceId() {}
 
   /** Whether Kafka accepts {@code id} as a group instance id. */
@@ -42,15 +44,6 @@ final class InstanceId {
   }
 
   private static String sanitize(String text) {
-    String replaced = ILLEGAL_RUN.matcher(text).replaceAll("-");
-    int start = 0;
-    int end = replaced.length();
-    while (start < end && replaced.charAt(start) == '-') {
-      start++;
-    }
-    while (end > start && replaced.charAt(end - 1) == '-') {
-      end--;
-    }
-    return replaced.substring(start, end);
+    return EDGE_DASHES.matcher(ILLEGAL_RUN.matcher(text).replaceAll("-")).replaceAll("");
   }
 }

@@ -4,7 +4,7 @@ import dev.matview.kafka.StreamsListeners;
 import org.apache.kafka.streams.KafkaStreams;
 
 /** Has a listener hear Kafka Streams' changes of state before the one set on it, in order. */
-final class StateListenerContributor implements StreamsListenersContributor {
+class StateListenerContributor implements StreamsListenersContributor {
 
   private final KafkaStreams.StateListener listener;
 

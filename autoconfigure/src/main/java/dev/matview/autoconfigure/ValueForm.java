@@ -3,7 +3,6 @@ package dev.matview.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 
@@ -38,9 +37,7 @@ record ValueForm(String kind, String example) {
           Arrays.stream(type.getEnumConstants())
               .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT))
               .toArray(String[]::new);
-      return new ValueForm(
-          "one of " + Arrays.stream(names).collect(Collectors.joining(", ")),
-          "for example " + names[0]);
+      return new ValueForm("one of " + String.join(", ", names), "for example " + names[0]);
     }
     return new ValueForm(
         "a " + type.getSimpleName(),

@@ -22,10 +22,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Checks the views' topics through one short-lived {@link Admin} and fails with every problem
- * found.
- */
+/** Checks the views' topics with a short-lived {@link Admin}, failing with every problem. */
 public final class StartupChecks {
 
   private static final Log logger = LogFactory.getLog(StartupChecks.class);

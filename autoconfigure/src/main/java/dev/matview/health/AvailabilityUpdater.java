@@ -36,10 +36,7 @@ public final class AvailabilityUpdater extends ScheduledLifecycle
 
   private boolean brokeLiveness;
 
-  /**
-   * Updates {@code availability} from {@code health} every {@code period}; {@code shouldRun} says
-   * whether Kafka Streams is meant to run.
-   */
+  /** Updates {@code availability} from {@code health} every {@code period}. */
   public AvailabilityUpdater(
       StreamsHealth health,
       BooleanSupplier shouldRun,

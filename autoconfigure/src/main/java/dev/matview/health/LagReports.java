@@ -33,10 +33,7 @@ public final class LagReports extends ScheduledLifecycle {
 
   private volatile long lastAsked;
 
-  /**
-   * Reports into {@code tracker} every {@code period}, and on demand at most every {@code
-   * minimumGap}.
-   */
+  /** Reports into {@code tracker} every {@code period}, and if wanted every {@code minimumGap}. */
   public LagReports(
       Supplier<@Nullable KafkaStreams> streams,
       RestoreLagTracker tracker,

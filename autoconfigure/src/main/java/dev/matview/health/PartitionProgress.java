@@ -105,10 +105,7 @@ final class PartitionProgress {
     this.endKnown = true;
   }
 
-  /**
-   * Takes Kafka Streams' report: {@code position} the next offset to apply, {@code end} one past
-   * the last.
-   */
+  /** Takes Kafka Streams' report of the next offset to apply and the end. */
   void reported(long position, long end) {
     long current = this.currentOffset.accumulateAndGet(position, Math::max);
     endOffset(Math.max(end, current));

@@ -134,10 +134,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     }
   }
 
-  /**
-   * Tracks a standby from {@code startingOffset}, its lag unknown until its end is, and asks for a
-   * lag report at once.
-   */
+  /** Tracks a standby, its lag unknown until its end is, and asks for a lag report. */
   @Override
   public void onUpdateStart(TopicPartition changelog, String store, long startingOffset) {
     int partition = changelog.partition();

@@ -132,10 +132,7 @@ final class BoundWaits {
       }
     }
 
-    /**
-     * Has a worker run {@code next}; when the workers take no more, answers {@code refusal} as it
-     * is, here: this runs on the thread that woke the wait, the stream thread or the timer.
-     */
+    /** Has a worker run {@code next}, or answers {@code refusal} here when the workers are full. */
     private void handOn(Runnable next, Routed<T> refusal) {
       try {
         BoundWaits.this.workers.execute(next);

@@ -161,8 +161,7 @@ public final class Consistency {
   }
 
   /**
-   * {@code response} when it is there, else {@code null} while the request waits asynchronously,
-   * for as long as {@code bound} lets it.
+   * {@code response} when there, else {@code null} while waiting as long as {@code bound} lets it.
    */
   <R> @Nullable R whenAnswered(
       HttpServletRequest request, ReadBound bound, CompletableFuture<R> response) {
@@ -192,10 +191,7 @@ public final class Consistency {
     return null;
   }
 
-  /**
-   * {@code routed}, when read here with a known position, merged with the position {@code bound}
-   * sent back; an answer another instance passed on carries the merge already.
-   */
+  /** {@code routed}, read here, with the position {@code bound} sent back merged into it. */
   static <T> Routed<T> withSentPosition(Routed<T> routed, ReadBound bound) {
     ViewPosition sent = bound.position();
     if (sent == null || sent.isEmpty() || !(routed instanceof Routed.Local<T> local)) {

@@ -53,10 +53,7 @@ public class ForwardedKeysController {
 
   private volatile @Nullable List<HttpMessageConverter<?>> resolvedConverters;
 
-  /**
-   * A controller that reads bodies with {@code mapper} within {@code limits} and writes each
-   * answer's body with the first of {@code converters} that can.
-   */
+  /** A controller whose answers' bodies the first of {@code converters} that can writes. */
   public ForwardedKeysController(
       ViewQueryService queryService,
       ObjectMapper mapper,
@@ -70,8 +67,7 @@ public class ForwardedKeysController {
   }
 
   /**
-   * The answer to each key of the body, in the order sent, each under its own bound from the body's
-   * {@code "bounds"}; {@code null} while the request waits asynchronously.
+   * Each key's answer, in order, under its bound in {@code "bounds"}; {@code null} while waiting.
    */
   @PostMapping(
       path = "/{view}/" + ForwardedKeys.SEGMENT,

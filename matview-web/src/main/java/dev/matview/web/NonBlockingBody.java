@@ -115,8 +115,7 @@ final class NonBlockingBody implements WriteListener {
   }
 
   /**
-   * Writes what waits while the client takes it; then the next part asked for, or {@code null}
-   * while the client has yet to take what was written or a part is to come, and at the end.
+   * Writes what waits; then the next part asked for, or {@code null} when none may be asked now.
    */
   private @Nullable CompletableFuture<@Nullable List<ResponseParts.Chunk>> ask() {
     synchronized (this) {

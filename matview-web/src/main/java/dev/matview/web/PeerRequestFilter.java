@@ -65,7 +65,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
         return;
       }
       logServedAsAnyCaller(request, "it carries no " + PeerRequests.SIGNATURE_HEADER + " header");
-      chain.doFilter(new PeerCheckedRequest.CheckedRequest(request, false, null), response);
+      chain.doFilter(new PeerCheckedRequest(request, false, null), response);
       return;
     }
     PeerRequests.Check check =
@@ -78,7 +78,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
     boolean withBody = "POST".equals(request.getMethod()) || "PUT".equals(request.getMethod());
     if (!withBody && check.bodyDigest() == null) {
       request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
-      chain.doFilter(new PeerCheckedRequest.CheckedRequest(request, true, null), response);
+      chain.doFilter(new PeerCheckedRequest(request, true, null), response);
       return;
     }
     if (withBody && check.bodyDigest() != null) {
@@ -86,8 +86,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
       if (read.length <= MAX_SIGNED_BODY && check.matchesBody(read)) {
         request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
         chain.doFilter(
-            new PeerCheckedRequest.CheckedRequest(request, true, new ByteArrayInputStream(read)),
-            response);
+            new PeerCheckedRequest(request, true, new ByteArrayInputStream(read)), response);
         return;
       }
     }

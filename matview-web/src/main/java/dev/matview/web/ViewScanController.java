@@ -21,10 +21,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.ObjectMapper;
 
-/**
- * Serves scans of all keys or all windows of a view a page at a time or streamed whole; the
- * partition slices they read from other instances are {@link PartitionSlicesController}'s.
- */
+/** Serves scans of a view's keys or windows, a page at a time or streamed whole. */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
 public class ViewScanController {
@@ -37,10 +34,7 @@ public class ViewScanController {
 
   private final long maxKeyBytes;
 
-  /**
-   * A controller that scans through {@code scanService}, streamed scans written by {@code mapper}
-   * and counted in {@code metrics}, keys in parameters within {@code limits}.
-   */
+  /** A controller whose streamed scans {@code mapper} writes and {@code metrics} counts. */
   public ViewScanController(
       ViewScanService scanService,
       Consistency consistency,
@@ -53,11 +47,7 @@ public class ViewScanController {
     this.maxKeyBytes = limits.maxKeyLength().toBytes();
   }
 
-  /**
-   * A page of the keys of a table view within [from, to], or of the windows of a windowed or
-   * session view whose start lies in [from, to]; or all of them streamed, when the request accepts
-   * {@code application/x-ndjson}.
-   */
+  /** A page of a view's keys or windows in [from, to], or all of them as {@code x-ndjson}. */
   @GetMapping(
       path = {"/{view}/keys", "/{view}/windows"},
       produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_NDJSON_VALUE})
