@@ -20,7 +20,6 @@ import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -107,7 +106,6 @@ public final class MatviewsEndpoint {
   }
 
   private static LagDescriptor lag(PartitionLag lag) {
-    Duration eta = lag.eta();
     return new LagDescriptor(
         lag.store(),
         lag.partition(),
@@ -117,7 +115,7 @@ public final class MatviewsEndpoint {
         lag.lagKnown() ? lag.endOffset() : null,
         lag.lagKnown() ? lag.lag() : null,
         Math.round(lag.recordsPerSecond()),
-        (eta != null) ? (eta.toMillis() + 999) / 1000 : null);
+        lag.etaSeconds());
   }
 
   private static @Nullable MemoryDescriptor memory(Collection<SharedRocksDBMemory> pools) {

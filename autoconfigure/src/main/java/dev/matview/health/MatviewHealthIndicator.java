@@ -87,8 +87,9 @@ public final class MatviewHealthIndicator implements HealthIndicator {
       partition.put("endOffset", lag.lagKnown() ? lag.endOffset() : null);
       partition.put("lag", lag.lagKnown() ? lag.lag() : null);
       partition.put("recordsPerSecond", Math.round(lag.recordsPerSecond()));
-      if (lag.eta() != null) {
-        partition.put("etaSeconds", (lag.eta().toMillis() + 999) / 1000);
+      Long eta = lag.etaSeconds();
+      if (eta != null) {
+        partition.put("etaSeconds", eta);
       }
       views
           .computeIfAbsent(lag.store(), (store) -> new LinkedHashMap<>())

@@ -44,6 +44,11 @@ public record PartitionLag(
     return this.lag != UNKNOWN;
   }
 
+  /** The estimated seconds until caught up, rounded up, or {@code null} while unknown. */
+  public @Nullable Long etaSeconds() {
+    return (this.eta != null) ? (this.eta.toMillis() + 999) / 1000 : null;
+  }
+
   /** Whether this is the active replica of its partition. */
   public boolean isActive() {
     return this.role == Role.ACTIVE;

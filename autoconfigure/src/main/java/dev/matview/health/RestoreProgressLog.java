@@ -67,7 +67,7 @@ final class RestoreProgressLog {
     long total = lag.endOffset() - lag.startOffset();
     long done = lag.currentOffset() - lag.startOffset();
     long percent = total > 0 ? done * 100 / total : 100;
-    Duration eta = lag.eta();
+    Long eta = lag.etaSeconds();
     return "Restoring view '%s' partition %d: %d%% (%d of %d offsets), %d records/s, %s"
         .formatted(
             lag.store(),
@@ -76,10 +76,6 @@ final class RestoreProgressLog {
             done,
             total,
             Math.round(lag.recordsPerSecond()),
-            eta != null ? "about " + seconds(eta) + "s left" : "time left unknown");
-  }
-
-  private static long seconds(Duration duration) {
-    return (duration.toMillis() + 999) / 1000;
+            eta != null ? "about " + eta + "s left" : "time left unknown");
   }
 }

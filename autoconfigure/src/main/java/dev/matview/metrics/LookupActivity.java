@@ -56,7 +56,7 @@ public final class LookupActivity {
 
   /** Counts one lookup served by {@code route} in {@code nanos}; other routes are not counted. */
   public void record(String route, long nanos) {
-    int index = routeIndex(route);
+    int index = ROUTES.indexOf(route);
     if (index < 0) {
       return;
     }
@@ -93,15 +93,6 @@ public final class LookupActivity {
       history.put(ROUTES.get(index), List.of(route));
     }
     return history;
-  }
-
-  private static int routeIndex(String route) {
-    return switch (route) {
-      case "local" -> 0;
-      case "forwarded" -> 1;
-      case "standby" -> 2;
-      default -> -1;
-    };
   }
 
   /** How many lookups of one route one bucket saw, and how long they took together. */
