@@ -184,7 +184,7 @@ public final class Consistency {
         (answered, failure) -> {
           if (failure != null) {
             result.setErrorResult(Futures.unwrapped(failure));
-          } else if (!RelayedWrites.tryWrite(request, answered, claim)) {
+          } else if (!AsyncResponse.tryWrite(request, answered, claim)) {
             result.setResult(answered);
           }
         });
