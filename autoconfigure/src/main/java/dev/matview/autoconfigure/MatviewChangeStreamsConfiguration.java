@@ -74,7 +74,9 @@ final class MatviewChangeStreamsConfiguration {
       ChangeStreams streams, MatviewProperties properties) {
     int buffer = Math.max(1, properties.getChanges().getBuffer());
     return new ChangeStreamController(
-        streams, WebRequestLimits.of(properties), buffer + RELAYED_CHUNK_EVENTS);
+        streams,
+        MatviewWebAutoConfiguration.requestLimits(properties),
+        buffer + RELAYED_CHUNK_EVENTS);
   }
 
   private static Duration heartbeat(Duration heartbeat) {

@@ -15,6 +15,7 @@ import dev.matview.web.PartitionSlicesController;
 import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ProblemErrorPageFilter;
 import dev.matview.web.ProblemResolver;
+import dev.matview.web.RequestLimits;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
@@ -37,6 +38,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
@@ -88,7 +90,7 @@ public final class MatviewWebAutoConfiguration {
       MatviewProperties properties,
       Consistency consistency) {
     return new ViewController(
-        queryService, batchService, serdes.mapper(), WebRequestLimits.of(properties), consistency);
+        queryService, batchService, serdes.mapper(), requestLimits(properties), consistency);
   }
 
   @Bean
@@ -102,7 +104,7 @@ public final class MatviewWebAutoConfiguration {
     return new ForwardedKeysController(
         queryService,
         serdes.mapper(),
-        WebRequestLimits.of(properties),
+        requestLimits(properties),
         () -> handlerAdapter.getObject().getMessageConverters(),
         consistency);
   }
@@ -120,7 +122,7 @@ public final class MatviewWebAutoConfiguration {
         consistency,
         serdes.mapper(),
         metrics.getIfAvailable(() -> ScanMetrics.NONE),
-        WebRequestLimits.of(properties));
+        requestLimits(properties));
   }
 
   @Bean
@@ -169,6 +171,21 @@ public final class MatviewWebAutoConfiguration {
             new ProblemErrorPageFilter(
                 properties.getObject().getWeb().basePathWithoutTrailingSlash(),
                 serdes.getObject().mapper()));
+  }
+
+  /** The limits of requests to the lookup endpoints that {@code properties} set. */
+  static RequestLimits requestLimits(MatviewProperties properties) {
+    DataSize maxBatchBody = properties.getWeb().getMaxBatchBody();
+    if (maxBatchBody.toBytes() < 1) {
+      throw InvalidMatviewPropertyException.atLeast(
+          "matview.web.max-batch-body", maxBatchBody, "1B", "2MB");
+    }
+    DataSize maxKeyLength = properties.getWeb().getMaxKeyLength();
+    if (maxKeyLength.toBytes() < 1 || maxKeyLength.toBytes() > Integer.MAX_VALUE) {
+      throw InvalidMatviewPropertyException.outside(
+          "matview.web.max-key-length", maxKeyLength, "between 1B and 2GB", "1KB");
+    }
+    return new RequestLimits(maxBatchBody, maxKeyLength);
   }
 
   /** Answers Tomcat's own errors, those no servlet sees, as problem details. */

@@ -1,6 +1,7 @@
 package dev.matview.web;
 
 import dev.matview.changes.ChangeStreams;
+import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -33,40 +34,31 @@ public class ChangeStreamController {
     this.maxPendingEvents = maxPendingEvents;
   }
 
-  /** The changes of one key, in the path or, for any key, in the query parameter {@code key}. */
+  /**
+   * The changes of every key of a view, from now on, or of one key, in the path or, for any key, in
+   * the query parameter {@code key}.
+   */
   @GetMapping(
-      path = {"/{view}/keys/{key}/changes", "/{view}/key/changes"},
+      path = {"/{view}/changes", "/{view}/keys/{key}/changes", "/{view}/key/changes"},
       produces = {
         MediaType.TEXT_EVENT_STREAM_VALUE,
         MediaType.APPLICATION_PROBLEM_JSON_VALUE,
         MediaType.APPLICATION_JSON_VALUE
       })
-  public void keyChanges(
+  public void changes(
       @PathVariable String view,
       @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
       HttpServletRequest request,
       HttpServletResponse response) {
-    String key = RequestParameters.key(request, view, 1, this.maxKeyBytes);
+    boolean ofView = RequestParameters.mappedTo(request, "{view}/changes");
+    String key = ofView ? null : RequestParameters.key(request, view, 1, this.maxKeyBytes);
     SseSink sink = new SseSink(this.maxPendingEvents);
-    this.streams.openKey(view, key, lastId(lastEventId), Callers.from(request, view), sink);
-    sink.attach(request, response);
-  }
-
-  /** The changes of every key of a view, from now on. */
-  @GetMapping(
-      path = "/{view}/changes",
-      produces = {
-        MediaType.TEXT_EVENT_STREAM_VALUE,
-        MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-        MediaType.APPLICATION_JSON_VALUE
-      })
-  public void viewChanges(
-      @PathVariable String view,
-      @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
-      HttpServletRequest request,
-      HttpServletResponse response) {
-    SseSink sink = new SseSink(this.maxPendingEvents);
-    this.streams.openView(view, lastId(lastEventId), Callers.from(request, view), sink);
+    CallerContext caller = Callers.from(request, view);
+    if (key == null) {
+      this.streams.openView(view, lastId(lastEventId), caller, sink);
+    } else {
+      this.streams.openKey(view, key, lastId(lastEventId), caller, sink);
+    }
     sink.attach(request, response);
   }
 

@@ -119,16 +119,7 @@ public final class Consistency {
       ReadBound bound,
       Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    return whenAnswered(request, bound, answerLater(view, bound, attempt, respondAsRead));
-  }
-
-  /** The response to {@code attempt}'s answer as {@link #answer} gives it, as a future. */
-  <T> CompletableFuture<ResponseEntity<?>> answerLater(
-      String view,
-      ReadBound bound,
-      Supplier<CompletableFuture<Routed<T>>> attempt,
-      Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    return readLater(view, bound, attempt).thenApply(respondAsRead);
+    return whenAnswered(request, bound, readLater(view, bound, attempt).thenApply(respondAsRead));
   }
 
   /**

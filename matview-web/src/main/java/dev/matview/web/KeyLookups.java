@@ -33,11 +33,9 @@ final class KeyLookups {
 
   /** The answer to a lookup of {@code key}, once there, without a thread waiting for it. */
   CompletableFuture<ResponseEntity<?>> answerLater(String view, String key, CallerContext caller) {
-    return this.consistency.answerLater(
-        view,
-        caller.bound(),
-        () -> this.queryService.get(view, key, caller),
-        (routed) -> respond(view, routed));
+    return this.consistency
+        .readLater(view, caller.bound(), () -> this.queryService.get(view, key, caller))
+        .thenApply((routed) -> respond(view, routed));
   }
 
   private ResponseEntity<?> respond(String view, Routed<KeyAnswer> routed) {
