@@ -73,6 +73,7 @@ public final class MatviewsEndpoint {
   public MatviewsDescriptor matviews() {
     Map<String, Long> diskBytes = this.diskUsage.bytesByStore();
     DiskPressure.Report disk = this.disk.report();
+    DeadLetterCounts deadLetters = this.activity.deadLetters();
     return new MatviewsDescriptor(
         this.views.all().stream().map((view) -> view(view, diskBytes)).toList(),
         this.topology.get(),
@@ -82,7 +83,7 @@ public final class MatviewsEndpoint {
         new DiskDescriptor(disk.stateDir(), disk.freeBytes(), disk.minFreeBytes()),
         this.activity.lookupBasePath(),
         lookups(this.activity.lookups()),
-        deadLetters(this.activity.deadLetters()));
+        (deadLetters != null) ? deadLetters.byView() : Map.of());
   }
 
   private ViewDescriptor view(ResolvedView<?, ?, ?> view, Map<String, Long> diskBytes) {
@@ -155,10 +156,6 @@ public final class MatviewsEndpoint {
                         buckets.stream().map(LookupActivity.Bucket::count).toList(),
                         buckets.stream().map(MatviewsEndpoint::meanMillis).toList())));
     return new LookupsDescriptor(activity.bucket().toMillis(), routes);
-  }
-
-  private static Map<String, Long> deadLetters(@Nullable DeadLetterCounts counts) {
-    return (counts != null) ? counts.byView() : Map.of();
   }
 
   private static Double meanMillis(LookupActivity.Bucket bucket) {

@@ -42,18 +42,14 @@ final class KnownProperties {
 
   private final List<String> spelled;
 
-  private KnownProperties(
-      List<ConfigurationPropertyName> names,
-      List<ConfigurationPropertyName> containers,
-      List<String> spelled) {
-    this.names = names;
+  private KnownProperties(List<ConfigurationPropertyName> containers, List<String> spelled) {
+    this.names = spelled.stream().map(ConfigurationPropertyName::of).toList();
     this.containers = containers;
     this.spelled = spelled;
   }
 
   /** The properties the metadata of {@code classLoader}'s jars declare. */
   static KnownProperties declaredIn(@Nullable ClassLoader classLoader) {
-    List<ConfigurationPropertyName> names = new ArrayList<>();
     List<ConfigurationPropertyName> containers = new ArrayList<>();
     List<String> spelled = new ArrayList<>();
     JsonMapper mapper = JsonMapper.builder().build();
@@ -66,7 +62,6 @@ final class KnownProperties {
             if (!name.startsWith("matview.") || !ConfigurationPropertyName.isValid(name)) {
               continue;
             }
-            names.add(ConfigurationPropertyName.of(name));
             spelled.add(name);
             if (isContainer(property.path("type").asString(""))) {
               containers.add(ConfigurationPropertyName.of(name));
@@ -77,7 +72,7 @@ final class KnownProperties {
         }
       }
     }
-    return new KnownProperties(names, containers, spelled);
+    return new KnownProperties(containers, spelled);
   }
 
   /** The first {@code matview.*} property set and not declared, or null (also with no metadata). */

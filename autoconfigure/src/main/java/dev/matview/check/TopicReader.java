@@ -34,10 +34,13 @@ final class TopicReader {
 
   private final Duration timeout;
 
+  private final int timeoutMs;
+
   /** A reader that asks through {@code admin} and waits at most {@code timeout} in all. */
   TopicReader(Admin admin, Duration timeout) {
     this.admin = admin;
     this.timeout = timeout;
+    this.timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
   }
 
   /**
@@ -47,10 +50,9 @@ final class TopicReader {
   TopicSnapshot read(Set<String> topics, Set<String> configured)
       throws ExecutionException, TimeoutException, InterruptedException {
     long deadline = System.nanoTime() + this.timeout.toNanos();
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
     Map<String, KafkaFuture<TopicDescription>> descriptions =
         this.admin
-            .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(timeoutMs))
+            .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(this.timeoutMs))
             .topicNameValues();
     Map<ConfigResource, KafkaFuture<Config>> configs =
         this.admin
@@ -58,7 +60,7 @@ final class TopicReader {
                 configured.stream()
                     .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic))
                     .collect(Collectors.toSet()),
-                new DescribeConfigsOptions().timeoutMs(timeoutMs))
+                new DescribeConfigsOptions().timeoutMs(this.timeoutMs))
             .values();
     Map<String, Integer> partitions = new HashMap<>();
     for (Map.Entry<String, KafkaFuture<TopicDescription>> entry : descriptions.entrySet()) {
@@ -79,10 +81,9 @@ final class TopicReader {
 
   /** The names of the topics this client may see, or none: they only serve to suggest a topic. */
   Set<String> list() throws InterruptedException {
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
     try {
       return this.admin
-          .listTopics(new ListTopicsOptions().timeoutMs(timeoutMs))
+          .listTopics(new ListTopicsOptions().timeoutMs(this.timeoutMs))
           .names()
           .get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (ExecutionException | TimeoutException ex) {

@@ -41,7 +41,7 @@ public final class ViewTopicChecks {
 
   /** Every topic the checks need to know about. */
   public Set<String> topics() {
-    Set<String> topics = new LinkedHashSet<>(viewsBySource().keySet());
+    Set<String> topics = sourceTopics();
     topics.addAll(internalTopics());
     return topics;
   }

@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
@@ -49,10 +50,13 @@ final class PositionedAnswers {
                 routed,
                 (found) ->
                     this.consistency
-                        .withPosition(
-                            ResponseEntity.ok(),
-                            (routed instanceof Routed.Local<T> local) ? local.position() : null)
+                        .withPosition(ResponseEntity.ok(), positionOf(routed))
                         .contentType(type)
                         .body(body.apply(found))));
+  }
+
+  /** The position of an answer read here, or {@code null}. */
+  static @Nullable ViewPosition positionOf(Routed<?> routed) {
+    return (routed instanceof Routed.Local<?> local) ? local.position() : null;
   }
 }

@@ -1,11 +1,9 @@
 package dev.matview.web;
 
 import dev.matview.position.ReadBound;
-import dev.matview.position.ViewPosition;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.BatchItem;
-import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowValue;
 import dev.matview.query.answer.WindowsItem;
 import dev.matview.query.routing.CallerContext;
@@ -128,12 +126,9 @@ public class ViewController {
                 routed,
                 (answer) ->
                     this.keyLookups
-                        .answered(HttpStatus.OK, answer.replica(), positionOf(routed))
+                        .answered(
+                            HttpStatus.OK, answer.replica(), PositionedAnswers.positionOf(routed))
                         .body(new KeyWindows(answer.key(), answer.windows()))));
-  }
-
-  private static @Nullable ViewPosition positionOf(Routed<?> routed) {
-    return (routed instanceof Routed.Local<?> local) ? local.position() : null;
   }
 
   /**

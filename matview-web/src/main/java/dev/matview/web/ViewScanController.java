@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
@@ -130,19 +131,13 @@ public class ViewScanController {
         request,
         view,
         caller,
-        () -> scan.page().read(size, caller),
+        () -> scan.page().apply(size, caller),
         MediaType.APPLICATION_JSON,
         Function.identity());
   }
 
   /** A scan a request asks for: {@code whole} streams all items, {@code page} reads a page. */
-  private record Scan<T>(Function<CallerContext, ScanStream> whole, PageRead<T> page) {}
-
-  /** Reads a page of a scan. */
-  @FunctionalInterface
-  private interface PageRead<T> {
-
-    /** The page of at most {@code size} items that {@code caller} asks for. */
-    CompletableFuture<Routed<T>> read(int size, CallerContext caller);
-  }
+  private record Scan<T>(
+      Function<CallerContext, ScanStream> whole,
+      BiFunction<Integer, CallerContext, CompletableFuture<Routed<T>>> page) {}
 }
