@@ -20,7 +20,6 @@ import dev.matview.rocksdb.SharedRocksDBMemory;
 import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import dev.matview.view.ViewWindow;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -31,10 +30,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The actuator endpoint {@code matviews}: the views, the topology, every instance with the
- * partitions it holds, this instance's lags, RocksDB's memory, the disk, its recent lookups and its
- * dead letters; all of it read from this instance's own state, with no call to the broker or
- * another instance.
+ * The actuator endpoint {@code matviews}, read from this instance's own state alone, with no call
+ * to the broker or another instance.
  */
 @Endpoint(id = "matviews")
 public final class MatviewsEndpoint {
@@ -53,11 +50,7 @@ public final class MatviewsEndpoint {
 
   private final Activity activity;
 
-  /**
-   * Describes {@code views}, the {@code topology} description, the {@code instances}, the lags of
-   * {@code tracker}, the disk by {@code diskUsage} and {@code disk}, and what {@code activity}
-   * holds.
-   */
+  /** Describes {@code views}, {@code topology}, {@code instances}, lags, disk and activity. */
   public MatviewsEndpoint(
       ViewRegistry views,
       Supplier<@Nullable String> topology,
@@ -80,6 +73,7 @@ public final class MatviewsEndpoint {
   public MatviewsDescriptor matviews() {
     Map<String, Long> diskBytes = this.diskUsage.bytesByStore();
     DiskPressure.Report disk = this.disk.report();
+    DeadLetterCounts deadLetters = this.activity.deadLetters();
     return new MatviewsDescriptor(
         this.views.all().stream().map((view) -> view(view, diskBytes)).toList(),
         this.topology.get(),
@@ -89,7 +83,7 @@ public final class MatviewsEndpoint {
         new DiskDescriptor(disk.stateDir(), disk.freeBytes(), disk.minFreeBytes()),
         this.activity.lookupBasePath(),
         lookups(this.activity.lookups()),
-        deadLetters(this.activity.deadLetters()));
+        (deadLetters != null) ? deadLetters.byView() : Map.of());
   }
 
   private ViewDescriptor view(ResolvedView<?, ?, ?> view, Map<String, Long> diskBytes) {
@@ -113,7 +107,6 @@ public final class MatviewsEndpoint {
   }
 
   private static LagDescriptor lag(PartitionLag lag) {
-    Duration eta = lag.eta();
     return new LagDescriptor(
         lag.store(),
         lag.partition(),
@@ -123,7 +116,7 @@ public final class MatviewsEndpoint {
         lag.lagKnown() ? lag.endOffset() : null,
         lag.lagKnown() ? lag.lag() : null,
         Math.round(lag.recordsPerSecond()),
-        (eta != null) ? (eta.toMillis() + 999) / 1000 : null);
+        lag.etaSeconds());
   }
 
   private static @Nullable MemoryDescriptor memory(Collection<SharedRocksDBMemory> pools) {
@@ -165,21 +158,11 @@ public final class MatviewsEndpoint {
     return new LookupsDescriptor(activity.bucket().toMillis(), routes);
   }
 
-  private static Map<String, Long> deadLetters(@Nullable DeadLetterCounts counts) {
-    return (counts != null) ? counts.byView() : Map.of();
-  }
-
   private static Double meanMillis(LookupActivity.Bucket bucket) {
     return (bucket.count() == 0) ? 0.0 : bucket.nanos() / 1e6 / bucket.count();
   }
 
-  /**
-   * What the endpoint shows besides the state of Kafka Streams and the disk.
-   *
-   * @param lookupBasePath the base path of the lookup endpoints, or {@code null} when they are off
-   * @param lookups the recent lookups, or {@code null} when they are not counted
-   * @param deadLetters the dead letters written, or {@code null} when they are not counted
-   */
+  /** What the endpoint shows besides Kafka Streams and the disk, null when off or not counted. */
   public record Activity(
       @Nullable String lookupBasePath,
       @Nullable LookupActivity lookups,

@@ -16,11 +16,7 @@ final class AdvertisedHost {
 
   private AdvertisedHost() {}
 
-  /**
-   * {@code configured} when it has text, else this host's name, else {@code localhost}.
-   *
-   * @throws InvalidMatviewPropertyException when {@code configured} is no host
-   */
+  /** {@code configured} when it names a host, else this host's name, else {@code localhost}. */
   static String resolve(@Nullable String configured) {
     if (StringUtils.hasText(configured)) {
       if (!HOST.matcher(configured).matches()) {

@@ -10,10 +10,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.util.StringUtils;
 
-/**
- * Sets Kafka Streams' {@code application.server} to the advertised host and the port the web server
- * actually listens on, before Kafka Streams starts.
- */
+/** Sets {@code application.server} to the advertised host and the web server's actual port. */
 final class ApplicationServerInitializer implements ApplicationListener<WebServerInitializedEvent> {
 
   private final StreamsBuilderFactoryBean factoryBean;

@@ -7,12 +7,9 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
- * A lifecycle bean that does its work once at start-up, with Kafka Streams' configuration, in a
- * phase before both the web server and the {@link StreamsBuilderFactoryBean} start, and only when
- * the context starts Kafka Streams: an instance that cannot run never takes a request.
- *
- * <p>The factory bean is looked up, not injected: Spring starts a lifecycle bean's dependencies
- * before the bean itself, which would start Kafka Streams first.
+ * A lifecycle bean that does its work once with Kafka Streams' configuration, before the web server
+ * and the {@link StreamsBuilderFactoryBean} start, and only when the context starts Kafka Streams;
+ * it looks the factory bean up rather than depend on it, which would start Kafka Streams first.
  */
 abstract class BeforeServingLifecycle implements SmartLifecycle {
 
@@ -29,8 +26,7 @@ abstract class BeforeServingLifecycle implements SmartLifecycle {
   }
 
   /**
-   * Does the work with the {@code configuration} Kafka Streams will start with, which it may add
-   * to: Kafka Streams starts with what it holds after.
+   * The work, with the {@code configuration} Kafka Streams will start with, which it may add to.
    */
   abstract void run(Properties configuration);
 

@@ -15,9 +15,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Installs the exception handlers for records that cannot be deserialized, processed or written,
- * where the user set none: Matview's dead-letter handlers, or Kafka's log-and-fail handlers when
- * dead letters are disabled (and Kafka's default production handler, which fails).
+ * Installs Matview's dead-letter exception handlers where the user set none, or Kafka's
+ * log-and-fail ones when dead letters are disabled.
  */
 final class DeadLetterStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
@@ -52,14 +51,19 @@ final class DeadLetterStreamsConfigurer implements StreamsBuilderFactoryBeanConf
     boolean installed = false;
     if (!streams.containsKey(DEPRECATED_DESERIALIZATION_HANDLER)
         && !streams.containsKey(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG)) {
-      streams.put(
-          StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-          deserializationHandler().getName());
+      Class<? extends DeserializationExceptionHandler> handler =
+          (this.deadLetters != null)
+              ? DeadLetterDeserializationExceptionHandler.class
+              : LogAndFailExceptionHandler.class;
+      streams.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, handler.getName());
       installed = true;
     }
     if (!streams.containsKey(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG)) {
-      streams.put(
-          StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, processingHandler().getName());
+      Class<? extends ProcessingExceptionHandler> handler =
+          (this.deadLetters != null)
+              ? DeadLetterProcessingExceptionHandler.class
+              : LogAndFailProcessingExceptionHandler.class;
+      streams.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, handler.getName());
       installed = true;
     }
     if (this.deadLetters != null
@@ -79,17 +83,5 @@ final class DeadLetterStreamsConfigurer implements StreamsBuilderFactoryBeanConf
   @Override
   public int getOrder() {
     return 0;
-  }
-
-  private Class<? extends DeserializationExceptionHandler> deserializationHandler() {
-    return (this.deadLetters != null)
-        ? DeadLetterDeserializationExceptionHandler.class
-        : LogAndFailExceptionHandler.class;
-  }
-
-  private Class<? extends ProcessingExceptionHandler> processingHandler() {
-    return (this.deadLetters != null)
-        ? DeadLetterProcessingExceptionHandler.class
-        : LogAndFailProcessingExceptionHandler.class;
   }
 }

@@ -18,10 +18,8 @@ final class DeadLetterTopic {
   private DeadLetterTopic() {}
 
   /**
-   * The configured topic, else {@code <application-id>-dlq}.
-   *
-   * @throws InvalidMatviewPropertyException when it is no legal topic name, or a topic that a view
-   *     reads
+   * The configured topic, else {@code <application-id>-dlq}, refusing an illegal name or a topic a
+   * view reads.
    */
   static String name(MatviewProperties.DeadLetter properties, ViewRegistry registry) {
     String configured = properties.getTopic();

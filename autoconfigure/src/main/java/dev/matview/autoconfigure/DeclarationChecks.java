@@ -10,9 +10,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 
 /**
- * Fails start-up before any bean is created on mistakes that would otherwise do nothing without a
- * word: a {@code matview.*} property Matview does not have, and a {@code @MaterializedView} method
- * that returns no view definition (with no view at all, Matview would not even start).
+ * Fails start-up before any bean is created on mistakes that would otherwise pass without a word:
+ * an unknown {@code matview.*} property, or a {@code @MaterializedView} method that returns no
+ * view.
  */
 final class DeclarationChecks implements BeanFactoryPostProcessor {
 

@@ -11,10 +11,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Lets an encoded slash ({@code %2F}) in a request path through to the application, on Tomcat and
- * on Jetty, so that a key holding a {@code /} can be asked in the path ({@code .../keys/a%2Fb}):
- * both servers refuse it by default. Matview reads a key from the raw path, so the escape stays
- * part of the key and never becomes a path separator.
+ * Lets an encoded slash ({@code %2F}) through to the application, on Tomcat and on Jetty, which
+ * refuse it by default, so a key holding a {@code /} can be asked in the path; Matview reads a key
+ * from the raw path, so it never becomes a path separator.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "matview.web.encoded-slashes", matchIfMissing = true)

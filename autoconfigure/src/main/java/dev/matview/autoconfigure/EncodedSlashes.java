@@ -8,10 +8,7 @@ final class EncodedSlashes {
 
   private EncodedSlashes() {}
 
-  /**
-   * Has {@code connector} pass an encoded slash ({@code %2F}) through, still encoded, where by
-   * default it refuses it; a handling the user chose stays.
-   */
+  /** Has {@code connector} pass {@code %2F} through, still encoded, unless the user chose. */
   static void passThrough(Connector connector) {
     if (connector.getEncodedSolidusHandlingInternal() == EncodedSolidusHandling.REJECT) {
       connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());

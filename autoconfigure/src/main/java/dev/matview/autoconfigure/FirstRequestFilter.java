@@ -13,10 +13,9 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * A filter made at its first request rather than when the servlet container registers it, as the
- * web server starts: made then, it would create the beans it needs before the application's other
- * beans, and a failure of one, such as a property that cannot be bound, would be logged by the
- * container at ERROR before Spring Boot reports it.
+ * A filter made at its first request rather than when the web server registers it, which would
+ * create its beans before the application's others and have the container log a failure at ERROR
+ * before Spring Boot reports it.
  */
 final class FirstRequestFilter implements Filter {
 
@@ -36,10 +35,7 @@ final class FirstRequestFilter implements Filter {
     return registration;
   }
 
-  /**
-   * The registration of the {@link ProblemErrorPageFilter} {@code filter} makes, for the
-   * container's error dispatch of every path.
-   */
+  /** {@code filter}'s filter, registered for the container's error dispatch of every path. */
   static FilterRegistrationBean<FirstRequestFilter> errorDispatch(
       Supplier<ProblemErrorPageFilter> filter) {
     FilterRegistrationBean<FirstRequestFilter> registration = registration(filter);

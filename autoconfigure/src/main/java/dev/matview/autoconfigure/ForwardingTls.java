@@ -11,10 +11,7 @@ import org.springframework.boot.web.server.Ssl;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
-/**
- * Decides whether lookups are forwarded over TLS, which they are when this app's own server uses
- * TLS, and with which trust material.
- */
+/** Whether lookups are forwarded over TLS, as when this app's server uses it, and its trust. */
 final class ForwardingTls {
 
   private static final boolean WEB_SERVER_PRESENT =

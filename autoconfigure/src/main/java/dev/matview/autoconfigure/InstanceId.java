@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 /**
- * Kafka {@code group.instance.id} values: a given one is checked, a default one is derived from the
+ * Kafka {@code group.instance.id} values: a given one checked, a default one derived from the
  * advertised host and the absolute state dir, which two live instances never share.
  */
 final class InstanceId {
@@ -18,6 +18,8 @@ final class InstanceId {
   private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
 
   private static final Pattern ILLEGAL_RUN = Pattern.compile("[^a-zA-Z0-9._-]+");
+
+  private static final Pattern EDGE_DASHES = Pattern.compile("^-+|-+$");
 
   private InstanceId() {}
 
@@ -42,15 +44,6 @@ final class InstanceId {
   }
 
   private static String sanitize(String text) {
-    String replaced = ILLEGAL_RUN.matcher(text).replaceAll("-");
-    int start = 0;
-    int end = replaced.length();
-    while (start < end && replaced.charAt(start) == '-') {
-      start++;
-    }
-    while (end > start && replaced.charAt(end - 1) == '-') {
-      end--;
-    }
-    return replaced.substring(start, end);
+    return EDGE_DASHES.matcher(ILLEGAL_RUN.matcher(text).replaceAll("-")).replaceAll("");
   }
 }

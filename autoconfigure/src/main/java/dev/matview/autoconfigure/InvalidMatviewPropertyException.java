@@ -1,13 +1,11 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.view.StartupFailure;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-/**
- * A property Matview reads that holds a value Matview cannot work with: names the property, says
- * what is wrong with the value and how to set it instead.
- */
+/** A value Matview cannot work with: names the property, what is wrong and how to set it. */
 final class InvalidMatviewPropertyException extends InvalidConfigurationPropertyValueException
     implements StartupFailure {
 
@@ -17,10 +15,7 @@ final class InvalidMatviewPropertyException extends InvalidConfigurationProperty
 
   private final String fix;
 
-  /**
-   * Property {@code name} holds {@code value}, which has {@code problem}; {@code fix} says what to
-   * set (both without their full stop).
-   */
+  /** {@code name} holds {@code value}, which has {@code problem}; {@code fix} says what to set. */
   InvalidMatviewPropertyException(String name, @Nullable Object value, String problem, String fix) {
     super(name, value, sentence(problem) + " " + sentence(fix));
     this.problem = problem;
@@ -55,9 +50,7 @@ final class InvalidMatviewPropertyException extends InvalidConfigurationProperty
         "Set " + name + " to zero or more, for example " + example);
   }
 
-  /**
-   * {@code name} lies outside {@code range}, as in "between 0 and 60s": suggests {@code example}.
-   */
+  /** {@code name} lies outside {@code range} ("between 0 and 60s"): suggests {@code example}. */
   static InvalidMatviewPropertyException outside(
       String name, Object value, String range, String example) {
     return new InvalidMatviewPropertyException(
@@ -65,6 +58,46 @@ final class InvalidMatviewPropertyException extends InvalidConfigurationProperty
         value,
         "it must lie " + range,
         "Set " + name + " " + range + ", for example " + example);
+  }
+
+  /** {@code value} of {@code name}, refused when not positive: suggests {@code example}. */
+  static Duration requirePositive(String name, Duration value, String example) {
+    if (value.isZero() || value.isNegative()) {
+      throw notPositive(name, value, example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused when negative: the fix suggests {@code example}. */
+  static Duration requireNotNegative(String name, Duration value, String example) {
+    if (value.isNegative()) {
+      throw negative(name, value, example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused when negative: the fix suggests {@code example}. */
+  static long requireNotNegative(String name, long value, String example) {
+    if (value < 0) {
+      throw negative(name, value, example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused outside 0 to {@code max}: suggests {@code example}. */
+  static Duration requireWithin(String name, Duration value, Duration max, String example) {
+    if (value.isNegative() || value.compareTo(max) > 0) {
+      throw outside(name, value, "between 0 and " + max.toSeconds() + "s", example);
+    }
+    return value;
+  }
+
+  /** {@code value} of {@code name}, refused when below 1: the fix suggests 1000. */
+  static int requireAtLeastOne(String name, int value) {
+    if (value < 1) {
+      throw atLeast(name, value, "1", "1000");
+    }
+    return value;
   }
 
   @Override

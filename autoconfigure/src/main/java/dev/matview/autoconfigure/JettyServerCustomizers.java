@@ -18,11 +18,7 @@ final class JettyServerCustomizers {
 
   private JettyServerCustomizers() {}
 
-  /**
-   * Puts {@link ProblemErrorHandler}, for lookup endpoints under {@code lookupPath} (the context
-   * path and the base path), in place of Jetty's HTML error page, unless the user set an error
-   * handler of their own: then theirs stays.
-   */
+  /** Puts {@link ProblemErrorHandler} in place of Jetty's error page, unless the user set one. */
   static JettyServerCustomizer problemErrors(String lookupPath) {
     return (server) -> {
       Request.Handler current = server.getErrorHandler();
@@ -33,9 +29,8 @@ final class JettyServerCustomizers {
   }
 
   /**
-   * Lets an encoded slash ({@code %2F}), and an encoded {@code %} before hex digits ({@code
-   * %252F}), through in a request path: each connector's URI compliance accepts them, and servlets
-   * may read such a path, which Jetty calls ambiguous and refuses by default.
+   * Lets {@code %2F} and {@code %252F} through in a request path, which Jetty calls ambiguous and
+   * refuses by default.
    */
   static JettyServerCustomizer encodedSlashes() {
     return (server) -> {

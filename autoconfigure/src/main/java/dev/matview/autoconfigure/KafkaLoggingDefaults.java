@@ -8,10 +8,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Sets Kafka's loggers to WARN unless {@value #PROPERTY} is {@code verbose}: its clients, Kafka
- * Streams and a broker in the same JVM otherwise log well over a thousand lines at INFO before
- * Matview's start-up summary. The levels are the last property source, so a {@code logging.level}
- * property set anywhere else, such as {@code logging.level.org.apache.kafka=info}, overrides them.
+ * Sets Kafka's loggers to WARN unless {@value #PROPERTY} is {@code verbose}, which otherwise log
+ * over a thousand lines at INFO before Matview's start-up summary, as the last property source, so
+ * any {@code logging.level} set elsewhere wins.
  */
 final class KafkaLoggingDefaults implements EnvironmentPostProcessor {
 
@@ -19,10 +18,7 @@ final class KafkaLoggingDefaults implements EnvironmentPostProcessor {
 
   static final String SOURCE_NAME = "matviewKafkaLoggingDefaults";
 
-  /**
-   * Kafka's clients and Kafka Streams, the broker's own loggers, and Kafka Streams' client, which
-   * logs under the class of Matview's subclass of {@code KafkaStreams}.
-   */
+  /** Kafka's clients, Streams and broker loggers, and Matview's subclass of KafkaStreams. */
   private static final Map<String, Object> LEVELS =
       Map.of(
           "logging.level.org.apache.kafka", "warn",

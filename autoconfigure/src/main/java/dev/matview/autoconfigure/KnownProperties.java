@@ -17,19 +17,14 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/**
- * The {@code matview.*} properties the jars on the class path declare in their configuration
- * metadata, to refuse a {@code matview.*} setting that names none of them (a typo would otherwise
- * do nothing without a word).
- */
+/** The {@code matview.*} properties the class path's metadata declares, to refuse a typo. */
 final class KnownProperties {
 
   private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("matview");
 
   /**
-   * The properties of Matview's optional modules (the development broker, the client): left alone
-   * when the module is not on the class path, as a production jar built without the development
-   * broker still reads an {@code application.yml} that sets it.
+   * The properties of the optional modules, left alone when absent, as a production jar without the
+   * development broker still reads an {@code application.yml} that sets it.
    */
   private static final List<ConfigurationPropertyName> OPTIONAL_MODULES =
       List.of(
@@ -47,18 +42,14 @@ final class KnownProperties {
 
   private final List<String> spelled;
 
-  private KnownProperties(
-      List<ConfigurationPropertyName> names,
-      List<ConfigurationPropertyName> containers,
-      List<String> spelled) {
-    this.names = names;
+  private KnownProperties(List<ConfigurationPropertyName> containers, List<String> spelled) {
+    this.names = spelled.stream().map(ConfigurationPropertyName::of).toList();
     this.containers = containers;
     this.spelled = spelled;
   }
 
   /** The properties the metadata of {@code classLoader}'s jars declare. */
   static KnownProperties declaredIn(@Nullable ClassLoader classLoader) {
-    List<ConfigurationPropertyName> names = new ArrayList<>();
     List<ConfigurationPropertyName> containers = new ArrayList<>();
     List<String> spelled = new ArrayList<>();
     JsonMapper mapper = JsonMapper.builder().build();
@@ -71,7 +62,6 @@ final class KnownProperties {
             if (!name.startsWith("matview.") || !ConfigurationPropertyName.isValid(name)) {
               continue;
             }
-            names.add(ConfigurationPropertyName.of(name));
             spelled.add(name);
             if (isContainer(property.path("type").asString(""))) {
               containers.add(ConfigurationPropertyName.of(name));
@@ -82,13 +72,10 @@ final class KnownProperties {
         }
       }
     }
-    return new KnownProperties(names, containers, spelled);
+    return new KnownProperties(containers, spelled);
   }
 
-  /**
-   * The first {@code matview.*} property that {@code environment} sets and no metadata declares, or
-   * null when there is none, or no metadata to tell (Matview's own was stripped).
-   */
+  /** The first {@code matview.*} property set and not declared, or null (also with no metadata). */
   @Nullable ConfigurationProperty firstUnknown(ConfigurableEnvironment environment) {
     if (this.names.isEmpty()) {
       return null;

@@ -10,13 +10,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 
 /**
- * Feeds the restore lag tracker from each Kafka Streams' global restore listener and standby update
- * listener, composed with the user's listeners, never replacing them.
- *
- * <p>Each listener calls the tracker first, then the store handles, then the listener set on Kafka
- * Streams (for restores, the one a configurer set on the factory bean), then every {@link
- * StateRestoreListener} or {@link StandbyUpdateListener} bean, in order. A store that Kafka Streams
- * opens makes the tracker forget the lag of the store of that partition before it.
+ * Feeds the restore lag tracker from each Kafka Streams' restore and standby update listeners,
+ * composed with the user's: the tracker first, then the store handles, the listener set on Kafka
+ * Streams, and every listener bean in order.
  */
 final class LagTrackingContributor implements StreamsListenersContributor {
 

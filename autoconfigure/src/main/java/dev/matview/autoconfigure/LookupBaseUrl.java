@@ -5,18 +5,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
-/**
- * The URL under which this instance serves the lookups: scheme, advertised host and port, the
- * servlet context path and {@code matview.web.base-path}.
- */
+/** The URL under which this instance serves the lookups. */
 final class LookupBaseUrl {
 
   private LookupBaseUrl() {}
 
-  /**
-   * The base URL of the lookups at {@code host}, or {@code null} when there are none: no web server
-   * has started, or {@code matview.web.enabled=false}.
-   */
+  /** The lookups' base URL at {@code host}, or {@code null} with no web server or lookups off. */
   static @Nullable String of(
       @Nullable HostInfo host, MatviewProperties.Web web, Environment environment) {
     if (host == null || !web.isEnabled()) {
@@ -30,10 +24,7 @@ final class LookupBaseUrl {
         + path(web, environment);
   }
 
-  /**
-   * The path under which every instance serves the lookups: the servlet context path, then {@code
-   * matview.web.base-path}, without a trailing slash.
-   */
+  /** The context path and {@code matview.web.base-path}, without a trailing slash. */
   static String path(MatviewProperties.Web web, Environment environment) {
     String contextPath = environment.getProperty("server.servlet.context-path", "");
     if (contextPath.endsWith("/")) {

@@ -4,9 +4,8 @@ import dev.matview.query.routing.LookupGate;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Opens the lookup gate when the application starts and closes it first thing when it stops, before
- * Kafka Streams and the web server stop, so that lookups during shutdown are refused at once with
- * 503 instead of waiting on a Kafka Streams that is closing.
+ * Opens the lookup gate at start and closes it first at stop, so lookups during shutdown are
+ * refused at once rather than wait on a closing Kafka Streams.
  */
 final class LookupGateLifecycle implements SmartLifecycle {
 

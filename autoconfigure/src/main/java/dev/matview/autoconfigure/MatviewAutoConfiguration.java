@@ -18,9 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Turns every {@link ViewDefinition} bean into Kafka Streams DSL on spring-kafka's default {@link
- * StreamsBuilderFactoryBean}, with Matview's streams defaults, and offers the view query service;
- * the configurations it imports hold the beans of each part (the executors, topology, replicas and
- * routing, peers, queries, start-up).
+ * StreamsBuilderFactoryBean}, through the configurations it imports, one per part.
  */
 @AutoConfiguration(before = KafkaAutoConfiguration.class)
 @ConditionalOnClass({

@@ -7,10 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import tools.jackson.databind.JacksonModule;
 
-/**
- * Adds {@link AvroJacksonModule} to the application's JSON mapper when Apache Avro is on the
- * classpath, so that views' answers write Avro records as objects of their fields.
- */
+/** Adds {@link AvroJacksonModule} to the application's JSON mapper when Apache Avro is present. */
 @AutoConfiguration
 @ConditionalOnClass(value = JacksonModule.class, name = "org.apache.avro.generic.IndexedRecord")
 public final class MatviewAvroAutoConfiguration {

@@ -17,17 +17,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 
-/**
- * The change streams' endpoints, the streams they open here and the relays of other instances'
- * streams, as {@code matview.changes.*} sets them.
- */
+/** The change streams' endpoints, streams and relays, as {@code matview.changes.*} sets them. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewChangeStreamsConfiguration {
 
-  /**
-   * Events a response may hold beyond a stream's buffer: a batch written at once, or what one chunk
-   * of a relayed stream carries.
-   */
+  /** Events a response may hold beyond the buffer: a batch, or one chunk of a relayed stream. */
   private static final int RELAYED_CHUNK_EVENTS = 512;
 
   @Bean
@@ -50,12 +44,16 @@ final class MatviewChangeStreamsConfiguration {
       MatviewExecutors executors) {
     MatviewProperties.Changes changes = properties.getChanges();
     refuseReplaced(environment);
-    requireAtLeastOne("matview.changes.buffer", changes.getBuffer());
-    requireAtLeastOne("matview.changes.max-streams", changes.getMaxStreams());
+    InvalidMatviewPropertyException.requireAtLeastOne(
+        "matview.changes.buffer", changes.getBuffer());
+    InvalidMatviewPropertyException.requireAtLeastOne(
+        "matview.changes.max-streams", changes.getMaxStreams());
     handles
         .positions()
         .keepHistory(
-            historySize(changes.getHistorySize()), historyLinger(changes.getHistoryLinger()));
+            historySize(changes.getHistorySize()),
+            InvalidMatviewPropertyException.requireNotNegative(
+                "matview.changes.history-linger", changes.getHistoryLinger(), "30s"));
     return new ChangeStreams(
         queryService,
         routing,
@@ -76,7 +74,9 @@ final class MatviewChangeStreamsConfiguration {
       ChangeStreams streams, MatviewProperties properties) {
     int buffer = Math.max(1, properties.getChanges().getBuffer());
     return new ChangeStreamController(
-        streams, WebRequestLimits.of(properties), buffer + RELAYED_CHUNK_EVENTS);
+        streams,
+        MatviewWebAutoConfiguration.requestLimits(properties),
+        buffer + RELAYED_CHUNK_EVENTS);
   }
 
   private static Duration heartbeat(Duration heartbeat) {
@@ -87,10 +87,7 @@ final class MatviewChangeStreamsConfiguration {
     return heartbeat;
   }
 
-  /**
-   * Fails start-up on {@code matview.changes.history}, a count of updates that the byte bound
-   * replaced, rather than leave a setting that no longer does anything.
-   */
+  /** Refuses {@code matview.changes.history}, which the byte bound replaced. */
   private static void refuseReplaced(Environment environment) {
     String replaced = "matview.changes.history";
     if (environment.containsProperty(replaced)) {
@@ -111,19 +108,5 @@ final class MatviewChangeStreamsConfiguration {
           "matview.changes.history-size", size, "1B", "1MB");
     }
     return size.toBytes();
-  }
-
-  private static Duration historyLinger(Duration linger) {
-    if (linger.isNegative()) {
-      throw InvalidMatviewPropertyException.negative(
-          "matview.changes.history-linger", linger, "30s");
-    }
-    return linger;
-  }
-
-  private static void requireAtLeastOne(String property, int value) {
-    if (value < 1) {
-      throw InvalidMatviewPropertyException.atLeast(property, value, "1", "1000");
-    }
   }
 }

@@ -26,10 +26,7 @@ import org.springframework.security.web.access.WebInvocationPrivilegeEvaluator;
 import org.springframework.web.servlet.DispatcherServlet;
 import tools.jackson.databind.json.JsonMapper;
 
-/**
- * The dashboard page at {@code /matview} in a servlet web application, shown to those who may read
- * the actuator endpoint {@code matviews} where Spring Security guards the application.
- */
+/** The dashboard at {@code /matview}, shown to those who may read the {@code matviews} endpoint. */
 @AutoConfiguration(after = {MatviewAutoConfiguration.class, MatviewEndpointAutoConfiguration.class})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
@@ -48,10 +45,7 @@ public final class MatviewDashboardAutoConfiguration {
         access.getIfAvailable(() -> DashboardAccess.OPEN));
   }
 
-  /**
-   * Errors the servlet container raises for the dashboard's paths before Spring MVC maps them, such
-   * as a form body it cannot decode, as problem details rather than a 500 from the error page.
-   */
+  /** The container's errors for the dashboard's paths as problem details, not a 500. */
   @Bean
   @ConditionalOnMissingBean(name = "matviewDashboardProblemErrorPageFilter")
   FilterRegistrationBean<FirstRequestFilter> matviewDashboardProblemErrorPageFilter(

@@ -32,10 +32,7 @@ import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
-/**
- * Sends records that views cannot use to the dead-letter topic, which it creates at start-up, and
- * counts them; with {@code matview.dead-letter.enabled=false}, Kafka Streams fails on them instead.
- */
+/** Sends records views cannot use to the dead-letter topic, which it creates, and counts them. */
 @AutoConfiguration(after = MatviewAutoConfiguration.class)
 @ConditionalOnClass({KafkaStreams.class, StreamsBuilderFactoryBean.class})
 @ConditionalOnBean(ViewRegistry.class)

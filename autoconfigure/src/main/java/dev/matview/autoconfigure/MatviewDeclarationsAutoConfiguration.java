@@ -4,10 +4,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
-/**
- * Checks how the application declares its views and sets Matview's properties before any bean is
- * created, whether or not it declares a view Matview can start with.
- */
+/** Checks how the application declares views and sets properties, whether or not it has a view. */
 @AutoConfiguration
 public final class MatviewDeclarationsAutoConfiguration {
 

@@ -22,11 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
-/**
- * The actuator endpoint {@code matviews} ({@code /actuator/matviews} once exposed), when Boot's
- * actuator is present, with the recent lookups (counted by the lookup timers) and dead letters it
- * shows.
- */
+/** The actuator endpoint {@code matviews}, with the recent lookups and dead letters it shows. */
 @AutoConfiguration(after = MatviewHealthAutoConfiguration.class)
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
 @ConditionalOnBean({

@@ -6,11 +6,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The executors every thread of Matview runs on. Every bean that hands them work takes them as a
- * dependency, so Spring destroys it first; and beans are destroyed only after every lifecycle has
- * stopped, the web server (its graceful shutdown included) and Kafka Streams among them. So the
- * executors close last of all: the waits of requests still being answered, and the last events that
- * Kafka Streams' closing stores hand to change streams, still run on them.
+ * The executors every thread of Matview runs on; every bean that hands them work depends on them,
+ * so they close last, after every lifecycle (the web server's graceful shutdown and Kafka Streams'
+ * closing stores included) has stopped.
  */
 @Configuration(proxyBeanMethods = false)
 final class MatviewExecutionConfiguration {

@@ -8,26 +8,28 @@ import org.springframework.beans.BeanInstantiationException;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Reports every failure that stops start-up for a cause the application's owner can fix, with what
- * is wrong, where, and the fix: a {@link StartupFailure} (a view declared wrongly, a property out
- * of range or unknown, topics or a broker that cannot serve the views), and a {@code matview.*}
- * property that cannot be read as its type. Ordered first, so that it speaks before Spring Boot's
- * generic analyzers of the same failures.
+ * Reports every failure that stops start-up for a cause the application's owner can fix (a {@link
+ * StartupFailure}, or a {@code matview.*} property that cannot be read as its type) with what is
+ * wrong, where, and the fix, before Spring Boot's generic analyzers.
  */
 final class MatviewFailureAnalyzer implements FailureAnalyzer, Ordered {
 
-  private final PropertyOrigins origins;
+  private final @Nullable Environment environment;
 
   MatviewFailureAnalyzer(@Nullable Environment environment) {
-    this.origins = new PropertyOrigins(environment);
+    this.environment = environment;
   }
 
   @Override
@@ -40,7 +42,7 @@ final class MatviewFailureAnalyzer implements FailureAnalyzer, Ordered {
     if (startup != null) {
       String description = startup.getDescription();
       if (startup instanceof InvalidConfigurationPropertyValueException property) {
-        description += this.origins.of(property.getName());
+        description += origin(property.getName());
       }
       return new FailureAnalysis(description, startup.getAction(), (Throwable) startup);
     }
@@ -100,7 +102,7 @@ final class MatviewFailureAnalyzer implements FailureAnalyzer, Ordered {
             + type.kind()
             + ": "
             + reason.getMessage()
-            + this.origins.of(name);
+            + origin(name);
     String action =
         "Set "
             + name
@@ -110,6 +112,24 @@ final class MatviewFailureAnalyzer implements FailureAnalyzer, Ordered {
             + type.example()
             + ", or remove it to use its default.";
     return new FailureAnalysis(description, action, bind);
+  }
+
+  /** Where {@code name}'s value comes from, after a line break, or nothing when not known. */
+  private String origin(String name) {
+    if (!(this.environment instanceof ConfigurableEnvironment configurable)
+        || !ConfigurationPropertyName.isValid(name)) {
+      return "";
+    }
+    ConfigurationPropertyName property = ConfigurationPropertyName.of(name);
+    for (ConfigurationPropertySource source : ConfigurationPropertySources.get(configurable)) {
+      ConfigurationProperty found = source.getConfigurationProperty(property);
+      if (found != null) {
+        return found.getOrigin() != null
+            ? System.lineSeparator() + "The value comes from " + found.getOrigin() + "."
+            : "";
+      }
+    }
+    return "";
   }
 
   private static <T> @Nullable T cause(Throwable failure, Class<T> type) {

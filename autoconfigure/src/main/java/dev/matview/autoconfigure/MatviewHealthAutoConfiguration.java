@@ -39,10 +39,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Tracks the restore and standby lag of every local store partition, judges from it and Kafka
- * Streams' state whether the views can be served, and reports that as the {@code matview} health
- * component and through Boot's readiness and liveness; the component also watches the state dir's
- * free space.
+ * Tracks the restore and standby lag of every local store partition and reports from it, Kafka
+ * Streams' state and the state dir's free space the {@code matview} health component and Boot's
+ * readiness and liveness.
  */
 @AutoConfiguration(
     after = {MatviewAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class})
@@ -101,11 +100,9 @@ public final class MatviewHealthAutoConfiguration {
           StreamsBuilderFactoryBean factoryBean,
       RestoreLagTracker tracker,
       MatviewProperties properties) {
-    long maxRestoreLag = properties.getHealth().getMaxRestoreLag();
-    if (maxRestoreLag < 0) {
-      throw InvalidMatviewPropertyException.negative(
-          "matview.health.max-restore-lag", maxRestoreLag, "0");
-    }
+    long maxRestoreLag =
+        InvalidMatviewPropertyException.requireNotNegative(
+            "matview.health.max-restore-lag", properties.getHealth().getMaxRestoreLag(), "0");
     return new StreamsHealth(
         () -> {
           KafkaStreams streams = factoryBean.getKafkaStreams();

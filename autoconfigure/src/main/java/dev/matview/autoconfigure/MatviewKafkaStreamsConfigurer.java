@@ -11,14 +11,12 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * Has the factory bean create each Kafka Streams through {@link MatviewKafkaStreamsCustomizer}, in
- * the factory bean's one {@link KafkaStreamsCustomizer} slot, which Matview owns.
+ * its one {@link KafkaStreamsCustomizer} slot, which Matview owns.
  *
- * <p>The factory bean has no getter for its customizer, so Matview cannot compose with one that
- * another configurer sets: this configurer runs after every other one and replaces it. Declare
- * {@link KafkaStreamsCustomizer} beans instead, which Matview's customizer applies in order. A
- * customizer set on the factory bean after this one runs would create Kafka Streams without
- * Matview's listeners: a factory bean listener logs that as an error when that Kafka Streams
- * starts.
+ * <p>The factory bean has no getter for its customizer, so this configurer runs last and replaces
+ * another's; declare {@link KafkaStreamsCustomizer} beans instead, which Matview's customizer
+ * applies in order, and a factory bean listener logs an error for a Kafka Streams created without
+ * Matview's listeners.
  */
 final class MatviewKafkaStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 

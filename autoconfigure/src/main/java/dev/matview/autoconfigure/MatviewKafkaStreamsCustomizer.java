@@ -12,16 +12,13 @@ import org.springframework.kafka.config.KafkaStreamsCustomizer;
 
 /**
  * Creates each Kafka Streams of the factory bean as Matview needs it, then has every {@link
- * KafkaStreamsCustomizer} bean customize it, in order.
+ * KafkaStreamsCustomizer} bean customize it, in order (their {@code initKafkaStreams} is not
+ * called).
  *
- * <p>Before it creates one, it agrees on the peers' secret unless it is known. It creates a {@link
- * ComposingKafkaStreams}, which keeps the listeners of every {@link StreamsListenersContributor}
- * next to the listener of each kind that the factory bean or a customizer sets on it, and whose
- * clients are created without Matview's keys in their configurations, through a {@link
- * FilteringClientSupplier} around the client supplier the factory bean hands over (Kafka's default
- * or the one a configurer set). Kafka Streams' own configuration keeps the keys for the RocksDB
- * config setter and the exception handlers. As Matview creates Kafka Streams itself, a customizer
- * bean's {@code initKafkaStreams} is not called.
+ * <p>It agrees on the peers' secret first, then creates a {@link ComposingKafkaStreams}, which
+ * keeps every {@link StreamsListenersContributor}'s listeners next to the one of each kind set on
+ * it, with clients created without Matview's keys through a {@link FilteringClientSupplier} around
+ * the factory bean's client supplier.
  */
 final class MatviewKafkaStreamsCustomizer implements KafkaStreamsCustomizer {
 

@@ -28,11 +28,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterR
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
-/**
- * Gauges each local store partition's restore or standby lag, RocksDB's shared memory against its
- * bound, each view's disk use and the state dir's free space, and Matview's executors, when a
- * Micrometer registry is present.
- */
+/** Matview's Micrometer meters, when a registry is present. */
 @AutoConfiguration(
     after = {
       MatviewHealthAutoConfiguration.class,

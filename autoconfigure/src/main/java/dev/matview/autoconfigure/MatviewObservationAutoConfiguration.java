@@ -18,11 +18,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * Observes Matview's reads, change streams and requests to other instances under each HTTP
- * request's observation, when the application has an {@code ObservationRegistry}: keeps that
- * observation with the request right after Spring's server observation filter opened it (order
- * {@code HIGHEST_PRECEDENCE + 1}), before the peers' filter ({@code + 10}), so that a signed peer
- * request's trace context is read as any caller's is. Without a registry nothing is observed;
- * without a tracer, lookups are not ({@link UntracedLookups}).
+ * request's observation, kept with the request right after Spring's server observation filter
+ * opened it and before the peers' filter, so a signed peer request's trace context is read as any
+ * caller's; without a tracer lookups are not observed ({@link UntracedLookups}).
  */
 @AutoConfiguration(
     after = MatviewWebAutoConfiguration.class,

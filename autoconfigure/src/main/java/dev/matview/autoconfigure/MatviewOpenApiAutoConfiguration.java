@@ -10,10 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/**
- * With springdoc-openapi on the classpath, describes each view's own lookup endpoints in the
- * application's OpenAPI document ({@code /v3/api-docs}), typed by the view's classes.
- */
+/** With springdoc-openapi present, describes each view's own endpoints ({@link ViewApiDocs}). */
 @AutoConfiguration(after = MatviewWebAutoConfiguration.class)
 @ConditionalOnClass(OpenApiCustomizer.class)
 @ConditionalOnBean(ViewController.class)

@@ -22,10 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-/**
- * Trust between the instances and the client that forwards lookups to them, with the marks of
- * instances that do not answer.
- */
+/** Trust between the instances, the client that forwards to them, and marks of those down. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewPeersConfiguration {
 
@@ -56,11 +53,11 @@ final class MatviewPeersConfiguration {
   @Bean
   @ConditionalOnMissingBean
   PeerRequests matviewPeerRequests(PeerTrust trust, MatviewProperties properties) {
-    Duration validity = properties.getPeers().getSignatureValidity();
-    if (validity.isZero() || validity.isNegative()) {
-      throw InvalidMatviewPropertyException.notPositive(
-          "matview.peers.signature-validity", validity, "30s");
-    }
+    Duration validity =
+        InvalidMatviewPropertyException.requirePositive(
+            "matview.peers.signature-validity",
+            properties.getPeers().getSignatureValidity(),
+            "30s");
     return new PeerRequests(trust, Clock.systemUTC(), validity);
   }
 
@@ -68,11 +65,9 @@ final class MatviewPeersConfiguration {
   @ConditionalOnMissingBean(name = "matviewPeerSecretEstablisher")
   PeerSecretEstablisher matviewPeerSecretEstablisher(
       PeerTrust trust, MatviewProperties properties) {
-    Duration timeout = properties.getPeers().getAgreementTimeout();
-    if (timeout.isZero() || timeout.isNegative()) {
-      throw InvalidMatviewPropertyException.notPositive(
-          "matview.peers.agreement-timeout", timeout, "30s");
-    }
+    Duration timeout =
+        InvalidMatviewPropertyException.requirePositive(
+            "matview.peers.agreement-timeout", properties.getPeers().getAgreementTimeout(), "30s");
     return new PeerSecretEstablisher(trust, new SecretAgreement(timeout));
   }
 
@@ -93,11 +88,9 @@ final class MatviewPeersConfiguration {
       PeerRequests peerRequests,
       MatviewExecutors executors) {
     MatviewProperties.Forwarding forwarding = properties.getForwarding();
-    Duration timeout = forwarding.getTimeout();
-    if (timeout.isZero() || timeout.isNegative()) {
-      throw InvalidMatviewPropertyException.notPositive(
-          "matview.forwarding.timeout", timeout, "2s");
-    }
+    Duration timeout =
+        InvalidMatviewPropertyException.requirePositive(
+            "matview.forwarding.timeout", forwarding.getTimeout(), "2s");
     return new PeerClient(
         LookupBaseUrl.path(properties.getWeb(), environment),
         timeout,
@@ -110,17 +103,13 @@ final class MatviewPeersConfiguration {
   @Bean
   @ConditionalOnMissingBean
   PeerMarks matviewPeerMarks(MatviewProperties properties, ReplicaDirectory directory) {
-    Duration downTime = properties.getPeers().getDownTime();
-    if (downTime.isNegative()) {
-      throw InvalidMatviewPropertyException.negative("matview.peers.down-time", downTime, "2s");
-    }
+    Duration downTime =
+        InvalidMatviewPropertyException.requireNotNegative(
+            "matview.peers.down-time", properties.getPeers().getDownTime(), "2s");
     return new PeerMarks(downTime, directory::names);
   }
 
-  /**
-   * Keeps the peers' secret out of the actuator's env and configprops endpoints, even where they
-   * are set to show values.
-   */
+  /** Keeps the peers' secret out of the env and configprops endpoints, whatever they show. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(SanitizingFunction.class)
   static class PeerSecretSanitizingConfiguration {

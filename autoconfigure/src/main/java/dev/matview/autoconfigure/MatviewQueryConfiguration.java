@@ -39,14 +39,12 @@ final class MatviewQueryConfiguration {
   @ConditionalOnMissingBean
   MomentaryRefusals matviewMomentaryRefusals(
       MatviewProperties properties, MatviewExecutors executors) {
-    Duration within = properties.getLookups().getRetryWithin();
-    if (within.isNegative() || within.compareTo(MAX_RETRY_WITHIN) > 0) {
-      throw InvalidMatviewPropertyException.outside(
-          "matview.lookups.retry-within",
-          within,
-          "between 0 and " + MAX_RETRY_WITHIN.toSeconds() + "s",
-          "1s");
-    }
+    Duration within =
+        InvalidMatviewPropertyException.requireWithin(
+            "matview.lookups.retry-within",
+            properties.getLookups().getRetryWithin(),
+            MAX_RETRY_WITHIN,
+            "1s");
     return new MomentaryRefusals(within, executors.timer(), executors.workers());
   }
 
@@ -67,10 +65,8 @@ final class MatviewQueryConfiguration {
       ObjectProvider<LocalReplicas> localReplicas,
       ObjectProvider<LookupMetrics> lookupMetrics) {
     MatviewProperties.StandbyReads standbyReads = properties.getStandbyReads();
-    if (standbyReads.getMaxLag() < 0) {
-      throw InvalidMatviewPropertyException.negative(
-          "matview.standby-reads.max-lag", standbyReads.getMaxLag(), "10000");
-    }
+    InvalidMatviewPropertyException.requireNotNegative(
+        "matview.standby-reads.max-lag", standbyReads.getMaxLag(), "10000");
     LocalReplicas replicas = localReplicas.getIfAvailable(() -> LocalReplicas.NONE);
     Fallbacks fallbacks =
         new Fallbacks(
@@ -105,8 +101,9 @@ final class MatviewQueryConfiguration {
       PeerTrust peerTrust,
       MatviewProperties properties,
       PositionTokens positionTokens) {
-    int maxPageSize = properties.getWeb().getMaxPageSize();
-    requirePositive("matview.web.max-page-size", maxPageSize);
+    int maxPageSize =
+        InvalidMatviewPropertyException.requireAtLeastOne(
+            "matview.web.max-page-size", properties.getWeb().getMaxPageSize());
     return new ViewScanService(
         queryService,
         routing,
@@ -136,8 +133,9 @@ final class MatviewQueryConfiguration {
       ViewSerdes serdes,
       MatviewProperties properties,
       PositionTokens positionTokens) {
-    int maxBatchSize = properties.getWeb().getMaxBatchSize();
-    requirePositive("matview.web.max-batch-size", maxBatchSize);
+    int maxBatchSize =
+        InvalidMatviewPropertyException.requireAtLeastOne(
+            "matview.web.max-batch-size", properties.getWeb().getMaxBatchSize());
     return new ViewBatchService(
         queryService,
         routing,
@@ -146,11 +144,5 @@ final class MatviewQueryConfiguration {
         serdes.mapper(),
         maxBatchSize,
         positionTokens);
-  }
-
-  private static void requirePositive(String property, int value) {
-    if (value < 1) {
-      throw InvalidMatviewPropertyException.atLeast(property, value, "1", "1000");
-    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.matview.autoconfigure;
 
 import dev.matview.execution.MatviewExecutors;
+import dev.matview.kafka.FilteringClientSupplier;
 import dev.matview.kafka.MatviewConfigs;
 import dev.matview.query.local.BrokerAdmin;
 import dev.matview.query.local.LocalReplicas;
@@ -18,6 +19,7 @@ import dev.matview.topology.ViewRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Properties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -27,17 +29,11 @@ import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
-/**
- * This instance's store partitions, the directory of every view's replicas that Kafka Streams'
- * metadata fills, the routing on top of it, and the gate that closes lookups at shutdown.
- */
+/** This instance's store partitions, the replica directory, the routing and the lookup gate. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewRoutingConfiguration {
 
-  /**
-   * How often, at most, lookups rebuild the replica directory themselves: while a view has no
-   * complete snapshot or the instances rebalance.
-   */
+  /** How often, at most, lookups rebuild a replica directory that is incomplete or rebalancing. */
   static final Duration DIRECTORY_REFRESH_INTERVAL = Duration.ofMillis(200);
 
   @Bean
@@ -92,9 +88,17 @@ final class MatviewRoutingConfiguration {
                 factoryBean.getStreamsConfiguration(), "Kafka Streams has no configuration")));
   }
 
+  /** Under exactly-once, has each transactional producer tell {@code handles} when it commits. */
   @Bean
   StreamsBuilderFactoryBeanConfigurer matviewTransactionCommitsConfigurer(StoreHandles handles) {
-    return new TransactionCommitsConfigurer(handles);
+    return (factoryBean) -> {
+      Properties streams = factoryBean.getStreamsConfiguration();
+      if (streams != null && ReadIsolation.of(streams).exactlyOnce()) {
+        streams.put(
+            FilteringClientSupplier.TRANSACTION_COMMITS_CONFIG, handles.transactionCommits());
+        factoryBean.setStreamsConfiguration(streams);
+      }
+    };
   }
 
   @Bean

@@ -20,17 +20,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
-/**
- * What runs as Kafka Streams starts: the topic checks, the repartition topics, application.server
- * from the web server's port, and the summary logged once it runs.
- */
+/** What runs as Kafka Streams starts: topic checks, repartition topics, start-up summary. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewStartupConfiguration {
 
-  /**
-   * How long the repartition topics' creation waits for the broker when the start-up checks'
-   * timeout is no positive duration (and the checks are off, since they refuse it).
-   */
+  /** How long creating repartition topics waits when the checks' timeout is not positive. */
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   @Bean
@@ -77,11 +71,10 @@ final class MatviewStartupConfiguration {
     @ConditionalOnMissingBean
     StartupChecks matviewStartupChecks(ViewRegistry registry, MatviewProperties properties) {
       Duration timeout = properties.getStartupChecks().getTimeout();
-      if (timeout.isZero() || timeout.isNegative()) {
-        throw InvalidMatviewPropertyException.notPositive(
-            "matview.startup-checks.timeout", timeout, "30s");
-      }
-      return new StartupChecks(registry, timeout);
+      return new StartupChecks(
+          registry,
+          InvalidMatviewPropertyException.requirePositive(
+              "matview.startup-checks.timeout", timeout, "30s"));
     }
 
     @Bean

@@ -10,10 +10,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Adds Matview's defaults to the Kafka Streams configuration where the user set nothing: RocksDB
- * memory is bounded (the memtables' share left out when it is the default, so that the stores the
- * start-up checks plan for can grow it), and a stream thread that saw a source topic missing while
- * it propagates is replaced rather than fatal.
+ * Adds Matview's defaults where the user set nothing: RocksDB memory bounded (without the default
+ * memtable share, which the stores the start-up checks plan for size), and a stream thread that saw
+ * a propagating source topic missing replaced rather than fatal.
  */
 final class MatviewStreamsConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 

@@ -23,10 +23,7 @@ import org.springframework.kafka.config.KafkaStreamsConfiguration;
 import org.springframework.kafka.config.KafkaStreamsCustomizer;
 import tools.jackson.databind.json.JsonMapper;
 
-/**
- * The view definitions, their serdes and the Kafka Streams topology built from them, with Matview's
- * settings for Kafka Streams and its clients.
- */
+/** The view definitions, their serdes and the topology built from them, with Matview's settings. */
 @Configuration(proxyBeanMethods = false)
 final class MatviewTopologyConfiguration {
 
@@ -42,10 +39,7 @@ final class MatviewTopologyConfiguration {
         decimalBounds(properties.getRecords()));
   }
 
-  /**
-   * The decimals the views accept, as {@code matview.records.max-decimal-precision} and {@code
-   * max-decimal-scale} set them; a value out of range names its own property.
-   */
+  /** The decimals the views accept, as {@code matview.records.max-decimal-*} set them. */
   static DecimalBounds decimalBounds(MatviewProperties.Records records) {
     int precision = records.getMaxDecimalPrecision();
     int scale = records.getMaxDecimalScale();
@@ -88,11 +82,11 @@ final class MatviewTopologyConfiguration {
           KafkaStreamsConfiguration streamsConfiguration,
       ObjectProvider<RecordDrops> drops,
       StoreHandles handles) {
-    Duration maxAhead = properties.getRecords().getMaxEventTimeAhead();
-    if (maxAhead.isNegative()) {
-      throw InvalidMatviewPropertyException.negative(
-          "matview.records.max-event-time-ahead", maxAhead, "1m");
-    }
+    Duration maxAhead =
+        InvalidMatviewPropertyException.requireNotNegative(
+            "matview.records.max-event-time-ahead",
+            properties.getRecords().getMaxEventTimeAhead(),
+            "1m");
     RecordRules rules =
         new RecordRules(
             new EventTimeBounds(maxAhead, Clock.systemUTC()),

@@ -15,6 +15,7 @@ import dev.matview.web.PartitionSlicesController;
 import dev.matview.web.PeerRequestFilter;
 import dev.matview.web.ProblemErrorPageFilter;
 import dev.matview.web.ProblemResolver;
+import dev.matview.web.RequestLimits;
 import dev.matview.web.ViewController;
 import dev.matview.web.ViewProblemHandler;
 import dev.matview.web.ViewScanController;
@@ -37,13 +38,14 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /**
- * Registers the HTTP endpoints that serve view lookups, the problem details of every way a request
- * to them can fail, and, on Tomcat, problem details for the server's own errors; the change
- * streams' endpoints are {@link MatviewChangeStreamsConfiguration}'s.
+ * Registers the lookup endpoints and the problem details of every way a request to them can fail,
+ * the server's own errors included; the change streams' are {@link
+ * MatviewChangeStreamsConfiguration}'s.
  */
 @AutoConfiguration(after = MatviewAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -64,14 +66,12 @@ public final class MatviewWebAutoConfiguration {
       MomentaryRefusals momentaryRefusals,
       MatviewExecutors executors,
       ViewQueryService queries) {
-    Duration maxWait = properties.getConsistency().getMaxWait();
-    if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
-      throw InvalidMatviewPropertyException.outside(
-          "matview.consistency.max-wait",
-          maxWait,
-          "between 0 and " + MAX_WAIT.toSeconds() + "s",
-          "2s");
-    }
+    Duration maxWait =
+        InvalidMatviewPropertyException.requireWithin(
+            "matview.consistency.max-wait",
+            properties.getConsistency().getMaxWait(),
+            MAX_WAIT,
+            "2s");
     return new Consistency(
         tokens,
         maxWait,
@@ -90,7 +90,7 @@ public final class MatviewWebAutoConfiguration {
       MatviewProperties properties,
       Consistency consistency) {
     return new ViewController(
-        queryService, batchService, serdes.mapper(), WebRequestLimits.of(properties), consistency);
+        queryService, batchService, serdes.mapper(), requestLimits(properties), consistency);
   }
 
   @Bean
@@ -104,7 +104,7 @@ public final class MatviewWebAutoConfiguration {
     return new ForwardedKeysController(
         queryService,
         serdes.mapper(),
-        WebRequestLimits.of(properties),
+        requestLimits(properties),
         () -> handlerAdapter.getObject().getMessageConverters(),
         consistency);
   }
@@ -122,7 +122,7 @@ public final class MatviewWebAutoConfiguration {
         consistency,
         serdes.mapper(),
         metrics.getIfAvailable(() -> ScanMetrics.NONE),
-        WebRequestLimits.of(properties));
+        requestLimits(properties));
   }
 
   @Bean
@@ -173,6 +173,21 @@ public final class MatviewWebAutoConfiguration {
                 serdes.getObject().mapper()));
   }
 
+  /** The limits of requests to the lookup endpoints that {@code properties} set. */
+  static RequestLimits requestLimits(MatviewProperties properties) {
+    DataSize maxBatchBody = properties.getWeb().getMaxBatchBody();
+    if (maxBatchBody.toBytes() < 1) {
+      throw InvalidMatviewPropertyException.atLeast(
+          "matview.web.max-batch-body", maxBatchBody, "1B", "2MB");
+    }
+    DataSize maxKeyLength = properties.getWeb().getMaxKeyLength();
+    if (maxKeyLength.toBytes() < 1 || maxKeyLength.toBytes() > Integer.MAX_VALUE) {
+      throw InvalidMatviewPropertyException.outside(
+          "matview.web.max-key-length", maxKeyLength, "between 1B and 2GB", "1KB");
+    }
+    return new RequestLimits(maxBatchBody, maxKeyLength);
+  }
+
   /** Answers Tomcat's own errors, those no servlet sees, as problem details. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({Tomcat.class, ConfigurableTomcatWebServerFactory.class})
@@ -204,12 +219,7 @@ public final class MatviewWebAutoConfiguration {
         matchIfMissing = true)
     WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> matviewJettyProblemErrors(
         MatviewProperties properties, Environment environment) {
-      String contextPath = environment.getProperty("server.servlet.context-path", "");
-      String lookupPath =
-          (contextPath.endsWith("/")
-                  ? contextPath.substring(0, contextPath.length() - 1)
-                  : contextPath)
-              + properties.getWeb().basePathWithoutTrailingSlash();
+      String lookupPath = LookupBaseUrl.path(properties.getWeb(), environment);
       return (factory) ->
           factory.addServerCustomizers(JettyServerCustomizers.problemErrors(lookupPath));
     }

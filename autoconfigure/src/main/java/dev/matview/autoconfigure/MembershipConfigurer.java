@@ -10,10 +10,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import org.springframework.util.StringUtils;
 
-/**
- * Configures how this instance belongs to the Kafka Streams group: a stable group.instance.id
- * (static membership), the number of standby replicas, and leaving the group on a clean shutdown.
- */
+/** Static membership (a stable group.instance.id), standby replicas, leaving the group on close. */
 final class MembershipConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 
   private static final String STANDBY_PROPERTY = "matview.standby-replicas";

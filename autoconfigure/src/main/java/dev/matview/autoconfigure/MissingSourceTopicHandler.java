@@ -6,9 +6,8 @@ import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 
 /**
- * Replaces a stream thread that failed because a source topic was missing from its metadata, as
- * happens while a new topic propagates to every broker, and shuts the client down on any other
- * error as Kafka Streams does by default.
+ * Replaces a stream thread that failed on a source topic missing from its metadata, as while a new
+ * topic propagates, and shuts the client down on any other error, as by default.
  */
 final class MissingSourceTopicHandler implements StreamsUncaughtExceptionHandler {
 

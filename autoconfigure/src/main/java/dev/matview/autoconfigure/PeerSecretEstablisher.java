@@ -5,10 +5,9 @@ import dev.matview.peer.SecretAgreement;
 import java.util.Properties;
 
 /**
- * Establishes the instances' shared secret once, when none is configured, by agreeing on it through
- * Kafka: {@link PeerSecretLifecycle} asks before the web server starts, when Kafka Streams starts
- * with the context, and {@link MatviewKafkaStreamsCustomizer} just before it creates each Kafka
- * Streams, whether Kafka Streams starts with the context or later.
+ * Agrees on the instances' shared secret through Kafka, once, when none is configured: before the
+ * web server starts ({@link PeerSecretLifecycle}) and before each Kafka Streams is created ({@link
+ * MatviewKafkaStreamsCustomizer}).
  */
 final class PeerSecretEstablisher {
 
@@ -21,10 +20,7 @@ final class PeerSecretEstablisher {
     this.agreement = agreement;
   }
 
-  /**
-   * Agrees on the secret with the other instances of the application that {@code properties}
-   * configure, unless it is known already.
-   */
+  /** Agrees on the secret with the instances {@code properties} configure, unless it is known. */
   void agreeOnce(Properties properties) {
     synchronized (this.trust) {
       if (!this.trust.isEstablished()) {

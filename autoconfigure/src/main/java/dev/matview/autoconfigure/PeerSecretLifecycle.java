@@ -5,9 +5,8 @@ import java.util.function.Supplier;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
- * Agrees on the instances' shared secret after the start-up checks and before the instance serves:
- * a restarted instance can then ask the others to route its first lookups while its own Kafka
- * Streams is still starting.
+ * Agrees on the shared secret before the instance serves, so a restarted one can ask the others to
+ * route its first lookups while its own Kafka Streams starts.
  */
 final class PeerSecretLifecycle extends BeforeServingLifecycle {
 

@@ -6,10 +6,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Has Kafka Streams write each store update's position into its changelog record, so that a
- * standby, and an active replica that restores, know how far their store has applied its topic
- * (KIP-796's offset vector). Kafka keeps the switch among its internal settings; {@code
- * PositionVectorTests} fails when the managed version no longer honours it.
+ * Has Kafka Streams write each update's position into its changelog record (KIP-796's offset
+ * vector), so standbys and restores know how far their store has applied its topic; the switch is
+ * internal, and {@code PositionVectorTests} fails when it stops working.
  */
 final class PositionVectorConfigurer implements StreamsBuilderFactoryBeanConfigurer {
 

@@ -11,9 +11,8 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.core.Ordered;
 
 /**
- * Puts {@link ProblemErrorReportValve} in place of Tomcat's HTML error report, unless the user
- * configured an error report valve of their own: then theirs stays. Runs after Spring Boot's own
- * Tomcat customizer, which adds a plain {@link ErrorReportValve} that this one replaces.
+ * Puts {@link ProblemErrorReportValve} in place of the plain {@link ErrorReportValve} that Spring
+ * Boot's own Tomcat customizer adds, unless the user configured a valve of their own.
  */
 final class ProblemErrorReportValveCustomizer
     implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory>, Ordered {
@@ -31,10 +30,7 @@ final class ProblemErrorReportValveCustomizer
         context -> replaceErrorReport(context.getParent(), context.getPath() + this.basePath));
   }
 
-  /**
-   * Puts the problem-detail valve, for lookup endpoints under {@code lookupPath} (the context path
-   * and the base path), in place of {@code host}'s error report.
-   */
+  /** Puts the problem-detail valve in place of {@code host}'s error report. */
   static void replaceErrorReport(Container host, String lookupPath) {
     if (host instanceof StandardHost standardHost
         && !ErrorReportValve.class.getName().equals(standardHost.getErrorReportValveClass())) {

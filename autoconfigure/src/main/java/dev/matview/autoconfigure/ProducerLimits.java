@@ -13,10 +13,7 @@ final class ProducerLimits {
 
   private ProducerLimits() {}
 
-  /**
-   * The {@code max.request.size} of a producer that Kafka Streams configures for {@code clientId}:
-   * the producer's default, the streams configuration's value or its {@code producer.} override.
-   */
+  /** The {@code max.request.size} of the producer Kafka Streams configures for {@code clientId}. */
   static int maxRequestSize(KafkaStreamsConfiguration streams, String clientId) {
     Map<String, Object> configs =
         new HashMap<>(new StreamsConfig(streams.asProperties()).getProducerConfigs(clientId));
@@ -26,9 +23,8 @@ final class ProducerLimits {
   }
 
   /**
-   * The largest record Kafka Streams' producer for {@code clientId} may write to a view's changelog
-   * topic: its {@code max.request.size}, or the {@code max.message.bytes} that Kafka Streams gives
-   * its internal topics ({@code topic.max.message.bytes}) when that is smaller.
+   * The largest record Kafka Streams' producer may write to a changelog: its {@code
+   * max.request.size}, or the internal topics' {@code topic.max.message.bytes} when smaller.
    */
   static int changelogRecordLimit(KafkaStreamsConfiguration streams, String clientId) {
     int limit = maxRequestSize(streams, clientId);

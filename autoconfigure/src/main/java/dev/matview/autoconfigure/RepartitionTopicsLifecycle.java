@@ -1,5 +1,6 @@
 package dev.matview.autoconfigure;
 
+import dev.matview.check.StartupChecks;
 import dev.matview.kafka.MatviewConfigs;
 import dev.matview.kafka.QuietStreamsConfig;
 import dev.matview.topology.ResolvedView;
@@ -20,7 +21,6 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
@@ -31,13 +31,10 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
- * Creates the repartition topics of re-keyed views before Kafka Streams starts, as Kafka Streams
- * creates them in its first rebalance: as many partitions as the view's source topic, its {@code
- * replication.factor}, its settings for a repartition topic and the {@code topic.*} configs. Its
- * main consumer subscribes to them from the start, and until they exist each of its metadata
- * requests logs a warning through {@code NetworkClient}. A topic that exists is left to the
- * start-up checks; when the broker cannot be asked or refuses, Kafka Streams creates them as it
- * would have.
+ * Creates the repartition topics of re-keyed views before Kafka Streams starts, as its first
+ * rebalance would, since until they exist every metadata request of its main consumer logs a
+ * warning; a topic that exists is left to the start-up checks, and when the broker cannot be asked
+ * Kafka Streams creates them as it would have.
  */
 final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
 
@@ -55,10 +52,7 @@ final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
 
   private final Duration timeout;
 
-  /**
-   * Creates the repartition topics of {@code registry}'s views, waiting at most {@code timeout} for
-   * each answer of the broker.
-   */
+  /** Creates {@code registry}'s repartition topics, waiting at most {@code timeout} a request. */
   RepartitionTopicsLifecycle(
       Supplier<StreamsBuilderFactoryBean> factoryBean, ViewRegistry registry, Duration timeout) {
     super(factoryBean, 1);
@@ -82,7 +76,12 @@ final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
         new QuietStreamsConfig(MatviewConfigs.withoutMatviewKeys(configuration));
     Admin admin = null;
     try {
-      admin = Admin.create(adminConfig(config));
+      admin =
+          Admin.create(
+              StartupChecks.adminConfig(
+                  config,
+                  this.registry.applicationId() + "-matview-repartition-topics",
+                  this.timeout));
       create(admin, config, sourceByTopic);
     } catch (ExecutionException | TimeoutException | KafkaException ex) {
       logger.debug("Kafka Streams creates the repartition topics itself: " + ex);
@@ -135,14 +134,5 @@ final class RepartitionTopicsLifecycle extends BeforeServingLifecycle {
   private <T> T now(KafkaFuture<T> future)
       throws ExecutionException, TimeoutException, InterruptedException {
     return future.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private Map<String, Object> adminConfig(QuietStreamsConfig config) {
-    Map<String, Object> admin =
-        config.getAdminConfigs(this.registry.applicationId() + "-matview-repartition-topics");
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
-    admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
-    admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-    return admin;
   }
 }

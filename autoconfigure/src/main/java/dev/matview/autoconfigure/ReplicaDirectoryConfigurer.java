@@ -1,6 +1,5 @@
 package dev.matview.autoconfigure;
 
-import dev.matview.kafka.StreamsListeners;
 import dev.matview.query.routing.ReplicaDirectory;
 import org.apache.kafka.streams.KafkaStreams;
 import org.springframework.core.Ordered;
@@ -8,33 +7,22 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
- * Keeps the replica directory in step with the factory bean's Kafka Streams: the directory follows
- * each Kafka Streams the factory bean starts (through a factory bean listener, which adds to the
- * others) and is told of each change of its state first, before Matview's other state listeners and
- * the one set on Kafka Streams.
+ * Keeps the replica directory in step with each Kafka Streams the factory bean starts, told of its
+ * state changes before every other state listener.
  */
-final class ReplicaDirectoryConfigurer
-    implements StreamsBuilderFactoryBeanConfigurer, StreamsListenersContributor {
+final class ReplicaDirectoryConfigurer extends StateListenerContributor
+    implements StreamsBuilderFactoryBeanConfigurer {
 
   private final ReplicaDirectory directory;
 
   ReplicaDirectoryConfigurer(ReplicaDirectory directory) {
+    super(directory, Ordered.HIGHEST_PRECEDENCE);
     this.directory = directory;
   }
 
   @Override
   public void configure(StreamsBuilderFactoryBean factoryBean) {
     factoryBean.addListener(new DirectoryFollower(this.directory));
-  }
-
-  @Override
-  public void contribute(StreamsListeners.Builder listeners) {
-    listeners.stateBefore(this.directory);
-  }
-
-  @Override
-  public int getOrder() {
-    return Ordered.HIGHEST_PRECEDENCE;
   }
 
   /** Points the directory at each Kafka Streams the factory bean starts, and away when it stops. */

@@ -3,11 +3,8 @@ package dev.matview.autoconfigure;
 import dev.matview.kafka.StreamsListeners;
 import org.apache.kafka.streams.KafkaStreams;
 
-/**
- * Has a listener hear Kafka Streams' changes of state before the state listener set on Kafka
- * Streams: of two such contributors, the listener of the one first in order is called first.
- */
-final class StateListenerContributor implements StreamsListenersContributor {
+/** Has a listener hear Kafka Streams' changes of state before the one set on it, in order. */
+class StateListenerContributor implements StreamsListenersContributor {
 
   private final KafkaStreams.StateListener listener;
 

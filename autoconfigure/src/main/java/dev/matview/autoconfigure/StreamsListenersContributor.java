@@ -4,9 +4,8 @@ import dev.matview.kafka.StreamsListeners;
 import org.springframework.core.Ordered;
 
 /**
- * Adds some of Matview's own listeners to those that each Kafka Streams Matview creates keeps next
- * to the one listener of each kind set on it; {@link MatviewKafkaStreamsCustomizer} asks every
- * contributor bean in turn, in order, each time it creates a Kafka Streams.
+ * Adds Matview's listeners to each Kafka Streams it creates, next to the one of each kind set on
+ * it; {@link MatviewKafkaStreamsCustomizer} asks every contributor bean in order.
  */
 @FunctionalInterface
 interface StreamsListenersContributor extends Ordered {

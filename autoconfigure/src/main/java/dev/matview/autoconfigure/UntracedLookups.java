@@ -9,11 +9,9 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Leaves Matview's lookups ({@value MatviewObservations#LOOKUP}) unobserved while the application
- * has no tracer, so that a lookup costs no more with an {@code ObservationRegistry} than without:
- * the {@code matview.lookups} timer times every lookup already, and without spans an observation
- * would only time it twice. Scans, change streams and requests to other instances stay observed.
- * Whether a tracer other than Micrometer's no-op one is a bean is asked once, at the first lookup.
+ * Leaves lookups ({@value MatviewObservations#LOOKUP}) unobserved while the application has no
+ * tracer: the {@code matview.lookups} timer already times them, and without spans an observation
+ * would only time them twice; whether a tracer is a bean is asked once, at the first lookup.
  */
 final class UntracedLookups implements ObservationPredicate {
 

@@ -3,16 +3,12 @@ package dev.matview.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
- * How a property's type is written in configuration, as in "a duration", with examples, as in "for
- * example 500ms, 2s or 1m", for a value that could not be read.
- *
- * @param kind the kind of value the type reads
- * @param example values of the type
+ * How a property's type is written in configuration ("a duration"), with examples ("for example
+ * 500ms, 2s or 1m"), for a value that could not be read.
  */
 record ValueForm(String kind, String example) {
 
@@ -41,9 +37,7 @@ record ValueForm(String kind, String example) {
           Arrays.stream(type.getEnumConstants())
               .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT))
               .toArray(String[]::new);
-      return new ValueForm(
-          "one of " + Arrays.stream(names).collect(Collectors.joining(", ")),
-          "for example " + names[0]);
+      return new ValueForm("one of " + String.join(", ", names), "for example " + names[0]);
     }
     return new ValueForm(
         "a " + type.getSimpleName(),

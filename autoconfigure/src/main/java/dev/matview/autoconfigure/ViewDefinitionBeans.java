@@ -17,29 +17,21 @@ import org.springframework.core.type.MethodMetadata;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
-/**
- * Collects the {@link ViewDefinition} beans of a context under their view names; public for
- * Matview's test kit, which builds its views as the starter does.
- */
+/** Collects the {@link ViewDefinition} beans under their view names; public for the test kit. */
 public final class ViewDefinitionBeans {
 
   private ViewDefinitionBeans() {}
 
   /**
-   * The view definitions of {@code beanFactory}, in bean order, each under the name of its {@link
-   * MaterializedView} or else its bean name.
-   *
-   * @throws InvalidViewException when two beans declare the same view name, or a {@link
-   *     MaterializedView} method returns no view definition
+   * The view definitions of {@code beanFactory} in bean order, each under its {@link
+   * MaterializedView} name or else its bean name, refusing a name declared twice or a method that
+   * returns none.
    */
   public static Map<String, ViewDefinition<?, ?, ?>> collect(ListableBeanFactory beanFactory) {
     return declared(beanFactory).definitions();
   }
 
-  /**
-   * The registry of the views of {@code beanFactory}; a view that cannot work is reported with the
-   * bean and method that declare it.
-   */
+  /** The registry of {@code beanFactory}'s views, a bad one named with its bean. */
   static ViewRegistry registry(
       ListableBeanFactory beanFactory, ViewSerdes serdes, String applicationId) {
     Declared declared = declared(beanFactory);
@@ -51,10 +43,7 @@ public final class ViewDefinitionBeans {
     }
   }
 
-  /**
-   * Where bean {@code beanName} comes from: {@code bean 'name' of method Type.method()} for a bean
-   * method, else {@code bean 'name'}.
-   */
+  /** Where bean {@code beanName} comes from: {@code bean 'name' of method Type.method()} or not. */
   static String describe(ListableBeanFactory beanFactory, String beanName) {
     String bean = "bean '" + beanName + "'";
     if (!(beanFactory instanceof ConfigurableListableBeanFactory configurable)
@@ -97,10 +86,7 @@ public final class ViewDefinitionBeans {
     return new Declared(byViewName, beanByViewName);
   }
 
-  /**
-   * Refuses, before any bean is created, a {@link MaterializedView} method declared to return
-   * another type than a view definition: it would declare no view without a word.
-   */
+  /** Refuses, before any bean is created, a {@link MaterializedView} method of another type. */
   static void requireDefinitionTypes(ConfigurableListableBeanFactory beanFactory) {
     for (String beanName : beanFactory.getBeanDefinitionNames()) {
       if (beanFactory.getBeanDefinition(beanName) instanceof AnnotatedBeanDefinition annotated

@@ -12,10 +12,7 @@ final class FixCommands {
 
   private final String inputTopics;
 
-  /**
-   * Commands for the cluster at {@code bootstrapServers} and the application {@code applicationId}
-   * whose views read {@code inputTopics}.
-   */
+  /** Commands for an application whose views read {@code inputTopics}. */
   FixCommands(String bootstrapServers, String applicationId, Collection<String> inputTopics) {
     this.bootstrapServers = bootstrapServers;
     this.applicationId = applicationId;
@@ -31,10 +28,7 @@ final class FixCommands {
         + " --partitions <partitions>";
   }
 
-  /**
-   * Declares {@code topic} as a bean that Spring Boot's {@code KafkaAdmin} creates at start-up,
-   * before the checks run; the partition count is the user's to choose.
-   */
+  /** Declares {@code topic} as a bean, which {@code KafkaAdmin} creates before the checks. */
   String newTopicBean(String topic) {
     return "@Bean NewTopic "
         + beanName(topic)

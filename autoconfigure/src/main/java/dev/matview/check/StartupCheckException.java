@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown before Kafka Streams starts when the views' topics would lose state or keep a view from
- * working, or when the broker cannot be asked; says what is wrong and how to fix it.
+ * Thrown before Kafka Streams starts when the views' topics or the broker cannot serve the views,
+ * saying what is wrong and how to fix it.
  */
 public class StartupCheckException extends RuntimeException implements StartupFailure {
 
@@ -82,8 +82,8 @@ public class StartupCheckException extends RuntimeException implements StartupFa
   }
 
   /**
-   * The stores of {@code plan} cannot all stay open within the memory bound of {@code limits}:
-   * their memtables' floors alone would fill the bound's share for memtables.
+   * The memtables' floors of {@code plan}'s stores alone would fill the share of {@code limits} for
+   * them.
    */
   public static StartupCheckException memoryBoundTooSmall(
       StorePlan plan, RocksDBMemoryLimits limits) {

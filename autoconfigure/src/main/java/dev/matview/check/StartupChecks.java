@@ -22,10 +22,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Checks the views' topics on the broker before Kafka Streams starts, through one short-lived
- * {@link Admin} configured as Kafka Streams configures its own, and fails with every problem found.
- */
+/** Checks the views' topics with a short-lived {@link Admin}, failing with every problem. */
 public final class StartupChecks {
 
   private static final Log logger = LogFactory.getLog(StartupChecks.class);
@@ -49,11 +46,9 @@ public final class StartupChecks {
   }
 
   /**
-   * Checks the topics on the cluster that {@code streamsConfiguration} names, and when its RocksDB
-   * bound keeps the default memtable share, adds the stores one instance may open to it ({@link
-   * RocksDBMemoryLimits#PLANNED_STORES_CONFIG}), which size that share.
-   *
-   * @throws StartupCheckException when a topic has a problem or the broker cannot be asked
+   * Checks the topics on the cluster that {@code streamsConfiguration} names, and gives a RocksDB
+   * bound with the default memtable share the stores one instance may open ({@link
+   * RocksDBMemoryLimits#PLANNED_STORES_CONFIG}).
    */
   public void run(Properties streamsConfiguration) {
     long start = System.nanoTime();
@@ -124,7 +119,10 @@ public final class StartupChecks {
       QuietStreamsConfig config, ViewTopicChecks checks, String bootstrapServers) {
     Admin admin;
     try {
-      admin = Admin.create(adminConfig(config));
+      admin =
+          Admin.create(
+              adminConfig(
+                  config, this.registry.applicationId() + "-matview-startup-checks", this.timeout));
     } catch (KafkaException ex) {
       throw StartupCheckException.brokerUnreachable(bootstrapServers, this.timeout, ex);
     }
@@ -161,10 +159,14 @@ public final class StartupChecks {
     return missing;
   }
 
-  private Map<String, Object> adminConfig(QuietStreamsConfig config) {
-    Map<String, Object> admin =
-        config.getAdminConfigs(this.registry.applicationId() + "-matview-startup-checks");
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
+  /**
+   * A short-lived admin client's configuration, as Kafka Streams' own, waiting at most {@code
+   * timeout}.
+   */
+  public static Map<String, Object> adminConfig(
+      QuietStreamsConfig config, String clientId, Duration timeout) {
+    Map<String, Object> admin = config.getAdminConfigs(clientId);
+    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
     admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
     return admin;

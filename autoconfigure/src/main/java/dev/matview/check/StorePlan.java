@@ -12,8 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How many RocksDB stores one instance opens when it holds every partition of every view, as it
- * does alone or after the others fail: one per partition of a table view, and one per live segment
- * for each partition of a windowed or session view.
+ * does alone or after the others fail.
  */
 public final class StorePlan {
 
@@ -35,10 +34,7 @@ public final class StorePlan {
     return new StorePlan(stores);
   }
 
-  /**
-   * The stores one partition of a view opens: one for a table; for a windowed or session view its
-   * live segments.
-   */
+  /** The stores of one partition: one for a table, else its window store's live segments. */
   static long storesPerPartition(@Nullable ViewWindow window) {
     return window == null ? 1 : WindowSegments.live(window);
   }

@@ -3,12 +3,8 @@ package dev.matview.check;
 import java.util.Objects;
 
 /**
- * A topic that would keep a view from working or from restoring its state, with the command that
- * fixes it.
- *
- * @param topic the topic's name
- * @param problem what is wrong, naming the views concerned
- * @param fix how to fix it, as a command line where there is one
+ * A topic that would keep a view from working or restoring, what is wrong and how to fix it, as a
+ * command line where there is one.
  */
 public record TopicProblem(String topic, String problem, String fix) {
 

@@ -21,10 +21,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Asks the broker, in one round of concurrent requests, which topics exist with how many
- * partitions, and the cleanup settings of some of them.
- */
+/** Asks the broker, in one round of concurrent requests, which topics exist and their settings. */
 final class TopicReader {
 
   private static final Set<String> CONFIGS =
@@ -37,25 +34,25 @@ final class TopicReader {
 
   private final Duration timeout;
 
+  private final int timeoutMs;
+
   /** A reader that asks through {@code admin} and waits at most {@code timeout} in all. */
   TopicReader(Admin admin, Duration timeout) {
     this.admin = admin;
     this.timeout = timeout;
+    this.timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
   }
 
   /**
-   * Describes {@code topics} and the cleanup settings of those of {@code configured} that exist.
-   *
-   * @throws ExecutionException when the broker answered with an error other than an unknown topic
-   * @throws TimeoutException when the broker did not answer within the timeout
+   * Describes {@code topics}, and the cleanup settings of those of {@code configured} that exist,
+   * failing on any error but an unknown topic.
    */
   TopicSnapshot read(Set<String> topics, Set<String> configured)
       throws ExecutionException, TimeoutException, InterruptedException {
     long deadline = System.nanoTime() + this.timeout.toNanos();
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
     Map<String, KafkaFuture<TopicDescription>> descriptions =
         this.admin
-            .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(timeoutMs))
+            .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(this.timeoutMs))
             .topicNameValues();
     Map<ConfigResource, KafkaFuture<Config>> configs =
         this.admin
@@ -63,7 +60,7 @@ final class TopicReader {
                 configured.stream()
                     .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic))
                     .collect(Collectors.toSet()),
-                new DescribeConfigsOptions().timeoutMs(timeoutMs))
+                new DescribeConfigsOptions().timeoutMs(this.timeoutMs))
             .values();
     Map<String, Integer> partitions = new HashMap<>();
     for (Map.Entry<String, KafkaFuture<TopicDescription>> entry : descriptions.entrySet()) {
@@ -82,15 +79,11 @@ final class TopicReader {
     return TopicSnapshot.of(partitions, settings);
   }
 
-  /**
-   * The names of the topics on the cluster that this client may see, or none when the broker does
-   * not list them: they only serve to suggest a topic for one that is missing.
-   */
+  /** The names of the topics this client may see, or none: they only serve to suggest a topic. */
   Set<String> list() throws InterruptedException {
-    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
     try {
       return this.admin
-          .listTopics(new ListTopicsOptions().timeoutMs(timeoutMs))
+          .listTopics(new ListTopicsOptions().timeoutMs(this.timeoutMs))
           .names()
           .get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (ExecutionException | TimeoutException ex) {

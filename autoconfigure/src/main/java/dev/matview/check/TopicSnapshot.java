@@ -12,10 +12,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.config.TopicConfig;
 import org.jspecify.annotations.Nullable;
 
-/**
- * What the broker said about the topics the checks asked for: the partition count of each topic
- * that exists and, for some, their configuration; and, when asked, the names of all its topics.
- */
+/** What the broker said of the topics asked for: partitions, configuration, names listed. */
 public final class TopicSnapshot {
 
   /** The value of a retention limit that keeps records however old or large a partition grows. */
@@ -95,8 +92,8 @@ public final class TopicSnapshot {
   }
 
   /**
-   * The retention limit {@code name} of {@code topic}, such as {@code retention.ms}, or {@link
-   * #UNLIMITED} when it is not read or not a number.
+   * The retention limit {@code name} of {@code topic}, or {@link #UNLIMITED} when not read or no
+   * number.
    */
   long limit(String topic, String name) {
     String value = config(topic, name);

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The existing topics whose names are close to a missing one: one edit away (a character added,
- * dropped, changed, or two neighbours swapped), two for names of ten characters or more, or the
- * same name but for case and the separators {@code .}, {@code _} and {@code -}.
+ * The existing topics whose names are one edit away from a missing one (two from a name of ten
+ * characters or more), or the same but for case and the separators {@code .}, {@code _} and {@code
+ * -}.
  */
 final class TopicSuggestions {
 

@@ -9,17 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The rules the views' topics must follow before Kafka Streams starts: every source topic exists;
- * an existing changelog keeps what its store needs to be restored (no {@code delete} policy for a
- * table, a retention at least the window store's for a windowed or session view); an existing
- * repartition topic keeps records until they are aggregated; and every internal topic has as many
- * partitions as its view's source topic, which is the count Kafka Streams gives it.
- *
- * <p>Views have no joins, so no two source topics need to be co-partitioned: views of one topic
- * share its partitions, and a view's repartition and changelog topics follow its source topic. This
- * class names the topics and runs the checks of each kind in the views' order.
+ * The rules the views' topics must follow before Kafka Streams starts, checked in the views' order:
+ * every source topic exists, and each internal topic follows {@link InternalTopicChecks}; views
+ * have no joins, so no two source topics need to be co-partitioned.
  */
 public final class ViewTopicChecks {
 
@@ -27,16 +22,11 @@ public final class ViewTopicChecks {
 
   private final String applicationId;
 
-  private final SourceTopicCheck source;
+  private final FixCommands fixes;
 
-  private final RepartitionTopicCheck repartition;
+  private final InternalTopicChecks internal;
 
-  private final ChangelogTopicCheck changelog;
-
-  /**
-   * Checks for {@code views} of {@code applicationId} on the cluster at {@code bootstrapServers},
-   * where window changelogs are kept {@code additionalRetentionMs} longer than their stores.
-   */
+  /** Checks of {@code views}, window changelogs kept {@code additionalRetentionMs} longer. */
   public ViewTopicChecks(
       Collection<ResolvedView<?, ?, ?>> views,
       String applicationId,
@@ -45,15 +35,13 @@ public final class ViewTopicChecks {
     this.views = List.copyOf(views);
     this.applicationId = applicationId;
     FixCommands fixes = new FixCommands(bootstrapServers, applicationId, viewsBySource().keySet());
-    InternalTopicRules rules = new InternalTopicRules(fixes);
-    this.source = new SourceTopicCheck(fixes);
-    this.repartition = new RepartitionTopicCheck(applicationId, rules, fixes);
-    this.changelog = new ChangelogTopicCheck(applicationId, additionalRetentionMs, rules, fixes);
+    this.fixes = fixes;
+    this.internal = new InternalTopicChecks(applicationId, additionalRetentionMs, fixes);
   }
 
   /** Every topic the checks need to know about. */
   public Set<String> topics() {
-    Set<String> topics = new LinkedHashSet<>(viewsBySource().keySet());
+    Set<String> topics = sourceTopics();
     topics.addAll(internalTopics());
     return topics;
   }
@@ -79,15 +67,51 @@ public final class ViewTopicChecks {
   /** The problems of the topics as {@code topics} describes them, in the views' order. */
   public List<TopicProblem> check(TopicSnapshot topics) {
     List<TopicProblem> problems = new ArrayList<>();
-    viewsBySource().forEach((source, names) -> this.source.check(source, names, topics, problems));
+    viewsBySource().forEach((source, names) -> checkSource(source, names, topics, problems));
     for (ResolvedView<?, ?, ?> view : this.views) {
       OptionalInt sourcePartitions = topics.partitions(view.sourceTopic());
       if (sourcePartitions.isPresent()) {
-        this.repartition.check(view, sourcePartitions.getAsInt(), topics, problems);
-        this.changelog.check(view, sourcePartitions.getAsInt(), topics, problems);
+        this.internal.checkRepartition(view, sourcePartitions.getAsInt(), topics, problems);
+        this.internal.checkChangelog(view, sourcePartitions.getAsInt(), topics, problems);
       }
     }
     return problems;
+  }
+
+  /** Adds a problem when {@code source} is missing, naming close topics and how to create it. */
+  private void checkSource(
+      String source, List<String> viewNames, TopicSnapshot topics, List<TopicProblem> problems) {
+    if (topics.exists(source)) {
+      return;
+    }
+    List<String> suggestions = TopicSuggestions.closeTo(source, topics.names());
+    problems.add(
+        new TopicProblem(
+            source,
+            "Source topic '"
+                + source
+                + "' of "
+                + (viewNames.size() == 1 ? "view " : "views ")
+                + quoted(viewNames, ", ")
+                + " does not exist, so Kafka Streams cannot read it."
+                + (suggestions.isEmpty() ? "" : " Did you mean " + alternatives(suggestions) + "?"),
+            "create it with "
+                + this.fixes.createTopic(source)
+                + ", or declare it as a bean, which Spring Boot's KafkaAdmin creates at start-up: "
+                + this.fixes.newTopicBean(source)));
+  }
+
+  private static String quoted(List<String> names, String separator) {
+    return names.stream().map(name -> "'" + name + "'").collect(Collectors.joining(separator));
+  }
+
+  private static String alternatives(List<String> topics) {
+    int last = topics.size() - 1;
+    return (last == 0)
+        ? quoted(topics, ", ")
+        : quoted(topics.subList(0, last), ", ")
+            + " or "
+            + quoted(topics.subList(last, last + 1), "");
   }
 
   private Map<String, List<String>> viewsBySource() {

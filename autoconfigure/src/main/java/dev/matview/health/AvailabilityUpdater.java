@@ -16,10 +16,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 
 /**
- * Keeps Boot's application availability in line with the views, checking about once a second:
- * refuses traffic while they cannot be served and breaks liveness when Kafka Streams has failed (or
- * stopped while it should run); it undoes only what it did, so it never accepts traffic that
- * something else refused, such as a shutdown.
+ * Keeps Boot's readiness and liveness in line with the views, about once a second, and undoes only
+ * what it did, so it never accepts traffic that something else refused, such as a shutdown.
  */
 public final class AvailabilityUpdater extends ScheduledLifecycle
     implements ApplicationListener<AvailabilityChangeEvent<?>> {
@@ -38,11 +36,7 @@ public final class AvailabilityUpdater extends ScheduledLifecycle
 
   private boolean brokeLiveness;
 
-  /**
-   * Updates {@code availability} through {@code publisher} from {@code health} every {@code
-   * period}, each time handed by {@code timer} to {@code polls}; {@code shouldRun} says whether
-   * Kafka Streams is meant to be running.
-   */
+  /** Updates {@code availability} from {@code health} every {@code period}. */
   public AvailabilityUpdater(
       StreamsHealth health,
       BooleanSupplier shouldRun,
@@ -97,10 +91,9 @@ public final class AvailabilityUpdater extends ScheduledLifecycle
   }
 
   /**
-   * Another component changed the availability: it now owns that state, check again soon. A change
-   * that a later one has already replaced, such as Boot's accepting traffic that arrives here after
-   * this updater refused it, leaves the state with this updater, which would otherwise never accept
-   * traffic again.
+   * Another component changed the availability and now owns that state, unless a later change
+   * already replaced it (Boot's accepting traffic arriving after this updater refused it), which
+   * would leave traffic refused for good.
    */
   @Override
   public void onApplicationEvent(AvailabilityChangeEvent<?> event) {

@@ -5,9 +5,8 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Judges whether the state dir's file system has less free space than the bound, so that operators
- * hear of it before RocksDB cannot write and Kafka Streams fails; asking costs one file-system
- * call.
+ * Judges whether the state dir's file system has less free space than the bound, so operators hear
+ * of it before RocksDB cannot write; asking costs one file-system call.
  */
 public final class DiskPressure {
 
@@ -18,10 +17,7 @@ public final class DiskPressure {
 
   private final long minFreeBytes;
 
-  /**
-   * Judges the space of {@code space} against {@code minFreeBytes}, at least 0; 0 never reports
-   * pressure.
-   */
+  /** Judges {@code space} against {@code minFreeBytes}; 0 never reports pressure. */
   public DiskPressure(StateDirSpace space, long minFreeBytes) {
     if (minFreeBytes < 0) {
       throw new IllegalArgumentException("minFreeBytes must be at least 0: " + minFreeBytes);
@@ -64,14 +60,7 @@ public final class DiskPressure {
         : String.format(Locale.ROOT, "%.1f%s", value, units[unit]);
   }
 
-  /**
-   * The judgement and what it was made from.
-   *
-   * @param stateDir the state dir, absolute
-   * @param freeBytes the bytes this process may still write on its file system
-   * @param minFreeBytes the fewest free bytes wanted
-   * @param reason why the space is too little, or {@code null} when it is enough
-   */
+  /** The judgement ({@code reason} null when there is room enough) and what it was made from. */
   public record Report(
       String stateDir, long freeBytes, long minFreeBytes, @Nullable String reason) {
 

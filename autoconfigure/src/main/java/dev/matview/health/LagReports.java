@@ -14,11 +14,10 @@ import org.apache.kafka.streams.LagInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Feeds Kafka Streams' own lag reports ({@link KafkaStreams#allLocalStorePartitionLags()}, one
- * offsets request to the broker) into the {@link RestoreLagTracker} every period, off any lookup's
- * path: a standby learns its changelog's end even when no new batch arrives, and a running active
- * replica's offsets stay live after its restore. A replica whose lag is wanted and not known (a
- * standby just started, or one a lookup met) gets a report at once, off the lookup's path.
+ * Feeds Kafka Streams' own lag reports (one offsets request to the broker) into the {@link
+ * RestoreLagTracker} every period, and at once when a lag is wanted and not known, off any lookup's
+ * path: a standby learns its changelog's end without a new batch, and a running active replica's
+ * offsets stay live.
  */
 public final class LagReports extends ScheduledLifecycle {
 
@@ -34,11 +33,7 @@ public final class LagReports extends ScheduledLifecycle {
 
   private volatile long lastAsked;
 
-  /**
-   * Reports of {@code streams} into {@code tracker}, every {@code period}, and besides at most
-   * every {@code minimumGap} when the tracker says a lag is wanted: {@code timer} hands each to
-   * {@code polls}, where it asks Kafka Streams.
-   */
+  /** Reports into {@code tracker} every {@code period}, and if wanted every {@code minimumGap}. */
   public LagReports(
       Supplier<@Nullable KafkaStreams> streams,
       RestoreLagTracker tracker,
@@ -55,8 +50,8 @@ public final class LagReports extends ScheduledLifecycle {
   }
 
   /**
-   * Asks for a report soon, unless one is pending or the last was asked less than the minimum gap
-   * ago: lookups that meet an unknown lag learn it within a moment, at one broker request per gap.
+   * Asks for a report soon, unless one is pending or the last was asked within the minimum gap, so
+   * lookups that meet an unknown lag cost at most one broker request per gap.
    */
   void soon() {
     long now = System.nanoTime();

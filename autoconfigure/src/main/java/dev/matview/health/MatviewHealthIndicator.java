@@ -2,17 +2,17 @@ package dev.matview.health;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The health of this instance's views: {@code UP} when they can be served and the state dir has
- * room, {@code OUT_OF_SERVICE} while Kafka Streams starts, rebalances, restores beyond the bound or
- * shuts down, or when the state dir's free space is under its bound, {@code DOWN} when Kafka
- * Streams has failed or stopped; details show the state, the disk, RocksDB's memory against its
- * bound (an overshoot is a reason, not a change of status: lookups still work) and every tracked
- * partition's lag.
+ * The {@code matview} health: {@code UP} when the views can be served and the state dir has room,
+ * {@code OUT_OF_SERVICE} while they cannot or the disk is short, {@code DOWN} when Kafka Streams
+ * failed or stopped; RocksDB's memory overshoot is a reason in the details, not a status, as
+ * lookups still work.
  */
 public final class MatviewHealthIndicator implements HealthIndicator {
 
@@ -45,8 +45,10 @@ public final class MatviewHealthIndicator implements HealthIndicator {
     builder.withDetail("state", (report.state() != null) ? report.state().name() : NOT_STARTED);
     MemoryPressure.Report memory = this.memory.report();
     String reason =
-        reason(reason(report.reason(), disk.reason()), (memory != null) ? memory.reason() : null);
-    if (reason != null) {
+        Stream.of(report.reason(), disk.reason(), (memory != null) ? memory.reason() : null)
+            .filter(Objects::nonNull)
+            .collect(Collectors.joining("; "));
+    if (!reason.isEmpty()) {
       builder.withDetail("reason", reason);
     }
     builder.withDetail("maxRestoreLag", this.health.maxRestoreLag());
@@ -56,13 +58,6 @@ public final class MatviewHealthIndicator implements HealthIndicator {
     }
     builder.withDetail("views", views(report));
     return builder.build();
-  }
-
-  private static @Nullable String reason(@Nullable String streams, @Nullable String disk) {
-    if (streams != null && disk != null) {
-      return streams + "; " + disk;
-    }
-    return (streams != null) ? streams : disk;
   }
 
   private static Map<String, Object> disk(DiskPressure.Report disk) {
@@ -92,8 +87,9 @@ public final class MatviewHealthIndicator implements HealthIndicator {
       partition.put("endOffset", lag.lagKnown() ? lag.endOffset() : null);
       partition.put("lag", lag.lagKnown() ? lag.lag() : null);
       partition.put("recordsPerSecond", Math.round(lag.recordsPerSecond()));
-      if (lag.eta() != null) {
-        partition.put("etaSeconds", (lag.eta().toMillis() + 999) / 1000);
+      Long eta = lag.etaSeconds();
+      if (eta != null) {
+        partition.put("etaSeconds", eta);
       }
       views
           .computeIfAbsent(lag.store(), (store) -> new LinkedHashMap<>())

@@ -6,9 +6,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Judges whether RocksDB's shared caches hold more than their bound, which happens when more stores
- * are open than the bound was sized for or writes outrun the flushes; asking reads a few native
- * counters.
+ * Judges whether RocksDB's shared caches hold more than their bound, as when more stores are open
+ * than it was sized for or writes outrun the flushes.
  */
 public final class MemoryPressure {
 
@@ -55,14 +54,8 @@ public final class MemoryPressure {
   }
 
   /**
-   * The judgement and what it was made from.
-   *
-   * @param usedBytes bytes the shared caches hold, memtables included
-   * @param boundBytes their bound
-   * @param pinnedBytes bytes of entries readers hold pinned, which the cache cannot evict
-   * @param overshootBytes bytes over the bound, zero within it
-   * @param openStores RocksDB stores open on the pools
-   * @param reason what is wrong and how to fix it, or null when within the bound
+   * The judgement ({@code reason} null within the bound) and what it was made from; {@code
+   * pinnedBytes} are entries readers hold, which the cache cannot evict.
    */
   public record Report(
       long usedBytes,

@@ -6,21 +6,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How far one local store partition is behind its changelog, as of its last restored or loaded
- * batch. Offsets are positions: {@code currentOffset} is the next changelog offset to apply and
- * {@code endOffset} is one past the last offset known to be in the changelog.
- *
- * @param store the store's name, which is the view's name for Matview's views
- * @param partition the store partition, which is its changelog partition
- * @param role whether this instance holds the partition as its active or as a standby replica
- * @param startOffset the position the restore or standby update started from
- * @param currentOffset the next changelog offset to apply
- * @param endOffset one past the last changelog offset known to Kafka Streams, or {@link #UNKNOWN}
- *     while a standby has neither loaded a batch nor been in a lag report of Kafka Streams
- * @param lag changelog offsets still to apply: {@code endOffset - currentOffset}, 0 once an active
- *     partition has finished restoring, or {@link #UNKNOWN} while the end is unknown
- * @param records records applied since the restore or standby update started
- * @param recordsPerSecond records applied per second, recently
- * @param eta estimated time until caught up, or {@code null} while no progress has been seen
+ * batch: {@code currentOffset} is the next offset to apply, {@code endOffset} one past the last
+ * known ({@link #UNKNOWN} until a standby has loaded a batch or been reported), {@code lag} their
+ * difference (0 once an active partition has restored), {@code eta} null while no progress has been
+ * seen.
  */
 public record PartitionLag(
     String store,
@@ -53,6 +42,11 @@ public record PartitionLag(
   /** Whether the changelog's end, and so the lag, is known. */
   public boolean lagKnown() {
     return this.lag != UNKNOWN;
+  }
+
+  /** The estimated seconds until caught up, rounded up, or {@code null} while unknown. */
+  public @Nullable Long etaSeconds() {
+    return (this.eta != null) ? (this.eta.toMillis() + 999) / 1000 : null;
   }
 
   /** Whether this is the active replica of its partition. */

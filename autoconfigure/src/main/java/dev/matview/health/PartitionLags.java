@@ -9,12 +9,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The store partitions this instance holds a replica of, each with its live progress through its
- * changelog, and the listeners told when one starts or stops being tracked.
- *
- * <p>Each change does constant work, and readers on other threads see consistent snapshots. A
- * partition tracked anew replaces the one tracked before it, which its listeners hear of as
- * dropped.
+ * The store partitions this instance holds a replica of, each with its live progress, and the
+ * listeners told when one starts or stops being tracked; a partition tracked anew replaces, and
+ * drops, the one before it.
  */
 final class PartitionLags {
 

@@ -6,12 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The running progress of one store partition through its changelog, updated in constant time per
- * batch; its rate is measured over windows of about a second.
- *
- * <p>Its offsets and lag are read without a lock: the restoring thread and Kafka Streams' lag
- * reports only move them forward. A standby's changelog end is unknown until its first loaded batch
- * or lag report; until then its lag is {@link PartitionLag#UNKNOWN}.
+ * The progress of one store partition through its changelog, updated in constant time per batch,
+ * its rate over windows of about a second; its offsets are read without a lock, as they only move
+ * forward.
  */
 final class PartitionProgress {
 
@@ -108,10 +105,7 @@ final class PartitionProgress {
     this.endKnown = true;
   }
 
-  /**
-   * Takes Kafka Streams' own report of the partition: {@code position}, the next offset to apply
-   * (for a running active replica, the end), and {@code end}, one past the last changelog offset.
-   */
+  /** Takes Kafka Streams' report of the next offset to apply and the end. */
   void reported(long position, long end) {
     long current = this.currentOffset.accumulateAndGet(position, Math::max);
     endOffset(Math.max(end, current));

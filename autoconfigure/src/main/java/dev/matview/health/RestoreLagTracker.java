@@ -11,16 +11,12 @@ import org.apache.kafka.streams.processor.TaskId;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Tracks, per local store partition, how far its active restore or standby update is behind the
- * changelog: it feeds Kafka Streams' restore and standby callbacks and lag reports into the lag of
- * each partition ({@code PartitionLags}), which it answers from, and restores into their progress
- * log ({@code RestoreProgressLog}).
+ * Tracks how far each local store partition's restore or standby update is behind the changelog,
+ * from Kafka Streams' callbacks and lag reports ({@code PartitionLags}), and logs restores ({@code
+ * RestoreProgressLog}).
  *
- * <p>Lag is counted in changelog offsets from the callbacks' own offsets, never from Kafka's
- * remaining-records metric, which does not reach zero on compacted changelogs with transaction
- * markers; an active partition's lag is 0 once Kafka Streams reports its restore ended. Each
- * callback does constant work, and readers on other threads see consistent snapshots. A partition
- * whose restore or standby update is suspended (moved to another instance) is dropped.
+ * <p>Lag is counted from the callbacks' own offsets, never from Kafka's remaining-records metric,
+ * which does not reach zero on compacted changelogs with transaction markers.
  */
 public final class RestoreLagTracker implements StateRestoreListener, StandbyUpdateListener {
 
@@ -46,19 +42,14 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     this.progressLog = new RestoreProgressLog(nanoTime, progressInterval);
   }
 
-  /**
-   * Calls {@code asker} whenever a replica's lag is not known and someone wants it: a standby has
-   * just started, or a lookup met it; {@link LagReports} then asks Kafka Streams soon.
-   */
+  /** Calls {@code asker} when a replica's lag is wanted and not known ({@link LagReports}). */
   public void whenLagWanted(Runnable asker) {
     this.lagWanted = asker;
   }
 
   /**
-   * Forgets what it knew of {@code partition} of {@code store}, which Kafka Streams has just opened
-   * anew (after a crash its state may have been wiped): until a restore or standby update of the
-   * new store starts, this instance claims no lag for it, so no stale read trusts a lag that held
-   * for the store before.
+   * Forgets {@code partition} of {@code store}, which Kafka Streams has just opened anew (its state
+   * may have been wiped), so no stale read trusts a lag of the store before.
    */
   public void storeOpened(String store, int partition) {
     this.partitions.drop(store, partition);
@@ -79,19 +70,15 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     return this.partitions.snapshot();
   }
 
-  /**
-   * Tells {@code listener} about every partition tracked from now on and every one dropped;
-   * partitions already tracked are in the {@link #snapshot()}.
-   */
+  /** Tells {@code listener} of every partition tracked or dropped from now on. */
   public void addListener(Listener listener) {
     this.partitions.addListener(listener);
   }
 
   /**
-   * Takes Kafka Streams' own report of a tracked partition ({@code
-   * KafkaStreams#allLocalStorePartitionLags}): {@code position} is the next offset to apply, {@code
-   * end} one past the changelog's last offset. A partition not tracked is left alone: the report
-   * does not tell its role.
+   * Takes Kafka Streams' own report of a tracked partition: {@code position} the next offset to
+   * apply, {@code end} one past the last; an untracked one is left alone, the report not telling
+   * its role.
    */
   public void reported(String store, int partition, long position, long end) {
     PartitionProgress progress = this.partitions.progress(store, partition);
@@ -147,11 +134,7 @@ public final class RestoreLagTracker implements StateRestoreListener, StandbyUpd
     }
   }
 
-  /**
-   * Starts tracking a standby from {@code startingOffset}; the changelog's end is not known until
-   * the first loaded batch or lag report ({@link #reported}), so its lag is unknown until then, and
-   * a lag report is asked for at once.
-   */
+  /** Tracks a standby, its lag unknown until its end is, and asks for a lag report. */
   @Override
   public void onUpdateStart(TopicPartition changelog, String store, long startingOffset) {
     int partition = changelog.partition();

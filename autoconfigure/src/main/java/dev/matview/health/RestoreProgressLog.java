@@ -6,10 +6,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Logs how the restores of active store partitions go: when one starts (DEBUG), on its first batch
- * and then every interval with its rate and time left (INFO), and when it ends or moves away.
- *
- * <p>It logs under the name of {@link RestoreLagTracker}, the logger users already configure.
+ * Logs the restores of active store partitions (start at DEBUG, progress every interval and the end
+ * at INFO) under the name of {@link RestoreLagTracker}, the logger users already configure.
  */
 final class RestoreProgressLog {
 
@@ -69,7 +67,7 @@ final class RestoreProgressLog {
     long total = lag.endOffset() - lag.startOffset();
     long done = lag.currentOffset() - lag.startOffset();
     long percent = total > 0 ? done * 100 / total : 100;
-    Duration eta = lag.eta();
+    Long eta = lag.etaSeconds();
     return "Restoring view '%s' partition %d: %d%% (%d of %d offsets), %d records/s, %s"
         .formatted(
             lag.store(),
@@ -78,10 +76,6 @@ final class RestoreProgressLog {
             done,
             total,
             Math.round(lag.recordsPerSecond()),
-            eta != null ? "about " + seconds(eta) + "s left" : "time left unknown");
-  }
-
-  private static long seconds(Duration duration) {
-    return (duration.toMillis() + 999) / 1000;
+            eta != null ? "about " + eta + "s left" : "time left unknown");
   }
 }

@@ -11,9 +11,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * A lifecycle bean that runs its {@link #tick()} at a fixed delay from its start until its stop: a
- * timer hands each tick to the polls' threads, where it may wait for the broker. One tick runs at a
- * time; one asked for while another runs follows it; none starts once stopped.
+ * A lifecycle bean that runs its {@link #tick()} at a fixed delay, handed by a timer to the polls'
+ * threads, where it may wait for the broker; one tick runs at a time, none once stopped.
  */
 abstract class ScheduledLifecycle implements SmartLifecycle {
 
@@ -82,10 +81,7 @@ abstract class ScheduledLifecycle implements SmartLifecycle {
     }
   }
 
-  /**
-   * Has a poll thread tick, unless one is at it, which then ticks again; a tick the polls cannot
-   * take now is left for the next period.
-   */
+  /** Has a poll thread tick, or the one at it tick again; one the polls refuse waits a period. */
   private void handOn() {
     this.wanted.set(true);
     if (this.ticking.compareAndSet(false, true)) {

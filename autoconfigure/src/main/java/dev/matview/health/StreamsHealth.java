@@ -17,11 +17,7 @@ public final class StreamsHealth {
 
   private final long maxRestoreLag;
 
-  /**
-   * Judges the state given by {@code state} ({@code null} while Kafka Streams is not started) and
-   * the active partitions of {@code tracker}, each of which may lag by at most {@code
-   * maxRestoreLag} offsets.
-   */
+  /** Judges {@code state} (null before it starts) and {@code tracker}'s active partitions' lag. */
   public StreamsHealth(
       Supplier<KafkaStreams.@Nullable State> state, RestoreLagTracker tracker, long maxRestoreLag) {
     if (maxRestoreLag < 0) {
@@ -92,14 +88,7 @@ public final class StreamsHealth {
     FAILED
   }
 
-  /**
-   * The judgement and what it was made from.
-   *
-   * @param condition whether views can be served
-   * @param state Kafka Streams' state, or {@code null} while it is not started
-   * @param reason why views cannot be served, or {@code null} when they can
-   * @param partitions every tracked partition, by store and partition
-   */
+  /** The judgement ({@code reason} null when views can be served) and what it was made from. */
   public record Report(
       Condition condition,
       KafkaStreams.@Nullable State state,

@@ -15,8 +15,8 @@ public final class TrackedReplicas implements LocalReplicas {
   }
 
   /**
-   * The replica's live role and lag, read without a lock; a lag not known yet is {@link
-   * Long#MAX_VALUE}, more than any bound a read accepts, and asks for a lag report.
+   * The replica's live role and lag; an unknown lag is {@link Long#MAX_VALUE} and asks for a
+   * report.
    */
   @Override
   public @Nullable State state(String store, int partition) {

@@ -7,10 +7,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The gauges {@code matview.changes.streams}, the change streams this instance serves now, and
- * {@code matview.changes.waiting}, the updates their clients have not read yet.
- */
+/** Gauges the change streams served here and the updates their clients have not read yet. */
 public final class ChangeStreamMetrics implements MeterBinder {
 
   /** The gauge's name. */

@@ -8,8 +8,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts dead letters in the counter {@code matview.dead.letters}, tagged with the {@code view}
- * ({@code none} when the failed processor belongs to no view) and the {@code reason}.
+ * Counts dead letters in {@code matview.dead.letters}, by {@code view} ({@code none}) and {@code
+ * reason}.
  */
 public final class DeadLetterMetrics implements MeterBinder, DeadLetterListener {
 

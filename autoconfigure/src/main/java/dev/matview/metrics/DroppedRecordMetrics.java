@@ -9,11 +9,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts every record a view left out in the counter {@code matview.dropped.records}, tagged with
- * the {@code view} ({@code none} when the failed processor belongs to no view) and the {@code
- * reason}: each dead letter under its reason, and the records left out without one ({@code
- * tombstone}, and {@code late} when late records, of time or session windows, are not dead letters
- * or were late for some of their hopping windows only).
+ * Counts every record a view left out in {@code matview.dropped.records}, by {@code view} ({@code
+ * none} for no view) and {@code reason}: each dead letter's, or {@code tombstone} and {@code late}
+ * for those left out without one.
  */
 public final class DroppedRecordMetrics implements MeterBinder, DeadLetterListener, RecordDrops {
 

@@ -7,12 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 
-/**
- * Micrometer's executor meters ({@code executor.active}, {@code executor.queued}, {@code
- * executor.pool.size}, …) of each of Matview's executors, tagged {@code name} ({@code
- * matview-timer}, {@code matview-worker}, {@code matview-polls}, {@code matview-change-fanout}),
- * and the gauge {@code matview.peer.io.threads}, the peers' HTTP client's I/O threads.
- */
+/** Micrometer's executor meters of Matview's executors, and the peers' client's I/O threads. */
 public final class ExecutorMetrics implements MeterBinder {
 
   /** The name of the gauge of the peers' HTTP client's I/O threads. */

@@ -8,10 +8,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
 
 /**
- * How many lookups each route (local, forwarded, standby) served, and how long they took, in time
- * buckets over the last few minutes. Recording is lock-free and allocates nothing: it reads a
- * bucket's stamp and adds to two counters; a lookup that lands exactly as its bucket is reused may
- * be counted in neither bucket, which is close enough for a picture of the traffic.
+ * How many lookups each route served, and how long they took, in time buckets over the last few
+ * minutes; recording is lock-free and allocates nothing, at the cost of a lookup that lands as its
+ * bucket is reused counting nowhere.
  */
 public final class LookupActivity {
 
@@ -57,7 +56,7 @@ public final class LookupActivity {
 
   /** Counts one lookup served by {@code route} in {@code nanos}; other routes are not counted. */
   public void record(String route, long nanos) {
-    int index = routeIndex(route);
+    int index = ROUTES.indexOf(route);
     if (index < 0) {
       return;
     }
@@ -96,21 +95,7 @@ public final class LookupActivity {
     return history;
   }
 
-  private static int routeIndex(String route) {
-    return switch (route) {
-      case "local" -> 0;
-      case "forwarded" -> 1;
-      case "standby" -> 2;
-      default -> -1;
-    };
-  }
-
-  /**
-   * The lookups of one route in one bucket.
-   *
-   * @param count how many there were
-   * @param nanos how long they took together
-   */
+  /** How many lookups of one route one bucket saw, and how long they took together. */
   public record Bucket(long count, long nanos) {
 
     static final Bucket EMPTY = new Bucket(0, 0);

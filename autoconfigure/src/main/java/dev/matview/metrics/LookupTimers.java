@@ -9,8 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Times lookups as {@code matview.lookups}, tagged by view, route and outcome, and counts them in
- * the {@link LookupActivity} by route when there is one.
+ * Times lookups as {@code matview.lookups} by view, route and outcome, and counts them by route.
  */
 public final class LookupTimers implements LookupMetrics {
 

@@ -7,9 +7,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Locale;
 
 /**
- * The counter {@code matview.peer.signature.checks}, by {@code outcome}: how many requests that
- * carried a peer signature this instance accepted, and why it refused the others (a forged or
- * altered MAC, a stale timestamp, a body not the one signed).
+ * Counts the peer signatures this instance accepted and why it refused the others, by {@code
+ * outcome}.
  */
 public final class PeerSignatureMetrics implements MeterBinder {
 

@@ -8,12 +8,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Collection;
 import java.util.function.ToLongFunction;
 
-/**
- * Gauges {@code matview.rocksdb.memory.used}, the off-heap bytes RocksDB's shared block cache holds
- * (memtables included), {@code matview.rocksdb.memory.bound}, its configured bound, and {@code
- * matview.rocksdb.stores}, the stores open on them, summed over the process's shared pools; all are
- * NaN while no store uses a bounded pool.
- */
+/** Gauges RocksDB's shared memory over the process's pools, NaN while no store uses one. */
 public final class RocksDBMemoryMetrics implements MeterBinder {
 
   /** Bytes the shared block caches hold, memtables charged to them included. */

@@ -9,10 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-/**
- * Gauges {@code matview.disk.used}, the bytes of each view's live SST files on this instance
- * (tagged {@code view}), and {@code matview.disk.free}, the bytes still free for the state dir.
- */
+/** Gauges each view's live SST bytes here and the state dir's free space. */
 public final class ViewDiskMetrics implements MeterBinder {
 
   /** Bytes of a view's live SST files over its partitions open on this instance. */

@@ -10,9 +10,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Gauges {@code matview.restore.lag} of each active and {@code matview.standby.lag} of each standby
- * store partition on this instance, in changelog offsets, tagged {@code view} and {@code
- * partition}; a partition's gauge is removed when it moves away or changes role.
+ * Gauges the restore lag of each active and the standby lag of each standby store partition here,
+ * removed when the partition moves away or changes role.
  */
 public final class ViewLagMetrics implements MeterBinder, RestoreLagTracker.Listener {
 

@@ -11,13 +11,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Warns when the application runs on a Kafka outside the lines Matview is tested on, naming them;
- * it never stops start-up, so that a Kafka release, a security fix say, cannot keep an application
- * from starting.
- *
- * <p>The version is read from the {@code kafka/kafka-version.properties} that the Kafka clients'
- * jar carries, a plain resource in every line, rather than from Kafka's {@code AppInfoParser},
- * which Kafka 4.4 moved to an internal package.
+ * Warns, never stops start-up, when the application runs on a Kafka outside the lines Matview is
+ * tested on, reading the version from the clients' {@code kafka/kafka-version.properties}, since
+ * Kafka 4.4 moved {@code AppInfoParser} to an internal package.
  */
 final class KafkaVersionCheck {
 

@@ -12,17 +12,13 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 
 /**
- * Stops start-up with what to do when the application runs on a Spring Boot other than the 4.x
- * Matview is built for, warns on a 4.x outside the lines it is tested on, and, through {@link
- * KafkaVersionCheck}, on a Kafka outside them.
+ * Stops start-up with what to do on a Spring Boot other than 4.x, and warns on a 4.x or a Kafka
+ * ({@link KafkaVersionCheck}) outside the lines Matview is tested on.
  *
- * <p>On Spring Boot 3, an application with Matview compiles, and start-up then fails while the
- * auto-configurations are read, on a class Spring Boot 4 moved (such as {@code
- * org.springframework.boot.thread.Threading}), which does not say why. This check runs before that,
- * as soon as the environment is prepared and logging is set up. It is an application listener
- * registered in {@code META-INF/spring.factories} rather than an environment post processor because
- * Spring Boot 4 moved that interface to another package: a listener of this event is loaded and
- * called the same way by Spring Boot 3 and 4.
+ * <p>On Spring Boot 3 start-up would fail later, on a class Boot 4 moved, without saying why; this
+ * check runs as soon as logging is set up, as an application listener in {@code
+ * META-INF/spring.factories}, which Boot 3 and 4 load alike, unlike an environment post processor,
+ * whose interface Boot 4 moved.
  */
 public final class SpringBootVersionCheck
     implements ApplicationListener<ApplicationEnvironmentPreparedEvent>, Ordered {
@@ -69,11 +65,7 @@ public final class SpringBootVersionCheck
     return ORDER;
   }
 
-  /**
-   * Checks {@code version}; one that cannot be read passes.
-   *
-   * @throws UnsupportedSpringBootException when it is not a 4.x
-   */
+  /** Checks {@code version}, refusing one that is not a 4.x; one that cannot be read passes. */
   static void check(@Nullable String version) {
     if (version == null) {
       return;

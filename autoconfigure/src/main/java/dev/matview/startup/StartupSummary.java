@@ -4,13 +4,11 @@ import dev.matview.topology.ResolvedView;
 import dev.matview.topology.ViewRegistry;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.TopicPartition;
@@ -19,12 +17,9 @@ import org.apache.kafka.streams.StreamsMetadata;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Logs at INFO, once Kafka Streams first runs, what Matview built and where to look it up: each
- * view with its kind, source topic and its partitions, store and changelog topic, and the base URL
- * of the lookups.
- *
- * <p>The partition counts come from Kafka Streams' metadata of all instances, which it keeps only
- * when {@code application.server} is set, as it is with a web server; without it they are unknown.
+ * Logs at INFO, once Kafka Streams first runs, each view with its kind, source topic and
+ * partitions, store and changelog topic, and the lookups' base URL; the partition counts are known
+ * only when {@code application.server} is set, as it is with a web server.
  */
 public final class StartupSummary implements KafkaStreams.StateListener {
 
@@ -43,10 +38,7 @@ public final class StartupSummary implements KafkaStreams.StateListener {
 
   private final AtomicBoolean logged = new AtomicBoolean();
 
-  /**
-   * A summary of the views of {@code registry}, run by the Kafka Streams that {@code streams}
-   * gives, looked up under {@code baseUrl} (null when there are no lookups over HTTP).
-   */
+  /** A summary of {@code registry}'s views, looked up under {@code baseUrl} (null without HTTP). */
   public StartupSummary(
       ViewRegistry registry,
       Supplier<@Nullable KafkaStreams> streams,
@@ -70,10 +62,7 @@ public final class StartupSummary implements KafkaStreams.StateListener {
     }
   }
 
-  /**
-   * The summary of {@code views} of {@code applicationId}, with the partition counts known of their
-   * source topics, looked up under {@code baseUrl} (null when there are no lookups over HTTP).
-   */
+  /** The summary of {@code views} with their sources' partitions, under {@code baseUrl} if any. */
   public static String format(
       String applicationId,
       Collection<ResolvedView<?, ?, ?>> views,
@@ -127,10 +116,7 @@ public final class StartupSummary implements KafkaStreams.StateListener {
     return widths;
   }
 
-  /**
-   * The partition counts of the topics that the instances of {@code streams} read, as its metadata
-   * of all instances says; empty when that is not known.
-   */
+  /** The partitions of the topics the instances of {@code streams} read, as its metadata says. */
   static Map<String, Integer> sourcePartitions(@Nullable KafkaStreams streams) {
     if (streams == null) {
       return Map.of();
@@ -141,16 +127,9 @@ public final class StartupSummary implements KafkaStreams.StateListener {
     } catch (RuntimeException ex) {
       return Map.of();
     }
-    Map<String, Set<Integer>> partitions = new HashMap<>();
-    for (StreamsMetadata instance : instances) {
-      for (TopicPartition partition : instance.topicPartitions()) {
-        partitions
-            .computeIfAbsent(partition.topic(), (topic) -> new HashSet<>())
-            .add(partition.partition());
-      }
-    }
-    Map<String, Integer> counts = new HashMap<>();
-    partitions.forEach((topic, numbers) -> counts.put(topic, numbers.size()));
-    return counts;
+    return instances.stream()
+        .flatMap((instance) -> instance.topicPartitions().stream())
+        .distinct()
+        .collect(Collectors.groupingBy(TopicPartition::topic, Collectors.summingInt((p) -> 1)));
   }
 }

@@ -1,8 +1,4 @@
-/**
- * What Matview checks and says as an application starts: that it runs on the Spring Boot it was
- * built for and on a Spring Boot and Kafka it is tested on, and, once Kafka Streams runs, what it
- * built and where to look the views up.
- */
+/** The Spring Boot and Kafka versions checked at start, and the summary logged once running. */
 @NullMarked
 package dev.matview.startup;
 

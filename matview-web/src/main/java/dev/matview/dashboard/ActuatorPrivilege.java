@@ -7,10 +7,9 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.access.WebInvocationPrivilegeEvaluator;
 
 /**
- * Lets a request see the dashboard only when Spring Security would let its user {@code GET} the
- * {@code matviews} endpoint; otherwise throws {@link AccessDeniedException}, which Spring
- * Security's exception translation answers as it answers for the endpoint: a challenge (401 or a
- * login page) for an anonymous user, 403 for one who is signed in.
+ * Lets a request see the dashboard only when its user may {@code GET} the {@code matviews}
+ * endpoint, else throws {@link AccessDeniedException}, which Spring Security answers as for the
+ * endpoint.
  */
 public final class ActuatorPrivilege implements DashboardAccess {
 

@@ -9,10 +9,6 @@ public interface DashboardAccess {
   /** Lets every request in, as the actuator does without Spring Security. */
   DashboardAccess OPEN = (request) -> {};
 
-  /**
-   * Returns when {@code request} may see the dashboard, and throws otherwise.
-   *
-   * @throws RuntimeException an exception that the application's security turns into its answer
-   */
+  /** Returns when {@code request} may see the dashboard, else throws what security answers. */
   void check(HttpServletRequest request);
 }

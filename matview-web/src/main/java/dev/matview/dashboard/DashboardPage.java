@@ -9,10 +9,7 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.util.StreamUtils;
 import org.springframework.web.util.HtmlUtils;
 
-/**
- * The dashboard's files, read once from {@code META-INF/matview/dashboard/}: the page, told where
- * the {@code matviews} endpoint is, and its style sheet and script.
- */
+/** The dashboard's page, told where the {@code matviews} endpoint is, and its CSS and script. */
 public final class DashboardPage {
 
   private static final String LOCATION = "META-INF/matview/dashboard/";
@@ -25,10 +22,7 @@ public final class DashboardPage {
 
   private final @Nullable String endpointPath;
 
-  /**
-   * The page that reads the endpoint at {@code endpointPath} in the application, or that says how
-   * to expose the endpoint when it is {@code null}.
-   */
+  /** The page that reads the endpoint at {@code endpointPath}, or says how to expose it. */
   public DashboardPage(@Nullable String endpointPath) {
     this.html = read("index.html");
     this.css = read("dashboard.css");

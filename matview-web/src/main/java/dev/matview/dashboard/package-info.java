@@ -1,7 +1,4 @@
-/**
- * The dashboard page at {@code /matview}: plain HTML, CSS and JavaScript that read the actuator
- * endpoint {@code matviews} and the lookup API.
- */
+/** The dashboard at {@code /matview}: HTML, CSS and JavaScript over {@code matviews}. */
 @NullMarked
 package dev.matview.dashboard;
 

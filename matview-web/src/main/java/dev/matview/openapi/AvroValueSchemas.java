@@ -22,10 +22,8 @@ import org.apache.avro.specific.SpecificRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The schemas of Avro values as Matview's answers write them (the JSON object of a record's fields,
- * logical types as their Java values), read from the Avro schema of a generated class rather than
- * from its getters, which would describe the class's schema and model objects instead. Used only
- * when Avro is on the classpath.
+ * The schemas of Avro values as Matview writes them, read from a generated class's Avro schema
+ * rather than its getters, which would describe its schema and model objects too.
  */
 final class AvroValueSchemas {
 

@@ -113,8 +113,8 @@ final class LookupOperations {
   }
 
   /**
-   * The answers of a lookup: {@code ok}, with the headers that name the answering replica when
-   * {@code fromOneReplica}, a 404 when {@code notFound} may happen, and every problem.
+   * A lookup's answers: {@code ok} (with the replica's headers), a 404 if it may, and every
+   * problem.
    */
   static ApiResponses answers(Schema<?> ok, boolean fromOneReplica, boolean notFound) {
     ApiResponse answer = json("The answer", ok);

@@ -29,12 +29,9 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
 /**
- * Describes each view's own lookup endpoints in the application's OpenAPI document, typed by the
- * view's key and value classes, in place of the generic {@code /{view}/...} endpoints, and leaves
- * out the endpoints only the instances call each other on, with the schemas only they used; each
- * operation has a summary, an id, a described tag, its problems and its security. Each lookup of
- * one key is described twice: with the key in the path, and with the key in the query ({@code
- * .../key?key=}), which carries any key.
+ * Describes each view's own lookup endpoints, typed by its key and value classes, in place of the
+ * generic {@code /{view}/...} ones, leaving out those only the instances call each other on; a
+ * key's lookup is described with the key in the path and in the query.
  */
 public final class ViewApiDocs implements OpenApiCustomizer {
 
@@ -78,7 +75,7 @@ public final class ViewApiDocs implements OpenApiCustomizer {
     }
     DocumentParts.listing(openApi, this.basePath);
     DocumentParts.security(openApi, this.basePath);
-    UnusedSchemas.prune(openApi);
+    DocumentParts.pruneUnusedSchemas(openApi);
   }
 
   private void describe(Paths paths, ViewSchemas schemas, ResolvedView<?, ?, ?> view) {
@@ -88,93 +85,72 @@ public final class ViewApiDocs implements OpenApiCustomizer {
     Schema<?> key = schemas.body(keyType);
     Schema<?> value = schemas.body(view.definition().aggregateType());
     String id = name.replaceAll("[^A-Za-z0-9]+", "_");
-    if (view.window() == null) {
-      for (boolean inQuery : new boolean[] {false, true}) {
-        paths.addPathItem(
-            base + (inQuery ? "/key" : "/keys/{key}"),
-            new PathItem()
-                .get(
-                    staleReads(
-                        operation(
-                                name,
-                                "The current value of a key of " + name + (inQuery ? BY_QUERY : ""),
-                                "get_" + id + (inQuery ? "_by_query" : ""))
-                            .addParametersItem(key(schemas, keyType, inQuery))
-                            .responses(answers(ViewSchemas.keyValue(key, value), true, true)))));
-      }
-      paths.addPathItem(
-          base + "/batch",
-          new PathItem()
-              .post(
-                  batch(
-                      operation(
-                          name,
-                          "The values of many keys of " + name + ", in the order asked",
-                          "batch_" + id),
-                      key,
-                      ViewSchemas.batchItem(key, value))));
-      paths.addPathItem(
-          base + "/keys",
-          new PathItem()
-              .get(
-                  paging(
-                      operation(name, "A page of a scan over every key of " + name, "scan_" + id)
-                          .addParametersItem(query("from", new StringSchema(), "smallest key"))
-                          .addParametersItem(query("to", new StringSchema(), "largest key"))
-                          .responses(
-                              answers(
-                                  ViewSchemas.page(ViewSchemas.keyValue(key, value)),
-                                  false,
-                                  false)))));
-      return;
-    }
+    boolean windowed = view.window() != null;
     String kind = view.kind() == ViewKind.SESSION ? "sessions" : "windows";
     for (boolean inQuery : new boolean[] {false, true}) {
+      String by = inQuery ? BY_QUERY : "";
+      String byId = id + (inQuery ? "_by_query" : "");
+      Operation get =
+          windowed
+              ? timeRange(
+                  operation(
+                      name,
+                      "The " + kind + " of a key of " + name + " by start" + by,
+                      "windows_" + byId),
+                  RANGE)
+              : operation(name, "The current value of a key of " + name + by, "get_" + byId);
       paths.addPathItem(
-          base + (inQuery ? "/key/windows" : "/keys/{key}/windows"),
+          base + (inQuery ? "/key" : "/keys/{key}") + (windowed ? "/windows" : ""),
           new PathItem()
               .get(
                   staleReads(
-                      timeRange(
-                              operation(
-                                  name,
-                                  "The "
-                                      + kind
-                                      + " of a key of "
-                                      + name
-                                      + " by start"
-                                      + (inQuery ? BY_QUERY : ""),
-                                  "windows_" + id + (inQuery ? "_by_query" : "")),
-                              RANGE)
-                          .addParametersItem(key(schemas, keyType, inQuery))
-                          .responses(answers(ViewSchemas.keyWindows(key, value), true, false)))));
+                      get.addParametersItem(key(schemas, keyType, inQuery))
+                          .responses(
+                              answers(
+                                  windowed
+                                      ? ViewSchemas.keyWindows(key, value)
+                                      : ViewSchemas.keyValue(key, value),
+                                  true,
+                                  !windowed)))));
     }
+    Operation batch =
+        operation(
+            name,
+            (windowed ? "The " + kind : "The values")
+                + " of many keys of "
+                + name
+                + ", in the order asked",
+            "batch_" + id);
     paths.addPathItem(
         base + "/batch",
         new PathItem()
             .post(
-                batch(
-                    timeRange(
-                        operation(
-                            name,
-                            "The " + kind + " of many keys of " + name + ", in the order asked",
-                            "batch_" + id),
-                        RANGE),
-                    key,
-                    ViewSchemas.keyWindows(key, value))));
-    Schema<?> windowItem = ViewSchemas.window(value).addProperty("key", key);
+                windowed
+                    ? batch(timeRange(batch, RANGE), key, ViewSchemas.keyWindows(key, value))
+                    : batch(batch, key, ViewSchemas.batchItem(key, value))));
+    Operation scan =
+        operation(
+            name,
+            "A page of a scan over every " + (windowed ? "window" : "key") + " of " + name,
+            "scan_" + id);
     paths.addPathItem(
-        base + "/windows",
+        base + (windowed ? "/windows" : "/keys"),
         new PathItem()
             .get(
                 paging(
-                    timeRange(
-                            operation(
-                                name,
-                                "A page of a scan over every window of " + name,
-                                "scan_" + id),
-                            "window start")
-                        .responses(answers(ViewSchemas.page(windowItem), false, false)))));
+                    (windowed
+                            ? timeRange(scan, "window start")
+                            : scan.addParametersItem(
+                                    query("from", new StringSchema(), "smallest key"))
+                                .addParametersItem(query("to", new StringSchema(), "largest key")))
+                        .responses(
+                            answers(
+                                ViewSchemas.page(
+                                    windowed
+                                        ? ViewSchemas.window(value).addProperty("key", key)
+                                        : ViewSchemas.keyValue(key, value)),
+                                false,
+                                false)))));
   }
 
   private static Parameter key(ViewSchemas schemas, Class<?> keyType, boolean inQuery) {

@@ -14,10 +14,7 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import java.util.UUID;
 import org.springframework.util.ClassUtils;
 
-/**
- * The schemas of views' keys, values and answers, from the views' own classes, with the schemas
- * they refer to added to the document's components.
- */
+/** The schemas of views' keys, values and answers, those they refer to added to the components. */
 final class ViewSchemas {
 
   /** The name of the problem detail schema in the components. */

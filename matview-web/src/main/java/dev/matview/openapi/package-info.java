@@ -1,6 +1,4 @@
-/**
- * Typed OpenAPI descriptions of each view's lookup endpoints, when springdoc-openapi is present.
- */
+/** Typed OpenAPI descriptions of each view's endpoints, when springdoc-openapi is present. */
 @NullMarked
 package dev.matview.openapi;
 

@@ -5,12 +5,11 @@ import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.http.ResponseEntity;
 
-/**
- * A response written after its request's handler returned: the request is taken asynchronous
- * without a timeout of its own, and the container tells when the response is over, completed or
- * not.
- */
+/** A response written after its handler returned, the request asynchronous without a timeout. */
 final class AsyncResponse {
 
   private final AsyncContext context;
@@ -26,15 +25,40 @@ final class AsyncResponse {
     return new AsyncResponse(context);
   }
 
-  /** The response of {@code request}, which has gone asynchronous already. */
-  static AsyncResponse started(HttpServletRequest request) {
-    return new AsyncResponse(request.getAsyncContext());
+  /**
+   * Writes {@code answer}, bytes already (such as another instance's), straight to the response of
+   * {@code request}, which waited for it, and completes it, with no second dispatch through the
+   * filters and Spring MVC, which would only copy them: when they fit the response's buffer, so the
+   * write never waits for the client, and {@code claim} was free; {@code false}, having written
+   * nothing, otherwise.
+   */
+  static boolean tryWrite(HttpServletRequest request, Object answer, AtomicBoolean claim) {
+    if (!(answer instanceof ResponseEntity<?> entity)
+        || !(entity.getBody() instanceof byte[] body)
+        || !request.isAsyncStarted()) {
+      return false;
+    }
+    AsyncResponse async = new AsyncResponse(request.getAsyncContext());
+    HttpServletResponse response = async.response();
+    if (body.length > response.getBufferSize() || !claim.compareAndSet(false, true)) {
+      return false;
+    }
+    try {
+      response.setStatus(entity.getStatusCode().value());
+      entity
+          .getHeaders()
+          .forEach((name, values) -> values.forEach((v) -> response.addHeader(name, v)));
+      response.setContentLength(body.length);
+      response.getOutputStream().write(body);
+    } catch (IOException | IllegalStateException ex) {
+      // the client went away or the container ended the request: nobody is left to answer
+    } finally {
+      async.complete();
+    }
+    return true;
   }
 
-  /**
-   * Runs {@code completed} once the response is complete, and {@code failed} once it timed out or
-   * failed, such as when its client went away.
-   */
+  /** Runs {@code completed} once the response completes, else {@code failed}. */
   void whenOver(Runnable completed, Runnable failed) {
     this.context.addListener(new Over(completed, failed));
   }
@@ -44,11 +68,7 @@ final class AsyncResponse {
     return (HttpServletResponse) this.context.getResponse();
   }
 
-  /**
-   * Runs {@code step} on a container thread.
-   *
-   * @throws IllegalStateException when the response is over
-   */
+  /** Runs {@code step} on a container thread, unless the response is over. */
   void run(Runnable step) {
     this.context.start(step);
   }

@@ -15,10 +15,8 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
 
 /**
- * Reads the keys of a batch lookup from its body, never more than the body limit: a body that says
- * it is larger is refused before it is read, and one that turns out larger (chunked) is refused
- * when the limit is reached. A body that names a field twice in one object, at any depth, is
- * refused too ({@link RequestJson}): which of the two was meant cannot be told.
+ * Reads the keys of a batch lookup from its body, never more than the body limit, refusing a body
+ * that names a field twice in one object ({@link RequestJson}).
  */
 final class BatchBodyReader {
 

@@ -19,15 +19,10 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Lets a lookup whose replica here has not yet applied what the caller asked to see, or cannot tell
- * yet, wait for it without a thread: the request goes asynchronous, the store partition wakes it
- * when it has applied more, or opens when it was not open yet ({@link Refusal.Behind#progress()}),
- * and it is asked again, routed anew, until it answers or the wait is over, when the refusal goes
- * out as it is; or every {@link #POLL} when more than the replica's progress tells when it is there
- * ({@link Refusal.Behind#poll()}). A lookup that another instance answers is waited for the same
- * way: its answer completes the wait. A timer keeps every wait's deadline and poll, and hands the
- * next attempt to the workers, which a replica's progress wakes it on too; when they take no more,
- * the refusal goes out as it is.
+ * Lets a lookup whose replica here has not yet applied what the caller asked to see wait for it
+ * without a thread: the store partition's progress ({@link Refusal.Behind#progress()}) or a poll
+ * every {@link #POLL} ({@link Refusal.Behind#poll()}) wakes it on a worker to be asked again,
+ * routed anew, until it answers or the timer ends the wait and the refusal goes out as it is.
  */
 final class BoundWaits {
 
@@ -40,18 +35,13 @@ final class BoundWaits {
 
   private final AtomicInteger waiting = new AtomicInteger();
 
-  /**
-   * Waits whose deadlines and polls {@code timer} keeps, and whose attempts run on {@code workers}.
-   */
+  /** Waits kept on {@code timer}, whose attempts run on {@code workers}. */
   BoundWaits(ScheduledExecutorService timer, Executor workers) {
     this.timer = timer;
     this.workers = workers;
   }
 
-  /**
-   * What to wait for when {@code first} is the refusal of a replica here that has not applied what
-   * the caller asked to see and {@code wait} is positive, else {@code null}.
-   */
+  /** What to wait for when {@code first} is a replica's here behind and {@code wait} positive. */
   <T> Refusal.@Nullable Behind behind(Routed<T> first, Duration wait) {
     if (wait.isZero() || wait.isNegative() || !(first instanceof Routed.Refused<T> refused)) {
       return null;
@@ -60,9 +50,8 @@ final class BoundWaits {
   }
 
   /**
-   * Waits for {@code first}, the answer of {@code attempt}, without a thread; then, while it is the
-   * refusal of a replica here that has not applied what was asked, asks {@code attempt} again each
-   * time that replica has applied more, until it is not so refused or {@code wait} has passed, and
+   * Waits for {@code first} without a thread, asks {@code attempt} again each time the replica here
+   * that refused it has applied more, until it is not so refused or {@code wait} has passed, and
    * completes {@code result} with {@code respond} of its last answer.
    */
   <T, R> void await(
@@ -143,10 +132,7 @@ final class BoundWaits {
       }
     }
 
-    /**
-     * Has a worker run {@code next}; when the workers take no more, answers {@code refusal} as it
-     * is, here: this runs on the thread that woke the wait, the stream thread or the timer.
-     */
+    /** Has a worker run {@code next}, or answers {@code refusal} here when the workers are full. */
     private void handOn(Runnable next, Routed<T> refusal) {
       try {
         BoundWaits.this.workers.execute(next);

@@ -11,18 +11,15 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
 /**
- * Reads what matters for routing a lookup from its request headers. A request counts as forwarded
- * only when it carries the marker and {@link PeerRequestFilter} found it signed by another
- * instance; its observation is the one {@link RequestObservationFilter} kept with it.
+ * Reads what matters for routing a lookup from its request: forwarded only with the marker on a
+ * request {@link PeerRequestFilter} found signed, observed under what {@link
+ * RequestObservationFilter} kept.
  */
 final class Callers {
 
   private Callers() {}
 
-  /**
-   * The caller of a lookup of {@code view}, read from {@code request} alone: its headers and its
-   * stale-read options, the query parameters {@code allowStale} and {@code maxLag}.
-   */
+  /** The caller of a lookup of {@code view}: its headers, {@code allowStale} and {@code maxLag}. */
   static CallerContext from(HttpServletRequest request, String view) {
     String marker = request.getHeader(PeerRequests.FORWARDED_HEADER);
     boolean peer = marker != null && PeerRequestFilter.isPeer(request);
@@ -37,9 +34,7 @@ final class Callers {
     return (observation != null) ? caller.withObservation(observation) : caller;
   }
 
-  /**
-   * Refuses a request to an endpoint that serves only the other instances, unless one signed it.
-   */
+  /** Refuses a request to a peers-only endpoint unless another instance signed it. */
   static void requirePeer(String view, HttpHeaders headers) {
     if (!forwarded(headers)) {
       throw new PeerOnlyException(view);

@@ -1,6 +1,7 @@
 package dev.matview.web;
 
 import dev.matview.changes.ChangeStreams;
+import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -12,12 +13,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Serves the changes of a view's key as Server-Sent Events: the current value, then each new one as
- * the aggregate changes, each event with its position as its id; {@code Last-Event-ID} goes on
- * after the event it names. The stream holds no thread while it waits for changes, and its writes
- * never block one (Servlet non-blocking output). The mappings produce the events and problem
- * details, so that a refusal answers a problem detail to a client that accepts only {@code
- * text/event-stream}, and an {@code Accept} that names neither, or cannot be read, a 406 problem.
+ * Serves the changes of a view or a key as Server-Sent Events, each with its position as its id
+ * ({@code Last-Event-ID} resumes after it), holding no thread; the mappings also produce problem
+ * details, so a refusal answers one even to a client that accepts only {@code text/event-stream}.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
@@ -29,50 +27,38 @@ public class ChangeStreamController {
 
   private final int maxPendingEvents;
 
-  /**
-   * A controller that opens streams with {@code streams}, refusing keys over {@code limits}, whose
-   * responses hold at most {@code maxPendingEvents} events a client has not taken.
-   */
+  /** A controller whose responses hold at most {@code maxPendingEvents} events not yet taken. */
   public ChangeStreamController(ChangeStreams streams, RequestLimits limits, int maxPendingEvents) {
     this.streams = streams;
     this.maxKeyBytes = limits.maxKeyLength().toBytes();
     this.maxPendingEvents = maxPendingEvents;
   }
 
-  /** The changes of one key, in the path or, for any key, in the query parameter {@code key}. */
+  /**
+   * The changes of every key of a view, from now on, or of one key, in the path or, for any key, in
+   * the query parameter {@code key}.
+   */
   @GetMapping(
-      path = {"/{view}/keys/{key}/changes", "/{view}/key/changes"},
+      path = {"/{view}/changes", "/{view}/keys/{key}/changes", "/{view}/key/changes"},
       produces = {
         MediaType.TEXT_EVENT_STREAM_VALUE,
         MediaType.APPLICATION_PROBLEM_JSON_VALUE,
         MediaType.APPLICATION_JSON_VALUE
       })
-  public void keyChanges(
+  public void changes(
       @PathVariable String view,
       @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
       HttpServletRequest request,
       HttpServletResponse response) {
-    String key = RequestParameters.key(request, view, 1, this.maxKeyBytes);
+    boolean ofView = RequestParameters.mappedTo(request, "{view}/changes");
+    String key = ofView ? null : RequestParameters.key(request, view, 1, this.maxKeyBytes);
     SseSink sink = new SseSink(this.maxPendingEvents);
-    this.streams.openKey(view, key, lastId(lastEventId), Callers.from(request, view), sink);
-    sink.attach(request, response);
-  }
-
-  /** The changes of every key of a view, from now on. */
-  @GetMapping(
-      path = "/{view}/changes",
-      produces = {
-        MediaType.TEXT_EVENT_STREAM_VALUE,
-        MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-        MediaType.APPLICATION_JSON_VALUE
-      })
-  public void viewChanges(
-      @PathVariable String view,
-      @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
-      HttpServletRequest request,
-      HttpServletResponse response) {
-    SseSink sink = new SseSink(this.maxPendingEvents);
-    this.streams.openView(view, lastId(lastEventId), Callers.from(request, view), sink);
+    CallerContext caller = Callers.from(request, view);
+    if (key == null) {
+      this.streams.openView(view, lastId(lastEventId), caller, sink);
+    } else {
+      this.streams.openKey(view, key, lastId(lastEventId), caller, sink);
+    }
     sink.attach(request, response);
   }
 

@@ -54,11 +54,10 @@ public final class Consistency {
   private final WrittenFirst writtenFirst;
 
   /**
-   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait}, its
-   * deadline and polls kept on {@code timer} and asked again on {@code workers}, and a lookup
-   * routed to other instances, or routed again after momentary refusals, at most {@code
-   * routingTime} more; a read that names records with {@code after=} starts once {@code written}
-   * tells they are written, on a worker when the broker had to be asked.
+   * Positions written and read with {@code tokens}; a lookup waits at most {@code maxWait} (on
+   * {@code timer}, asked again on {@code workers}) plus {@code routingTime} when routed to other
+   * instances, and one that names records with {@code after=} starts once {@code written} tells
+   * they are written.
    */
   public Consistency(
       PositionTokens tokens,
@@ -85,10 +84,7 @@ public final class Consistency {
     this.bounds = new RequestBounds(tokens, maxWait);
   }
 
-  /**
-   * Positions no instance can sign: answers carry none, every position sent is refused and no
-   * lookup waits.
-   */
+  /** Positions no instance can sign: answers carry none, any sent is refused, no lookup waits. */
   public static Consistency unsigned(String applicationId) {
     return new Consistency(
         new PositionTokens(PeerTrust.pending(), applicationId),
@@ -112,12 +108,10 @@ public final class Consistency {
   }
 
   /**
-   * The response to {@code attempt}'s answer; until it comes, and while a replica here is behind
-   * what {@code bound} asks for, {@code null} after the request has gone asynchronous to wait for
-   * it without a thread, its response set once the answer is there and the replica has caught up or
-   * the wait is over. An answer read here carries the position it read merged with the one {@code
-   * bound} sent back, so a caller that sends back the last position it got keeps what it has seen
-   * of every partition, not only of the last one it read.
+   * The response to {@code attempt}'s answer, or {@code null} while the request waits
+   * asynchronously for it and for a replica here to apply what {@code bound} asks; an answer read
+   * here carries its position merged with the one {@code bound} sent back, so a caller keeps what
+   * it has seen of every partition.
    */
   <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request,
@@ -125,26 +119,13 @@ public final class Consistency {
       ReadBound bound,
       Supplier<CompletableFuture<Routed<T>>> attempt,
       Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    return whenAnswered(request, bound, answerLater(view, bound, attempt, respondAsRead));
+    return whenAnswered(request, bound, readLater(view, bound, attempt).thenApply(respondAsRead));
   }
 
   /**
-   * The response to {@code attempt}'s answer as {@link #answer} gives it, as a future that
-   * completes once a replica here has applied what {@code bound} asks or the wait is over.
-   */
-  <T> CompletableFuture<ResponseEntity<?>> answerLater(
-      String view,
-      ReadBound bound,
-      Supplier<CompletableFuture<Routed<T>>> attempt,
-      Function<Routed<T>, ResponseEntity<?>> respondAsRead) {
-    return readLater(view, bound, attempt).thenApply(respondAsRead);
-  }
-
-  /**
-   * {@code attempt}'s answer, as {@link #answerLater} responds with it: once the records {@code
-   * bound} names are known to be written to view {@code view}'s source and a replica here has
-   * applied what {@code bound} asks or the wait is over, with the position {@code bound} sent back
-   * merged into it.
+   * {@code attempt}'s answer once the records {@code bound} names are written and a replica here
+   * has applied what it asks or the wait is over, with the position {@code bound} sent back merged
+   * into it.
    */
   <T> CompletableFuture<Routed<T>> readLater(
       String view, ReadBound bound, Supplier<CompletableFuture<Routed<T>>> attempt) {
@@ -171,8 +152,7 @@ public final class Consistency {
   }
 
   /**
-   * {@code response} when it is there; else {@code null} after the request has gone asynchronous,
-   * its response set when {@code response} completes, for as long as {@code bound} lets it wait.
+   * {@code response} when there, else {@code null} while waiting as long as {@code bound} lets it.
    */
   <R> @Nullable R whenAnswered(
       HttpServletRequest request, ReadBound bound, CompletableFuture<R> response) {
@@ -195,18 +175,14 @@ public final class Consistency {
         (answered, failure) -> {
           if (failure != null) {
             result.setErrorResult(Futures.unwrapped(failure));
-          } else if (!RelayedWrites.tryWrite(request, answered, claim)) {
+          } else if (!AsyncResponse.tryWrite(request, answered, claim)) {
             result.setResult(answered);
           }
         });
     return null;
   }
 
-  /**
-   * {@code routed}, when read here with a known position, with the position {@code bound} sent back
-   * merged into it (the larger offset of each partition); anything else as it is. An answer passed
-   * on from another instance already carries the merge: the bound went to it with the request.
-   */
+  /** {@code routed}, read here, with the position {@code bound} sent back merged into it. */
   static <T> Routed<T> withSentPosition(Routed<T> routed, ReadBound bound) {
     ViewPosition sent = bound.position();
     if (sent == null || sent.isEmpty() || !(routed instanceof Routed.Local<T> local)) {

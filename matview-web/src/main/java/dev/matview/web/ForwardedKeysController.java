@@ -36,9 +36,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Answers the key lookups that another instance forwarded together in one request ({@link
- * ForwardedKeys}): each as its lookup alone would have been answered, its body written by the same
- * message converters. It serves only requests another instance signed.
+ * Answers the key lookups another instance forwarded together ({@link ForwardedKeys}), each as its
+ * lookup alone would have been answered; it serves only signed requests.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
@@ -54,25 +53,7 @@ public class ForwardedKeysController {
 
   private volatile @Nullable List<HttpMessageConverter<?>> resolvedConverters;
 
-  /**
-   * A controller that looks keys up with {@code queryService}, reads bodies with {@code mapper}
-   * within {@code limits}, and writes each answer's body with the first of {@code converters} that
-   * can.
-   */
-  public ForwardedKeysController(
-      ViewQueryService queryService,
-      ObjectMapper mapper,
-      RequestLimits limits,
-      Supplier<List<HttpMessageConverter<?>>> converters) {
-    this(
-        queryService,
-        mapper,
-        limits,
-        converters,
-        Consistency.unsigned(queryService.applicationId()));
-  }
-
-  /** A controller as above whose answers carry the positions that {@code consistency} writes. */
+  /** A controller whose answers' bodies the first of {@code converters} that can writes. */
   public ForwardedKeysController(
       ViewQueryService queryService,
       ObjectMapper mapper,
@@ -86,9 +67,7 @@ public class ForwardedKeysController {
   }
 
   /**
-   * The answer to each key of the body, in the order sent, each under its own bound from the body's
-   * {@code "bounds"}, if any; {@code null} once the request has gone asynchronous to wait for the
-   * replicas here to apply what they ask, its answers set when every key's is there.
+   * Each key's answer, in order, under its bound in {@code "bounds"}; {@code null} while waiting.
    */
   @PostMapping(
       path = "/{view}/" + ForwardedKeys.SEGMENT,
@@ -166,10 +145,7 @@ public class ForwardedKeysController {
     return viewPath + "keys/" + PeerPath.encode(key);
   }
 
-  /**
-   * {@code answer} as its lookup alone would have been written, a problem detail's {@code instance}
-   * included: the path of that lookup, {@code lookupPath}.
-   */
+  /** {@code answer} as its lookup alone, at {@code lookupPath}, would have been written. */
   private ForwardedKeys.Answer written(ResponseEntity<?> answer, String lookupPath) {
     Map<String, String> headers = new LinkedHashMap<>();
     answer.getHeaders().forEach((name, values) -> headers.put(name, String.join(", ", values)));

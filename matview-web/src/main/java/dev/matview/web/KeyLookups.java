@@ -13,10 +13,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
-/**
- * Answers a lookup of one key of a table view as HTTP: its value, its absence, or why no replica
- * could answer, with the headers that say which replica answered.
- */
+/** Answers a lookup of one key as HTTP, with the headers that say which replica answered. */
 final class KeyLookups {
 
   private final ViewQueryService queryService;
@@ -28,26 +25,17 @@ final class KeyLookups {
     this.consistency = consistency;
   }
 
-  /**
-   * The answer to a lookup of {@code key} in {@code view} by {@code caller}; {@code null} once the
-   * request has gone asynchronous to wait for a replica to apply what the caller asked for, here or
-   * on the instance it was forwarded to.
-   */
+  /** The answer to a lookup of {@code key}, or {@code null} while the request waits. */
   @Nullable ResponseEntity<?> answer(
       HttpServletRequest request, String view, String key, CallerContext caller) {
     return this.consistency.whenAnswered(request, caller.bound(), answerLater(view, key, caller));
   }
 
-  /**
-   * The answer to a lookup of {@code key} in {@code view} by {@code caller}, once a replica has
-   * applied what the caller asked for or the wait is over, without a thread waiting for it.
-   */
+  /** The answer to a lookup of {@code key}, once there, without a thread waiting for it. */
   CompletableFuture<ResponseEntity<?>> answerLater(String view, String key, CallerContext caller) {
-    return this.consistency.answerLater(
-        view,
-        caller.bound(),
-        () -> this.queryService.get(view, key, caller),
-        (routed) -> respond(view, routed));
+    return this.consistency
+        .readLater(view, caller.bound(), () -> this.queryService.get(view, key, caller))
+        .thenApply((routed) -> respond(view, routed));
   }
 
   private ResponseEntity<?> respond(String view, Routed<KeyAnswer> routed) {
@@ -68,10 +56,7 @@ final class KeyLookups {
         .body(new ViewController.KeyValue(answer.key(), answer.value()));
   }
 
-  /**
-   * An answer with {@code status}, the headers that say which replica answered, and the position it
-   * had reached.
-   */
+  /** An answer with {@code status}, the replica's headers and the position it had reached. */
   ResponseEntity.BodyBuilder answered(
       HttpStatus status, Replica replica, @Nullable ViewPosition position) {
     return this.consistency.withPosition(withReplica(status, replica), position);

@@ -16,12 +16,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.function.ThrowingConsumer;
 
 /**
- * A response written part after part with the Servlet API's non-blocking output, on a request that
- * goes asynchronous at once: a write never blocks a thread, and the next part is asked for only
- * once the client has taken every byte of the one before, so that a client that reads slowly slows
- * the parts down and only one is held. A part that is not there yet, such as a slice another
- * instance sends, is waited for without a thread; the writing goes on on a container thread once it
- * came. The container ends a response whose client stops reading once its write timeout has passed.
+ * A response written part after part with the Servlet API's non-blocking output: the next part is
+ * asked for only once the client has taken the one before, so a slow client slows the parts down,
+ * only one is held, and no thread waits for a part or for the client.
  */
 final class NonBlockingBody implements WriteListener {
 
@@ -52,10 +49,7 @@ final class NonBlockingBody implements WriteListener {
     this.ended = ended;
   }
 
-  /**
-   * Takes {@code request} asynchronous, without a timeout of its own; {@code ended} runs once its
-   * response is over, written whole or not, also when the client went away.
-   */
+  /** Takes {@code request} asynchronous, without a timeout; {@code ended} runs once it is over. */
   static NonBlockingBody start(
       HttpServletRequest request, HttpServletResponse response, Runnable ended) {
     AsyncResponse async = AsyncResponse.start(request, response);
@@ -121,9 +115,7 @@ final class NonBlockingBody implements WriteListener {
   }
 
   /**
-   * Writes what waits while the client takes it; then the next part asked for, or {@code null}
-   * while the client has yet to take what was written, a part is still to come, and after the last
-   * part, when the response is ended.
+   * Writes what waits; then the next part asked for, or {@code null} when none may be asked now.
    */
   private @Nullable CompletableFuture<@Nullable List<ResponseParts.Chunk>> ask() {
     synchronized (this) {

@@ -36,8 +36,8 @@ public class PartitionSlicesController {
   private final SliceStreams sliceStreams = new SliceStreams();
 
   /**
-   * A controller that reads slices through {@code scanService}, with the positions that {@code
-   * consistency} writes, waiting as it says for a replica to apply what a request asks to see.
+   * A controller that reads slices through {@code scanService}, positions as {@code consistency}
+   * says.
    */
   public PartitionSlicesController(ViewScanService scanService, Consistency consistency) {
     this.scanService = scanService;
@@ -85,11 +85,7 @@ public class PartitionSlicesController {
             .windows(view, partition, start, stop, after, size, caller, sliceForm);
   }
 
-  /**
-   * The slice that {@code read} reads in the {@code form} asked, of at most {@code limit} items,
-   * with its position, or none yet while it waits for one; or, streamed into {@code response}, the
-   * slices after it.
-   */
+  /** The slice {@code read} reads, at most {@code limit} items, or the slices streamed. */
   private @Nullable ResponseEntity<?> answer(
       String view,
       @Nullable String limit,

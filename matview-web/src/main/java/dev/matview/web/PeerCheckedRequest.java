@@ -20,63 +20,57 @@ import org.jspecify.annotations.Nullable;
  * A request as {@link PeerRequestFilter} passes it on: its peer headers kept only when signed, and
  * its body, when the filter read it ahead to check it, served again.
  */
-final class PeerCheckedRequest {
+final class PeerCheckedRequest extends HttpServletRequestWrapper {
 
   /** The headers that mark a request as a peer's, hidden from it unless it was signed. */
   private static final List<String> PEER_HEADERS =
       List.of(PeerRequests.FORWARDED_HEADER, PeerRequests.SIGNATURE_HEADER);
 
-  private PeerCheckedRequest() {}
+  private final boolean peer;
 
-  /** A request whose peer headers are kept only when signed, with its body read ahead if it was. */
-  static final class CheckedRequest extends HttpServletRequestWrapper {
+  private final @Nullable InputStream body;
 
-    private final boolean peer;
+  PeerCheckedRequest(HttpServletRequest request, boolean peer, @Nullable InputStream body) {
+    super(request);
+    this.peer = peer;
+    this.body = body;
+  }
 
-    private final @Nullable InputStream body;
+  @Override
+  public @Nullable String getHeader(String name) {
+    return hidden(name) ? null : super.getHeader(name);
+  }
 
-    CheckedRequest(HttpServletRequest request, boolean peer, @Nullable InputStream body) {
-      super(request);
-      this.peer = peer;
-      this.body = body;
+  @Override
+  public Enumeration<String> getHeaders(String name) {
+    return hidden(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
+  }
+
+  @Override
+  public Enumeration<String> getHeaderNames() {
+    List<String> names = Collections.list(super.getHeaderNames());
+    names.removeIf(this::hidden);
+    return Collections.enumeration(names);
+  }
+
+  @Override
+  public ServletInputStream getInputStream() throws IOException {
+    InputStream replay = this.body;
+    return replay != null ? new Replayed(replay) : super.getInputStream();
+  }
+
+  @Override
+  public BufferedReader getReader() throws IOException {
+    if (this.body == null) {
+      return super.getReader();
     }
+    String encoding = getCharacterEncoding();
+    Charset charset = encoding != null ? Charset.forName(encoding) : StandardCharsets.UTF_8;
+    return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+  }
 
-    @Override
-    public @Nullable String getHeader(String name) {
-      return hidden(name) ? null : super.getHeader(name);
-    }
-
-    @Override
-    public Enumeration<String> getHeaders(String name) {
-      return hidden(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
-    }
-
-    @Override
-    public Enumeration<String> getHeaderNames() {
-      List<String> names = Collections.list(super.getHeaderNames());
-      names.removeIf(this::hidden);
-      return Collections.enumeration(names);
-    }
-
-    @Override
-    public ServletInputStream getInputStream() throws IOException {
-      InputStream replay = this.body;
-      return replay != null ? new Replayed(replay) : super.getInputStream();
-    }
-
-    @Override
-    public BufferedReader getReader() throws IOException {
-      if (this.body == null) {
-        return super.getReader();
-      }
-      String encoding = getCharacterEncoding();
-      Charset charset = encoding != null ? Charset.forName(encoding) : StandardCharsets.UTF_8;
-      return new BufferedReader(new InputStreamReader(getInputStream(), charset));
-    }
-
-    private boolean hidden(String name) {
-      return !this.peer && PEER_HEADERS.stream().anyMatch(name::equalsIgnoreCase);
-    }
+  private boolean hidden(String name) {
+    return !this.peer && PEER_HEADERS.stream().anyMatch(name::equalsIgnoreCase);
   }
 
   /** A body read ahead, served again to whoever reads the request. */

@@ -19,20 +19,14 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Honours the forwarded marker only on requests that another instance of the application signed:
- * checks {@link PeerRequests#SIGNATURE_HEADER} against the method, the path and query as received,
- * the signed headers and, for a body, its SHA-256, and marks the request as a peer's. A request
- * that carries a signature that does not check is refused 403 before any other work (503 while this
- * instance does not know the secret yet); one that carries only the marker is served like any
- * caller's, the marker removed.
+ * Honours the forwarded marker only on requests another instance signed ({@link
+ * PeerRequests#SIGNATURE_HEADER} over method, path, query, signed headers and body); a bad
+ * signature is refused 403 (503 while the secret is unknown), and a body is read ahead only once
+ * the headers' signature is valid, so only a peer can make it hold a body in memory.
  *
- * <p>A body is read ahead only when the signature over the headers is valid, so only a peer can
- * make this filter hold a body in memory.
- *
- * <p>Which requests it checks it decides from the request URI as received, the one Spring MVC maps,
- * not from the servlet container's normalized path: a path such as {@code /views/../keys} lies
- * outside the base path for the container but reaches a view's endpoint in Spring MVC, so the
- * filter is mapped to every path and skips only those whose URI lies outside the base path.
+ * <p>It judges the request URI as received, which Spring MVC maps, not the container's normalized
+ * path: {@code /views/../keys} lies outside the base path for the container but reaches a view in
+ * Spring MVC.
  */
 public final class PeerRequestFilter extends OncePerRequestFilter {
 
@@ -45,16 +39,13 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
 
   private static final int PENDING_RETRY_SECONDS = 1;
 
-  private final BasePathProblems problems;
+  private final ProblemWriter problems;
 
   private final PeerRequests requests;
 
-  /**
-   * A filter of the requests under {@code basePath} (without a trailing slash) that checks
-   * signatures with {@code requests} and writes refusals with {@code mapper}.
-   */
+  /** A filter of the requests under {@code basePath}, checked with {@code requests}. */
   public PeerRequestFilter(String basePath, PeerRequests requests, ObjectMapper mapper) {
-    this.problems = new BasePathProblems(basePath, mapper);
+    this.problems = new ProblemWriter(basePath, mapper);
     this.requests = requests;
   }
 
@@ -74,7 +65,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
         return;
       }
       logServedAsAnyCaller(request, "it carries no " + PeerRequests.SIGNATURE_HEADER + " header");
-      chain.doFilter(new PeerCheckedRequest.CheckedRequest(request, false, null), response);
+      chain.doFilter(new PeerCheckedRequest(request, false, null), response);
       return;
     }
     PeerRequests.Check check =
@@ -87,7 +78,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
     boolean withBody = "POST".equals(request.getMethod()) || "PUT".equals(request.getMethod());
     if (!withBody && check.bodyDigest() == null) {
       request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
-      chain.doFilter(new PeerCheckedRequest.CheckedRequest(request, true, null), response);
+      chain.doFilter(new PeerCheckedRequest(request, true, null), response);
       return;
     }
     if (withBody && check.bodyDigest() != null) {
@@ -95,8 +86,7 @@ public final class PeerRequestFilter extends OncePerRequestFilter {
       if (read.length <= MAX_SIGNED_BODY && check.matchesBody(read)) {
         request.setAttribute(PEER_ATTRIBUTE, Boolean.TRUE);
         chain.doFilter(
-            new PeerCheckedRequest.CheckedRequest(request, true, new ByteArrayInputStream(read)),
-            response);
+            new PeerCheckedRequest(request, true, new ByteArrayInputStream(read)), response);
         return;
       }
     }

@@ -1,5 +1,6 @@
 package dev.matview.web;
 
+import dev.matview.position.ViewPosition;
 import dev.matview.query.answer.Routed;
 import dev.matview.query.routing.CallerContext;
 import jakarta.servlet.http.HttpServletRequest;
@@ -11,10 +12,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Answers what a read found here as a 200 with the position of the replicas it read (a page, a
- * slice, a batch), another instance's answer as it came, and a refusal as {@link Refusals} tells
- * it; the read waits as {@link Consistency} says for a replica to apply what the caller asks to
- * see.
+ * Answers a read found here as a 200 with the position of the replicas it read, another instance's
+ * answer as it came, and a refusal as {@link Refusals} tells it.
  */
 final class PositionedAnswers {
 
@@ -25,18 +24,15 @@ final class PositionedAnswers {
   }
 
   /**
-   * The caller of a read of {@code view} in {@code request}, with the bound it asks for, the
-   * records it names in the query parameter {@code recordParameter} among them.
+   * The caller of a read of {@code view}, with the bound it asks for, records in {@code
+   * recordParameter}.
    */
   CallerContext caller(HttpServletRequest request, String view, String recordParameter) {
     return Callers.from(request, view)
         .withBound(this.consistency.bounds().bound(request, view, recordParameter));
   }
 
-  /**
-   * The answer of {@code read} for {@code caller}, as {@code type} with {@code body} of what it
-   * found; or none yet while it waits.
-   */
+  /** The answer of {@code read} as {@code type} with {@code body} of what it found, or none yet. */
   <T> @Nullable ResponseEntity<?> answer(
       HttpServletRequest request,
       String view,
@@ -54,10 +50,13 @@ final class PositionedAnswers {
                 routed,
                 (found) ->
                     this.consistency
-                        .withPosition(
-                            ResponseEntity.ok(),
-                            (routed instanceof Routed.Local<T> local) ? local.position() : null)
+                        .withPosition(ResponseEntity.ok(), positionOf(routed))
                         .contentType(type)
                         .body(body.apply(found))));
+  }
+
+  /** The position of an answer read here, or {@code null}. */
+  static @Nullable ViewPosition positionOf(Routed<?> routed) {
+    return (routed instanceof Routed.Local<?> local) ? local.position() : null;
   }
 }

@@ -11,11 +11,8 @@ import org.eclipse.jetty.util.Callback;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Jetty's error page as an RFC 9457 problem detail instead of an HTML page: for the errors Jetty
- * answers itself, before any servlet runs (an illegal path character, a bad percent-escape or
- * UTF-8, an ambiguous encoded slash, a header too large), with Jetty's one-line message as its
- * detail ({@link ServerErrorProblem}); a 400 under the lookup endpoints' base path also says how to
- * ask for a key that Jetty refuses in a path.
+ * Jetty's error page as an RFC 9457 problem detail ({@link ServerErrorProblem}) instead of an HTML
+ * page, for the errors Jetty answers before any servlet runs.
  */
 public class ProblemErrorHandler extends ErrorHandler {
 
@@ -23,15 +20,7 @@ public class ProblemErrorHandler extends ErrorHandler {
 
   private final @Nullable String lookupPath;
 
-  /** A handler that knows of no lookup endpoints. */
-  public ProblemErrorHandler() {
-    this(null);
-  }
-
-  /**
-   * A handler for a server whose lookup endpoints lie under {@code lookupPath}, the context path
-   * and the base path without a trailing slash, or under no path when {@code null}.
-   */
+  /** A handler for lookup endpoints under {@code lookupPath}, context and base path, or none. */
   public ProblemErrorHandler(@Nullable String lookupPath) {
     this.lookupPath = lookupPath;
   }
@@ -50,12 +39,10 @@ public class ProblemErrorHandler extends ErrorHandler {
       @Nullable String message,
       @Nullable Throwable cause,
       Callback callback) {
-    String reason = message;
-    if ((reason == null || reason.isBlank()) && cause != null) {
-      reason = cause.getMessage();
-    }
-    boolean lookup = BasePathProblems.lies(request.getHttpURI().getPath(), this.lookupPath);
-    byte[] body = ServerErrorProblem.json(code, reason, lookup).getBytes(StandardCharsets.UTF_8);
+    String path = request.getHttpURI().getPath();
+    byte[] body =
+        ServerErrorProblem.json(code, message, cause, path, this.lookupPath)
+            .getBytes(StandardCharsets.UTF_8);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROBLEM_JSON);
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), callback);
@@ -66,6 +53,6 @@ public class ProblemErrorHandler extends ErrorHandler {
       int status, @Nullable String reason, HttpFields.Mutable fields) {
     fields.put(HttpHeader.CONTENT_TYPE, PROBLEM_JSON);
     return ByteBuffer.wrap(
-        ServerErrorProblem.json(status, reason).getBytes(StandardCharsets.UTF_8));
+        ServerErrorProblem.json(status, reason, null, null, null).getBytes(StandardCharsets.UTF_8));
   }
 }

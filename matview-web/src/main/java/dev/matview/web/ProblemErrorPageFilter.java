@@ -17,21 +17,16 @@ import org.springframework.web.ErrorResponse;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * On the servlet container's error dispatch, answers a problem detail for requests under the lookup
- * endpoints' base path instead of the application's error page: errors that the container raises
- * itself, such as a {@code TRACE} it refuses, or a {@code sendError} from outside Spring MVC. Error
- * dispatches of other paths go on to the application's own error page.
+ * On the container's error dispatch, answers a problem detail instead of the error page for
+ * requests under the lookup endpoints' base path, such as a {@code TRACE} the container refuses.
  */
 public final class ProblemErrorPageFilter implements Filter {
 
-  private final BasePathProblems problems;
+  private final ProblemWriter problems;
 
-  /**
-   * A filter for the requests under {@code basePath} (without a trailing slash) that writes JSON
-   * with {@code mapper}.
-   */
+  /** A filter for the requests under {@code basePath} that writes JSON with {@code mapper}. */
   public ProblemErrorPageFilter(String basePath, ObjectMapper mapper) {
-    this.problems = new BasePathProblems(basePath, mapper);
+    this.problems = new ProblemWriter(basePath, mapper);
   }
 
   @Override
@@ -48,10 +43,7 @@ public final class ProblemErrorPageFilter implements Filter {
     chain.doFilter(request, response);
   }
 
-  /**
-   * The problem of a failure that a filter raised before Spring MVC could map it, such as a form
-   * body that cannot be decoded, or else of the status the container chose.
-   */
+  /** The problem of a filter's failure Spring MVC could not map, else of the container's status. */
   private static ProblemDetail problem(ServletRequest request) {
     Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
     for (Throwable cause = failure instanceof Throwable throwable ? throwable : null;

@@ -11,25 +11,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 
 /**
- * Tomcat's error report as an RFC 9457 problem detail instead of an HTML page: for the errors
- * Tomcat answers itself, before any servlet runs (a request target with invalid characters, a bad
- * percent-escape, a header too large), and for any error response no one wrote a body for. The
- * detail is Tomcat's one-line message ({@link ServerErrorProblem}); a 400 under the lookup
- * endpoints' base path also says how to ask for a key that Tomcat refuses in a path.
+ * Tomcat's error report as an RFC 9457 problem detail ({@link ServerErrorProblem}) instead of an
+ * HTML page, for the errors Tomcat answers before any servlet runs and any error response no one
+ * wrote a body for.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
 
   private final @Nullable String lookupPath;
 
-  /** A valve that knows of no lookup endpoints. */
-  public ProblemErrorReportValve() {
-    this(null);
-  }
-
-  /**
-   * A valve for a server whose lookup endpoints lie under {@code lookupPath}, the context path and
-   * the base path without a trailing slash, or under no path when {@code null}.
-   */
+  /** A valve for lookup endpoints under {@code lookupPath}, context and base path, or none. */
   public ProblemErrorReportValve(@Nullable String lookupPath) {
     this.lookupPath = lookupPath;
   }
@@ -45,10 +35,6 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     if (!ioAllowed.get()) {
       return;
     }
-    String message = response.getMessage();
-    if ((message == null || message.isBlank()) && throwable != null) {
-      message = throwable.getMessage();
-    }
     try {
       response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
       response.setCharacterEncoding("UTF-8");
@@ -56,7 +42,11 @@ public class ProblemErrorReportValve extends ErrorReportValve {
       if (writer != null) {
         writer.write(
             ServerErrorProblem.json(
-                status, message, BasePathProblems.lies(request.getRequestURI(), this.lookupPath)));
+                status,
+                response.getMessage(),
+                throwable,
+                request.getRequestURI(),
+                this.lookupPath));
         response.finishResponse();
       }
     } catch (IOException | IllegalStateException ex) {

@@ -16,25 +16,19 @@ import org.springframework.web.servlet.ModelAndView;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Answers problem details for requests under the lookup endpoints' base path that fail before any
- * lookup controller is chosen: an unsupported method (405), an {@code Accept} without JSON (406),
- * an unsupported {@code Content-Type} (415), a path that names no endpoint (404). Spring MVC would
- * otherwise send these to the servlet container's error page. Requests that reach a controller are
- * left to {@link ViewProblemHandler}, and requests under other paths, or handled by another
- * controller, are left alone.
+ * Answers problem details, rather than the container's error page, for requests under the lookup
+ * endpoints' base path that fail before a controller is chosen (405, 406, 415, 404); those that
+ * reach one are {@link ViewProblemHandler}'s.
  */
 public final class ProblemResolver implements HandlerExceptionResolver, Ordered {
 
   private static final Log logger = LogFactory.getLog(ProblemResolver.class);
 
-  private final BasePathProblems problems;
+  private final ProblemWriter problems;
 
-  /**
-   * A resolver for the requests under {@code basePath} (without a trailing slash) that writes JSON
-   * with {@code mapper}.
-   */
+  /** A resolver for the requests under {@code basePath} that writes JSON with {@code mapper}. */
   public ProblemResolver(String basePath, ObjectMapper mapper) {
-    this.problems = new BasePathProblems(basePath, mapper);
+    this.problems = new ProblemWriter(basePath, mapper);
   }
 
   @Override

@@ -12,16 +12,37 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import tools.jackson.databind.ObjectMapper;
 
-/**
- * Writes a problem detail, or another instance's answer, straight to a servlet response, outside
- * Spring MVC's converters.
- */
+/** Writes a problem detail, or another instance's answer, straight to a servlet response. */
 final class ProblemWriter {
 
-  private ProblemWriter() {}
+  private final String basePath;
 
-  static void write(HttpServletResponse response, ObjectMapper mapper, ProblemDetail problem)
-      throws IOException {
+  private final ObjectMapper mapper;
+
+  /** A writer for the requests under {@code basePath} (no trailing slash), with {@code mapper}. */
+  ProblemWriter(String basePath, ObjectMapper mapper) {
+    this.basePath = basePath;
+    this.mapper = mapper;
+  }
+
+  /** Whether {@code requestUri}, less {@code contextPath}, lies under the base path. */
+  boolean covers(String requestUri, String contextPath) {
+    return requestUri.startsWith(contextPath)
+        && lies(requestUri.substring(contextPath.length()), this.basePath);
+  }
+
+  /** Whether {@code path} is {@code prefix} or lies under it; never when either is unknown. */
+  static boolean lies(@Nullable String path, @Nullable String prefix) {
+    return path != null && prefix != null && (path.equals(prefix) || path.startsWith(prefix + "/"));
+  }
+
+  /** Answers {@code response} with {@code problem}. */
+  void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
+    write(response, this.mapper, problem);
+  }
+
+  private static void write(
+      HttpServletResponse response, ObjectMapper mapper, ProblemDetail problem) throws IOException {
     response.setStatus(problem.getStatus());
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     response.setCharacterEncoding("UTF-8");
@@ -29,9 +50,8 @@ final class ProblemWriter {
   }
 
   /**
-   * Writes {@code answer}, a refusal's problem detail or the bytes another instance answered, as
-   * Spring MVC would: its status and headers, and a problem detail's {@code instance} the path of
-   * {@code request} unless it has one.
+   * Writes {@code answer} as Spring MVC would, a problem detail's {@code instance} the request's
+   * path.
    */
   static void write(
       HttpServletRequest request,

@@ -9,10 +9,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponse;
 
-/**
- * The RFC 9457 problem details of Matview's HTTP surface, each of Matview's type with its title,
- * and the 500 of an unexpected failure, logged here with its stack trace.
- */
+/** The RFC 9457 problem details of Matview's HTTP surface, with Matview's types and titles. */
 final class Problems {
 
   private static final Log logger = LogFactory.getLog(Problems.class);

@@ -1,6 +1,5 @@
 package dev.matview.web;
 
-import dev.matview.peer.ProblemTypes;
 import dev.matview.query.answer.Refusal;
 import dev.matview.query.answer.Routed;
 import java.util.function.Function;
@@ -14,10 +13,9 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
 /**
- * The one place where a lookup's outcome becomes HTTP: a refusal is a 503 with {@code Retry-After}
- * when no replica may answer now, a 504 when the owner did not answer in time, and a 500 saying
- * what failed when a store, a serde or another instance failed; an owner's answer passes on as it
- * came.
+ * The one place where a lookup's outcome becomes HTTP: 503 with {@code Retry-After} when no replica
+ * may answer now, 504 when the owner did not answer in time, 500 when something failed; an owner's
+ * answer passes on as it came.
  */
 final class Refusals {
 
@@ -26,8 +24,8 @@ final class Refusals {
   private Refusals() {}
 
   /**
-   * The response to {@code routed}: {@code local} applied to this instance's answer, the owner's
-   * answer as it came, or the problem detail of the refusal.
+   * The response to {@code routed}: {@code local} of the answer here, the owner's, or the
+   * refusal's.
    */
   static <T> ResponseEntity<?> respond(Routed<T> routed, Function<T, ResponseEntity<?>> local) {
     if (routed instanceof Routed.Local<T> here) {
@@ -44,50 +42,42 @@ final class Refusals {
     if (logger.isDebugEnabled()) {
       logger.debug("Lookup refused (" + refusal.reason() + "): " + refusal.detail());
     }
+    Refusal.Reason reason = refusal.reason();
     ProblemDetail problem =
-        ProblemDetail.forStatusAndDetail(statusOf(refusal.reason()), refusal.detail());
+        Problems.typed(
+            statusOf(reason),
+            switch (reason) {
+              case TIMEOUT -> "owner-timeout";
+              case FAILED -> "lookup-failed";
+              case BEHIND -> "position-not-reached";
+              default -> "view-unavailable";
+            },
+            switch (reason) {
+              case TIMEOUT -> "Owner did not answer in time";
+              case FAILED -> "Lookup failed";
+              case BEHIND -> "Replica behind the position asked for";
+              default -> "View unavailable";
+            },
+            refusal.detail());
     problem.setProperty("view", refusal.view());
     ResponseEntity.BodyBuilder response =
         ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
-    switch (refusal.reason()) {
-      case TIMEOUT -> {
-        problem.setType(ProblemTypes.of("owner-timeout"));
-        problem.setTitle("Owner did not answer in time");
-        setIfKnown(problem, "partition", refusal.partition());
-      }
-      case FAILED -> {
-        problem.setType(ProblemTypes.of("lookup-failed"));
-        problem.setTitle("Lookup failed");
-        setIfKnown(problem, "partition", refusal.partition());
-      }
-      case BEHIND -> {
-        problem.setType(ProblemTypes.of("position-not-reached"));
-        problem.setTitle("Replica behind the position asked for");
-        setIfKnown(problem, "key", refusal.key());
-        setIfKnown(problem, "partition", refusal.partition());
-        Refusal.@Nullable Behind behind = refusal.behind();
-        if (behind != null) {
-          problem.setProperty("appliedOffset", behind.applied());
-          problem.setProperty("requiredOffset", behind.required());
-        }
-        retryAfter(problem, response, refusal);
-      }
-      default -> {
-        problem.setType(ProblemTypes.of("view-unavailable"));
-        problem.setTitle("View unavailable");
-        setIfKnown(problem, "key", refusal.key());
-        setIfKnown(problem, "partition", refusal.partition());
-        retryAfter(problem, response, refusal);
-      }
+    boolean retryable = reason != Refusal.Reason.TIMEOUT && reason != Refusal.Reason.FAILED;
+    if (retryable) {
+      setIfKnown(problem, "key", refusal.key());
+    }
+    setIfKnown(problem, "partition", refusal.partition());
+    Refusal.@Nullable Behind behind = refusal.behind();
+    if (reason == Refusal.Reason.BEHIND && behind != null) {
+      problem.setProperty("appliedOffset", behind.applied());
+      problem.setProperty("requiredOffset", behind.required());
+    }
+    if (retryable) {
+      long retryAfterSeconds = Math.max(1, refusal.retryAfter().toSeconds());
+      problem.setProperty("retryAfterSeconds", retryAfterSeconds);
+      response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
     }
     return response.body(problem);
-  }
-
-  private static void retryAfter(
-      ProblemDetail problem, ResponseEntity.BodyBuilder response, Refusal refusal) {
-    long retryAfterSeconds = Math.max(1, refusal.retryAfter().toSeconds());
-    problem.setProperty("retryAfterSeconds", retryAfterSeconds);
-    response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
   }
 
   /** The HTTP status that tells {@code reason}. */

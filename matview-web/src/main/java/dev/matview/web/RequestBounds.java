@@ -32,19 +32,12 @@ final class RequestBounds {
     this.maxWait = maxWait;
   }
 
-  /**
-   * What {@code request} asks its answer of {@code view} to include.
-   *
-   * @throws InvalidQueryException when a position or an {@code after=} record cannot be read, or
-   *     too many records are named
-   */
+  /** What {@code request} asks its answer of {@code view} to include. */
   ReadBound bound(HttpServletRequest request, String view) {
     return bound(request, view, ReadBound.RECORD_PARAMETER);
   }
 
-  /**
-   * What {@code request} asks, its records named by the query parameter {@code recordParameter}.
-   */
+  /** What {@code request} asks, with records named by the parameter {@code recordParameter}. */
   ReadBound bound(HttpServletRequest request, String view, String recordParameter) {
     List<String> sent = new ArrayList<>();
     Enumeration<String> headers = request.getHeaders(Consistency.POSITION_HEADER);
@@ -59,12 +52,7 @@ final class RequestBounds {
         .withIsolation(isolation(view, request));
   }
 
-  /**
-   * Which state {@code request} asks to read, from its {@value Isolation#PARAMETER} parameter;
-   * {@code null} for the instance's default.
-   *
-   * @throws InvalidQueryException when it names neither committed nor uncommitted
-   */
+  /** Which state {@code request} asks to read, {@code null} for the instance's default. */
   static @Nullable Isolation isolation(String view, HttpServletRequest request) {
     try {
       return Isolation.parse(request.getParameter(Isolation.PARAMETER));
@@ -73,12 +61,7 @@ final class RequestBounds {
     }
   }
 
-  /**
-   * What one key's lookup among those another instance forwarded together asks, as {@code sent}
-   * carries it.
-   *
-   * @throws InvalidQueryException when its position or a record cannot be read
-   */
+  /** What one key among those another instance forwarded together asks, as {@code sent} says. */
   ReadBound bound(String view, ForwardedKeys.Bound sent) {
     List<String> tokens = new ArrayList<>(1);
     addNonBlank(tokens, sent.position());

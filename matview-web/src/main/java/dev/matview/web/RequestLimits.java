@@ -3,10 +3,8 @@ package dev.matview.web;
 import org.springframework.util.unit.DataSize;
 
 /**
- * How large a lookup request may be.
- *
- * @param maxBatchBody the largest batch body accepted; a larger one is refused with 413 unread
- * @param maxKeyLength the longest key accepted, in UTF-8 bytes: 414 in a path, 400 in a batch
+ * How large a lookup request may be: a larger batch body is refused with 413 unread, a longer key
+ * (in UTF-8 bytes) with 414 in a path and 400 in a batch.
  */
 public record RequestLimits(DataSize maxBatchBody, DataSize maxKeyLength) {
 
@@ -14,11 +12,7 @@ public record RequestLimits(DataSize maxBatchBody, DataSize maxKeyLength) {
   public static final RequestLimits DEFAULTS =
       new RequestLimits(DataSize.ofMegabytes(2), DataSize.ofKilobytes(1));
 
-  /**
-   * Limits checked to be at least one byte.
-   *
-   * @throws IllegalArgumentException naming the limit that is not positive
-   */
+  /** Limits checked to be at least one byte. */
   public RequestLimits {
     if (maxBatchBody.toBytes() < 1) {
       throw new IllegalArgumentException("The largest batch body must be at least 1 byte");

@@ -11,9 +11,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Keeps the observation of each HTTP request, the server's that the observation filter before this
- * one opened, with the request, so that what the request starts, on whatever thread it goes on,
- * names it as its parent ({@link Callers}); a request that nothing observes keeps none.
+ * Keeps each HTTP request's observation with the request, so what it starts, on any thread, names
+ * it as its parent ({@link Callers}).
  */
 public final class RequestObservationFilter extends OncePerRequestFilter {
 

@@ -22,12 +22,9 @@ final class RequestParameters {
   private RequestParameters() {}
 
   /**
-   * The key of a request to one of a key's endpoints: written in the path segment {@code fromEnd}
-   * segments before the last (0 for the last) on the path form ({@code .../keys/{key}}), or in the
-   * query parameter {@code key} on the query form ({@code .../key?key=}), which carries any key.
-   *
-   * @throws KeyTooLongException when the key is longer than {@code maxKeyBytes} in UTF-8
-   * @throws InvalidQueryException when the key cannot be read, saying why
+   * The key of a request to one of a key's endpoints: in the path segment {@code fromEnd} segments
+   * before the last ({@code .../keys/{key}}), or in the query parameter {@code key} ({@code
+   * .../key?key=}), which carries any key.
    */
   static String key(HttpServletRequest request, String view, int fromEnd, long maxKeyBytes) {
     return (request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE)
@@ -37,10 +34,7 @@ final class RequestParameters {
         : queryKey(request, view, maxKeyBytes);
   }
 
-  /**
-   * The key given once in the query parameter {@code key}, as the servlet container decoded it (a
-   * {@code +} is a space, as in every query parameter).
-   */
+  /** The key given once in the query parameter {@code key}, as the container decoded it. */
   private static String queryKey(HttpServletRequest request, String view, long maxKeyBytes) {
     String[] values = request.getParameterValues(PeerPath.KEY_PARAMETER);
     if (values == null) {
@@ -61,12 +55,9 @@ final class RequestParameters {
   }
 
   /**
-   * The key written in the path segment {@code fromEnd} segments before the last (0 for the last),
-   * read from the raw path and percent-decoded here: the path variable would have lost anything
-   * after a {@code ;}, which Spring takes for matrix parameters, while in a key it is part of the
-   * key.
-   *
-   * @throws KeyTooLongException when the key is longer than {@code maxKeyBytes} in UTF-8
+   * The key in the path segment {@code fromEnd} segments before the last, read from the raw path
+   * and decoded here: the path variable would lose what follows a {@code ;}, which Spring takes for
+   * matrix parameters.
    */
   private static String pathKey(
       HttpServletRequest request, String view, int fromEnd, long maxKeyBytes) {
@@ -85,11 +76,7 @@ final class RequestParameters {
     return withinLimit(view, key, maxKeyBytes);
   }
 
-  /**
-   * {@code key}, a key given in the request target.
-   *
-   * @throws KeyTooLongException when the key is longer than {@code maxKeyBytes} in UTF-8
-   */
+  /** {@code key}, refused when longer than {@code maxKeyBytes} in UTF-8. */
   private static String withinLimit(String view, String key, long maxKeyBytes) {
     long length = lengthOver(key, maxKeyBytes);
     if (length > maxKeyBytes) {
@@ -98,12 +85,7 @@ final class RequestParameters {
     return key;
   }
 
-  /**
-   * Refuses {@code value}, a key given in the query parameter {@code parameter} (a scan's bound, or
-   * the key a streamed scan resumes after), when it is longer than {@code maxKeyBytes} in UTF-8.
-   *
-   * @throws InvalidQueryException naming the parameter and the limit
-   */
+  /** Refuses {@code value} of {@code parameter}, a key, when over {@code maxKeyBytes} in UTF-8. */
   static void requireKeyWithinLimit(
       String view, String parameter, @Nullable String value, long maxKeyBytes) {
     long length = (value != null) ? lengthOver(value, maxKeyBytes) : 0;

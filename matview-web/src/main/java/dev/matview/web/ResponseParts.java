@@ -8,19 +8,10 @@ import org.jspecify.annotations.Nullable;
 @FunctionalInterface
 interface ResponseParts {
 
-  /**
-   * The next part's chunks, asked once the client has taken the part before; completes with {@code
-   * null} after the last part.
-   */
+  /** The next part's chunks, once the part before was taken; {@code null} after the last part. */
   CompletableFuture<@Nullable List<Chunk>> next();
 
-  /**
-   * Bytes to write.
-   *
-   * @param bytes the bytes, possibly followed by others that are not the chunk's
-   * @param length how many of them to write
-   * @param written what to do once they are written
-   */
+  /** The first {@code length} of {@code bytes} to write, and what to do once they are written. */
   record Chunk(byte[] bytes, int length, Runnable written) {
 
     /** All of {@code bytes}. */

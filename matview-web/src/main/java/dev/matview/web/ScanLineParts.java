@@ -9,6 +9,7 @@ import dev.matview.query.answer.Slice;
 import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.scan.ScanStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,9 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * A streamed scan's lines as the parts of a {@link NonBlockingBody}: the item lines of each slice
- * as it is read, the next one read once the client has taken them, then the last line, {@code
- * {"nextCursor": null}}; or, when a slice cannot be read, a last line with the cursor that resumes
- * right after the items sent and the problem detail that stopped the scan, as a page would answer.
+ * A streamed scan's lines as parts of a {@link NonBlockingBody}: each slice's item lines, then
+ * {@code {"nextCursor": null}}, or, when a slice cannot be read, a last line with the cursor that
+ * resumes after the items sent and the problem detail.
  */
 final class ScanLineParts implements ResponseParts {
 
@@ -40,10 +40,7 @@ final class ScanLineParts implements ResponseParts {
 
   private boolean ended;
 
-  /**
-   * The lines of {@code stream}'s slices of {@code view}: {@code first}, then each that {@code
-   * read} reads, their items counted in {@code metrics}, the last line written by {@code mapper}.
-   */
+  /** The lines of {@code first}, then of each slice {@code read} reads. */
   ScanLineParts(
       String view,
       ScanStream stream,
@@ -110,8 +107,7 @@ final class ScanLineParts implements ResponseParts {
       end.put("problem", problem);
     }
     byte[] json = this.mapper.writeValueAsBytes(end);
-    byte[] line = new byte[json.length + 1];
-    System.arraycopy(json, 0, line, 0, json.length);
+    byte[] line = Arrays.copyOf(json, json.length + 1);
     line[json.length] = '\n';
     return List.of(ResponseParts.Chunk.of(line));
   }

@@ -8,11 +8,9 @@ import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The RFC 9457 problem detail of an error the servlet container answers itself, before any servlet
- * runs: its detail is the container's one-line message, never a stack trace, and a 400 that gives
- * no more reason than its status says what the container checks. A 400 of a request under the
- * lookup endpoints' base path is Matview's {@code invalid-request} and says how to ask for a key
- * that no path can carry.
+ * The problem detail of an error the servlet container answers itself: the container's one-line
+ * message, never a stack trace; under the lookup endpoints' base path a 400 also says how to ask
+ * for a key no path can carry.
  */
 final class ServerErrorProblem {
 
@@ -41,30 +39,31 @@ final class ServerErrorProblem {
 
   private ServerErrorProblem() {}
 
-  /** The problem detail of {@code status} with the container's {@code message}, as JSON. */
-  static String json(int status, @Nullable String message) {
-    return json(status, message, false);
-  }
-
   /**
-   * The problem detail of {@code status} with the container's {@code message}, as JSON; {@code
-   * lookup} when the request lies under the lookup endpoints' base path.
+   * The problem detail of {@code status} with the container's {@code message}, else {@code
+   * cause}'s, as JSON; {@code lookupPath} is where the lookup endpoints lie.
    */
-  static String json(int status, @Nullable String message, boolean lookup) {
+  static String json(
+      int status,
+      @Nullable String message,
+      @Nullable Throwable cause,
+      @Nullable String path,
+      @Nullable String lookupPath) {
+    String reason =
+        ((message == null || message.isBlank()) && cause != null) ? cause.getMessage() : message;
     HttpStatus known = HttpStatus.resolve(status);
     String title = known != null ? known.getReasonPhrase() : "Error";
+    boolean badLookup =
+        status == HttpStatus.BAD_REQUEST.value() && ProblemWriter.lies(path, lookupPath);
     Map<String, Object> problem = new LinkedHashMap<>();
-    if (lookup && status == HttpStatus.BAD_REQUEST.value()) {
-      problem.put("type", ProblemTypes.of("invalid-request").toString());
-      problem.put("title", "Bad request");
-      problem.put("status", status);
-      problem.put("detail", refused(message) + ": " + PERCENT_ENCODED + "; " + KEY_IN_QUERY);
-      return MAPPER.writeValueAsString(problem);
-    }
-    problem.put("type", "about:blank");
-    problem.put("title", title);
+    problem.put("type", badLookup ? ProblemTypes.of("invalid-request").toString() : "about:blank");
+    problem.put("title", badLookup ? "Bad request" : title);
     problem.put("status", status);
-    problem.put("detail", detail(status, message, title));
+    problem.put(
+        "detail",
+        badLookup
+            ? refused(reason) + ": " + PERCENT_ENCODED + "; " + KEY_IN_QUERY
+            : detail(status, reason, title));
     return MAPPER.writeValueAsString(problem);
   }
 

@@ -14,20 +14,14 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Answers another instance's request for a partition's slices as a stream ({@code form=stream}):
- * {@link SliceFrames} written with the Servlet API's non-blocking output ({@link NonBlockingBody}),
- * each slice read here once the instance that asked has taken the one before, so that one that
- * reads slowly holds no thread; or the refusal of the first slice as a problem detail, after which
- * that instance asks slice by slice. The stream's connection closes at its end, so that its body is
- * delimited by that end rather than in chunks: the peers' client reads a chunked body on as long as
- * it has bytes of it at hand, but holds back one delimited so as its reader asks.
+ * Answers another instance's request for a partition's slices as a stream ({@code form=stream}) of
+ * {@link SliceFrames}, each slice read once the one before was taken, or the first slice's refusal
+ * as a problem detail; the connection closes at the end, since the peers' client reads only a body
+ * so delimited as its reader asks.
  */
 final class SliceStreams {
 
-  /**
-   * Streams the slices of {@code view} that {@code read} starts into {@code response}; or the
-   * answer that says why the first one was not read here.
-   */
+  /** Streams the slices {@code read} starts, or answers the first one's refusal. */
   <T> @Nullable ResponseEntity<?> stream(
       String view,
       HttpServletRequest request,

@@ -14,12 +14,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A change stream's events as Server-Sent Events, written with the Servlet API's non-blocking
- * output: a write never blocks the thread that makes it. While the client has not taken what was
- * written, the sink says it is not ready and the stream keeps its events (at most its buffer);
- * events written before the response is {@link #attach attached} wait for it. A sink that holds
- * more than {@code maxPendingEvents} refuses more, so that a writer that ignores readiness cannot
- * grow the heap either.
+ * A change stream's events as Server-Sent Events on the Servlet API's non-blocking output: while
+ * the client has not taken what was written the sink is not ready, and it refuses more than {@code
+ * maxPendingEvents}, so a writer that ignores readiness cannot grow the heap either.
  */
 final class SseSink implements ChangeSink, WriteListener {
 
@@ -48,10 +45,7 @@ final class SseSink implements ChangeSink, WriteListener {
     this.maxPendingEvents = maxPendingEvents;
   }
 
-  /**
-   * Starts the response as an event stream on {@code request}'s async context and writes what
-   * waits; from now on the container tells when the client can take more.
-   */
+  /** Starts the event stream on {@code request}'s async context and writes what waits. */
   void attach(HttpServletRequest request, HttpServletResponse response) {
     try {
       response.setContentType("text/event-stream");
@@ -200,10 +194,8 @@ final class SseSink implements ChangeSink, WriteListener {
   }
 
   /**
-   * The container says the response failed, its client gone: the response ends here, in the
-   * container's own callback, also when a failed write told the sink first and ended it already
-   * from another thread. A response that the callback leaves open is dispatched to the
-   * application's error page, which cannot write its answer as an event stream and warns so.
+   * The container says the response failed: it ends here, in the container's callback, since one
+   * left open is dispatched to the error page, which cannot write an event stream.
    */
   private void failed(AsyncResponse response) {
     gone();

@@ -11,7 +11,6 @@ import dev.matview.query.answer.ViewUnavailableException;
 import dev.matview.query.scan.ScanStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -22,14 +21,10 @@ import org.springframework.util.InvalidMimeTypeException;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Answers a scan of a whole range as one response, {@code application/x-ndjson}: each item on a
- * line of its own as a page holds it, written as its partition slice is read, then a last line
- * {@code {"nextCursor": null}} ({@link ScanLineParts}). The request goes asynchronous and its lines
- * are written with the Servlet API's non-blocking output ({@link NonBlockingBody}): no thread waits
- * for a slice another instance sends, nor for a client to take the lines. Only one slice is held at
- * a time: a client that reads slowly slows the scan down, and one that stops reading holds it until
- * the server's write timeout. When the first slice cannot be read, the answer is the problem detail
- * that a page would answer.
+ * Answers a scan of a whole range as one {@code application/x-ndjson} response ({@link
+ * ScanLineParts}) written with the non-blocking output ({@link NonBlockingBody}), one slice held at
+ * a time; when the first slice cannot be read, the answer is the problem detail a page would
+ * answer.
  */
 final class StreamedScans {
 
@@ -54,18 +49,14 @@ final class StreamedScans {
       return false;
     }
     try {
-      List<MediaType> types = MediaType.parseMediaTypes(accept);
-      return types.stream()
+      return MediaType.parseMediaTypes(accept).stream()
           .anyMatch(type -> type.equalsTypeAndSubtype(MediaType.APPLICATION_NDJSON));
     } catch (InvalidMimeTypeException ex) {
       return false;
     }
   }
 
-  /**
-   * Streams the scan that {@code start} begins into {@code response}, {@code null} then; or the
-   * problem detail that answers instead when its first slice cannot be read here and now.
-   */
+  /** Streams the scan {@code start} begins into {@code response}, or answers its first refusal. */
   @Nullable ResponseEntity<?> stream(
       String view,
       HttpServletRequest request,
@@ -144,11 +135,7 @@ final class StreamedScans {
     }
   }
 
-  /**
-   * The answer {@code done} completed with, a view that is not available there as a refusal.
-   *
-   * @throws RuntimeException what else it failed with
-   */
+  /** The answer {@code done} completed with, a view that is not available there as a refusal. */
   private static Routed<Slice<ItemLines>> outcome(
       CompletableFuture<Routed<Slice<ItemLines>>> done) {
     try {

@@ -1,11 +1,9 @@
 package dev.matview.web;
 
 import dev.matview.position.ReadBound;
-import dev.matview.position.ViewPosition;
 import dev.matview.query.ViewBatchService;
 import dev.matview.query.ViewQueryService;
 import dev.matview.query.answer.BatchItem;
-import dev.matview.query.answer.Routed;
 import dev.matview.query.answer.WindowValue;
 import dev.matview.query.answer.WindowsItem;
 import dev.matview.query.routing.CallerContext;
@@ -27,9 +25,8 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Serves the list of views and lookups of keys, their windows and batches of keys: parses the
- * request, asks a query service, maps the answer. Every mapping produces JSON only, so that a
- * request that accepts no JSON is refused with 406 before it is routed to another instance.
+ * Serves the list of views and lookups of keys, their windows and batches; every mapping produces
+ * JSON only, so a request that accepts none is refused with 406 before it is routed elsewhere.
  */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
@@ -58,35 +55,17 @@ public class ViewController {
 
   private final long maxKeyBytes;
 
-  /**
-   * A controller that answers through {@code queryService} and {@code batchService}, with the
-   * default request limits.
-   */
+  /** A controller that answers through {@code queryService} and {@code batchService}. */
   public ViewController(ViewQueryService queryService, ViewBatchService batchService) {
-    this(queryService, batchService, JsonMapper.builder().build(), RequestLimits.DEFAULTS);
-  }
-
-  /**
-   * A controller that answers through {@code queryService} and {@code batchService}, reads batch
-   * bodies with {@code mapper} and refuses requests over {@code limits}.
-   */
-  public ViewController(
-      ViewQueryService queryService,
-      ViewBatchService batchService,
-      ObjectMapper mapper,
-      RequestLimits limits) {
     this(
         queryService,
         batchService,
-        mapper,
-        limits,
+        JsonMapper.builder().build(),
+        RequestLimits.DEFAULTS,
         Consistency.unsigned(queryService.applicationId()));
   }
 
-  /**
-   * A controller as above whose answers carry the positions that {@code consistency} writes, and
-   * that waits as it says for a replica to apply what a request asks to see.
-   */
+  /** A controller that reads batch bodies with {@code mapper} within {@code limits}. */
   public ViewController(
       ViewQueryService queryService,
       ViewBatchService batchService,
@@ -111,10 +90,7 @@ public class ViewController {
         .toList();
   }
 
-  /**
-   * The current value of one key of a table view, the key in the path or, for any key, in the query
-   * parameter {@code key}.
-   */
+  /** The current value of a key of a table view, in the path or, for any key, in {@code ?key=}. */
   @GetMapping(
       path = {"/{view}/keys/{key}", "/{view}/key"},
       produces = MediaType.APPLICATION_JSON_VALUE)
@@ -127,10 +103,7 @@ public class ViewController {
     return this.answers.caller(request, view, ReadBound.RECORD_PARAMETER);
   }
 
-  /**
-   * The windows of one key of a windowed or session view whose start lies in [from, to], the key in
-   * the path or, for any key, in the query parameter {@code key}.
-   */
+  /** The windows of a key that start in [from, to], the key in the path or in {@code ?key=}. */
   @GetMapping(
       path = {"/{view}/keys/{key}/windows", "/{view}/key/windows"},
       produces = MediaType.APPLICATION_JSON_VALUE)
@@ -153,19 +126,14 @@ public class ViewController {
                 routed,
                 (answer) ->
                     this.keyLookups
-                        .answered(HttpStatus.OK, answer.replica(), positionOf(routed))
+                        .answered(
+                            HttpStatus.OK, answer.replica(), PositionedAnswers.positionOf(routed))
                         .body(new KeyWindows(answer.key(), answer.windows()))));
   }
 
-  private static @Nullable ViewPosition positionOf(Routed<?> routed) {
-    return (routed instanceof Routed.Local<?> local) ? local.position() : null;
-  }
-
   /**
-   * The values of many keys of a table view, or the windows of many keys of a windowed or session
-   * view whose start lies in [from, to], in the order asked. The body is read here, bounded by
-   * {@code matview.web.max-batch-body}, rather than by a message converter that would read it
-   * whole.
+   * The values, or the windows in [from, to], of many keys in the order asked; the body is read
+   * here within {@code matview.web.max-batch-body}, not whole by a message converter.
    */
   @PostMapping(
       path = "/{view}/batch",
@@ -199,33 +167,15 @@ public class ViewController {
         BatchAnswer::new);
   }
 
-  /**
-   * One key and its value.
-   *
-   * @param key the key
-   * @param value its value
-   */
+  /** One key and its value. */
   public record KeyValue(Object key, Object value) {}
 
-  /**
-   * One key and its windows.
-   *
-   * @param key the key
-   * @param windows its windows, oldest first
-   */
+  /** One key and its windows, oldest first. */
   public record KeyWindows(Object key, List<WindowValue> windows) {}
 
-  /**
-   * The answers of a batch lookup.
-   *
-   * @param items one answer per key, in the order asked
-   */
+  /** The answers of a batch lookup, one per key in the order asked. */
   public record BatchAnswer(List<BatchItem> items) {}
 
-  /**
-   * The answers of a batch lookup of a windowed or session view.
-   *
-   * @param items one key and its windows per key, in the order asked
-   */
+  /** The answers of a batch lookup of a windowed or session view, in the order asked. */
   public record WindowsBatchAnswer(List<WindowsItem> items) {}
 }

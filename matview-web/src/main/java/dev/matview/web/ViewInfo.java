@@ -6,16 +6,8 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a view is listed by {@code GET /views}.
- *
- * @param name the view's name
- * @param kind {@code table}, {@code windowed} or {@code session}
- * @param keyType the simple name of the key type
- * @param valueType the simple name of the value type
- * @param window the window, or {@code null} for a table
- * @param storeName the state store's name
- * @param changelogTopic the store's changelog topic
- * @param sourceTopic the topic the view reads
+ * How a view is listed by {@code GET /views}: {@code kind} is {@code table}, {@code windowed} or
+ * {@code session}, the types their simple names, {@code window} null for a table.
  */
 record ViewInfo(
     String name,
@@ -43,13 +35,6 @@ record ViewInfo(
         view.sourceTopic());
   }
 
-  /**
-   * A view's window; a session window's size is its inactivity gap.
-   *
-   * @param size the window's size
-   * @param advance how far windows start apart
-   * @param grace how late records may arrive
-   * @param retention how long windows are kept
-   */
+  /** A view's window; a session window's size is its inactivity gap. */
   record WindowInfo(Duration size, Duration advance, Duration grace, Duration retention) {}
 }

@@ -22,9 +22,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
- * Maps lookup failures to RFC 9457 problem details with the view, key and partition concerned.
- * Every failure of the lookup controllers becomes a problem detail: Spring MVC's own with their
- * status, anything unexpected a 500 with a short detail, logged here with its stack trace.
+ * Maps every failure of the lookup controllers to an RFC 9457 problem detail with the view, key and
+ * partition concerned: Spring MVC's own with their status, anything unexpected a 500.
  */
 @RestControllerAdvice(
     assignableTypes = {
@@ -39,10 +38,9 @@ public class ViewProblemHandler {
   private static final Log logger = LogFactory.getLog(ViewProblemHandler.class);
 
   /**
-   * What Tomcat and Jetty throw when a request's parameters cannot be decoded (Tomcat: the Servlet
-   * 6.1 contract, an {@code IllegalStateException} from {@code getParameter}; Jetty: its 400 "Bad
-   * query", for a bad escape or bytes that are not UTF-8), named so that neither server needs the
-   * other's classes.
+   * What Tomcat (an {@code IllegalStateException} from {@code getParameter}) and Jetty (a 400 "Bad
+   * query") throw for parameters that cannot be decoded, named so neither needs the other's
+   * classes.
    */
   private static final Set<String> INVALID_PARAMETERS =
       Set.of(
@@ -146,9 +144,8 @@ public class ViewProblemHandler {
   }
 
   /**
-   * The last resort: Spring MVC's own failures (method, media type, missing parameter) keep their
-   * status as a problem detail; anything else is a 500 whose detail says nothing of the internals,
-   * logged here at ERROR.
+   * The last resort: Spring MVC's own failures keep their status, anything else is a 500 whose
+   * detail says nothing of the internals, logged at ERROR.
    */
   @ExceptionHandler
   @Nullable ResponseEntity<ProblemDetail> unexpected(Exception ex) {

@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
@@ -21,10 +22,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.ObjectMapper;
 
-/**
- * Serves scans of all keys or all windows of a view a page at a time or streamed whole; the
- * partition slices they read from other instances are {@link PartitionSlicesController}'s.
- */
+/** Serves scans of a view's keys or windows, a page at a time or streamed whole. */
 @RestController
 @RequestMapping("${matview.web.base-path:/views}")
 public class ViewScanController {
@@ -37,27 +35,7 @@ public class ViewScanController {
 
   private final long maxKeyBytes;
 
-  /**
-   * A controller that scans through {@code scanService}, streamed scans written by {@code mapper}.
-   */
-  public ViewScanController(ViewScanService scanService, ObjectMapper mapper) {
-    this(scanService, Consistency.unsigned("none"), mapper, ScanMetrics.NONE);
-  }
-
-  /**
-   * A controller whose pages carry the positions that {@code consistency} writes, and that waits as
-   * it says for a replica to apply what a request asks to see; the items of streamed scans are
-   * counted in {@code metrics}.
-   */
-  public ViewScanController(
-      ViewScanService scanService,
-      Consistency consistency,
-      ObjectMapper mapper,
-      ScanMetrics metrics) {
-    this(scanService, consistency, mapper, metrics, RequestLimits.DEFAULTS);
-  }
-
-  /** A controller as above that refuses keys in its parameters longer than {@code limits} allow. */
+  /** A controller whose streamed scans {@code mapper} writes and {@code metrics} counts. */
   public ViewScanController(
       ViewScanService scanService,
       Consistency consistency,
@@ -70,11 +48,7 @@ public class ViewScanController {
     this.maxKeyBytes = limits.maxKeyLength().toBytes();
   }
 
-  /**
-   * A page of the keys of a table view, optionally within key bounds [from, to], or of the windows
-   * of a windowed or session view whose start lies in [from, to]; or, when the request accepts
-   * {@code application/x-ndjson}, all of them as one streamed response.
-   */
+  /** A page of a view's keys or windows in [from, to], or all of them as {@code x-ndjson}. */
   @GetMapping(
       path = {"/{view}/keys", "/{view}/windows"},
       produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_NDJSON_VALUE})
@@ -135,11 +109,7 @@ public class ViewScanController {
         (size, caller) -> this.scanService.windows(view, start, stop, size, cursor, caller));
   }
 
-  /**
-   * The answer to {@code scan}: all of it streamed into {@code response} when {@code request}
-   * accepts {@code application/x-ndjson}, else a page of at most {@code limit} items, which takes
-   * neither {@code afterKey} nor {@code afterStart}.
-   */
+  /** {@code scan} streamed into {@code response}, or a page of at most {@code limit} items. */
   private <T> @Nullable ResponseEntity<?> answer(
       String view,
       @Nullable String limit,
@@ -161,25 +131,13 @@ public class ViewScanController {
         request,
         view,
         caller,
-        () -> scan.page().read(size, caller),
+        () -> scan.page().apply(size, caller),
         MediaType.APPLICATION_JSON,
         Function.identity());
   }
 
-  /**
-   * A scan a request asks for, streamed whole or a page at a time.
-   *
-   * @param whole starts the scan of all items, streamed
-   * @param page reads a page
-   * @param <T> the page type
-   */
-  private record Scan<T>(Function<CallerContext, ScanStream> whole, PageRead<T> page) {}
-
-  /** Reads a page of a scan. */
-  @FunctionalInterface
-  private interface PageRead<T> {
-
-    /** The page of at most {@code size} items that {@code caller} asks for. */
-    CompletableFuture<Routed<T>> read(int size, CallerContext caller);
-  }
+  /** A scan a request asks for: {@code whole} streams all items, {@code page} reads a page. */
+  private record Scan<T>(
+      Function<CallerContext, ScanStream> whole,
+      BiFunction<Integer, CallerContext, CompletableFuture<Routed<T>>> page) {}
 }

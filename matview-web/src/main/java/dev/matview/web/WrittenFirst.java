@@ -18,19 +18,13 @@ final class WrittenFirst {
 
   private final Executor workers;
 
-  /**
-   * Reads that {@code written} checks first, started on {@code workers} after the broker answers.
-   */
+  /** Reads that {@code written} checks first, started on {@code workers}. */
   WrittenFirst(WrittenRecords written, Executor workers) {
     this.written = written;
     this.workers = workers;
   }
 
-  /**
-   * {@code read}'s answer, started once the records {@code bound} names are known to be written to
-   * view {@code view}'s source; when the workers take no more, on the thread the broker's answer
-   * completes on.
-   */
+  /** {@code read}'s answer, started once the records {@code bound} names are written. */
   <T> CompletableFuture<T> read(String view, ReadBound bound, Supplier<CompletableFuture<T>> read) {
     CompletableFuture<Void> checked = this.written.written(view, bound);
     if (checked.isDone()) {

@@ -4,9 +4,8 @@ import dev.matview.position.ReadBound;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Whether the records a request names with {@code after=} are written to its view's source topic,
- * as the broker tells, so that one no replica will ever apply is refused at once rather than waited
- * for.
+ * Whether the records named with {@code after=} are written, so one no replica will ever apply is
+ * refused at once rather than waited for.
  */
 @FunctionalInterface
 public interface WrittenRecords {
@@ -15,9 +14,8 @@ public interface WrittenRecords {
   WrittenRecords UNCHECKED = (view, bound) -> CompletableFuture.completedFuture(null);
 
   /**
-   * Completes once the records {@code bound} names are known to be written to view {@code view}'s
-   * source, or none can tell; fails with the {@link dev.matview.query.answer.InvalidQueryException}
-   * that names a record no replica can read.
+   * Completes once the records {@code bound} names are known to be written, or none can tell; fails
+   * with the {@link dev.matview.query.answer.InvalidQueryException} of one no replica can read.
    */
   CompletableFuture<Void> written(String view, ReadBound bound);
 }
