@@ -38,7 +38,9 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
   /** Registers {@code store}, just opened as {@code partition} of the store {@code name}. */
   H opened(String name, int partition, S store) {
     H handle = this.handles.of(name, store, partition);
-    this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
+    this.stores
+        .computeIfAbsent(name, (ignored) -> new PartitionSlots<>(PartitionHandle::partition))
+        .put(handle);
     this.opened.accept(name, partition);
     return handle;
   }
@@ -47,7 +49,7 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
   void closed(String name, int partition, S store) {
     PartitionSlots<H> slots = this.stores.get(name);
     if (slots != null) {
-      slots.remove(partition, store);
+      slots.remove(partition, (held) -> held.store() == store);
     }
   }
 

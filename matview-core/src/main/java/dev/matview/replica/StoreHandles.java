@@ -75,7 +75,7 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
    * it when {@code sizeCheck} refuses its changelog record.
    */
   public KeyValueBytesStoreSupplier keyValueStore(String name, ChangelogSizeCheck sizeCheck) {
-    return OpenSignallingStores.keyValue(new RocksDBKeyValueStoreSupplier(name), this, sizeCheck);
+    return OpenSignallingStores.keyValue(name, this, sizeCheck);
   }
 
   /**
@@ -113,9 +113,22 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return this.tables.sums(ReplicaHandle::liveDataBytes);
   }
 
-  /** What a stream thread's producer runs on that thread once its transaction commits. */
+  /**
+   * What a stream thread's producer runs on that thread once its transaction committed, under
+   * exactly-once: every table store partition that thread writes holds committed state only, until
+   * the thread processes its next record, so each pins that state for reads of committed state,
+   * with how far it applied.
+   */
   public Runnable transactionCommits() {
-    return new CommittedTransactions(this.tables);
+    return () -> {
+      Thread thread = Thread.currentThread();
+      this.tables.forEach(
+          (handle) -> {
+            if (handle.writtenBy(thread)) {
+              handle.committed();
+            }
+          });
+    };
   }
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */

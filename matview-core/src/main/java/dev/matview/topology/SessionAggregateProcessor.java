@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.SessionWindows;
+import org.apache.kafka.streams.kstream.Window;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -84,6 +85,19 @@ final class SessionAggregateProcessor<K, V, A>
     WindowHandle<?> open = handle();
     if (open != null) {
       open.cached(keyBytes, start, end);
+    }
+  }
+
+  /** A session's bounds, both inclusive, as Kafka Streams' session stores key them. */
+  private static final class SessionSpan extends Window {
+
+    SessionSpan(long start, long end) {
+      super(start, end);
+    }
+
+    @Override
+    public boolean overlap(Window other) {
+      return start() <= other.end() && other.start() <= end();
     }
   }
 }

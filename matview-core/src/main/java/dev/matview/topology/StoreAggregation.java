@@ -6,6 +6,7 @@ import dev.matview.replica.StoreHandles;
 import dev.matview.view.Aggregation;
 import dev.matview.view.MergeableAggregation;
 import dev.matview.view.ViewWindow;
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -132,16 +133,26 @@ final class StoreAggregation<K, V, A> {
       byte[] key, long timestamp, byte @Nullable [] aggregate, long windowStart, long windowEnd) {
     AppliedOffset offset = this.applied;
     if (offset != null && offset.changes().isFollowed()) {
-      byte[] stored = this.timestamped ? StoredValues.timestamped(timestamp, aggregate) : aggregate;
+      byte[] stored = this.timestamped ? timestamped(timestamp, aggregate) : aggregate;
       offset.updated(key, stored, windowStart, windowEnd);
     }
   }
 
   /**
-   * Finds the handle of an open partition of a store, by store name and partition.
-   *
-   * @param <H> the kind of handle
+   * {@code aggregate} as a timestamped store keeps it: Kafka Streams' 8-byte timestamp, then the
+   * aggregate; {@code null} for a removal.
    */
+  private static byte @Nullable [] timestamped(long timestamp, byte @Nullable [] aggregate) {
+    if (aggregate == null) {
+      return null;
+    }
+    return ByteBuffer.allocate(Long.BYTES + aggregate.length)
+        .putLong(timestamp)
+        .put(aggregate)
+        .array();
+  }
+
+  /** Finds the handle of an open partition of a store, by store name and partition. */
   @FunctionalInterface
   interface HandleLookup<H> {
     @Nullable H find(StoreHandles handles, String storeName, int partition);
