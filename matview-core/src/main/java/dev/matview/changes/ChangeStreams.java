@@ -37,8 +37,6 @@ public final class ChangeStreams implements AutoCloseable {
 
   private final KeyParser keys;
 
-  private final ObjectMapper mapper;
-
   private final UpstreamChanges upstream;
 
   private final String applicationId;
@@ -74,15 +72,13 @@ public final class ChangeStreams implements AutoCloseable {
     this.routing = routing;
     this.positions = positions;
     this.keys = new KeyParser(mapper);
-    this.mapper = mapper;
     EventIds ids = new EventIds(tokens);
     this.upstream = upstream;
     this.applicationId = queries.applicationId();
     this.slots = new StreamSlots(maxStreams);
-    this.live = new LiveStreams(ids, buffer, heartbeat, timer, workers);
+    this.live = new LiveStreams(ids, this.applicationId, mapper, buffer, heartbeat, timer, workers);
     this.starts = new KeyStreamStart(queries, ids, workers);
-    this.views =
-        new ViewChangeStreams(this.applicationId, routing, positions, mapper, upstream, this.live);
+    this.views = new ViewChangeStreams(routing, positions, upstream, this.live);
   }
 
   /** How many change streams this instance serves now, relayed ones included. */
@@ -146,10 +142,9 @@ public final class ChangeStreams implements AutoCloseable {
     if (applied == null) {
       throw notNow(view, key, partition, "its store partition here is not open yet");
     }
-    String storeTopic = view.changelogTopic(this.applicationId);
-    ViewEvents events =
-        this.live.events(view.name(), () -> new ChangeDecoder(view, storeTopic, this.mapper));
-    byte[] keyBytes = view.keySerde().serializer().serialize(storeTopic, key);
+    ViewEvents events = this.live.events(view);
+    byte[] keyBytes =
+        view.keySerde().serializer().serialize(view.changelogTopic(this.applicationId), key);
     ChangeStream[] self = new ChangeStream[1];
     ChangeStream stream =
         this.live.open(
