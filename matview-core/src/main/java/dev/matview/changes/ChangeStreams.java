@@ -93,11 +93,9 @@ public final class ChangeStreams implements AutoCloseable {
 
   /**
    * Opens the stream of {@code rawKey}'s changes in {@code viewName} into {@code sink}, going on
-   * after {@code lastEventId} when given.
-   *
-   * @throws TooManyStreamsException when {@code maxStreams} are open
-   * @throws InvalidQueryException when the key or the id cannot be read
-   * @throws dev.matview.query.answer.ViewUnavailableException when no instance can serve it now
+   * after {@code lastEventId} when given; throws {@link TooManyStreamsException} when {@code
+   * maxStreams} are open, {@link InvalidQueryException} when the key or the id cannot be read, and
+   * {@link dev.matview.query.answer.ViewUnavailableException} when no instance can serve it now.
    */
   public void openKey(
       String viewName,
@@ -182,9 +180,8 @@ public final class ChangeStreams implements AutoCloseable {
    * Opens the stream of every key's changes in {@code viewName} into {@code sink}: this instance's
    * partitions, and, unless another instance asked, every other instance's relayed. It starts with
    * the changes from now on; a {@code Last-Event-ID} is answered with a skipped event, since a
-   * view's stream cannot tell where each partition stopped.
-   *
-   * @throws TooManyStreamsException when {@code maxStreams} are open
+   * view's stream cannot tell where each partition stopped; throws {@link TooManyStreamsException}
+   * when {@code maxStreams} are open.
    */
   public void openView(
       String viewName, @Nullable String lastEventId, CallerContext caller, ChangeSink sink) {

@@ -51,9 +51,8 @@ final class KeyStreamStart {
   }
 
   /**
-   * Where {@code lastEventId} says a stream of {@code partition} of {@code view} stopped.
-   *
-   * @throws InvalidQueryException when it is not an id of that view's events
+   * Where {@code lastEventId} says a stream of {@code partition} of {@code view} stopped; throws
+   * {@link InvalidQueryException} when it is not an id of that view's events.
    */
   EventIds.Resume resume(ResolvedView<?, ?, ?> view, int partition, String lastEventId) {
     try {
@@ -68,9 +67,8 @@ final class KeyStreamStart {
    * Starts {@code stream} of {@code key}: after {@code resume} when the partition's feed still
    * holds the updates after it, else with the key's current value. A value read while a record of
    * its partition was being processed is read again on a worker, so the caller never waits for the
-   * stream thread; a later read the instance refuses ends the stream, {@code abandon} told.
-   *
-   * @throws RuntimeException the refusal of the first read, before the stream has sent anything
+   * stream thread; a later read the instance refuses ends the stream, {@code abandon} told. The
+   * refusal of the first read, before the stream has sent anything, is thrown.
    */
   void start(
       ResolvedView<?, ?, ?> view,

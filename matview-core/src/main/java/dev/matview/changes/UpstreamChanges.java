@@ -54,10 +54,9 @@ public final class UpstreamChanges implements AutoCloseable {
   /**
    * Opens {@code owner}'s stream of {@code rawKey} in {@code view} after {@code lastEventId} and
    * passes its events to {@code sink}; {@code onEnd} runs once it ends. A stream that cannot be
-   * asked for ends at once with an event that says to reconnect.
-   *
-   * @throws TooManyStreamsException when as many streams are relayed from the owner as one
-   *     instance's connections carry
+   * asked for ends at once with an event that says to reconnect; throws {@link
+   * TooManyStreamsException} when as many streams are relayed from the owner as one instance's
+   * connections carry.
    */
   void relay(
       String view,
@@ -79,10 +78,9 @@ public final class UpstreamChanges implements AutoCloseable {
 
   /**
    * Opens the stream of the changes of {@code view}'s partitions that {@code host} owns, and passes
-   * its events to {@code sink}, which it closes when that stream ends.
-   *
-   * @throws TooManyStreamsException when as many streams are relayed from {@code host} as one
-   *     instance's connections carry
+   * its events to {@code sink}, which it closes when that stream ends; throws {@link
+   * TooManyStreamsException} when as many streams are relayed from {@code host} as one instance's
+   * connections carry.
    */
   void relayView(String view, HostInfo host, CallerContext caller, ChangeSink sink) {
     open(view, PeerPath.of(view, "changes").toString(), host, null, caller, sink, () -> {});

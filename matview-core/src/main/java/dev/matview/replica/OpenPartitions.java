@@ -14,9 +14,6 @@ import org.jspecify.annotations.Nullable;
  * The open partitions of one kind of store (table, window or session) on this instance, by store
  * name and partition: each registers a handle when Kafka Streams opens it and leaves when Kafka
  * Streams closes it. Reading a handle takes no lock.
- *
- * @param <S> the kind of store
- * @param <H> the kind of handle
  */
 final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
 
@@ -71,12 +68,7 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
     return sums;
   }
 
-  /**
-   * Makes the handle of a store just opened.
-   *
-   * @param <S> the kind of store
-   * @param <H> the kind of handle
-   */
+  /** Makes the handle of a store just opened. */
   @FunctionalInterface
   interface Handles<S, H> {
 

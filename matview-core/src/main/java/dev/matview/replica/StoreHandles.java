@@ -72,28 +72,21 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   /**
    * A persistent timestamped key-value store named {@code name}, Matview's own on RocksDB ({@link
    * RocksDBKeyValueStore}), whose partitions register here, and refuse an update before they keep
-   * it when {@code sizeCheck} refuses its changelog record.
+   * it when {@code sizeCheck} refuses its changelog record; the window and session stores below do
+   * the same on Kafka's stores, as its DSL would make them.
    */
   public KeyValueBytesStoreSupplier keyValueStore(String name, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.keyValue(name, this, sizeCheck);
   }
 
-  /**
-   * A persistent timestamped window store named {@code name}, as Kafka Streams' DSL would make it,
-   * whose partitions register here, and refuse an update before they keep it when {@code sizeCheck}
-   * refuses its changelog record.
-   */
+  /** A persistent timestamped window store named {@code name}, as {@link #keyValueStore}. */
   public WindowBytesStoreSupplier windowStore(
       String name, Duration retention, Duration size, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.window(
         Stores.persistentTimestampedWindowStore(name, retention, size, false), this, sizeCheck);
   }
 
-  /**
-   * A persistent session store named {@code name}, as Kafka Streams' DSL would make it, whose
-   * partitions register here, and refuse an update before they keep it when {@code sizeCheck}
-   * refuses its changelog record.
-   */
+  /** A persistent session store named {@code name}, as {@link #keyValueStore}. */
   public SessionBytesStoreSupplier sessionStore(
       String name, Duration retention, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.session(
@@ -148,25 +141,19 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return this.sessions.get(name, partition);
   }
 
-  /** The open partitions of the table views' stores. */
   OpenPartitions<KeyValueStore<Bytes, byte[]>, ReplicaHandle> tables() {
     return this.tables;
   }
 
-  /** The open partitions of the time-windowed views' stores. */
   OpenPartitions<WindowStore<Bytes, byte[]>, WindowHandle<WindowStore<Bytes, byte[]>>> windows() {
     return this.windows;
   }
 
-  /** The open partitions of the session views' stores. */
   OpenPartitions<SessionStore<Bytes, byte[]>, WindowHandle<SessionStore<Bytes, byte[]>>>
       sessions() {
     return this.sessions;
   }
 
-  /**
-   * The handle of {@code store}, just opened as {@code partition} of the table store {@code name}.
-   */
   private ReplicaHandle replicaHandle(
       String name, KeyValueStore<Bytes, byte[]> store, int partition) {
     return new ReplicaHandle(store, partition, () -> this.positions.of(name, partition));

@@ -15,9 +15,6 @@ import org.jspecify.annotations.Nullable;
  * wrappers: passes on what every state store does and, from the moment Kafka Streams has opened the
  * store until it closes it, registers its handle with the {@link OpenPartitions} of its kind and
  * how far it has applied its topic with the {@link StorePositions}.
- *
- * @param <S> the kind of store wrapped
- * @param <H> the kind of handle it registers
  */
 abstract class WrappedStore<S extends StateStore, H extends PartitionHandle> implements StateStore {
 

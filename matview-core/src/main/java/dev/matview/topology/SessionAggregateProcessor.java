@@ -25,10 +25,6 @@ import org.apache.kafka.streams.state.SessionStore;
  * and tells the change feed, and the store is given those bytes ({@link SerializedAggregate}); just
  * before, the processor tells the partition's {@link WindowHandle} that RocksDB lacks the session,
  * so that reads of the key go through the cache until it is written.
- *
- * @param <K> the view's key type
- * @param <V> the record value type
- * @param <A> the aggregate type
  */
 final class SessionAggregateProcessor<K, V, A>
     extends AggregateProcessor<K, V, A, SessionStore<K, Object>, WindowHandle<?>, K, Long> {

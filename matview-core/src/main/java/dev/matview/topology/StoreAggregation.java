@@ -21,10 +21,6 @@ import org.jspecify.annotations.Nullable;
  * SerializedAggregate}) and refuses one too large for the changelog; after, it tells the
  * partition's change feed, so that change streams hear every update and not only the one a commit
  * writes.
- *
- * @param <K> the view's key type
- * @param <V> the record value type
- * @param <A> the aggregate type
  */
 final class StoreAggregation<K, V, A> {
 

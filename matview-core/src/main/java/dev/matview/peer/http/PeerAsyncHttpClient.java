@@ -137,12 +137,10 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
   /**
    * Sends {@code method target} with {@code headers} and {@code body} to {@code host} at {@code
    * port}; the future completes with the answer, or fails as this client's exchanges fail, also
-   * when waiting for a connection or for the answer took longer than {@code timeout} each.
-   *
-   * @param target the request target, a path and query already percent-encoded
-   * @param headers header names and values, none of them with a line break
-   * @param body the body, sent with its {@code Content-Length}, or {@code null} for none
-   * @throws IllegalArgumentException when the target or a header cannot be carried by HTTP/1.1
+   * when waiting for a connection or for the answer took longer than {@code timeout} each. {@code
+   * target} is a path and query already percent-encoded, {@code body} is sent with its {@code
+   * Content-Length}; throws {@link IllegalArgumentException} when the target or a header cannot be
+   * carried by HTTP/1.1.
    */
   public CompletableFuture<PeerHttpResponse> exchange(
       String host,
