@@ -23,9 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class UpstreamChanges implements AutoCloseable {
 
-  /** The longest event a relay passes on: as long as any answer of another instance may be. */
-  private static final int MAX_EVENT_BYTES = 64 * 1024 * 1024;
-
   private final PeerClient peers;
 
   private final Duration idle;
@@ -109,7 +106,6 @@ public final class UpstreamChanges implements AutoCloseable {
         new RelayedStream(
             sink,
             lastEventId,
-            MAX_EVENT_BYTES,
             () -> {
               this.relays.remove(self[0]);
               fromOwner.decrementAndGet();
