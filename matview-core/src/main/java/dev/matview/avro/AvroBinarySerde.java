@@ -21,8 +21,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads and writes records of one Avro schema as plain Avro binary: a value is one record, all of
  * it, with no header; what cannot be read so throws a {@link SerializationException} that says why.
- *
- * @param <T> the record type
  */
 final class AvroBinarySerde<T extends IndexedRecord>
     implements Serde<T>, Serializer<T>, Deserializer<T> {

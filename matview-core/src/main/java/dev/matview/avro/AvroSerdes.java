@@ -29,9 +29,8 @@ public final class AvroSerdes {
 
   /**
    * A serde of the specific records of {@code type}, a class generated from an Avro schema, read
-   * and written with that schema and the logical type conversions generated with it.
-   *
-   * @throws IllegalArgumentException when {@code type} holds no schema of its own
+   * and written with that schema and the logical type conversions generated with it; throws {@link
+   * IllegalArgumentException} when {@code type} holds no schema of its own.
    */
   public static <T extends SpecificRecord> Serde<T> specific(Class<T> type) {
     Objects.requireNonNull(type, "type must not be null");
@@ -56,9 +55,8 @@ public final class AvroSerdes {
   /**
    * A serde of generic records of {@code schema}, a record schema; fields of the standard logical
    * types are read as Java's values ({@code BigDecimal}, {@code UUID}, {@code LocalDate}, {@code
-   * LocalTime}, {@code Instant}, {@code LocalDateTime}), strings as Avro's {@code Utf8}.
-   *
-   * @throws IllegalArgumentException when {@code schema} is not a record's
+   * LocalTime}, {@code Instant}, {@code LocalDateTime}), strings as Avro's {@code Utf8}; throws
+   * {@link IllegalArgumentException} when {@code schema} is not a record's.
    */
   public static Serde<GenericRecord> generic(Schema schema) {
     Objects.requireNonNull(schema, "schema must not be null");

@@ -5,10 +5,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * One event of a change stream: its kind, its data as JSON, and its id (the position after it, with
  * the update's place among those of one record), or none.
- *
- * @param kind the event's name on the stream
- * @param data the event's data, a JSON text
- * @param id the event's id, or {@code null} when it has none
  */
 public record ChangeEvent(Kind kind, String data, @Nullable String id) {
 

@@ -5,16 +5,13 @@ public interface ChangeSink {
 
   /**
    * Writes {@code event}: at once, or, for a sink that writes without blocking, once the client has
-   * taken what was written before.
-   *
-   * @throws java.io.IOException when the client went away
+   * taken what was written before; throws {@link java.io.IOException} when the client went away.
    */
   void send(ChangeEvent event) throws java.io.IOException;
 
   /**
-   * Writes {@code events} in order, at once where the sink can: one flush for all.
-   *
-   * @throws java.io.IOException when the client went away
+   * Writes {@code events} in order, at once where the sink can: one flush for all; throws {@link
+   * java.io.IOException} when the client went away.
    */
   default void send(java.util.List<ChangeEvent> events) throws java.io.IOException {
     for (ChangeEvent event : events) {
@@ -36,9 +33,8 @@ public interface ChangeSink {
   }
 
   /**
-   * Writes a comment that carries nothing, so that a client that went away is noticed.
-   *
-   * @throws java.io.IOException when the client went away
+   * Writes a comment that carries nothing, so that a client that went away is noticed; throws
+   * {@link java.io.IOException} when the client went away.
    */
   void heartbeat() throws java.io.IOException;
 

@@ -37,8 +37,6 @@ public final class ChangeStreams implements AutoCloseable {
 
   private final KeyParser keys;
 
-  private final ObjectMapper mapper;
-
   private final UpstreamChanges upstream;
 
   private final String applicationId;
@@ -74,15 +72,13 @@ public final class ChangeStreams implements AutoCloseable {
     this.routing = routing;
     this.positions = positions;
     this.keys = new KeyParser(mapper);
-    this.mapper = mapper;
     EventIds ids = new EventIds(tokens);
     this.upstream = upstream;
     this.applicationId = queries.applicationId();
     this.slots = new StreamSlots(maxStreams);
-    this.live = new LiveStreams(ids, buffer, heartbeat, timer, workers);
+    this.live = new LiveStreams(ids, this.applicationId, mapper, buffer, heartbeat, timer, workers);
     this.starts = new KeyStreamStart(queries, ids, workers);
-    this.views =
-        new ViewChangeStreams(this.applicationId, routing, positions, mapper, upstream, this.live);
+    this.views = new ViewChangeStreams(routing, positions, upstream, this.live);
   }
 
   /** How many change streams this instance serves now, relayed ones included. */
@@ -97,11 +93,9 @@ public final class ChangeStreams implements AutoCloseable {
 
   /**
    * Opens the stream of {@code rawKey}'s changes in {@code viewName} into {@code sink}, going on
-   * after {@code lastEventId} when given.
-   *
-   * @throws TooManyStreamsException when {@code maxStreams} are open
-   * @throws InvalidQueryException when the key or the id cannot be read
-   * @throws dev.matview.query.answer.ViewUnavailableException when no instance can serve it now
+   * after {@code lastEventId} when given; throws {@link TooManyStreamsException} when {@code
+   * maxStreams} are open, {@link InvalidQueryException} when the key or the id cannot be read, and
+   * {@link dev.matview.query.answer.ViewUnavailableException} when no instance can serve it now.
    */
   public void openKey(
       String viewName,
@@ -146,10 +140,9 @@ public final class ChangeStreams implements AutoCloseable {
     if (applied == null) {
       throw notNow(view, key, partition, "its store partition here is not open yet");
     }
-    String storeTopic = view.changelogTopic(this.applicationId);
-    ViewEvents events =
-        this.live.events(view.name(), () -> new ChangeDecoder(view, storeTopic, this.mapper));
-    byte[] keyBytes = view.keySerde().serializer().serialize(storeTopic, key);
+    ViewEvents events = this.live.events(view);
+    byte[] keyBytes =
+        view.keySerde().serializer().serialize(view.changelogTopic(this.applicationId), key);
     ChangeStream[] self = new ChangeStream[1];
     ChangeStream stream =
         this.live.open(
@@ -187,9 +180,8 @@ public final class ChangeStreams implements AutoCloseable {
    * Opens the stream of every key's changes in {@code viewName} into {@code sink}: this instance's
    * partitions, and, unless another instance asked, every other instance's relayed. It starts with
    * the changes from now on; a {@code Last-Event-ID} is answered with a skipped event, since a
-   * view's stream cannot tell where each partition stopped.
-   *
-   * @throws TooManyStreamsException when {@code maxStreams} are open
+   * view's stream cannot tell where each partition stopped; throws {@link TooManyStreamsException}
+   * when {@code maxStreams} are open.
    */
   public void openView(
       String viewName, @Nullable String lastEventId, CallerContext caller, ChangeSink sink) {

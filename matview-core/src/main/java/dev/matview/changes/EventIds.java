@@ -34,9 +34,8 @@ final class EventIds {
   }
 
   /**
-   * Where {@code id} says a stream of {@code partition} of {@code view} stopped.
-   *
-   * @throws PositionTokenException when it is not an id of that view
+   * Where {@code id} says a stream of {@code partition} of {@code view} stopped; throws {@link
+   * PositionTokenException} when it is not an id of that view.
    */
   Resume read(String view, int partition, String id) {
     int dot = id.lastIndexOf('.');
@@ -73,10 +72,8 @@ final class EventIds {
   }
 
   /**
-   * Where a stream stopped: right after the update at {@code offset} and {@code sequence}.
-   *
-   * @param offset the offset, or -1 when the id names another partition
-   * @param sequence the update's place among those of its record
+   * Where a stream stopped: right after the update at {@code offset} (-1 when the id names another
+   * partition) and {@code sequence}, its place among those of its record.
    */
   record Resume(long offset, int sequence) {}
 }

@@ -51,9 +51,8 @@ final class KeyStreamStart {
   }
 
   /**
-   * Where {@code lastEventId} says a stream of {@code partition} of {@code view} stopped.
-   *
-   * @throws InvalidQueryException when it is not an id of that view's events
+   * Where {@code lastEventId} says a stream of {@code partition} of {@code view} stopped; throws
+   * {@link InvalidQueryException} when it is not an id of that view's events.
    */
   EventIds.Resume resume(ResolvedView<?, ?, ?> view, int partition, String lastEventId) {
     try {
@@ -68,9 +67,8 @@ final class KeyStreamStart {
    * Starts {@code stream} of {@code key}: after {@code resume} when the partition's feed still
    * holds the updates after it, else with the key's current value. A value read while a record of
    * its partition was being processed is read again on a worker, so the caller never waits for the
-   * stream thread; a later read the instance refuses ends the stream, {@code abandon} told.
-   *
-   * @throws RuntimeException the refusal of the first read, before the stream has sent anything
+   * stream thread; a later read the instance refuses ends the stream, {@code abandon} told. The
+   * refusal of the first read, before the stream has sent anything, is thrown.
    */
   void start(
       ResolvedView<?, ?, ?> view,
@@ -93,93 +91,71 @@ final class KeyStreamStart {
         return;
       }
     }
-    new Snapshot(view, key, rawKey, lastEventId, caller, applied, decoder, stream, abandon).read(1);
+    read(
+        new Snapshot(view, key, rawKey, lastEventId, caller, applied, decoder, stream, abandon), 1);
   }
 
-  /** The reads of a key's current value that a stream starts with, until one is consistent. */
-  private final class Snapshot {
+  /** What the reads of a key's current value that a stream starts with need. */
+  private record Snapshot(
+      ResolvedView<?, ?, ?> view,
+      Object key,
+      String rawKey,
+      @Nullable String lastEventId,
+      CallerContext caller,
+      AppliedOffset applied,
+      ChangeDecoder decoder,
+      ChangeStream stream,
+      Runnable abandon) {}
 
-    private final ResolvedView<?, ?, ?> view;
-    private final Object key;
-    private final String rawKey;
-    private final @Nullable String lastEventId;
-    private final CallerContext caller;
-    private final AppliedOffset applied;
-    private final ChangeDecoder decoder;
-    private final ChangeStream stream;
-    private final Runnable abandon;
-
-    Snapshot(
-        ResolvedView<?, ?, ?> view,
-        Object key,
-        String rawKey,
-        @Nullable String lastEventId,
-        CallerContext caller,
-        AppliedOffset applied,
-        ChangeDecoder decoder,
-        ChangeStream stream,
-        Runnable abandon) {
-      this.view = view;
-      this.key = key;
-      this.rawKey = rawKey;
-      this.lastEventId = lastEventId;
-      this.caller = caller;
-      this.applied = applied;
-      this.decoder = decoder;
-      this.stream = stream;
-      this.abandon = abandon;
+  /**
+   * Reads the value; starts the stream with it when no record of the partition was processed
+   * meanwhile, or at the last attempt, else reads again on a worker (at once when none is free).
+   */
+  private void read(Snapshot snapshot, int attempt) {
+    AppliedOffset applied = snapshot.applied();
+    long begun = applied.begun();
+    long from = applied.applied();
+    ChangeEvent value =
+        current(
+            snapshot,
+            this.ids.of(snapshot.view().name(), applied.partition(), from, Integer.MAX_VALUE));
+    if ((begun == from && applied.begun() == begun) || attempt >= SNAPSHOT_ATTEMPTS) {
+      snapshot.stream()
+          .start(first(snapshot, value), List.of(), from, Integer.MAX_VALUE, value.id());
+      return;
     }
-
-    /**
-     * Reads the value; starts the stream with it when no record of the partition was processed
-     * meanwhile, or at the last attempt, else reads again on a worker (at once when none is free).
-     */
-    void read(int attempt) {
-      long begun = this.applied.begun();
-      long from = this.applied.applied();
-      ChangeEvent value =
-          current(
-              this.view,
-              this.key,
-              this.rawKey,
-              this.caller,
-              this.decoder,
-              KeyStreamStart.this.ids.of(
-                  this.view.name(), this.applied.partition(), from, Integer.MAX_VALUE));
-      if ((begun == from && this.applied.begun() == begun) || attempt >= SNAPSHOT_ATTEMPTS) {
-        this.stream.start(first(value), List.of(), from, Integer.MAX_VALUE, value.id());
-        return;
-      }
-      try {
-        KeyStreamStart.this.workers.execute(() -> readAgain(attempt + 1));
-      } catch (RejectedExecutionException ex) {
-        this.stream.start(first(value), List.of(), from, Integer.MAX_VALUE, value.id());
-      }
+    try {
+      this.workers.execute(() -> readAgain(snapshot, attempt + 1));
+    } catch (RejectedExecutionException ex) {
+      snapshot.stream()
+          .start(first(snapshot, value), List.of(), from, Integer.MAX_VALUE, value.id());
     }
+  }
 
-    private void readAgain(int attempt) {
-      try {
-        read(attempt);
-      } catch (RuntimeException ex) {
-        this.abandon.run();
-      }
+  private void readAgain(Snapshot snapshot, int attempt) {
+    try {
+      read(snapshot, attempt);
+    } catch (RuntimeException ex) {
+      snapshot.abandon().run();
     }
+  }
 
-    private List<ChangeEvent> first(ChangeEvent value) {
-      if (this.lastEventId == null) {
-        return List.of(value);
-      }
-      ChangeEvent skipped =
-          new ChangeEvent(
-              ChangeEvent.Kind.SKIPPED,
-              this.decoder.json(
-                  Map.of(
-                      "reason",
-                      "this instance no longer holds the updates after Last-Event-ID; the stream"
-                          + " starts again from the current value")),
-              null);
-      return List.of(skipped, value);
+  private static List<ChangeEvent> first(Snapshot snapshot, ChangeEvent value) {
+    if (snapshot.lastEventId() == null) {
+      return List.of(value);
     }
+    ChangeEvent skipped =
+        new ChangeEvent(
+            ChangeEvent.Kind.SKIPPED,
+            snapshot
+                .decoder()
+                .json(
+                    Map.of(
+                        "reason",
+                        "this instance no longer holds the updates after Last-Event-ID; the stream"
+                            + " starts again from the current value")),
+            null);
+    return List.of(skipped, value);
   }
 
   /**
@@ -187,17 +163,15 @@ final class KeyStreamStart {
    * answered by a replica here or refused, never asked of another instance, so it is there at once.
    * It reads the state as applied, committed or not, as the change feed it leads into follows it.
    */
-  private ChangeEvent current(
-      ResolvedView<?, ?, ?> view,
-      Object key,
-      String rawKey,
-      CallerContext caller,
-      ChangeDecoder decoder,
-      @Nullable String id) {
+  private ChangeEvent current(Snapshot snapshot, @Nullable String id) {
+    ResolvedView<?, ?, ?> view = snapshot.view();
+    Object key = snapshot.key();
+    String rawKey = snapshot.rawKey();
+    ChangeDecoder decoder = snapshot.decoder();
     CallerContext here =
-        new CallerContext(true, caller.authorization(), false, null, false)
+        new CallerContext(true, snapshot.caller().authorization(), false, null, false)
             .withBound(ReadBound.NONE.withIsolation(Isolation.UNCOMMITTED))
-            .withObservation(caller.observation());
+            .withObservation(snapshot.caller().observation());
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("key", key);
     if (view.window() == null) {

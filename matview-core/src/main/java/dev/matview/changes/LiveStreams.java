@@ -1,5 +1,6 @@
 package dev.matview.changes;
 
+import dev.matview.topology.ResolvedView;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -10,8 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The change streams of this instance's partitions while they are open: each made with the same
@@ -21,6 +22,10 @@ import org.jspecify.annotations.Nullable;
 final class LiveStreams implements AutoCloseable {
 
   private final EventIds ids;
+
+  private final String applicationId;
+
+  private final ObjectMapper mapper;
 
   private final int buffer;
 
@@ -38,17 +43,21 @@ final class LiveStreams implements AutoCloseable {
   private final Set<ViewStream> views = ConcurrentHashMap.newKeySet();
 
   /**
-   * Streams whose events carry the ids of {@code ids}, each keeping at most {@code buffer} events
-   * waiting, written by {@code workers}, to which {@code timer} hands a heartbeat every {@code
-   * heartbeat}.
+   * Streams whose events carry the ids of {@code ids} and JSON of {@code mapper}, each keeping at
+   * most {@code buffer} events waiting, written by {@code workers}, to which {@code timer} hands a
+   * heartbeat every {@code heartbeat}.
    */
   LiveStreams(
       EventIds ids,
+      String applicationId,
+      ObjectMapper mapper,
       int buffer,
       Duration heartbeat,
       ScheduledExecutorService timer,
       Executor workers) {
     this.ids = ids;
+    this.applicationId = applicationId;
+    this.mapper = mapper;
     this.buffer = buffer;
     this.dispatcher = workers;
     this.heartbeats =
@@ -79,13 +88,15 @@ final class LiveStreams implements AutoCloseable {
     return this.waiting.get();
   }
 
-  /**
-   * The events of view {@code viewName}'s updates, shared by all its streams, read with the decoder
-   * {@code decoders} makes the first time.
-   */
-  ViewEvents events(String viewName, Supplier<ChangeDecoder> decoders) {
+  /** The events of {@code view}'s updates, shared by all its streams. */
+  ViewEvents events(ResolvedView<?, ?, ?> view) {
     return this.events.computeIfAbsent(
-        viewName, (name) -> new ViewEvents(name, decoders.get(), this.ids));
+        view.name(),
+        (name) ->
+            new ViewEvents(
+                name,
+                new ChangeDecoder(view, view.changelogTopic(this.applicationId), this.mapper),
+                this.ids));
   }
 
   /**

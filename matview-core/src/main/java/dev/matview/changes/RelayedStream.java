@@ -20,9 +20,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class RelayedStream implements BodyListener {
 
-  private final ChangeSink sink;
+  /** The longest event a relay passes on: as long as any answer of another instance may be. */
+  private static final int MAX_EVENT_BYTES = 64 * 1024 * 1024;
 
-  private final int maxEventBytes;
+  private final ChangeSink sink;
 
   private final Runnable onEnd;
 
@@ -41,13 +42,12 @@ final class RelayedStream implements BodyListener {
   private @Nullable Future<Void> upstream;
 
   /**
-   * A relay into {@code sink} of a stream that went on after {@code lastEventId}, refusing an event
-   * longer than {@code maxEventBytes}; {@code onEnd} runs once it ends.
+   * A relay into {@code sink} of a stream that went on after {@code lastEventId}; {@code onEnd}
+   * runs once it ends.
    */
-  RelayedStream(ChangeSink sink, @Nullable String lastEventId, int maxEventBytes, Runnable onEnd) {
+  RelayedStream(ChangeSink sink, @Nullable String lastEventId, Runnable onEnd) {
     this.sink = sink;
     this.lastId = lastEventId;
-    this.maxEventBytes = maxEventBytes;
     this.onEnd = onEnd;
   }
 
@@ -77,9 +77,9 @@ final class RelayedStream implements BodyListener {
           line(this.line.toString(StandardCharsets.UTF_8));
           this.line.reset();
         } else if (b != '\r') {
-          if (this.line.size() + this.data.length() >= this.maxEventBytes) {
+          if (this.line.size() + this.data.length() >= MAX_EVENT_BYTES) {
             throw new IOException(
-                "An event of the owner's stream is longer than " + this.maxEventBytes + " bytes");
+                "An event of the owner's stream is longer than " + MAX_EVENT_BYTES + " bytes");
           }
           this.line.write(b);
         }

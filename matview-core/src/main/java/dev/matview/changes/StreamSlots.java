@@ -21,9 +21,8 @@ final class StreamSlots {
   }
 
   /**
-   * A slot for a stream of {@code view}, observed by {@code observation}, which its release stops.
-   *
-   * @throws TooManyStreamsException when every slot is taken
+   * A slot for a stream of {@code view}, observed by {@code observation}, which its release stops;
+   * throws {@link TooManyStreamsException} when every slot is taken.
    */
   Slot take(String view, Observation observation) {
     if (this.open.incrementAndGet() > this.max) {

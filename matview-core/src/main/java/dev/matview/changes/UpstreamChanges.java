@@ -23,9 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class UpstreamChanges implements AutoCloseable {
 
-  /** The longest event a relay passes on: as long as any answer of another instance may be. */
-  private static final int MAX_EVENT_BYTES = 64 * 1024 * 1024;
-
   private final PeerClient peers;
 
   private final Duration idle;
@@ -54,10 +51,9 @@ public final class UpstreamChanges implements AutoCloseable {
   /**
    * Opens {@code owner}'s stream of {@code rawKey} in {@code view} after {@code lastEventId} and
    * passes its events to {@code sink}; {@code onEnd} runs once it ends. A stream that cannot be
-   * asked for ends at once with an event that says to reconnect.
-   *
-   * @throws TooManyStreamsException when as many streams are relayed from the owner as one
-   *     instance's connections carry
+   * asked for ends at once with an event that says to reconnect; throws {@link
+   * TooManyStreamsException} when as many streams are relayed from the owner as one instance's
+   * connections carry.
    */
   void relay(
       String view,
@@ -79,10 +75,9 @@ public final class UpstreamChanges implements AutoCloseable {
 
   /**
    * Opens the stream of the changes of {@code view}'s partitions that {@code host} owns, and passes
-   * its events to {@code sink}, which it closes when that stream ends.
-   *
-   * @throws TooManyStreamsException when as many streams are relayed from {@code host} as one
-   *     instance's connections carry
+   * its events to {@code sink}, which it closes when that stream ends; throws {@link
+   * TooManyStreamsException} when as many streams are relayed from {@code host} as one instance's
+   * connections carry.
    */
   void relayView(String view, HostInfo host, CallerContext caller, ChangeSink sink) {
     open(view, PeerPath.of(view, "changes").toString(), host, null, caller, sink, () -> {});
@@ -111,7 +106,6 @@ public final class UpstreamChanges implements AutoCloseable {
         new RelayedStream(
             sink,
             lastEventId,
-            MAX_EVENT_BYTES,
             () -> {
               this.relays.remove(self[0]);
               fromOwner.decrementAndGet();

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.kafka.streams.state.HostInfo;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.ObjectMapper;
 
 /**
  * Opens streams of every key's changes in a view: one part per partition of this instance, and,
@@ -24,27 +23,16 @@ final class ViewChangeStreams {
 
   private final StorePositions positions;
 
-  private final ObjectMapper mapper;
-
   private final UpstreamChanges upstream;
 
   private final LiveStreams live;
 
-  private final String applicationId;
-
   ViewChangeStreams(
-      String applicationId,
-      Routing routing,
-      StorePositions positions,
-      ObjectMapper mapper,
-      UpstreamChanges upstream,
-      LiveStreams live) {
+      Routing routing, StorePositions positions, UpstreamChanges upstream, LiveStreams live) {
     this.routing = routing;
     this.positions = positions;
-    this.mapper = mapper;
     this.upstream = upstream;
     this.live = live;
-    this.applicationId = applicationId;
   }
 
   /**
@@ -74,9 +62,7 @@ final class ViewChangeStreams {
           return;
         }
       }
-      String storeTopic = view.changelogTopic(this.applicationId);
-      ViewEvents events =
-          this.live.events(view.name(), () -> new ChangeDecoder(view, storeTopic, this.mapper));
+      ViewEvents events = this.live.events(view);
       Set<HostInfo> others = new LinkedHashSet<>();
       for (PartitionOwner owner : this.routing.owners(view)) {
         if (!this.routing.isLocal(owner)) {
@@ -98,7 +84,7 @@ final class ViewChangeStreams {
       if (relays) {
         CallerContext observed = caller.withObservation(slot.observation());
         for (HostInfo host : others) {
-          this.upstream.relayView(view.name(), host, observed, stream.relayed());
+          this.upstream.relayView(view.name(), host, observed, stream);
         }
       }
     } catch (RuntimeException ex) {

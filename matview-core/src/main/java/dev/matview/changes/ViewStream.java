@@ -33,11 +33,6 @@ final class ViewStream implements ChangeSink {
     this.parts.add(new Part(stream, partition));
   }
 
-  /** A sink for a stream relayed from another instance, ending this one when it ends. */
-  ChangeSink relayed() {
-    return this;
-  }
-
   @Override
   public void send(ChangeEvent event) throws IOException {
     this.sink.send(event);

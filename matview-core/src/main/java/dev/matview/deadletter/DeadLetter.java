@@ -10,18 +10,9 @@ import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A record that a view could not use, with where it was read and why it failed.
- *
- * @param view the view that could not use the record, null when the processor belongs to no view
- * @param reason why the view could not use it
- * @param topic the topic the record was read from
- * @param partition the partition it was read from
- * @param offset its offset
- * @param processor the processor that failed
- * @param key the record's key as read from the topic
- * @param value the record's value as read from the topic
- * @param headers the record's headers
- * @param exception what made the record unusable
+ * A record that a view ({@code null} when the processor that failed belongs to no view) could not
+ * use, with its key, value and headers as read from its topic, where it was read, and why it
+ * failed.
  */
 public record DeadLetter(
     @Nullable String view,

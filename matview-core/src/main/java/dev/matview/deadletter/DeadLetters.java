@@ -8,9 +8,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * What Matview's exception handlers need, handed to them through the Kafka Streams configuration
  * under {@link #CONFIG}, since Kafka Streams creates handlers by class name.
- *
- * @param locator finds the view of a failed processor or topic
- * @param publisher writes the dead letters
  */
 public record DeadLetters(ViewLocator locator, DeadLetterPublisher publisher) {
 
@@ -40,9 +37,8 @@ public record DeadLetters(ViewLocator locator, DeadLetterPublisher publisher) {
   }
 
   /**
-   * The object under {@link #CONFIG} in {@code configs}.
-   *
-   * @throws ConfigException when there is none
+   * The object under {@link #CONFIG} in {@code configs}; throws {@link ConfigException} when there
+   * is none.
    */
   public static DeadLetters from(Map<String, ?> configs) {
     Object value = configs.get(CONFIG);

@@ -70,11 +70,6 @@ public final class ViewLocator {
     return this.changelogs.contains(topic);
   }
 
-  /**
-   * A view's processor and what its failure means.
-   *
-   * @param view the view
-   * @param reason why a record fails there
-   */
+  /** A view's processor, and the reason a record that fails there is a dead letter. */
   public record Step(String view, DeadLetterReason reason) {}
 }

@@ -6,25 +6,17 @@ import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.TaskId;
 
 /** Calls several standby update listeners in order, because Kafka Streams holds only one. */
-public final class CompositeStandbyUpdateListener implements StandbyUpdateListener {
-
-  private final List<StandbyUpdateListener> listeners;
+public final class CompositeStandbyUpdateListener extends CompositeListener<StandbyUpdateListener>
+    implements StandbyUpdateListener {
 
   /** Calls {@code listeners} in the order given. */
   public CompositeStandbyUpdateListener(List<StandbyUpdateListener> listeners) {
-    this.listeners = List.copyOf(listeners);
-  }
-
-  /** The listeners called, in order. */
-  public List<StandbyUpdateListener> listeners() {
-    return this.listeners;
+    super(listeners);
   }
 
   @Override
   public void onUpdateStart(TopicPartition partition, String store, long startingOffset) {
-    for (StandbyUpdateListener listener : this.listeners) {
-      listener.onUpdateStart(partition, store, startingOffset);
-    }
+    each((listener) -> listener.onUpdateStart(partition, store, startingOffset));
   }
 
   @Override
@@ -35,9 +27,10 @@ public final class CompositeStandbyUpdateListener implements StandbyUpdateListen
       long batchEndOffset,
       long batchSize,
       long currentEndOffset) {
-    for (StandbyUpdateListener listener : this.listeners) {
-      listener.onBatchLoaded(partition, store, taskId, batchEndOffset, batchSize, currentEndOffset);
-    }
+    each(
+        (listener) ->
+            listener.onBatchLoaded(
+                partition, store, taskId, batchEndOffset, batchSize, currentEndOffset));
   }
 
   @Override
@@ -47,8 +40,8 @@ public final class CompositeStandbyUpdateListener implements StandbyUpdateListen
       long storeOffset,
       long currentEndOffset,
       SuspendReason reason) {
-    for (StandbyUpdateListener listener : this.listeners) {
-      listener.onUpdateSuspended(partition, store, storeOffset, currentEndOffset, reason);
-    }
+    each(
+        (listener) ->
+            listener.onUpdateSuspended(partition, store, storeOffset, currentEndOffset, reason));
   }
 }

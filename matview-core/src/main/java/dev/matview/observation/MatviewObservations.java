@@ -56,10 +56,8 @@ public final class MatviewObservations {
 
   /**
    * Starts the observation {@code name} of {@code operation} of {@code view}, with {@code more} key
-   * values, as a child of {@code parent}.
-   *
-   * @return the observation, or {@link Observation#NOOP} when {@code parent} is, or its registry
-   *     does not observe {@code name} (then the parent's scope is not opened either)
+   * values, as a child of {@code parent}; {@link Observation#NOOP} when {@code parent} is, or its
+   * registry does not observe {@code name} (then the parent's scope is not opened either).
    */
   public static Observation start(
       Observation parent, String name, String view, String operation, KeyValues more) {

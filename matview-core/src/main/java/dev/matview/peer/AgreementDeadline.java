@@ -20,9 +20,8 @@ final class AgreementDeadline {
   }
 
   /**
-   * The nanoseconds left, always positive.
-   *
-   * @throws TimeoutException when the deadline has passed
+   * The nanoseconds left, always positive; throws {@link TimeoutException} when the deadline has
+   * passed.
    */
   long remainingNanos() throws TimeoutException {
     long remaining = this.deadlineNanos - System.nanoTime();
@@ -33,9 +32,7 @@ final class AgreementDeadline {
   }
 
   /**
-   * The time left, always positive.
-   *
-   * @throws TimeoutException when the deadline has passed
+   * The time left, always positive; throws {@link TimeoutException} when the deadline has passed.
    */
   Duration remaining() throws TimeoutException {
     return Duration.ofNanos(remainingNanos());

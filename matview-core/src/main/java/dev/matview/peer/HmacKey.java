@@ -55,10 +55,8 @@ public final class HmacKey {
   /**
    * Whether {@code mac} is the MAC of {@code parts} truncated to {@code length} bytes, the fixed
    * length of the caller's token format: a MAC of any other length is refused, whatever its bytes,
-   * and the bytes are compared in constant time.
-   *
-   * @param length the token format's MAC length, from {@value #MIN_TRUNCATED_LENGTH} to {@value
-   *     #MAC_LENGTH}; never a length taken from the input
+   * and the bytes are compared in constant time; {@code length} lies from {@value
+   * #MIN_TRUNCATED_LENGTH} to {@value #MAC_LENGTH} and is never a length taken from the input.
    */
   public boolean matchesTruncated(int length, byte[] mac, byte[]... parts) {
     if (length < MIN_TRUNCATED_LENGTH || length > MAC_LENGTH) {

@@ -79,13 +79,8 @@ public final class PeerRequests {
 
   /**
    * The signature of a request, for {@link #SIGNATURE_HEADER}, or {@code null} while the secret is
-   * not known.
-   *
-   * @param method the HTTP method
-   * @param pathAndQuery the path and query exactly as sent, percent-encoding included
-   * @param body the body, or {@code null} for none
-   * @param headers the headers the request carries, keyed by the names in {@link #SIGNED_HEADERS}
-   *     as written there; a header it lacks is signed as absent
+   * not known: {@code pathAndQuery} exactly as sent, percent-encoding included, and {@code headers}
+   * keyed by the names in {@link #SIGNED_HEADERS} as written there (one it lacks is signed absent).
    */
   public @Nullable String sign(
       String method, String pathAndQuery, byte @Nullable [] body, Map<String, String> headers) {
@@ -100,13 +95,8 @@ public final class PeerRequests {
   /**
    * Checks {@code signature} against a request received. A signature that is not exactly of the
    * form {@link #sign} writes, with a MAC of exactly 32 bytes, is refused before any MAC is
-   * computed.
-   *
-   * @param method the HTTP method
-   * @param pathAndQuery the path and query exactly as received, percent-encoding included
-   * @param signature the value of {@link #SIGNATURE_HEADER}, or {@code null}
-   * @param headers the values of the request's headers by name, every value of a header that occurs
-   *     more than once joined with a line feed, {@code null} for a header it lacks
+   * computed. {@code pathAndQuery} is exactly as received, percent-encoding included, and {@code
+   * headers} join every value of a header that occurs more than once with a line feed.
    */
   public Check check(
       String method, String pathAndQuery, @Nullable String signature, HeaderValues headers) {
@@ -197,12 +187,8 @@ public final class PeerRequests {
   }
 
   /**
-   * What the check of a signature found.
-   *
-   * @param outcome whether the request comes from an instance of the same application, and if not,
-   *     why not
-   * @param bodyDigest the SHA-256 of the body that was signed, or {@code null} when none was
-   * @param reason why the signature was refused, for logs
+   * What the check of a signature found: its outcome, the SHA-256 of the body signed, if any, and
+   * why it was refused, for logs.
    */
   public record Check(Outcome outcome, @Nullable String bodyDigest, String reason) {
 

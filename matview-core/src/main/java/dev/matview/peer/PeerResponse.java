@@ -8,11 +8,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What another instance answered to a forwarded request.
- *
- * @param status the HTTP status
- * @param headers the response headers by name, in the case the instance wrote them
- * @param body the response body
+ * What another instance answered to a forwarded request: its status, its headers by name in the
+ * case the instance wrote them, and its body.
  */
 public record PeerResponse(int status, Map<String, List<String>> headers, byte[] body) {
 

@@ -22,9 +22,8 @@ public final class PeerSecret {
   }
 
   /**
-   * The secret that {@code material} stands for.
-   *
-   * @throws IllegalArgumentException when it has fewer than {@link #MIN_BYTES} bytes
+   * The secret that {@code material} stands for; throws {@link IllegalArgumentException} when it
+   * has fewer than {@link #MIN_BYTES} bytes.
    */
   public static PeerSecret of(byte[] material) {
     if (material.length < MIN_BYTES) {

@@ -9,10 +9,6 @@ import org.jspecify.annotations.Nullable;
  * epoch milliseconds, the body's SHA-256 (or {@code none}) and the MAC, joined with dots; the MAC
  * covers the method, the path and query, the timestamp and digest as written, and every signed
  * header.
- *
- * @param timestamp when it was made, in epoch milliseconds, as written
- * @param digest the body's SHA-256 as written, or {@code none}
- * @param mac the MAC
  */
 record RequestSignature(String timestamp, String digest, byte[] mac) {
 

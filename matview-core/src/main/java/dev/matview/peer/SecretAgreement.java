@@ -42,9 +42,8 @@ public final class SecretAgreement {
 
   /**
    * The secret of the application that {@code streamsConfiguration} configures, agreed with the
-   * other instances.
-   *
-   * @throws PeerSecretException when the broker refuses, fails or does not answer in time
+   * other instances; throws {@link PeerSecretException} when the broker refuses, fails or does not
+   * answer in time.
    */
   public PeerSecret agree(Properties streamsConfiguration) {
     AgreementClients clients = new AgreementClients(streamsConfiguration, this.timeout);
@@ -79,25 +78,30 @@ public final class SecretAgreement {
         }
         return PeerSecret.of(agreed);
       }
-    } catch (AuthorizationException | AuthenticationException ex) {
-      throw PeerSecretException.refused(topic, step, ex);
-    } catch (TimeoutException | org.apache.kafka.common.errors.TimeoutException ex) {
-      throw PeerSecretException.unreachable(topic, clients.bootstrapServers(), this.timeout, ex);
-    } catch (ExecutionException ex) {
-      Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
-      if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
-        throw PeerSecretException.refused(topic, step, cause);
-      }
-      if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-        throw PeerSecretException.unreachable(
-            topic, clients.bootstrapServers(), this.timeout, cause);
-      }
-      throw PeerSecretException.failed(topic, cause);
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
       throw PeerSecretException.unreachable(topic, clients.bootstrapServers(), this.timeout, ex);
-    } catch (KafkaException ex) {
-      throw PeerSecretException.failed(topic, ex);
+    } catch (TimeoutException | ExecutionException | KafkaException ex) {
+      throw failure(topic, step, clients.bootstrapServers(), ex);
     }
+  }
+
+  /**
+   * What {@code thrown} at {@code step}, or the failure an {@link ExecutionException} holds, says.
+   */
+  private PeerSecretException failure(
+      String topic, String step, String bootstrapServers, Exception thrown) {
+    Throwable cause =
+        (thrown instanceof ExecutionException && thrown.getCause() != null)
+            ? thrown.getCause()
+            : thrown;
+    if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
+      return PeerSecretException.refused(topic, step, cause);
+    }
+    if (thrown instanceof TimeoutException
+        || cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+      return PeerSecretException.unreachable(topic, bootstrapServers, this.timeout, cause);
+    }
+    return PeerSecretException.failed(topic, cause);
   }
 }

@@ -3,17 +3,12 @@ package dev.matview.position;
 /**
  * A record of a view's source topic, by topic, partition and offset, as a producer's {@code
  * RecordMetadata} names it: what a lookup that must read its own write waits for.
- *
- * @param topic the topic
- * @param partition the partition
- * @param offset the record's offset
  */
 public record InputRecord(String topic, int partition, long offset) {
 
   /**
-   * The record that {@code text}, written {@code <topic>:<partition>:<offset>}, names.
-   *
-   * @throws IllegalArgumentException when it is not written so, saying how it should be
+   * The record that {@code text}, written {@code <topic>:<partition>:<offset>}, names; throws
+   * {@link IllegalArgumentException} when it is not written so, saying how it should be.
    */
   public static InputRecord parse(String text) {
     int lastColon = text.lastIndexOf(':');

@@ -24,9 +24,8 @@ public enum Isolation {
   }
 
   /**
-   * The isolation that {@code value} names, {@code null} for none.
-   *
-   * @throws IllegalArgumentException naming the values allowed
+   * The isolation that {@code value} names, {@code null} for none; throws {@link
+   * IllegalArgumentException} naming the values allowed.
    */
   public static @Nullable Isolation parse(@Nullable String value) {
     if (value == null || value.isBlank()) {

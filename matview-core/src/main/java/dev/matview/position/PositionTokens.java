@@ -105,10 +105,9 @@ public final class PositionTokens {
   }
 
   /**
-   * The position that {@code token} tells of {@code view}.
-   *
-   * @throws PositionTokenException when it is malformed, too long, of another application or view,
-   *     or not signed by an instance of this application
+   * The position that {@code token} tells of {@code view}; throws {@link PositionTokenException}
+   * when it is malformed, too long, of another application or view, or not signed by an instance of
+   * this application.
    */
   public ViewPosition read(String view, String token) {
     HmacKey key = this.trust.key(PURPOSE);

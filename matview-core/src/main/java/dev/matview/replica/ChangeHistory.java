@@ -147,12 +147,7 @@ final class ChangeHistory {
     return this.size;
   }
 
-  /**
-   * Updates handed on together.
-   *
-   * @param start the number of the first
-   * @param changes the updates, oldest first
-   */
+  /** Updates handed on together, oldest first, {@code start} the number of the first. */
   record Batch(long start, List<StoreChange> changes) {
 
     /** The number of the update after the last. */

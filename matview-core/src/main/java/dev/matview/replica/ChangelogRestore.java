@@ -5,12 +5,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
 import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
 import org.apache.kafka.streams.query.Position;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteBatch;
 
 /**
  * Restores a {@link RocksDBKeyValueStore} from its changelog: each batch of records Kafka Streams
@@ -57,18 +54,13 @@ final class ChangelogRestore implements RecordBatchingStateRestoreCallback {
 
   @Override
   public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
-    KeyValueRocksDB open = this.database.get();
     Position restored = Position.emptyPosition();
-    try (WriteBatch batch = new WriteBatch()) {
-      for (ConsumerRecord<byte[], byte[]> record : records) {
-        ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(
-            record, this.positionsInChangelog, restored);
-        open.add(batch, record.key(), record.value());
-      }
-      open.writeRestored(batch);
-    } catch (RocksDBException ex) {
-      throw new ProcessorStateException("Error restoring batch to store " + this.storeName, ex);
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(
+          record, this.positionsInChangelog, restored);
     }
+    RestoreCallbacks.write(
+        this.storeName, this.database.get(), records, ConsumerRecord::key, ConsumerRecord::value);
     this.position.merge(restored);
   }
 }

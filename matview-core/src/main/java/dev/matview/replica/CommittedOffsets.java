@@ -5,10 +5,9 @@ import java.util.Arrays;
 /**
  * How far a store partition had applied its topic when its last transaction committed: what a read
  * of its committed state includes. For a re-keyed view, also how far it had applied each partition
- * of the view's source topic through the repartition topic.
- *
- * @param applied the offset of the last record applied, or {@link AppliedOffset#NONE}
- * @param inputs by partition of the source topic, the offset of its last record applied
+ * of the view's source topic through the repartition topic. {@code applied} is the offset of the
+ * last record applied, or {@link AppliedOffset#NONE}; {@code inputs}, by source partition, the
+ * offset of its last record applied.
  */
 public record CommittedOffsets(long applied, long[] inputs) {
 

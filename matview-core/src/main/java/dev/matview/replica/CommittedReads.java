@@ -64,9 +64,8 @@ final class CommittedReads {
   }
 
   /**
-   * The committed value of {@code key}, or {@code null}.
-   *
-   * @throws InvalidStateStoreException while no committed state is known
+   * The committed value of {@code key}, or {@code null}; throws {@link InvalidStateStoreException}
+   * while no committed state is known.
    */
   byte @Nullable [] get(byte[] key) {
     CommittedSnapshot snapshot = retained();
@@ -82,9 +81,8 @@ final class CommittedReads {
 
   /**
    * An iterator over the committed state, and the snapshot it reads, which the caller releases once
-   * it has closed the iterator.
-   *
-   * @throws InvalidStateStoreException while no committed state is known
+   * it has closed the iterator; throws {@link InvalidStateStoreException} while no committed state
+   * is known.
    */
   Iteration iterate() {
     CommittedSnapshot snapshot = retained();

@@ -14,9 +14,6 @@ import org.jspecify.annotations.Nullable;
  * The open partitions of one kind of store (table, window or session) on this instance, by store
  * name and partition: each registers a handle when Kafka Streams opens it and leaves when Kafka
  * Streams closes it. Reading a handle takes no lock.
- *
- * @param <S> the kind of store
- * @param <H> the kind of handle
  */
 final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
 
@@ -38,7 +35,9 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
   /** Registers {@code store}, just opened as {@code partition} of the store {@code name}. */
   H opened(String name, int partition, S store) {
     H handle = this.handles.of(name, store, partition);
-    this.stores.computeIfAbsent(name, (ignored) -> new PartitionSlots<>()).put(handle);
+    this.stores
+        .computeIfAbsent(name, (ignored) -> new PartitionSlots<>(PartitionHandle::partition))
+        .put(handle);
     this.opened.accept(name, partition);
     return handle;
   }
@@ -47,7 +46,7 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
   void closed(String name, int partition, S store) {
     PartitionSlots<H> slots = this.stores.get(name);
     if (slots != null) {
-      slots.remove(partition, store);
+      slots.remove(partition, (held) -> held.store() == store);
     }
   }
 
@@ -69,12 +68,7 @@ final class OpenPartitions<S extends StateStore, H extends PartitionHandle> {
     return sums;
   }
 
-  /**
-   * Makes the handle of a store just opened.
-   *
-   * @param <S> the kind of store
-   * @param <H> the kind of handle
-   */
+  /** Makes the handle of a store just opened. */
   @FunctionalInterface
   interface Handles<S, H> {
 

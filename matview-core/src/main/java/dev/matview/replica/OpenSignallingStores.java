@@ -19,30 +19,33 @@ final class OpenSignallingStores {
   private OpenSignallingStores() {}
 
   /**
-   * {@code supplier}, whose stores register with {@code handles} once opened and refuse updates
-   * that {@code sizeCheck} refuses.
+   * Supplies {@link RocksDBKeyValueStore}s named {@code name}, which register with {@code handles}
+   * once opened and refuse updates that {@code sizeCheck} refuses, under the metrics scope of
+   * Kafka's own RocksDB stores, so that the metrics the store's wrappers record keep their names.
    */
   static KeyValueBytesStoreSupplier keyValue(
-      KeyValueBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
+      String name, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     return new KeyValueBytesStoreSupplier() {
       @Override
       public String name() {
-        return supplier.name();
+        return name;
       }
 
       @Override
       public KeyValueStore<Bytes, byte[]> get() {
-        return new RegisteredKeyValueStore(supplier.get(), handles, sizeCheck);
+        return new RegisteredKeyValueStore(new RocksDBKeyValueStore(name), handles, sizeCheck);
       }
 
       @Override
       public String metricsScope() {
-        return supplier.metricsScope();
+        return "rocksdb";
       }
     };
   }
 
-  /** As {@link #keyValue}, for window stores. */
+  /**
+   * Supplies {@code supplier}'s window stores, registered and size-checked as {@link #keyValue}'s.
+   */
   static WindowBytesStoreSupplier window(
       WindowBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     return new WindowBytesStoreSupplier() {
@@ -83,7 +86,9 @@ final class OpenSignallingStores {
     };
   }
 
-  /** As {@link #keyValue}, for session stores. */
+  /**
+   * Supplies {@code supplier}'s session stores, registered and size-checked as {@link #keyValue}'s.
+   */
   static SessionBytesStoreSupplier session(
       SessionBytesStoreSupplier supplier, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
     return new SessionBytesStoreSupplier() {

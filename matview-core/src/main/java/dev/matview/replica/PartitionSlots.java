@@ -2,22 +2,27 @@ package dev.matview.replica;
 
 import java.util.Arrays;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
-import org.apache.kafka.streams.processor.StateStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One store's handles by partition, in an array replaced whole on each change.
- *
- * @param <H> the kind of handle
+ * One store's handles (or applied offsets) by partition, in an array replaced whole on each change.
  */
-final class PartitionSlots<H extends PartitionHandle> {
+final class PartitionSlots<H> {
 
-  private volatile @Nullable PartitionHandle[] handles = new PartitionHandle[0];
+  private final ToIntFunction<H> partitionOf;
+
+  private volatile @Nullable Object[] handles = new Object[0];
+
+  PartitionSlots(ToIntFunction<H> partitionOf) {
+    this.partitionOf = partitionOf;
+  }
 
   @SuppressWarnings("unchecked")
   @Nullable H get(int partition) {
-    @Nullable PartitionHandle[] current = this.handles;
+    @Nullable Object[] current = this.handles;
     return (partition >= 0 && partition < current.length) ? (H) current[partition] : null;
   }
 
@@ -25,7 +30,7 @@ final class PartitionSlots<H extends PartitionHandle> {
   @SuppressWarnings("unchecked")
   long sum(ToLongFunction<H> measure) {
     long sum = 0;
-    for (PartitionHandle handle : this.handles) {
+    for (Object handle : this.handles) {
       sum += (handle != null) ? measure.applyAsLong((H) handle) : 0;
     }
     return sum;
@@ -34,7 +39,7 @@ final class PartitionSlots<H extends PartitionHandle> {
   /** Tells {@code action} of each handle held. */
   @SuppressWarnings("unchecked")
   void forEach(Consumer<H> action) {
-    for (PartitionHandle handle : this.handles) {
+    for (Object handle : this.handles) {
       if (handle != null) {
         action.accept((H) handle);
       }
@@ -42,18 +47,18 @@ final class PartitionSlots<H extends PartitionHandle> {
   }
 
   synchronized void put(H handle) {
-    @Nullable PartitionHandle[] current = this.handles;
-    @Nullable PartitionHandle[] next =
-        Arrays.copyOf(current, Math.max(current.length, handle.partition() + 1));
-    next[handle.partition()] = handle;
+    int partition = this.partitionOf.applyAsInt(handle);
+    @Nullable Object[] current = this.handles;
+    @Nullable Object[] next = Arrays.copyOf(current, Math.max(current.length, partition + 1));
+    next[partition] = handle;
     this.handles = next;
   }
 
-  synchronized void remove(int partition, StateStore store) {
-    @Nullable PartitionHandle[] current = this.handles;
-    PartitionHandle held = (partition < current.length) ? current[partition] : null;
-    if (held != null && held.store() == store) {
-      @Nullable PartitionHandle[] next = current.clone();
+  /** Empties the slot of {@code partition} if what it holds is {@code leaving}. */
+  synchronized void remove(int partition, Predicate<H> leaving) {
+    H held = get(partition);
+    if (held != null && leaving.test(held)) {
+      @Nullable Object[] next = this.handles.clone();
       next[partition] = null;
       this.handles = next;
     }

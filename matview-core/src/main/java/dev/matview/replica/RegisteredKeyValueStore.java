@@ -21,24 +21,21 @@ final class RegisteredKeyValueStore
     extends WrappedStore<KeyValueStore<Bytes, byte[]>, ReplicaHandle>
     implements KeyValueStore<Bytes, byte[]>, TimestampedBytesStore {
 
-  private final ChangelogSizeCheck sizeCheck;
-
   RegisteredKeyValueStore(
       KeyValueStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
-    super(requireTimestamped(store), handles.positions(), handles.tables());
-    this.sizeCheck = sizeCheck;
+    super(requireTimestamped(store), handles.positions(), handles.tables(), sizeCheck);
   }
 
   @Override
   public void put(Bytes key, byte @Nullable [] value) {
-    checkSize(key, value);
+    checkSize(key, value, Long.BYTES);
     this.store.put(key, value);
     written(key);
   }
 
   @Override
   public byte @Nullable [] putIfAbsent(Bytes key, byte @Nullable [] value) {
-    checkSize(key, value);
+    checkSize(key, value, Long.BYTES);
     byte[] previous = this.store.putIfAbsent(key, value);
     written(key);
     return previous;
@@ -47,7 +44,7 @@ final class RegisteredKeyValueStore
   @Override
   public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
     for (KeyValue<Bytes, byte[]> entry : entries) {
-      checkSize(entry.key, entry.value);
+      checkSize(entry.key, entry.value, Long.BYTES);
     }
     this.store.putAll(entries);
     for (KeyValue<Bytes, byte[]> entry : entries) {
@@ -104,12 +101,5 @@ final class RegisteredKeyValueStore
   @Override
   public long approximateNumEntries() {
     return this.store.approximateNumEntries();
-  }
-
-  /** Checks an update whose value, if any, starts with Kafka Streams' 8-byte timestamp. */
-  private void checkSize(Bytes key, byte @Nullable [] value) {
-    if (value != null) {
-      this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
-    }
   }
 }

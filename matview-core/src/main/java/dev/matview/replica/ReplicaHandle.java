@@ -53,9 +53,9 @@ public final class ReplicaHandle implements PartitionHandle {
 
   /**
    * The stored value of {@code key} (Kafka Streams' 8-byte timestamp, then the value), or {@code
-   * null}, read from RocksDB without a monitor; the store's close waits for this read to end.
-   *
-   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException when the store is closed
+   * null}, read from RocksDB without a monitor; the store's close waits for this read to end;
+   * throws {@link org.apache.kafka.streams.errors.InvalidStateStoreException} when the store is
+   * closed.
    */
   public byte @Nullable [] get(byte[] key) {
     return this.store.get(Bytes.wrap(key));
@@ -64,9 +64,8 @@ public final class ReplicaHandle implements PartitionHandle {
   /**
    * The stored value of {@code key} as the last committed transaction left it, or {@code null}:
    * never an update that an abort may take back. A store other than Matview's RocksDB store keeps
-   * no committed state apart, and answers what it holds.
-   *
-   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException when the store is closed
+   * no committed state apart, and answers what it holds; throws {@link
+   * org.apache.kafka.streams.errors.InvalidStateStoreException} when the store is closed.
    */
   public byte @Nullable [] committedGet(byte[] key) {
     return (this.store instanceof RocksDBKeyValueStore rocksdb)

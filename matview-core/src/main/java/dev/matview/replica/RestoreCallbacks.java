@@ -2,6 +2,7 @@ package dev.matview.replica;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -10,6 +11,7 @@ import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.StateRestoreCallback;
 import org.apache.kafka.streams.query.Position;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
@@ -49,16 +51,24 @@ final class RestoreCallbacks {
   /** A restore that writes each batch of {@code storeName} in one write batch, positions aside. */
   static BatchingStateRestoreCallback unpositioned(
       String storeName, Supplier<KeyValueRocksDB> database) {
-    return (Collection<KeyValue<byte[], byte[]>> records) -> {
-      KeyValueRocksDB open = database.get();
-      try (WriteBatch batch = new WriteBatch()) {
-        for (KeyValue<byte[], byte[]> record : records) {
-          open.add(batch, record.key, record.value);
-        }
-        open.writeRestored(batch);
-      } catch (RocksDBException ex) {
-        throw new ProcessorStateException("Error restoring batch to store " + storeName, ex);
+    return (Collection<KeyValue<byte[], byte[]>> records) ->
+        write(storeName, database.get(), records, (record) -> record.key, (record) -> record.value);
+  }
+
+  /** Writes {@code records}, a batch of the changelog of {@code storeName}, in one write batch. */
+  static <R> void write(
+      String storeName,
+      KeyValueRocksDB open,
+      Collection<R> records,
+      Function<R, byte[]> key,
+      Function<R, byte @Nullable []> value) {
+    try (WriteBatch batch = new WriteBatch()) {
+      for (R record : records) {
+        open.add(batch, key.apply(record), value.apply(record));
       }
-    };
+      open.writeRestored(batch);
+    } catch (RocksDBException ex) {
+      throw new ProcessorStateException("Error restoring batch to store " + storeName, ex);
+    }
   }
 }

@@ -20,19 +20,14 @@ final class SignallingSessionStore
     extends WrappedStore<SessionStore<Bytes, byte[]>, WindowHandle<SessionStore<Bytes, byte[]>>>
     implements SessionStore<Bytes, byte[]> {
 
-  private final ChangelogSizeCheck sizeCheck;
-
   SignallingSessionStore(
       SessionStore<Bytes, byte[]> store, StoreHandles handles, ChangelogSizeCheck sizeCheck) {
-    super(store, handles.positions(), handles.sessions());
-    this.sizeCheck = sizeCheck;
+    super(store, handles.positions(), handles.sessions(), sizeCheck);
   }
 
   @Override
   public void put(Windowed<Bytes> sessionKey, byte @Nullable [] aggregate) {
-    if (aggregate != null) {
-      this.sizeCheck.check(sessionKey.key().get().length, aggregate.length);
-    }
+    checkSize(sessionKey.key(), aggregate, 0);
     this.store.put(sessionKey, aggregate);
     written(sessionKey);
   }

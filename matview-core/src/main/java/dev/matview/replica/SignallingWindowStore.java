@@ -22,8 +22,6 @@ final class SignallingWindowStore
     extends WrappedStore<WindowStore<Bytes, byte[]>, WindowHandle<WindowStore<Bytes, byte[]>>>
     implements WindowStore<Bytes, byte[]>, TimestampedBytesStore {
 
-  private final ChangelogSizeCheck sizeCheck;
-
   private final long windowSize;
 
   SignallingWindowStore(
@@ -31,16 +29,13 @@ final class SignallingWindowStore
       StoreHandles handles,
       ChangelogSizeCheck sizeCheck,
       long windowSize) {
-    super(requireTimestamped(store), handles.positions(), handles.windows());
-    this.sizeCheck = sizeCheck;
+    super(requireTimestamped(store), handles.positions(), handles.windows(), sizeCheck);
     this.windowSize = windowSize;
   }
 
   @Override
   public void put(Bytes key, byte @Nullable [] value, long windowStartTimestamp) {
-    if (value != null) {
-      this.sizeCheck.check(key.get().length, value.length - Long.BYTES);
-    }
+    checkSize(key, value, Long.BYTES);
     this.store.put(key, value, windowStartTimestamp);
     WindowHandle<?> open = handle();
     if (open != null) {

@@ -5,14 +5,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One update of a store partition, as the store kept it: the key's bytes, the new value's bytes or
  * {@code null} when the key or window was removed, the window's bounds when the store is windowed,
- * and where in the topic that feeds the store the update came from.
- *
- * @param key the serialized key
- * @param value the stored value, or {@code null} for a removal
- * @param windowStart the window's start in epoch milliseconds, or {@link #NO_WINDOW}
- * @param windowEnd the window's end in epoch milliseconds, or {@link #NO_WINDOW}
- * @param offset the offset of the record whose processing made the update
- * @param sequence the update's place among those the same record made, from 0
+ * and where in the topic that feeds the store the update came from. Window bounds are epoch
+ * milliseconds, or {@link #NO_WINDOW}; {@code offset} is the record whose processing made the
+ * update and {@code sequence}, from 0, its place among that record's updates.
  */
 public record StoreChange(
     byte[] key,

@@ -72,28 +72,21 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
   /**
    * A persistent timestamped key-value store named {@code name}, Matview's own on RocksDB ({@link
    * RocksDBKeyValueStore}), whose partitions register here, and refuse an update before they keep
-   * it when {@code sizeCheck} refuses its changelog record.
+   * it when {@code sizeCheck} refuses its changelog record; the window and session stores below do
+   * the same on Kafka's stores, as its DSL would make them.
    */
   public KeyValueBytesStoreSupplier keyValueStore(String name, ChangelogSizeCheck sizeCheck) {
-    return OpenSignallingStores.keyValue(new RocksDBKeyValueStoreSupplier(name), this, sizeCheck);
+    return OpenSignallingStores.keyValue(name, this, sizeCheck);
   }
 
-  /**
-   * A persistent timestamped window store named {@code name}, as Kafka Streams' DSL would make it,
-   * whose partitions register here, and refuse an update before they keep it when {@code sizeCheck}
-   * refuses its changelog record.
-   */
+  /** A persistent timestamped window store named {@code name}, as {@link #keyValueStore}. */
   public WindowBytesStoreSupplier windowStore(
       String name, Duration retention, Duration size, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.window(
         Stores.persistentTimestampedWindowStore(name, retention, size, false), this, sizeCheck);
   }
 
-  /**
-   * A persistent session store named {@code name}, as Kafka Streams' DSL would make it, whose
-   * partitions register here, and refuse an update before they keep it when {@code sizeCheck}
-   * refuses its changelog record.
-   */
+  /** A persistent session store named {@code name}, as {@link #keyValueStore}. */
   public SessionBytesStoreSupplier sessionStore(
       String name, Duration retention, ChangelogSizeCheck sizeCheck) {
     return OpenSignallingStores.session(
@@ -113,9 +106,22 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return this.tables.sums(ReplicaHandle::liveDataBytes);
   }
 
-  /** What a stream thread's producer runs on that thread once its transaction commits. */
+  /**
+   * What a stream thread's producer runs on that thread once its transaction committed, under
+   * exactly-once: every table store partition that thread writes holds committed state only, until
+   * the thread processes its next record, so each pins that state for reads of committed state,
+   * with how far it applied.
+   */
   public Runnable transactionCommits() {
-    return new CommittedTransactions(this.tables);
+    return () -> {
+      Thread thread = Thread.currentThread();
+      this.tables.forEach(
+          (handle) -> {
+            if (handle.writtenBy(thread)) {
+              handle.committed();
+            }
+          });
+    };
   }
 
   /** The open handle of {@code partition} of the store {@code name} here, or {@code null}. */
@@ -135,25 +141,19 @@ public final class StoreHandles implements StateRestoreListener, StandbyUpdateLi
     return this.sessions.get(name, partition);
   }
 
-  /** The open partitions of the table views' stores. */
   OpenPartitions<KeyValueStore<Bytes, byte[]>, ReplicaHandle> tables() {
     return this.tables;
   }
 
-  /** The open partitions of the time-windowed views' stores. */
   OpenPartitions<WindowStore<Bytes, byte[]>, WindowHandle<WindowStore<Bytes, byte[]>>> windows() {
     return this.windows;
   }
 
-  /** The open partitions of the session views' stores. */
   OpenPartitions<SessionStore<Bytes, byte[]>, WindowHandle<SessionStore<Bytes, byte[]>>>
       sessions() {
     return this.sessions;
   }
 
-  /**
-   * The handle of {@code store}, just opened as {@code partition} of the table store {@code name}.
-   */
   private ReplicaHandle replicaHandle(
       String name, KeyValueStore<Bytes, byte[]> store, int partition) {
     return new ReplicaHandle(store, partition, () -> this.positions.of(name, partition));

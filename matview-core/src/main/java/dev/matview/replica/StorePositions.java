@@ -1,7 +1,6 @@
 package dev.matview.replica;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -27,7 +26,8 @@ public final class StorePositions {
   /** How long a change feed keeps its history after its last stream left. */
   public static final Duration DEFAULT_HISTORY_LINGER = Duration.ofSeconds(30);
 
-  private final ConcurrentMap<String, Slots> stores = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, PartitionSlots<AppliedOffset>> stores =
+      new ConcurrentHashMap<>();
 
   /** The reads that wait for a store partition to open here, by store name and partition. */
   private final ConcurrentMap<StorePartition, Set<OpeningWait>> opening = new ConcurrentHashMap<>();
@@ -65,7 +65,7 @@ public final class StorePositions {
 
   /** The applied offset of {@code partition} of the store {@code name} here, or {@code null}. */
   public @Nullable AppliedOffset of(String name, int partition) {
-    Slots slots = this.stores.get(name);
+    PartitionSlots<AppliedOffset> slots = this.stores.get(name);
     return (slots != null) ? slots.get(partition) : null;
   }
 
@@ -118,7 +118,9 @@ public final class StorePositions {
         new AppliedOffset(
             store, partition, new ChangeFeed(this.historyBytes, this.historyLinger, this.fanOut));
     offset.refresh();
-    this.stores.computeIfAbsent(name, (ignored) -> new Slots()).put(offset);
+    this.stores
+        .computeIfAbsent(name, (ignored) -> new PartitionSlots<>(AppliedOffset::partition))
+        .put(offset);
     Set<OpeningWait> waiting = this.opening.remove(new StorePartition(name, partition));
     if (waiting != null) {
       waiting.forEach(OpeningWait::wake);
@@ -128,9 +130,9 @@ public final class StorePositions {
 
   /** Kafka Streams closes the store that {@code offset} follows. */
   void closed(String name, AppliedOffset offset) {
-    Slots slots = this.stores.get(name);
+    PartitionSlots<AppliedOffset> slots = this.stores.get(name);
     if (slots != null) {
-      slots.remove(offset);
+      slots.remove(offset.partition(), (held) -> held == offset);
     }
     offset.close();
   }
@@ -175,35 +177,6 @@ public final class StorePositions {
     void wake() {
       if (claim()) {
         this.wake.run();
-      }
-    }
-  }
-
-  /** One store's applied offsets by partition, in an array replaced whole on each change. */
-  private static final class Slots {
-
-    private volatile @Nullable AppliedOffset[] offsets = new AppliedOffset[0];
-
-    @Nullable AppliedOffset get(int partition) {
-      @Nullable AppliedOffset[] current = this.offsets;
-      return (partition >= 0 && partition < current.length) ? current[partition] : null;
-    }
-
-    synchronized void put(AppliedOffset offset) {
-      @Nullable AppliedOffset[] current = this.offsets;
-      @Nullable AppliedOffset[] next =
-          Arrays.copyOf(current, Math.max(current.length, offset.partition() + 1));
-      next[offset.partition()] = offset;
-      this.offsets = next;
-    }
-
-    synchronized void remove(AppliedOffset offset) {
-      @Nullable AppliedOffset[] current = this.offsets;
-      int partition = offset.partition();
-      if (partition < current.length && current[partition] == offset) {
-        @Nullable AppliedOffset[] next = current.clone();
-        next[partition] = null;
-        this.offsets = next;
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.matview.replica;
 
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
@@ -15,9 +16,6 @@ import org.jspecify.annotations.Nullable;
  * wrappers: passes on what every state store does and, from the moment Kafka Streams has opened the
  * store until it closes it, registers its handle with the {@link OpenPartitions} of its kind and
  * how far it has applied its topic with the {@link StorePositions}.
- *
- * @param <S> the kind of store wrapped
- * @param <H> the kind of handle it registers
  */
 abstract class WrappedStore<S extends StateStore, H extends PartitionHandle> implements StateStore {
 
@@ -28,14 +26,31 @@ abstract class WrappedStore<S extends StateStore, H extends PartitionHandle> imp
 
   private final OpenPartitions<S, H> partitions;
 
+  private final ChangelogSizeCheck sizeCheck;
+
   private volatile @Nullable AppliedOffset applied;
 
   private volatile @Nullable H handle;
 
-  WrappedStore(S store, StorePositions positions, OpenPartitions<S, H> partitions) {
+  WrappedStore(
+      S store,
+      StorePositions positions,
+      OpenPartitions<S, H> partitions,
+      ChangelogSizeCheck sizeCheck) {
     this.store = store;
     this.positions = positions;
     this.partitions = partitions;
+    this.sizeCheck = sizeCheck;
+  }
+
+  /**
+   * Refuses an update too large for the changelog before the store keeps it; {@code prefix} bytes
+   * of {@code value} (a timestamped store's 8-byte timestamp) are not in the changelog record.
+   */
+  final void checkSize(Bytes key, byte @Nullable [] value, int prefix) {
+    if (value != null) {
+      this.sizeCheck.check(key.get().length, value.length - prefix);
+    }
   }
 
   /** {@code store}, refused unless Kafka Streams keeps timestamps in it. */

@@ -95,9 +95,8 @@ public record RocksDBMemoryLimits(
   }
 
   /**
-   * Reads the limits from a Kafka Streams config map, using the defaults for absent keys.
-   *
-   * @throws IllegalArgumentException naming the key and its allowed range if a value is invalid
+   * Reads the limits from a Kafka Streams config map, using the defaults for absent keys; throws
+   * {@link IllegalArgumentException} naming the key and its allowed range if a value is invalid.
    */
   public static RocksDBMemoryLimits fromConfigs(Map<String, ?> configs) {
     Object ratio = configs.get(WRITE_BUFFER_RATIO_CONFIG);

@@ -13,14 +13,6 @@ import org.jspecify.annotations.Nullable;
  * StoreAggregation}: what the table, window and session aggregations share. It opens the
  * partition's store and handle, and passes over a record without a key or a value, as Kafka
  * Streams' own aggregations do.
- *
- * @param <K> the view's key type
- * @param <V> the record value type
- * @param <A> the aggregate type
- * @param <S> the kind of store
- * @param <H> the kind of handle of the partition
- * @param <KO> the key type of the records it forwards
- * @param <VO> the value type of the records it forwards
  */
 abstract class AggregateProcessor<K, V, A, S extends StateStore, H, KO, VO>
     implements Processor<K, V, KO, VO> {

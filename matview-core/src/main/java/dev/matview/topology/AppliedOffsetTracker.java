@@ -15,9 +15,6 @@ import org.jspecify.annotations.Nullable;
  * ended: forwarding runs the view's steps for the record, the store's update included, before it
  * returns. A record the view drops counts as processed, as one it aggregates does. Of a re-keyed
  * view it also tells which source record each record came from.
- *
- * @param <K> the record key type
- * @param <V> the record value type
  */
 final class AppliedOffsetTracker<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
 

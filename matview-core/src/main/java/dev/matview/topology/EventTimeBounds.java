@@ -8,9 +8,6 @@ import java.time.Instant;
  * The event times a view accepts: from the epoch (Kafka stores no earlier timestamp) to {@code
  * maxAhead} after the clock, so that no record moves stream time far ahead or reaches a broker that
  * refuses its timestamp ({@code log.message.timestamp.after.max.ms}, one hour by default).
- *
- * @param maxAhead how far ahead of the clock an event time may lie
- * @param clock the clock
  */
 public record EventTimeBounds(Duration maxAhead, Clock clock) {
 

@@ -3,6 +3,10 @@ package dev.matview.topology;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,5 +38,19 @@ final class InputOffsetHeader {
   /** The source offset the header names; ask {@link #partition} first. */
   static long offset(Header header) {
     return ByteBuffer.wrap(header.value()).getLong(Integer.BYTES);
+  }
+
+  /** Stamps a re-keyed view's record, on its way to the repartition topic, with the header. */
+  static final class Stamp<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
+
+    @Override
+    public void process(FixedKeyRecord<K, V> record) {
+      FixedKeyProcessorContext<K, V> context = context();
+      RecordMetadata metadata = context.recordMetadata().orElse(null);
+      if (metadata != null) {
+        set(record.headers(), metadata.partition(), metadata.offset());
+      }
+      context.forward(record);
+    }
   }
 }

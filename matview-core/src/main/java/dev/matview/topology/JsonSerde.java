@@ -10,11 +10,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 
-/**
- * Reads and writes one type as JSON with the application's Jackson mapper.
- *
- * @param <T> the type (de)serialized
- */
+/** Reads and writes one type as JSON with the application's Jackson mapper. */
 public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer<T> {
 
   private final Class<T> type;

@@ -16,9 +16,6 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  * time (from the partition time its task last committed, when the task starts). A record all of
  * whose windows are closed is a dead letter (reason {@code late}) or counted and left out; one that
  * still has open windows (hopping windows) goes on to them and is counted for the closed ones.
- *
- * @param <K> the key type
- * @param <V> the value type
  */
 final class LateRecordGate<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
 

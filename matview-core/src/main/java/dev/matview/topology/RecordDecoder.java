@@ -3,7 +3,7 @@ package dev.matview.topology;
 import java.time.Instant;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -13,11 +13,8 @@ import org.jspecify.annotations.Nullable;
  * Reads a source record's value for one view and sets its event time, before anything is written to
  * an internal topic; a record that the view cannot use raises a {@link RecordDecodingException},
  * and a tombstone is counted and left out.
- *
- * @param <SK> the record key type
- * @param <V> the record value type
  */
-final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
+final class RecordDecoder<SK, V> extends ContextualFixedKeyProcessor<SK, byte[], V> {
 
   private final String view;
 
@@ -30,8 +27,6 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
   private final EventTimeBounds bounds;
 
   private final RecordDrops drops;
-
-  private @Nullable FixedKeyProcessorContext<SK, V> context;
 
   RecordDecoder(
       String view,
@@ -49,20 +44,12 @@ final class RecordDecoder<SK, V> implements FixedKeyProcessor<SK, byte[], V> {
   }
 
   @Override
-  public void init(FixedKeyProcessorContext<SK, V> context) {
-    this.context = context;
-  }
-
-  @Override
   public void process(FixedKeyRecord<SK, byte[]> record) {
-    FixedKeyProcessorContext<SK, V> context = this.context;
-    if (context == null) {
-      return;
-    }
     if (record.value() == null) {
       this.drops.dropped(this.view, RecordDrops.TOMBSTONE);
       return;
     }
+    FixedKeyProcessorContext<SK, V> context = context();
     String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
     V value;
     try {

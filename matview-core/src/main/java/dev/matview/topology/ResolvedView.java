@@ -10,14 +10,10 @@ import org.jspecify.annotations.Nullable;
  * A named view with the serdes it reads and stores with, and the names of its store and topics.
  *
  * @param name the view's name, also its store's name
- * @param definition what the view computes
  * @param sourceKeySerde reads the source topic's record keys
  * @param valueSerde reads the source topic's record values
  * @param keySerde writes the view's keys
  * @param aggregateSerde writes the view's values
- * @param <K> the view's key type
- * @param <V> the source value type
- * @param <A> the view's value type
  */
 public record ResolvedView<K, V, A>(
     String name,
@@ -68,9 +64,7 @@ public record ResolvedView<K, V, A>(
 
   /**
    * {@code key} as the view's store keeps it, serialized for {@code topic}, the store's changelog
-   * topic.
-   *
-   * @throws IllegalArgumentException when the key serde gives {@code null}
+   * topic; throws {@link IllegalArgumentException} when the key serde gives {@code null}.
    */
   public byte[] serializedKey(String topic, K key) {
     byte[] bytes = this.keySerde.serializer().serialize(topic, key);

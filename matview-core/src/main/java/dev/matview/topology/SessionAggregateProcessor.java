@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.SessionWindows;
+import org.apache.kafka.streams.kstream.Window;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -24,10 +25,6 @@ import org.apache.kafka.streams.state.SessionStore;
  * and tells the change feed, and the store is given those bytes ({@link SerializedAggregate}); just
  * before, the processor tells the partition's {@link WindowHandle} that RocksDB lacks the session,
  * so that reads of the key go through the cache until it is written.
- *
- * @param <K> the view's key type
- * @param <V> the record value type
- * @param <A> the aggregate type
  */
 final class SessionAggregateProcessor<K, V, A>
     extends AggregateProcessor<K, V, A, SessionStore<K, Object>, WindowHandle<?>, K, Long> {
@@ -84,6 +81,19 @@ final class SessionAggregateProcessor<K, V, A>
     WindowHandle<?> open = handle();
     if (open != null) {
       open.cached(keyBytes, start, end);
+    }
+  }
+
+  /** A session's bounds, both inclusive, as Kafka Streams' session stores key them. */
+  private static final class SessionSpan extends Window {
+
+    SessionSpan(long start, long end) {
+      super(start, end);
+    }
+
+    @Override
+    public boolean overlap(Window other) {
+      return start() <= other.end() && other.start() <= end();
     }
   }
 }

@@ -19,8 +19,6 @@ import org.apache.kafka.streams.processor.api.Record;
  *
  * <p>Unlike a time-windowed view's {@link LateRecordGate}, it stands after the aggregation, under
  * the same name ({@link ProcessorNames#lateGate}), so that its dead letters name the same step.
- *
- * @param <K> the key type
  */
 final class SessionLateRecordGate<K> implements Processor<K, Long, Void, Void> {
 

@@ -6,6 +6,7 @@ import dev.matview.replica.StoreHandles;
 import dev.matview.view.Aggregation;
 import dev.matview.view.MergeableAggregation;
 import dev.matview.view.ViewWindow;
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -20,10 +21,6 @@ import org.jspecify.annotations.Nullable;
  * SerializedAggregate}) and refuses one too large for the changelog; after, it tells the
  * partition's change feed, so that change streams hear every update and not only the one a commit
  * writes.
- *
- * @param <K> the view's key type
- * @param <V> the record value type
- * @param <A> the aggregate type
  */
 final class StoreAggregation<K, V, A> {
 
@@ -132,16 +129,26 @@ final class StoreAggregation<K, V, A> {
       byte[] key, long timestamp, byte @Nullable [] aggregate, long windowStart, long windowEnd) {
     AppliedOffset offset = this.applied;
     if (offset != null && offset.changes().isFollowed()) {
-      byte[] stored = this.timestamped ? StoredValues.timestamped(timestamp, aggregate) : aggregate;
+      byte[] stored = this.timestamped ? timestamped(timestamp, aggregate) : aggregate;
       offset.updated(key, stored, windowStart, windowEnd);
     }
   }
 
   /**
-   * Finds the handle of an open partition of a store, by store name and partition.
-   *
-   * @param <H> the kind of handle
+   * {@code aggregate} as a timestamped store keeps it: Kafka Streams' 8-byte timestamp, then the
+   * aggregate; {@code null} for a removal.
    */
+  private static byte @Nullable [] timestamped(long timestamp, byte @Nullable [] aggregate) {
+    if (aggregate == null) {
+      return null;
+    }
+    return ByteBuffer.allocate(Long.BYTES + aggregate.length)
+        .putLong(timestamp)
+        .put(aggregate)
+        .array();
+  }
+
+  /** Finds the handle of an open partition of a store, by store name and partition. */
   @FunctionalInterface
   interface HandleLookup<H> {
     @Nullable H find(StoreHandles handles, String storeName, int partition);

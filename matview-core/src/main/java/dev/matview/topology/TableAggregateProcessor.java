@@ -16,10 +16,6 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  * the change feed, and the store is given those bytes ({@link SerializedAggregate}); just before,
  * the processor tells the partition's {@link ReplicaHandle} that RocksDB lacks it, so that lookups
  * read the key through the cache until it is written.
- *
- * @param <K> the view's key type
- * @param <V> the record value type
- * @param <A> the aggregate type
  */
 final class TableAggregateProcessor<K, V, A>
     extends AggregateProcessor<

@@ -94,7 +94,8 @@ final class ViewRecords {
         .<K>selectKey(
             (key, value) -> groupKey(name, keySelector, value),
             Named.as(ProcessorNames.keySelector(name)))
-        .processValues(InputOffsetStamp<K, V>::new, Named.as(ProcessorNames.inputStamp(name)))
+        .processValues(
+            InputOffsetHeader.Stamp<K, V>::new, Named.as(ProcessorNames.inputStamp(name)))
         .repartition(
             Repartitioned.<K, V>as(name)
                 .withKeySerde(view.keySerde())

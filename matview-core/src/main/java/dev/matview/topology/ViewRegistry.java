@@ -21,9 +21,8 @@ public final class ViewRegistry {
   }
 
   /**
-   * Validates and resolves the given views, keyed by name, in the order given.
-   *
-   * @throws InvalidViewException when a definition cannot work
+   * Validates and resolves the given views, keyed by name, in the order given; throws {@link
+   * InvalidViewException} when a definition cannot work.
    */
   public static ViewRegistry of(
       Map<String, ViewDefinition<?, ?, ?>> definitions, ViewSerdes serdes, String applicationId) {

@@ -20,10 +20,6 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  * the change feed, and the store is given those bytes ({@link SerializedAggregate}); just before,
  * the processor tells the partition's {@link WindowHandle} that RocksDB lacks the window, so that
  * reads of the key go through the cache until it is written.
- *
- * @param <K> the view's key type
- * @param <V> the record value type
- * @param <A> the aggregate type
  */
 final class WindowAggregateProcessor<K, V, A>
     extends AggregateProcessor<

@@ -14,11 +14,7 @@ public final class WindowSegments {
 
   private WindowSegments() {}
 
-  /**
-   * How long a span of time one segment holds: windows by their start, sessions by their end.
-   *
-   * @param window the view's window
-   */
+  /** How long a span of time one segment holds: windows by their start, sessions by their end. */
   public static Duration interval(ViewWindow window) {
     Duration retention = window.effectiveRetention();
     long millis =
@@ -33,8 +29,6 @@ public final class WindowSegments {
    * The end of the last segment but one of the epoch milliseconds, the latest time Kafka Streams'
    * record cache can read: the last segment's end lies past {@link Long#MAX_VALUE}, and a read of
    * the cache that reaches into it fails.
-   *
-   * @param window the view's window
    */
   public static long lastCacheReadable(ViewWindow window) {
     long interval = interval(window).toMillis();

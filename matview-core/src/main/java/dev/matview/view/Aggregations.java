@@ -12,7 +12,7 @@ public final class Aggregations {
 
   /** Counts the records of each key. */
   public static <K, V> MergeableAggregation<K, V, Long> count() {
-    return new Count<>();
+    return new LongSum<>((value) -> 1);
   }
 
   /** Sums a whole-number field of each key's records. */
@@ -57,24 +57,6 @@ public final class Aggregations {
   /** Keeps the value of each key's most recent record. */
   public static <K, V> MergeableAggregation<K, V, V> latest() {
     return new Latest<>();
-  }
-
-  private static final class Count<K, V> implements MergeableAggregation<K, V, Long> {
-
-    @Override
-    public Long initial() {
-      return 0L;
-    }
-
-    @Override
-    public Long add(K key, V value, @Nullable Long aggregate) {
-      return (aggregate != null ? aggregate : 0L) + 1;
-    }
-
-    @Override
-    public Long merge(K key, @Nullable Long older, @Nullable Long newer) {
-      return (older != null ? older : 0L) + (newer != null ? newer : 0L);
-    }
   }
 
   private static final class LongSum<K, V> implements MergeableAggregation<K, V, Long> {

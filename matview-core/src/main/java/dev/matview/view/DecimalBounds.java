@@ -37,9 +37,7 @@ public record DecimalBounds(int maxPrecision, int maxScale) {
 
   /**
    * {@code value} when it lies within the bounds (zero and trailing zeros after the point are
-   * normalized away first).
-   *
-   * @throws NumberOutOfBoundsException when it does not
+   * normalized away first); throws {@link NumberOutOfBoundsException} when it does not.
    */
   public BigDecimal check(BigDecimal value) {
     if (value.signum() == 0) {

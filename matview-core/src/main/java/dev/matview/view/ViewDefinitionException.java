@@ -23,9 +23,8 @@ public class ViewDefinitionException extends IllegalArgumentException implements
   }
 
   /**
-   * {@code value}, when it is not null.
-   *
-   * @throws ViewDefinitionException naming {@code argument} of {@code method} otherwise
+   * {@code value}, when it is not null; throws {@link ViewDefinitionException} naming {@code
+   * argument} of {@code method} otherwise.
    */
   static <T> T required(@Nullable T value, String argument, String method) {
     if (value == null) {

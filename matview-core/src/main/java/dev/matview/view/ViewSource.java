@@ -6,15 +6,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A view's source topic, the types of its record keys and values, and where event time comes from.
- *
- * @param topic the source topic
- * @param keyType the record key type
- * @param valueType the record value type
- * @param valueSerde the serde of record values, or {@code null} for JSON
- * @param eventTime reads event time from a value, or {@code null} for the record timestamp
- * @param <SK> the record key type
- * @param <V> the record value type
+ * A view's source topic, the types of its record keys and values, the serde of its values ({@code
+ * null} for JSON), and what reads event time from a value ({@code null} for the record timestamp).
  */
 public record ViewSource<SK, V>(
     String topic,

@@ -16,9 +16,8 @@ public interface BodyListener {
 
   /**
    * Takes every byte of {@code bytes}; the client reads more from the connection once {@code more}
-   * has run, at once or later on any thread.
-   *
-   * @throws IOException to end the exchange and close its connection
+   * has run, at once or later on any thread; throws {@link IOException} to end the exchange and
+   * close its connection.
    */
   void data(ByteBuffer bytes, Runnable more) throws IOException;
 

@@ -26,7 +26,11 @@ final class Exchanges {
    * and a number, counted over every such client.
    */
   static ThreadFactory ioThreads() {
-    return daemonThreads("matview-peer-io-", ioThreadCount);
+    return (task) -> {
+      Thread thread = new Thread(task, "matview-peer-io-" + ioThreadCount.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 
   /** {@code host} without the brackets of an IPv6 literal. */
@@ -64,15 +68,6 @@ final class Exchanges {
           new SocketTimeoutException("No connection to the instance came free in time"), failure);
     }
     return failure;
-  }
-
-  /** Daemon threads named {@code prefix} and a number. */
-  static ThreadFactory daemonThreads(String prefix, AtomicInteger count) {
-    return (task) -> {
-      Thread thread = new Thread(task, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 
   private static <T extends IOException> T withCause(T failure, Throwable cause) {

@@ -137,12 +137,10 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
   /**
    * Sends {@code method target} with {@code headers} and {@code body} to {@code host} at {@code
    * port}; the future completes with the answer, or fails as this client's exchanges fail, also
-   * when waiting for a connection or for the answer took longer than {@code timeout} each.
-   *
-   * @param target the request target, a path and query already percent-encoded
-   * @param headers header names and values, none of them with a line break
-   * @param body the body, sent with its {@code Content-Length}, or {@code null} for none
-   * @throws IllegalArgumentException when the target or a header cannot be carried by HTTP/1.1
+   * when waiting for a connection or for the answer took longer than {@code timeout} each. {@code
+   * target} is a path and query already percent-encoded, {@code body} is sent with its {@code
+   * Content-Length}; throws {@link IllegalArgumentException} when the target or a header cannot be
+   * carried by HTTP/1.1.
    */
   public CompletableFuture<PeerHttpResponse> exchange(
       String host,
@@ -152,21 +150,15 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
       Map<String, String> headers,
       byte @Nullable [] body,
       Duration timeout) {
-    RequestSyntax.check(method, target, headers);
-    HttpHost to = new HttpHost(this.scheme, Exchanges.unbracketed(host), port);
-    BasicHttpRequest request = new BasicHttpRequest(method, to, target);
-    headers.forEach(request::addHeader);
-    HttpClientContext context = HttpClientContext.create();
-    context.setRequestConfig(this.requestSettings.of(timeout));
     CompletableFuture<PeerHttpResponse> answer = new CompletableFuture<>();
     this.client.execute(
         new BasicRequestProducer(
-            request,
+            request(host, port, method, target, headers),
             (body != null)
                 ? AsyncEntityProducers.create(body, ContentType.APPLICATION_JSON)
                 : null),
         new BoundedResponseConsumer(this.maxBodyBytes),
-        context,
+        context(timeout),
         new FutureCallback<PeerHttpResponse>() {
           @Override
           public void completed(PeerHttpResponse response) {
@@ -199,18 +191,12 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
       Map<String, String> headers,
       Duration timeout,
       BodyListener listener) {
-    RequestSyntax.check("GET", target, headers);
-    HttpHost to = new HttpHost(this.scheme, Exchanges.unbracketed(host), port);
-    BasicHttpRequest request = new BasicHttpRequest("GET", to, target);
-    headers.forEach(request::addHeader);
-    HttpClientContext context = HttpClientContext.create();
-    context.setRequestConfig(this.requestSettings.of(timeout));
     StreamingResponseConsumer body = new StreamingResponseConsumer(listener);
     Future<Void> exchange =
         this.client.execute(
-            new BasicRequestProducer(request, null),
+            new BasicRequestProducer(request(host, port, "GET", target, headers), null),
             body,
-            context,
+            context(timeout),
             new FutureCallback<Void>() {
               @Override
               public void completed(Void unused) {
@@ -228,6 +214,21 @@ public final class PeerAsyncHttpClient implements AutoCloseable {
               }
             });
     return new CancelHookFuture(exchange, body::abort);
+  }
+
+  private BasicHttpRequest request(
+      String host, int port, String method, String target, Map<String, String> headers) {
+    RequestSyntax.check(method, target, headers);
+    HttpHost to = new HttpHost(this.scheme, Exchanges.unbracketed(host), port);
+    BasicHttpRequest request = new BasicHttpRequest(method, to, target);
+    headers.forEach(request::addHeader);
+    return request;
+  }
+
+  private HttpClientContext context(Duration timeout) {
+    HttpClientContext context = HttpClientContext.create();
+    context.setRequestConfig(this.requestSettings.of(timeout));
+    return context;
   }
 
   /** Closes every connection and stops the I/O thread. */

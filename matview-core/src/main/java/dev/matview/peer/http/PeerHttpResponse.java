@@ -5,11 +5,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What another instance answered.
- *
- * @param status the HTTP status
- * @param headers the response headers by name, in the case the instance wrote them
- * @param body the response body, empty when it had none
+ * What another instance answered: its status, its headers by name in the case the instance wrote
+ * them, and its body, empty when it had none.
  */
 public record PeerHttpResponse(int status, Map<String, List<String>> headers, byte[] body) {
 

@@ -11,9 +11,8 @@ final class RequestSyntax {
   private RequestSyntax() {}
 
   /**
-   * Checks {@code method}, {@code target} and {@code headers}.
-   *
-   * @throws IllegalArgumentException when one of them is not what HTTP/1.1 can carry
+   * Checks {@code method}, {@code target} and {@code headers}; throws {@link
+   * IllegalArgumentException} when one of them is not what HTTP/1.1 can carry.
    */
   static void check(String method, String target, Map<String, String> headers) {
     if (!isToken(method) || !isTarget(target)) {
