@@ -41,14 +41,12 @@ final class InternalTopicChecks {
     Set<String> policy = topics.cleanupPolicy(topic);
     if (policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
       problems.add(
-          new TopicProblem(
+          policyProblem(
+              subject,
               topic,
-              subject
-                  + " has cleanup.policy="
-                  + String.join(",", policy)
-                  + ", so compaction may drop records of one key before the view aggregates"
-                  + " them.",
-              this.fixes.alterConfig(topic, "cleanup.policy=delete")));
+              policy,
+              "compaction may drop records of one key before the view aggregates them.",
+              "delete"));
     } else if (policy.contains(TopicConfig.CLEANUP_POLICY_DELETE)) {
       long retentionMs = topics.limit(topic, TopicConfig.RETENTION_MS_CONFIG);
       if (retentionMs != TopicSnapshot.UNLIMITED) {
@@ -83,14 +81,13 @@ final class InternalTopicChecks {
     ViewWindow window = view.window();
     if (view.kind() == ViewKind.TABLE || window == null) {
       problems.add(
-          new TopicProblem(
+          policyProblem(
+              subject,
               topic,
-              subject
-                  + " has cleanup.policy="
-                  + String.join(",", policy)
-                  + ", so the broker deletes old updates and a restore would lose the keys that"
-                  + " were not updated lately.",
-              this.fixes.alterConfig(topic, "cleanup.policy=compact")));
+              policy,
+              "the broker deletes old updates and a restore would lose the keys that were not"
+                  + " updated lately.",
+              "compact"));
       return;
     }
     long storeRetentionMs = window.effectiveRetention().toMillis();
@@ -113,6 +110,15 @@ final class InternalTopicChecks {
               this.fixes.alterConfig(topic, "retention.ms=" + requiredMs)));
     }
     checkRetentionBytes(subject, topic, topics, problems, "windows the store still holds");
+  }
+
+  /** The problem of {@code topic}'s cleanup policy, whose {@code consequence} the fix avoids. */
+  private TopicProblem policyProblem(
+      String subject, String topic, Set<String> policy, String consequence, String fixedPolicy) {
+    return new TopicProblem(
+        topic,
+        subject + " has cleanup.policy=" + String.join(",", policy) + ", so " + consequence,
+        this.fixes.alterConfig(topic, "cleanup.policy=" + fixedPolicy));
   }
 
   /** Adds a problem when {@code topic} has other partitions than its source's {@code expected}. */
