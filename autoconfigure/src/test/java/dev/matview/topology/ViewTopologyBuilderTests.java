@@ -25,6 +25,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -44,6 +45,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.apache.kafka.streams.test.TestRecord;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -121,6 +123,62 @@ class ViewTopologyBuilderTests {
     assertThat(table("per-customer")).containsEntry("alice", 2L).containsEntry("bob", 1L);
     assertThat(describe().subtopologies()).hasSize(2);
     assertThat(describe().toString()).contains("per-customer-repartition");
+  }
+
+  @Test
+  void aRepartitionTopicCarriesEachValueAsTheBytesItWasReadFromWithItsSourceOffset() {
+    view(
+        "per-customer",
+        Views.from(TOPIC, Sale.class).groupBy(String.class, Sale::customer).count());
+    start();
+    byte[] asSent =
+        """
+        { "customer" : "alice", "shop" : "shop-1", "quantity" : 5,
+          "price" : 1.50, "at" : "2026-01-01T00:00:00Z" }"""
+            .getBytes(StandardCharsets.UTF_8);
+    assertThat(this.mapper.writeValueAsBytes(this.mapper.readValue(asSent, Sale.class)))
+        .as("the value encoded again, which the repartition topic does not carry")
+        .isNotEqualTo(asSent);
+    this.input.pipeInput("order-1", asSent, T0);
+    List<TestRecord<String, byte[]>> repartitioned =
+        this.driver
+            .createOutputTopic(
+                "test-app-per-customer-repartition",
+                new StringDeserializer(),
+                new ByteArrayDeserializer())
+            .readRecordsToList();
+    assertThat(repartitioned).hasSize(1);
+    TestRecord<String, byte[]> record = repartitioned.get(0);
+    assertThat(record.key()).isEqualTo("alice");
+    assertThat(record.value()).isEqualTo(asSent);
+    Header input = record.headers().lastHeader(InputOffsetHeader.KEY);
+    assertThat(InputOffsetHeader.partition(input)).isZero();
+    assertThat(InputOffsetHeader.offset(input)).isZero();
+    assertThat(table("per-customer")).containsEntry("alice", 1L);
+  }
+
+  @Test
+  void refusesAValueItCannotReadAfterTheRepartitionTopic() {
+    view(
+        "per-customer",
+        Views.from(TOPIC, Sale.class).groupBy(String.class, Sale::customer).count());
+    start();
+    TestInputTopic<String, byte[]> repartition =
+        this.driver.createInputTopic(
+            "test-app-per-customer-repartition", new StringSerializer(), new ByteArraySerializer());
+    Throwable failure =
+        catchThrowable(
+            () -> repartition.pipeInput("alice", "not json".getBytes(StandardCharsets.UTF_8)));
+    RecordDecodingException decoding = null;
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof RecordDecodingException found) {
+        decoding = found;
+      }
+    }
+    assertThat(decoding).as("the failure of " + failure).isNotNull();
+    assertThat(decoding.problem()).isEqualTo(RecordDecodingException.Problem.UNREADABLE_VALUE);
+    assertThat(decoding.view()).isEqualTo("per-customer");
+    assertThat(table("per-customer")).isEmpty();
   }
 
   @Test

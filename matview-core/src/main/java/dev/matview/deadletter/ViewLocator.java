@@ -44,6 +44,9 @@ public final class ViewLocator {
         locator.written.put(repartitionTopic, name);
         locator.processors.put(
             ProcessorNames.keySelector(name), new Step(name, DeadLetterReason.GROUPING));
+        locator.processors.put(
+            ProcessorNames.repartitionedDecoder(name),
+            new Step(name, DeadLetterReason.DESERIALIZATION));
         locator.topics.computeIfAbsent(repartitionTopic, topic -> new ArrayList<>()).add(name);
       }
     }

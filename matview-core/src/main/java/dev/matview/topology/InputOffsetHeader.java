@@ -40,17 +40,20 @@ final class InputOffsetHeader {
     return ByteBuffer.wrap(header.value()).getLong(Integer.BYTES);
   }
 
-  /** Stamps a re-keyed view's record, on its way to the repartition topic, with the header. */
-  static final class Stamp<K, V> extends ContextualFixedKeyProcessor<K, V, V> {
+  /**
+   * Stamps a re-keyed view's record, on its way to the repartition topic, with the header, and
+   * passes on the bytes its value was read from, which the repartition topic carries.
+   */
+  static final class Stamp<K, V> extends ContextualFixedKeyProcessor<K, SourceValue<V>, byte[]> {
 
     @Override
-    public void process(FixedKeyRecord<K, V> record) {
-      FixedKeyProcessorContext<K, V> context = context();
+    public void process(FixedKeyRecord<K, SourceValue<V>> record) {
+      FixedKeyProcessorContext<K, byte[]> context = context();
       RecordMetadata metadata = context.recordMetadata().orElse(null);
       if (metadata != null) {
         set(record.headers(), metadata.partition(), metadata.offset());
       }
-      context.forward(record);
+      context.forward(record.withValue(record.value().bytes()));
     }
   }
 }

@@ -23,6 +23,11 @@ public final class ProcessorNames {
     return view + "-input-stamp";
   }
 
+  /** The processor that reads a re-keyed view's record values after its repartition topic. */
+  public static String repartitionedDecoder(String view) {
+    return view + "-decode-repartitioned";
+  }
+
   /** The processor that computes a re-keyed view's key; it is named like the view. */
   public static String keySelector(String view) {
     return view;

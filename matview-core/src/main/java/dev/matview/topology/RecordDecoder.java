@@ -1,6 +1,7 @@
 package dev.matview.topology;
 
 import java.time.Instant;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
@@ -12,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads a source record's value for one view and sets its event time, before anything is written to
  * an internal topic; a record that the view cannot use raises a {@link RecordDecodingException},
- * and a tombstone is counted and left out.
+ * and a tombstone is counted and left out. It forwards what {@code output} makes of the value and
+ * the bytes it was read from: the value alone, or both for a view whose records cross a repartition
+ * topic as the bytes they came in.
  */
-final class RecordDecoder<SK, V> extends ContextualFixedKeyProcessor<SK, byte[], V> {
+final class RecordDecoder<SK, V, O> extends ContextualFixedKeyProcessor<SK, byte[], O> {
 
   private final String view;
 
@@ -28,32 +31,37 @@ final class RecordDecoder<SK, V> extends ContextualFixedKeyProcessor<SK, byte[],
 
   private final RecordDrops drops;
 
+  private final BiFunction<V, byte[], O> output;
+
   RecordDecoder(
       String view,
       Deserializer<V> deserializer,
       @Nullable Function<? super V, ? extends @Nullable Instant> eventTime,
       boolean groupedByRecordKey,
       EventTimeBounds bounds,
-      RecordDrops drops) {
+      RecordDrops drops,
+      BiFunction<V, byte[], O> output) {
     this.view = view;
     this.deserializer = deserializer;
     this.eventTime = eventTime;
     this.groupedByRecordKey = groupedByRecordKey;
     this.bounds = bounds;
     this.drops = drops;
+    this.output = output;
   }
 
   @Override
   public void process(FixedKeyRecord<SK, byte[]> record) {
-    if (record.value() == null) {
+    byte[] bytes = record.value();
+    if (bytes == null) {
       this.drops.dropped(this.view, RecordDrops.TOMBSTONE);
       return;
     }
-    FixedKeyProcessorContext<SK, V> context = context();
+    FixedKeyProcessorContext<SK, O> context = context();
     String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
     V value;
     try {
-      value = this.deserializer.deserialize(topic, record.headers(), record.value());
+      value = this.deserializer.deserialize(topic, record.headers(), bytes);
     } catch (RuntimeException ex) {
       throw RecordDecodingException.unreadableValue(this.view, ex);
     }
@@ -69,7 +77,7 @@ final class RecordDecoder<SK, V> extends ContextualFixedKeyProcessor<SK, byte[],
       throw RecordDecodingException.eventTimeOutOfRange(
           this.view, timestamp, now, this.bounds.maxAhead());
     }
-    context.forward(record.withValue(value).withTimestamp(timestamp));
+    context.forward(record.withValue(this.output.apply(value, bytes)).withTimestamp(timestamp));
   }
 
   /** The event time read from {@code value}, in epoch milliseconds, checked against the bounds. */

@@ -4,6 +4,7 @@ import dev.matview.replica.StorePositions;
 import dev.matview.view.ViewDefinition;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -37,13 +38,32 @@ final class ViewRecords {
     this.positions = positions;
   }
 
-  /** A view's records decoded, with their source keys. */
-  <K, V, A> KStream<Object, V> decoded(ResolvedView<K, V, A> view) {
-    ViewDefinition<K, V, A> definition = view.definition();
-    KStream<Object, byte[]> input = source(view);
-    if (definition.keySelector() == null) {
-      input = tracked(view, input, false);
+  /**
+   * A view's records decoded, with the view's key: the source records themselves, or re-keyed
+   * through the repartition topic, which carries each value as the bytes it was read from.
+   */
+  @SuppressWarnings("unchecked")
+  <K, V, A> KStream<K, V> keyed(ResolvedView<K, V, A> view) {
+    Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
+    if (keySelector == null) {
+      KStream<Object, V> decoded =
+          decoded(view, tracked(view, source(view), false), (value, bytes) -> value);
+      return (KStream<K, V>) (KStream<?, V>) decoded;
     }
+    KStream<Object, SourceValue<V>> decoded = decoded(view, source(view), SourceValue::new);
+    return tracked(view, rekeyed(view, decoded, keySelector), true)
+        .processValues(
+            () -> new RepartitionedValueReader<K, V>(view.name(), view.valueSerde().deserializer()),
+            Named.as(ProcessorNames.repartitionedDecoder(view.name())));
+  }
+
+  /**
+   * {@code input} decoded for {@code view}, each record's value made into what {@code output}
+   * makes.
+   */
+  private <V, O> KStream<Object, O> decoded(
+      ResolvedView<?, V, ?> view, KStream<Object, byte[]> input, BiFunction<V, byte[], O> output) {
+    ViewDefinition<?, V, ?> definition = view.definition();
     return input.processValues(
         () ->
             new RecordDecoder<>(
@@ -52,7 +72,8 @@ final class ViewRecords {
                 definition.eventTime(),
                 definition.keySelector() == null,
                 this.rules.eventTime(),
-                this.rules.drops()),
+                this.rules.drops(),
+                output),
         Named.as(ProcessorNames.decoder(view.name())));
   }
 
@@ -69,37 +90,24 @@ final class ViewRecords {
   }
 
   /**
-   * A view's records with the view's key: the source records themselves, or re-keyed through the
-   * repartition topic.
-   */
-  @SuppressWarnings("unchecked")
-  <K, V, A> KStream<K, V> keyed(ResolvedView<K, V, A> view, KStream<Object, V> decoded) {
-    Function<? super V, ? extends @Nullable K> keySelector = view.definition().keySelector();
-    if (keySelector == null) {
-      return (KStream<K, V>) (KStream<?, V>) decoded;
-    }
-    return tracked(view, rekeyed(view, decoded, keySelector), true);
-  }
-
-  /**
    * {@code records} with the view's key, through a repartition topic named as {@code groupBy} would
-   * name it.
+   * name it, as the bytes their values were read from.
    */
-  private static <K, V, A> KStream<K, V> rekeyed(
+  private static <K, V, A> KStream<K, byte[]> rekeyed(
       ResolvedView<K, V, A> view,
-      KStream<Object, V> records,
+      KStream<Object, SourceValue<V>> records,
       Function<? super V, ? extends @Nullable K> keySelector) {
     String name = view.name();
     return records
         .<K>selectKey(
-            (key, value) -> groupKey(name, keySelector, value),
+            (key, value) -> groupKey(name, keySelector, value.value()),
             Named.as(ProcessorNames.keySelector(name)))
         .processValues(
             InputOffsetHeader.Stamp<K, V>::new, Named.as(ProcessorNames.inputStamp(name)))
         .repartition(
-            Repartitioned.<K, V>as(name)
+            Repartitioned.<K, byte[]>as(name)
                 .withKeySerde(view.keySerde())
-                .withValueSerde(view.valueSerde()));
+                .withValueSerde(Serdes.ByteArray()));
   }
 
   /**

@@ -65,18 +65,18 @@ public final class ViewTopologyBuilder {
 
   /** Adds one view. */
   public <K, V, A> void add(ResolvedView<K, V, A> view) {
-    KStream<Object, V> decoded = this.records.decoded(view);
+    KStream<K, V> keyed = this.records.keyed(view);
     ViewWindow window = view.definition().window();
     ChangelogSizeGuard guard =
         new ChangelogSizeGuard(view.name(), this.rules.maxChangelogRecordBytes());
     if (window == null) {
-      aggregateTable(view, decoded, guard);
+      aggregateTable(view, keyed, guard);
     } else if (window.type() != ViewWindow.Type.SESSION) {
       TimeWindows windows =
           TimeWindows.ofSizeAndGrace(window.size(), window.grace()).advanceBy(window.advance());
-      aggregateWindows(view, decoded, windows, guard);
+      aggregateWindows(view, keyed, windows, guard);
     } else {
-      aggregateSessions(view, decoded, window, guard);
+      aggregateSessions(view, keyed, window, guard);
     }
   }
 
@@ -87,7 +87,7 @@ public final class ViewTopologyBuilder {
    */
   private <K, V, A> void aggregateSessions(
       ResolvedView<K, V, A> view,
-      KStream<Object, V> decoded,
+      KStream<K, V> keyed,
       ViewWindow window,
       ChangelogSizeGuard guard) {
     SessionWindows sessions = SessionWindows.ofInactivityGapAndGrace(window.size(), window.grace());
@@ -97,8 +97,7 @@ public final class ViewTopologyBuilder {
                 view.keySerde(),
                 SerializedAggregate.storeSerde(view.aggregateSerde()))
             .withCachingEnabled());
-    this.records
-        .keyed(view, decoded)
+    keyed
         .process(
             () -> new SessionAggregateProcessor<>(aggregation(view, guard), sessions),
             Named.as(ProcessorNames.aggregator(view.name())),
@@ -113,19 +112,17 @@ public final class ViewTopologyBuilder {
    * TableAggregateProcessor}).
    */
   private <K, V, A> void aggregateTable(
-      ResolvedView<K, V, A> view, KStream<Object, V> decoded, ChangelogSizeGuard guard) {
+      ResolvedView<K, V, A> view, KStream<K, V> keyed, ChangelogSizeGuard guard) {
     this.builder.addStateStore(
         Stores.timestampedKeyValueStoreBuilder(
                 this.handles.keyValueStore(view.storeName(), guard),
                 view.keySerde(),
                 SerializedAggregate.storeSerde(view.aggregateSerde()))
             .withCachingEnabled());
-    this.records
-        .keyed(view, decoded)
-        .process(
-            () -> new TableAggregateProcessor<>(aggregation(view, guard)),
-            Named.as(ProcessorNames.aggregator(view.name())),
-            view.storeName());
+    keyed.process(
+        () -> new TableAggregateProcessor<>(aggregation(view, guard)),
+        Named.as(ProcessorNames.aggregator(view.name())),
+        view.storeName());
   }
 
   /**
@@ -135,7 +132,7 @@ public final class ViewTopologyBuilder {
    */
   private <K, V, A> void aggregateWindows(
       ResolvedView<K, V, A> view,
-      KStream<Object, V> decoded,
+      KStream<K, V> keyed,
       TimeWindows windows,
       ChangelogSizeGuard guard) {
     ViewWindow window = Objects.requireNonNull(view.window());
@@ -146,8 +143,7 @@ public final class ViewTopologyBuilder {
                 view.keySerde(),
                 SerializedAggregate.storeSerde(view.aggregateSerde()))
             .withCachingEnabled());
-    this.records
-        .keyed(view, decoded)
+    keyed
         .processValues(
             () -> new LateRecordGate<K, V>(view.name(), windows, this.rules),
             Named.as(ProcessorNames.lateGate(view.name())))
