@@ -24,6 +24,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -166,6 +167,35 @@ class DeadLetterTopologyTests {
         .containsExactly(tuple("total", "number-out-of-bounds"));
     assertThat(this.driver.<String, BigDecimal>getKeyValueStore("total").get("c-1"))
         .isEqualByComparingTo("3");
+  }
+
+  @Test
+  void sendsAForgedRepartitionRecordThatCannotBeReadFromItsReaderAndGoesOn() {
+    this.views.put(
+        "per-quantity",
+        Views.from(TOPIC, Order.class).groupBy(Long.class, Order::quantity).count());
+    TestInputTopic<String, byte[]> input = start();
+    TestInputTopic<Long, byte[]> repartition =
+        this.driver.createInputTopic(
+            "app-per-quantity-repartition", new LongSerializer(), new ByteArraySerializer());
+    repartition.pipeInput(1L, bytes("{not json"), T0);
+    repartition.pipeInput(1L, new byte[2 * 1024 * 1024], T0);
+    input.pipeInput("c-1", order(1, T0), T0);
+    assertThat(this.published)
+        .extracting(
+            DeadLetter::view,
+            letter -> letter.reason().tag(),
+            DeadLetter::processor,
+            DeadLetter::topic)
+        .containsOnly(
+            tuple(
+                "per-quantity",
+                "deserialization",
+                "per-quantity-decode-repartitioned",
+                "app-per-quantity-repartition"))
+        .hasSize(2);
+    assertThat(this.producer.history().get(0).value()).isEqualTo(bytes("{not json"));
+    assertThat(this.driver.<Long, Long>getKeyValueStore("per-quantity").get(1L)).isEqualTo(1L);
   }
 
   @Test

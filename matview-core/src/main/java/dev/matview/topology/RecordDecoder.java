@@ -58,16 +58,7 @@ final class RecordDecoder<SK, V, O> extends ContextualFixedKeyProcessor<SK, byte
       return;
     }
     FixedKeyProcessorContext<SK, O> context = context();
-    String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
-    V value;
-    try {
-      value = this.deserializer.deserialize(topic, record.headers(), bytes);
-    } catch (RuntimeException ex) {
-      throw RecordDecodingException.unreadableValue(this.view, ex);
-    }
-    if (value == null) {
-      throw RecordDecodingException.nullValue(this.view);
-    }
+    V value = readValue(this.view, this.deserializer, context, record);
     if (this.groupedByRecordKey && record.key() == null) {
       throw RecordDecodingException.nullKey(this.view, false);
     }
@@ -78,6 +69,29 @@ final class RecordDecoder<SK, V, O> extends ContextualFixedKeyProcessor<SK, byte
           this.view, timestamp, now, this.bounds.maxAhead());
     }
     context.forward(record.withValue(this.output.apply(value, bytes)).withTimestamp(timestamp));
+  }
+
+  /**
+   * The value of {@code record}, as {@code view}'s {@code deserializer} reads it from the topic
+   * that {@code context} is processing; one that cannot be read, or reads as null, raises a {@link
+   * RecordDecodingException}.
+   */
+  static <V> V readValue(
+      String view,
+      Deserializer<V> deserializer,
+      FixedKeyProcessorContext<?, ?> context,
+      FixedKeyRecord<?, byte[]> record) {
+    String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
+    V value;
+    try {
+      value = deserializer.deserialize(topic, record.headers(), record.value());
+    } catch (RuntimeException ex) {
+      throw RecordDecodingException.unreadableValue(view, ex);
+    }
+    if (value == null) {
+      throw RecordDecodingException.nullValue(view);
+    }
+    return value;
   }
 
   /** The event time read from {@code value}, in epoch milliseconds, checked against the bounds. */

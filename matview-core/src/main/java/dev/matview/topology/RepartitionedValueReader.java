@@ -4,7 +4,6 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Reads a re-keyed view's record value after its repartition topic, which carries the bytes the
@@ -25,16 +24,7 @@ final class RepartitionedValueReader<K, V> extends ContextualFixedKeyProcessor<K
   @Override
   public void process(FixedKeyRecord<K, byte[]> record) {
     FixedKeyProcessorContext<K, V> context = context();
-    String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
-    V value;
-    try {
-      value = this.deserializer.deserialize(topic, record.headers(), record.value());
-    } catch (RuntimeException ex) {
-      throw RecordDecodingException.unreadableValue(this.view, ex);
-    }
-    if (value == null) {
-      throw RecordDecodingException.nullValue(this.view);
-    }
-    context.forward(record.withValue(value));
+    context.forward(
+        record.withValue(RecordDecoder.readValue(this.view, this.deserializer, context, record)));
   }
 }
